@@ -1,0 +1,77 @@
+// swift-tools-version: 6.1
+// Mien: reads faces in images, videos and camera streams, the way Affectiva's Affdex SDK did.
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode plus the upcoming features the style guide
+/// asks for, so that no C type or existential sneaks into the public API unannounced.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Mien",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Mien", targets: ["Mien"]),
+        .executable(name: "mien", targets: ["mien"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+    ],
+    targets: [
+        // MARK: - The only C++: Debian's OpenCV 4.6 behind a plain C API
+        .systemLibrary(
+            name: "COpenCV",
+            pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev"])]
+        ),
+        .target(
+            name: "CMienBridge",
+            dependencies: ["COpenCV"],
+            cxxSettings: [.define("CV_IGNORE_DEPRECATED_WARNINGS")]
+        ),
+
+        // MARK: - Pure Swift vocabulary: value types, stage protocols, geometry (no C)
+        .target(
+            name: "MienCore",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - OpenCV-backed stages and frame sources (the only importer of the bridge)
+        .target(
+            name: "MienVision",
+            dependencies: [
+                "MienCore", "CMienBridge",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - The facade users import
+        .target(name: "Mien", dependencies: ["MienCore", "MienVision"], swiftSettings: swiftSettings),
+
+        // MARK: - Command-line tools (thin layers over the library)
+        .executableTarget(
+            name: "mien",
+            dependencies: ["Mien", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "MienBench",
+            dependencies: ["Mien", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests mirror the targets
+        .testTarget(name: "MienCoreTests", dependencies: ["MienCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienVisionTests", dependencies: ["MienVision", "Mien"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienCLITests", dependencies: ["mien"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

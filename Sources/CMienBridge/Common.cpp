@@ -1,0 +1,15 @@
+#include "Guard.hpp"
+
+#include <opencv2/core/utility.hpp>
+
+extern "C" void mien_string_free(char *message) { std::free(message); }
+
+extern "C" const char *mien_opencv_version(void) { return CV_VERSION; }
+
+extern "C" void mien_set_threads(int32_t threads) {
+    try {
+        cv::setNumThreads(threads);
+    } catch (...) {
+        // Thread count is a tuning knob; failing to set it leaves OpenCV's default, which is correct.
+    }
+}

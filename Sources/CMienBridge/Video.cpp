@@ -1,0 +1,133 @@
+#include "Guard.hpp"
+
+#include <opencv2/videoio.hpp>
+
+#include <sys/stat.h>
+
+struct mien_video {
+    cv::VideoCapture capture;
+};
+
+struct mien_video_writer {
+    cv::VideoWriter writer;
+    cv::Size size;
+};
+
+namespace {
+
+bool exists(const char *path) {
+    struct stat info {};
+    return ::stat(path, &info) == 0;
+}
+
+void describe(const cv::VideoCapture &capture, mien_video_info *info) {
+    if (info == nullptr) return;
+    info->width = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
+    info->height = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    info->fps = capture.get(cv::CAP_PROP_FPS);
+    const double count = capture.get(cv::CAP_PROP_FRAME_COUNT);
+    info->frame_count = count > 0 ? static_cast<int64_t>(count) : 0;
+}
+
+} // namespace
+
+extern "C" mien_status mien_video_open_file(const char *path, mien_video **out, mien_video_info *info,
+                                            char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(path != nullptr && out != nullptr, "path or out is NULL");
+        *out = nullptr;
+        if (!exists(path)) throw mien::BridgeError(MIEN_ERR_NOT_FOUND, "no such file");
+        auto video = std::make_unique<mien_video>();
+        if (!video->capture.open(path, cv::CAP_FFMPEG) || !video->capture.isOpened())
+            throw mien::BridgeError(MIEN_ERR_OPEN, "FFmpeg could not open it as a video (corrupt, truncated or not a video)");
+        describe(video->capture, info);
+        if (info != nullptr && (info->width <= 0 || info->height <= 0))
+            throw mien::BridgeError(MIEN_ERR_OPEN, "the video reports no frame size");
+        *out = video.release();
+        return MIEN_OK;
+    });
+}
+
+extern "C" mien_status mien_video_open_camera(const char *device, int32_t width, int32_t height, double fps,
+                                              mien_video **out, mien_video_info *info, char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(device != nullptr && out != nullptr, "device or out is NULL");
+        *out = nullptr;
+        // Checking the node first keeps a missing camera an immediate error instead of a backend probe.
+        if (!exists(device)) throw mien::BridgeError(MIEN_ERR_NOT_FOUND, "no such camera device");
+        auto video = std::make_unique<mien_video>();
+        if (!video->capture.open(device, cv::CAP_V4L2) || !video->capture.isOpened())
+            throw mien::BridgeError(MIEN_ERR_OPEN, "V4L2 could not open the camera (busy, not a capture device, or no permission)");
+        if (width > 0) video->capture.set(cv::CAP_PROP_FRAME_WIDTH, width);
+        if (height > 0) video->capture.set(cv::CAP_PROP_FRAME_HEIGHT, height);
+        if (fps > 0) video->capture.set(cv::CAP_PROP_FPS, fps);
+        describe(video->capture, info);
+        *out = video.release();
+        return MIEN_OK;
+    });
+}
+
+extern "C" mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_t capacity, double *timestamp_ms,
+                                       char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(video != nullptr && pixels != nullptr, "video or pixels is NULL");
+        if (!video->capture.grab()) throw mien::BridgeError(MIEN_ERR_END_OF_STREAM, "end of stream");
+        if (timestamp_ms != nullptr) *timestamp_ms = video->capture.get(cv::CAP_PROP_POS_MSEC);
+        const int width = static_cast<int>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        const int height = static_cast<int>(video->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        if (width <= 0 || height <= 0 || static_cast<size_t>(width) * height * 3 > capacity)
+            throw mien::BridgeError(MIEN_ERR_DECODE, "frame size changed mid-stream");
+        // A Mat header over the caller's buffer: retrieve() writes straight into it when the size and
+        // type already match, so a frame costs one conversion and no allocation.
+        cv::Mat target(height, width, CV_8UC3, pixels);
+        if (!video->capture.retrieve(target)) throw mien::BridgeError(MIEN_ERR_DECODE, "the frame could not be decoded");
+        if (target.data != pixels) {
+            if (target.cols != width || target.rows != height || target.type() != CV_8UC3)
+                throw mien::BridgeError(MIEN_ERR_DECODE, "the decoder returned a frame of another size or type");
+            target.copyTo(cv::Mat(height, width, CV_8UC3, pixels));
+        }
+        return MIEN_OK;
+    });
+}
+
+extern "C" void mien_video_free(mien_video *video) {
+    try {
+        delete video;
+    } catch (...) {
+        // A backend that throws while closing must not take the process down.
+    }
+}
+
+extern "C" mien_status mien_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                                              int32_t height, mien_video_writer **out, char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(path != nullptr && fourcc != nullptr && out != nullptr, "path, fourcc or out is NULL");
+        mien::require(std::strlen(fourcc) == 4, "fourcc must have four characters");
+        mien::require(fps > 0 && width > 0 && height > 0, "fps and size must be positive");
+        *out = nullptr;
+        auto writer = std::make_unique<mien_video_writer>();
+        writer->size = cv::Size(width, height);
+        const int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+        if (!writer->writer.open(path, cv::CAP_FFMPEG, code, fps, writer->size, true) || !writer->writer.isOpened())
+            throw mien::BridgeError(MIEN_ERR_IO, "could not open a video encoder for it");
+        *out = writer.release();
+        return MIEN_OK;
+    });
+}
+
+extern "C" mien_status mien_video_writer_write(mien_video_writer *writer, const uint8_t *pixels, int32_t stride,
+                                               char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(writer != nullptr, "writer is NULL");
+        writer->writer.write(mien::wrap_bgr(pixels, writer->size.width, writer->size.height, stride));
+        return MIEN_OK;
+    });
+}
+
+extern "C" void mien_video_writer_free(mien_video_writer *writer) {
+    try {
+        delete writer;
+    } catch (...) {
+        // See mien_video_free.
+    }
+}

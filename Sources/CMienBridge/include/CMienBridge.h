@@ -1,0 +1,154 @@
+// CMienBridge: the one C++ target of Mien, exposed as a plain C API over Debian's OpenCV 4.6.
+//
+// Rules every entry point follows:
+//  - No C++ type crosses this header: opaque handles, POD structs, fixed-width integers.
+//  - Every function returns a mien_status. On failure, and only then, *error_message (when not NULL)
+//    receives a malloc'd, NUL-terminated description that the caller frees with mien_string_free.
+//  - Every function catches every C++ exception (cv::Exception, std::bad_alloc, ...) and reports it;
+//    nothing escapes into Swift, where an exception would abort the process.
+//  - Handles are created by *_open/*_create and released by the matching *_free; a handle is not
+//    thread-safe and must be used by one thread at a time.
+//  - Pixels are 8-bit BGR, 3 channels, rows `stride` bytes apart, top-left origin.
+#ifndef CMIENBRIDGE_H
+#define CMIENBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: - Status and errors
+
+typedef enum mien_status {
+    MIEN_OK = 0,
+    MIEN_ERR_INVALID_ARGUMENT = 1, ///< A NULL pointer, a size out of range, a wrong buffer size.
+    MIEN_ERR_NOT_FOUND = 2,        ///< A file or device that does not exist.
+    MIEN_ERR_DECODE = 3,           ///< Bytes that no OpenCV codec could decode.
+    MIEN_ERR_TOO_LARGE = 4,        ///< An image over the caller's pixel limit (checked before decoding).
+    MIEN_ERR_OPEN = 5,             ///< A video or camera that exists but could not be opened.
+    MIEN_ERR_END_OF_STREAM = 6,    ///< No more frames (not a failure by itself).
+    MIEN_ERR_MODEL = 7,            ///< A network that could not be parsed or run.
+    MIEN_ERR_IO = 8,               ///< A read or write that failed.
+    MIEN_ERR_INTERNAL = 9          ///< Any other exception, message attached.
+} mien_status;
+
+/// Frees a message returned through an `error_message` out-parameter. NULL is allowed.
+void mien_string_free(char *message);
+
+/// The OpenCV version string this bridge was built against (static storage, do not free).
+const char *mien_opencv_version(void);
+
+// MARK: - Images (still pictures)
+
+/// A decoded picture: 8-bit BGR, 3 channels, rows `stride` bytes apart.
+typedef struct mien_image mien_image;
+
+/// Decodes an image from memory (JPEG, PNG, BMP, WebP, TIFF, ... whatever OpenCV 4.6 decodes).
+/// Grey, 16-bit and alpha images are converted to 8-bit BGR. EXIF orientation is applied.
+/// - Parameter max_pixels: a decoded image with more pixels is refused with MIEN_ERR_TOO_LARGE; 0 = no
+///   limit. (Callers should also check the header size before decoding: see ImageHeader in Swift.)
+mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels, mien_image **out,
+                              char **error_message);
+
+void mien_image_size(const mien_image *image, int32_t *width, int32_t *height, int32_t *stride);
+const uint8_t *mien_image_pixels(const mien_image *image);
+void mien_image_free(mien_image *image);
+
+/// Encodes BGR pixels into a file whose extension picks the codec (.png, .jpg, ...).
+mien_status mien_image_write(const char *path, const uint8_t *pixels, int32_t width, int32_t height,
+                             int32_t stride, char **error_message);
+
+// MARK: - Video files and cameras
+
+typedef struct mien_video mien_video;
+
+/// What a video container or camera reports about itself. Unknown values are 0.
+typedef struct mien_video_info {
+    int32_t width;
+    int32_t height;
+    double fps;          ///< Frames per second (container's nominal rate, or the camera's).
+    int64_t frame_count; ///< Frames the container announces (0 for cameras or when unknown).
+} mien_video_info;
+
+/// Opens a video file with the FFmpeg backend.
+mien_status mien_video_open_file(const char *path, mien_video **out, mien_video_info *info,
+                                 char **error_message);
+
+/// Opens a V4L2 camera by device path ("/dev/video0"). A missing device fails at once; it never waits.
+/// - Parameters: width, height, fps: requested capture format; 0 keeps the camera's default.
+mien_status mien_video_open_camera(const char *device, int32_t width, int32_t height, double fps,
+                                   mien_video **out, mien_video_info *info, char **error_message);
+
+/// Reads the next frame into `pixels` (BGR, width*height*3 bytes, stride width*3), the buffer the caller
+/// owns. `timestamp_ms` receives the container's presentation time of that frame in milliseconds.
+/// Returns MIEN_ERR_END_OF_STREAM after the last frame. If the frame size changes mid-stream the call
+/// fails with MIEN_ERR_DECODE rather than writing past the buffer.
+mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_t capacity, double *timestamp_ms,
+                            char **error_message);
+void mien_video_free(mien_video *video);
+
+// MARK: - Video writing
+
+typedef struct mien_video_writer mien_video_writer;
+
+/// Opens an encoder for `path`. The four-character code picks the codec ("mp4v" for .mp4, "MJPG" for .avi).
+mien_status mien_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                                   int32_t height, mien_video_writer **out, char **error_message);
+mien_status mien_video_writer_write(mien_video_writer *writer, const uint8_t *pixels, int32_t stride,
+                                    char **error_message);
+void mien_video_writer_free(mien_video_writer *writer);
+
+// MARK: - Geometry on pixels
+
+/// Warps BGR pixels through the 2x3 affine matrix `dst_from_src` (row-major, destination = M * source)
+/// into a `dst_width` x `dst_height` BGR buffer; outside the source is filled with `border` (0..255).
+mien_status mien_image_warp_affine(const uint8_t *src, int32_t src_width, int32_t src_height,
+                                   int32_t src_stride, const double dst_from_src[6], uint8_t *dst,
+                                   int32_t dst_width, int32_t dst_height, uint8_t border,
+                                   char **error_message);
+
+// MARK: - Neural networks (cv::dnn, ONNX)
+
+typedef struct mien_net mien_net;
+
+/// Parses an ONNX model from memory (bytes the caller has already checksummed) and fixes the names of
+/// the outputs `forward` returns, in order.
+mien_status mien_net_create(const uint8_t *onnx_bytes, size_t length, const char *const *output_names,
+                            int32_t output_count, mien_net **out, char **error_message);
+
+/// How an image becomes the network's input tensor (N=1, C, H, W planar float).
+typedef struct mien_tensor_spec {
+    int32_t width;    ///< Tensor width in pixels.
+    int32_t height;   ///< Tensor height in pixels.
+    int32_t channels; ///< 3 = colour, 1 = grey.
+    int32_t rgb;      ///< 1: channel order RGB (MediaPipe); 0: BGR.
+    float scale;      ///< value = pixel * scale + offset (pixel 0..255).
+    float offset;
+    uint8_t border;   ///< Pixel value (0..255) used outside the source image.
+} mien_tensor_spec;
+
+/// Builds the input tensor by warping the image through `tensor_from_image` (2x3, row-major: tensor
+/// pixel = M * image pixel), runs the network, and copies each output into `outputs[i]` (capacity
+/// `capacities[i]` floats; the number written goes to `sizes[i]`; an output larger than its capacity
+/// fails with MIEN_ERR_INVALID_ARGUMENT).
+mien_status mien_net_run_image(mien_net *net, const uint8_t *pixels, int32_t width, int32_t height,
+                               int32_t stride, const double tensor_from_image[6],
+                               const mien_tensor_spec *spec, float *const *outputs,
+                               const size_t *capacities, size_t *sizes, char **error_message);
+
+/// Runs the network on a caller-made float tensor of shape `shape[0..dims)`.
+mien_status mien_net_run_tensor(mien_net *net, const float *input, const int32_t *shape, int32_t dims,
+                                float *const *outputs, const size_t *capacities, size_t *sizes,
+                                char **error_message);
+void mien_net_free(mien_net *net);
+
+/// Sets the number of threads OpenCV uses for its parallel loops and DNN layers (<= 0: OpenCV default).
+void mien_set_threads(int32_t threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // CMIENBRIDGE_H

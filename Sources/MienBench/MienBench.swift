@@ -1,0 +1,1 @@
+@main struct MienBench { static func main() {} }

@@ -1,0 +1,42 @@
+/// A 2-D affine map `p' = A·p + t`, stored row-major as
+/// `[a, b, tx; c, d, ty]`, so `x' = a·x + b·y + tx` and `y' = c·x + d·y + ty`.
+///
+/// Mien uses it to move between frame pixels and a model's tensor pixels (letterboxing, rotated crops).
+public struct AffineTransform: Hashable, Sendable {
+    public var a: Double, b: Double, tx: Double
+    public var c: Double, d: Double, ty: Double
+
+    public init(a: Double, b: Double, tx: Double, c: Double, d: Double, ty: Double) {
+        (self.a, self.b, self.tx, self.c, self.d, self.ty) = (a, b, tx, c, d, ty)
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, tx: 0, c: 0, d: 1, ty: 0)
+
+    /// Uniform scale `s` then translation by (`dx`, `dy`).
+    public static func scale(_ s: Double, thenTranslate dx: Double, _ dy: Double) -> AffineTransform {
+        AffineTransform(a: s, b: 0, tx: dx, c: 0, d: s, ty: dy)
+    }
+
+    /// Maps `point` through the transform.
+    public func apply(_ point: Point) -> Point {
+        Point(x: a * point.x + b * point.y + tx, y: c * point.x + d * point.y + ty)
+    }
+
+    /// The map that undoes this one, or nil when it is singular.
+    public var inverted: AffineTransform? {
+        let det = a * d - b * c
+        guard abs(det) > 1e-12 else { return nil }
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return AffineTransform(a: ia, b: ib, tx: -(ia * tx + ib * ty), c: ic, d: id, ty: -(ic * tx + id * ty))
+    }
+
+    /// `self` after `first`: applying the result equals applying `first`, then `self`.
+    public func concatenating(after first: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: a * first.a + b * first.c, b: a * first.b + b * first.d, tx: a * first.tx + b * first.ty + tx,
+            c: c * first.a + d * first.c, d: c * first.b + d * first.d, ty: c * first.tx + d * first.ty + ty)
+    }
+
+    /// The six coefficients in row-major order, as the bridge expects them.
+    public var rowMajor: [Double] { [a, b, tx, c, d, ty] }
+}

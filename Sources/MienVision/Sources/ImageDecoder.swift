@@ -1,0 +1,74 @@
+import Foundation
+public import MienCore
+
+/// Decodes still images (files or bytes) into frames, with the checks a batch job needs: a missing file,
+/// a directory, an empty file, a file that is not an image and an image over the pixel limit each get
+/// their own clear error naming the input.
+public enum ImageDecoder {
+    /// File extensions read from folders (lower case). OpenCV 4.6 on Debian decodes all of these.
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "bmp", "dib", "webp", "tif", "tiff", "pbm", "pgm", "ppm", "pnm", "pxm",
+        "jp2", "exr", "hdr", "pic", "sr", "ras",
+    ]
+
+    /// Reads and decodes the image file at `path`, honouring EXIF orientation.
+    /// - Parameter maximumPixels: images larger than this are refused before decoding.
+    /// - Throws: `MienError` with `.notFound`, `.unreadable`, `.corruptData`, `.unsupportedFormat` or
+    ///   `.tooLarge`, naming `path`.
+    public static func decode(file path: String, maximumPixels: Int = ImageLimits.maximumPixels) throws -> Frame {
+        try decode(bytes: readFile(path), input: path, maximumPixels: maximumPixels)
+    }
+
+    /// Decodes an encoded image held in memory.
+    /// - Parameter input: how errors name these bytes.
+    public static func decode(
+        bytes: [UInt8], input: String = "<memory>", maximumPixels: Int = ImageLimits.maximumPixels,
+        timestamp: Double = 0, index: Int = 0
+    ) throws -> Frame {
+        guard !bytes.isEmpty else { throw MienError(.corruptData, "the file is empty", input: input) }
+        guard let header = ImageHeader.probe(bytes) else {
+            throw MienError(.unsupportedFormat, "not an image Mien can read (no known image signature)", input: input)
+        }
+        if let pixels = header.pixelCount, pixels > maximumPixels {
+            throw MienError(
+                .tooLarge,
+                "image is \(header.width ?? 0)x\(header.height ?? 0) (\(pixels) pixels), over the limit of \(maximumPixels)",
+                input: input)
+        }
+        do {
+            let image = try DecodedImage(bytes: bytes, maximumPixels: maximumPixels, input: input)
+            return try image.frame(timestamp: timestamp, index: index)
+        } catch var error as MienError {
+            if error.code == .corruptData {
+                error.message = "could not be decoded as \(header.format.rawValue.uppercased()) (corrupt or truncated)"
+            }
+            throw error.naming(input)
+        }
+    }
+
+    /// The bytes of a regular file, with a specific error for each way that can fail.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let url = try readableRegularFile(path)
+        do {
+            return [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw MienError(.unreadable, "could not be read", input: path, cause: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Checks that `path` names a readable regular file (not a folder) and returns its URL.
+    /// - Throws: `.notFound` or `.unreadable` naming `path`.
+    static func readableRegularFile(_ path: String) throws -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MienError(.notFound, "no such file", input: path)
+        }
+        guard !isDirectory.boolValue else {
+            throw MienError(.unreadable, "is a directory, expected a file", input: path)
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MienError(.unreadable, "permission denied", input: path)
+        }
+        return URL(fileURLWithPath: path)
+    }
+}

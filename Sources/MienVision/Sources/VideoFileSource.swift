@@ -1,0 +1,58 @@
+public import MienCore
+
+/// The frames of a video file, decoded by FFmpeg through OpenCV.
+///
+/// Timestamps are the container's presentation times in seconds. When the stream ends more than
+/// `truncationTolerance` frames before the count its container announced, `nextFrame()` throws
+/// `.truncatedStream` once (every frame before the damage has already been returned), then returns nil.
+public final class VideoFileSource: FrameSource {
+    public let name: String
+    public let info: SourceInfo
+    private let capture: VideoCapture
+    private var framesRead = 0
+    private var finished = false
+
+    /// Containers estimate their frame count from duration x rate, which can be off by a frame or two
+    /// on a healthy file; a shortfall beyond this many frames (or 2 %) is reported as truncation.
+    public static let truncationTolerance = 2
+
+    /// Opens the video.
+    /// - Throws: `.notFound` for a missing file, `.corruptData` for one FFmpeg cannot open.
+    public init(path: String) throws {
+        _ = try ImageDecoder.readableRegularFile(path)
+        capture = try VideoCapture(file: path)
+        name = path
+        info = SourceInfo(
+            kind: .video, width: capture.width, height: capture.height,
+            framesPerSecond: capture.framesPerSecond > 0 ? capture.framesPerSecond : nil,
+            frameCount: capture.announcedFrameCount > 0 ? capture.announcedFrameCount : nil)
+    }
+
+    public func nextFrame() throws -> Frame? {
+        guard !finished else { return nil }
+        let read: (pixels: [UInt8], milliseconds: Double)?
+        do {
+            read = try capture.read(input: name)
+        } catch {
+            finished = true
+            throw error
+        }
+        guard let read else {
+            finished = true
+            if let announced = info.frameCount {
+                let allowed = max(Self.truncationTolerance, announced / 50)
+                if framesRead + allowed < announced {
+                    throw MienError(
+                        .truncatedStream,
+                        "video ended after \(framesRead) of the \(announced) frames its container announces (truncated or damaged)",
+                        input: name)
+                }
+            }
+            return nil
+        }
+        defer { framesRead += 1 }
+        let fallback = info.framesPerSecond.map { Double(framesRead) / $0 } ?? 0
+        let seconds = read.milliseconds.isFinite && read.milliseconds >= 0 ? read.milliseconds / 1000 : fallback
+        return try Frame(width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: framesRead)
+    }
+}

@@ -1,0 +1,84 @@
+public import MienCore
+
+/// Finds faces with MediaPipe's BlazeFace models (`FaceMode.large`: short range at 128 x 128;
+/// `.small`: full range at 192 x 192 on the whole frame and on overlapping tiles).
+///
+/// Each region is letterboxed into the model's input (aspect kept, centred, black padding), decoded
+/// against the SSD anchors, mapped back to frame pixels, and all regions' detections are merged with
+/// MediaPipe's weighted non-max suppression.
+///
+/// - Important: Not reentrant: one `detect(in:)` at a time (the networks keep per-call state).
+public final class BlazeFaceDetector: FaceDetecting {
+    public let options: DetectionOptions
+    private let network: NeuralNetwork
+    private let decoder: BlazeFaceDecoder
+    private let inputSize: Int
+    private let tiles: TilePlan?
+    private let suppression: WeightedNonMaxSuppression
+
+    /// MediaPipe's BlazeFace input normalisation: RGB, pixel / 127.5 - 1.
+    private static func tensorSpec(size: Int) -> TensorSpec {
+        TensorSpec(width: size, height: size, channels: 3, rgb: true, scale: 1 / 127.5, offset: -1, border: 0)
+    }
+
+    /// Affdex's smallest detectable face is about 30 px; tiles are planned so faces of this width
+    /// (frame pixels) stay large enough for the full-range model.
+    public static let smallModeMinimumFace = 30.0
+    /// Face width (model input pixels) that the full-range model still finds reliably at 192 x 192,
+    /// measured on ../shared/eval/dlib_examples_faces (see the note on issue 2).
+    static let fullRangeReliableFace = 14.0
+    /// Tiles per axis at most, bounding SMALL_FACES cost on very large frames to 1 + 3 x 3 model runs.
+    static let maximumTilesPerAxis = 3
+
+    /// Loads and verifies the model `options.faceMode` needs.
+    /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the model file.
+    public init(options: DetectionOptions, models: ModelStore) throws {
+        self.options = options
+        let descriptor: ModelDescriptor
+        let anchors: SSDAnchorOptions
+        switch options.faceMode {
+        case .large:
+            (descriptor, anchors) = (.blazeFaceShortRange, .blazeFaceShortRange)
+            tiles = nil
+        case .small:
+            (descriptor, anchors) = (.blazeFaceFullRange, .blazeFaceFullRange)
+            tiles = TilePlan(
+                minimumFaceSize: Self.smallModeMinimumFace, modelMinimumFace: Self.fullRangeReliableFace,
+                modelInput: Double(anchors.inputWidth), maximumTilesPerAxis: Self.maximumTilesPerAxis)
+        }
+        network = try NeuralNetwork(
+            bytes: models.bytes(of: descriptor), name: descriptor.fileName,
+            outputs: Array(zip(descriptor.outputNames, descriptor.outputCounts)))
+        decoder = BlazeFaceDecoder(options: anchors)
+        inputSize = anchors.inputWidth
+        suppression = WeightedNonMaxSuppression(threshold: options.suppressionThreshold)
+    }
+
+    public func detect(in frame: Frame) throws -> [FaceDetection] {
+        let regions = tiles?.regions(width: frame.width, height: frame.height) ?? [frame.bounds]
+        var candidates: [FaceDetection] = []
+        for (index, region) in regions.enumerated() {
+            let letterbox = Letterbox(region: region, width: inputSize, height: inputSize)
+            let outputs = try network.run(frame, tensorFromFrame: letterbox.tensorFromFrame, spec: Self.tensorSpec(size: inputSize))
+            guard outputs.count == 2 else { throw MienError(.modelInvalid, "expected 2 outputs", input: network.name) }
+            let found = decoder.decode(regressors: outputs[0], logits: outputs[1], minimumScore: options.minimumConfidence)
+            for detection in found {
+                let mapped = detection.mapped(by: letterbox.frameFromTensor)
+                // A tile cuts faces at its inner edges; such partial boxes would drag the merged box
+                // off the face, and the whole face is seen by a neighbouring tile or the whole frame.
+                if index > 0, Self.touchesInnerEdge(mapped.bounds, tile: region, frame: frame.bounds) { continue }
+                candidates.append(mapped)
+            }
+        }
+        return suppression.apply(candidates, limit: options.maximumFaces)
+    }
+
+    /// Whether `box` reaches an edge of `tile` that is not also an edge of the frame.
+    private static func touchesInnerEdge(_ box: Rect, tile: Rect, frame: Rect) -> Bool {
+        let margin = 2.0
+        return (box.minX <= tile.minX + margin && tile.minX > frame.minX)
+            || (box.minY <= tile.minY + margin && tile.minY > frame.minY)
+            || (box.maxX >= tile.maxX - margin && tile.maxX < frame.maxX)
+            || (box.maxY >= tile.maxY - margin && tile.maxY < frame.maxY)
+    }
+}

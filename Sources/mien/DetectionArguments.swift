@@ -1,0 +1,28 @@
+public import ArgumentParser
+import Mien
+
+extension FaceMode: ExpressibleByArgument {}
+
+/// Detector flags shared by the subcommands that find faces.
+struct DetectionArguments: ParsableArguments {
+    @Option(help: "large: faces near the camera (short-range model); small: small or distant faces (full-range model with tiling).")
+    var faceMode: FaceMode = .large
+
+    @Option(help: "Keep at most this many faces per frame, the most confident (1...64).")
+    var maxFaces: Int = 5
+
+    @Option(help: "Drop detections below this confidence (0...1).")
+    var minConfidence: Double = 0.5
+
+    func options() throws -> DetectionOptions {
+        try DetectionOptions(faceMode: faceMode, maximumFaces: maxFaces, minimumConfidence: minConfidence)
+    }
+
+    func validate() throws {
+        do {
+            _ = try options()
+        } catch let error as MienError {
+            throw ValidationError(error.message)
+        }
+    }
+}

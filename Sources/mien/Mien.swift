@@ -1,0 +1,25 @@
+import ArgumentParser
+import Mien
+
+/// `mien`: reads faces in images, videos and camera streams.
+@main
+struct MienCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mien",
+        abstract: "Reads faces in images, videos and camera streams, the way Affectiva's Affdex SDK did.",
+        discussion: """
+            Exit status: 0 when every input was read, 1 when at least one input (or frame) failed while \
+            the others were still processed, 3 when Mien's models are missing or altered, 64 for a usage error.
+            """,
+        version: MienVersion.string,
+        subcommands: [Detect.self, Models.self]
+    )
+}
+
+/// Exit statuses the tool documents.
+enum ExitStatus {
+    /// Some input failed; the others produced results.
+    static let inputFailed = ExitCode(1)
+    /// Models missing, altered or unloadable: nothing could run.
+    static let modelProblem = ExitCode(3)
+}

