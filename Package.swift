@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Mien", targets: ["Mien"]),
+        .library(name: "MienTesting", targets: ["MienTesting"]),
         .executable(name: "mien", targets: ["mien"]),
     ],
     dependencies: [
@@ -55,22 +56,26 @@ let package = Package(
         // MARK: - The facade users import
         .target(name: "Mien", dependencies: ["MienCore", "MienVision"], swiftSettings: swiftSettings),
 
+        // MARK: - Fakes and synthetic inputs for tests, benchmarks and demos
+        .target(name: "MienTesting", dependencies: ["Mien"], swiftSettings: swiftSettings),
+
         // MARK: - Command-line tools (thin layers over the library)
         .executableTarget(
             name: "mien",
             dependencies: ["Mien", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
+        // Developer tool: benchmarks, evaluation on ../shared/eval, synthetic clips (`make bench|eval|demo`).
         .executableTarget(
-            name: "MienBench",
-            dependencies: ["Mien", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "MienDev",
+            dependencies: ["Mien", "MienTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
 
         // MARK: - Tests mirror the targets
         .testTarget(name: "MienCoreTests", dependencies: ["MienCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "MienVisionTests", dependencies: ["MienVision", "Mien"], swiftSettings: swiftSettings),
-        .testTarget(name: "MienCLITests", dependencies: ["mien"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienCLITests", dependencies: ["mien", "MienTesting"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

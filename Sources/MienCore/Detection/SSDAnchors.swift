@@ -4,6 +4,13 @@ public struct Anchor: Sendable, Equatable {
     public var centerY: Double
     public var width: Double
     public var height: Double
+
+    public init(centerX: Double, centerY: Double, width: Double, height: Double) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.width = width
+        self.height = height
+    }
 }
 
 /// The anchor layout of a single-shot detector, as MediaPipe's `SsdAnchorsCalculator` defines it.

@@ -13,6 +13,12 @@ public struct ImageHeader: Sendable, Equatable {
     public var width: Int?
     public var height: Int?
 
+    public init(format: Format, width: Int? = nil, height: Int? = nil) {
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+
     /// Reads the signature and, for JPEG, PNG, BMP, WebP and TIFF, the size.
     /// - Returns: nil when the bytes start with no known image signature.
     public static func probe(_ bytes: [UInt8]) -> ImageHeader? {

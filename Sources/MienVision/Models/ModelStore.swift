@@ -6,7 +6,8 @@ public import MienCore
 ///
 /// Lookup order for the directory (the first that holds `MANIFEST.json` wins):
 /// 1. the `directory` given to `init(directory:)`;
-/// 2. the `MIEN_MODELS` environment variable;
+/// 2. the `MIEN_MODELS` environment variable (when set, it is the only place looked at, so a wrong
+///    value is an error rather than silently replaced by another copy of the models);
 /// 3. `Models/` beside or above the running executable (a SwiftPM build in `.build/<config>/`), and
 ///    `../share/mien/Models` from it (an installed layout);
 /// 4. `Models/` in the current directory or one of its parents.
@@ -19,7 +20,8 @@ public struct ModelStore: Sendable {
 
     /// - Throws: `MienError.Code.modelMissing` naming the places searched when none holds the models.
     public init(directory: URL? = nil) throws {
-        if let directory {
+        let environment = ProcessInfo.processInfo.environment["MIEN_MODELS"].flatMap { $0.isEmpty ? nil : $0 }
+        if let directory = directory ?? environment.map({ URL(fileURLWithPath: $0) }) {
             guard Self.holdsManifest(directory) else {
                 throw MienError(
                     .modelMissing, "no \(Self.manifestName) in the models directory", input: directory.path)
@@ -88,9 +90,6 @@ public struct ModelStore: Sendable {
 
     private static func candidateDirectories() -> [URL] {
         var result: [URL] = []
-        if let env = ProcessInfo.processInfo.environment["MIEN_MODELS"], !env.isEmpty {
-            result.append(URL(fileURLWithPath: env))
-        }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         result.append(executable.appendingPathComponent("../share/mien/Models").standardizedFileURL)
         result += ancestors(of: executable).map { $0.appendingPathComponent("Models") }

@@ -1,1 +1,0 @@
-@main struct MienBench { static func main() {} }

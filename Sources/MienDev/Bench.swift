@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienTesting
+
+/// `MienDev bench`: decode-only versus decode + detect throughput on a 720p clip and on the sample.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure decode-only and decode + face-detection speed (median of runs).")
+
+    @Option(help: "Frames in the synthetic 720p clip.") var frames = 300
+    @Option(help: "Runs per measurement; the median is reported.") var runs = 3
+    @Option(help: "Folder for the generated clip.") var workDirectory = ".build/bench"
+
+    func run() throws {
+        let models = try ModelStore()
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        let clipPath = "\(workDirectory)/astronaut-1280x720-\(frames).mp4"
+        if !FileManager.default.fileExists(atPath: clipPath) {
+            try SampleMedia.astronautClip(width: 1280, height: 720, frameCount: frames).write(to: clipPath)
+        }
+        print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, OpenCV \(openCVVersion)")
+        var rows: [[String: Any]] = []
+        for mode in FaceMode.allCases {
+            let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: mode), models: models)
+            rows.append(try measureVideo(clipPath, detector: detector, label: "720p video, \(mode)"))
+            rows.append(try measureImage(SampleMedia.astronautPath, detector: detector, label: "sample image, \(mode)"))
+        }
+        for row in rows {
+            let label = (row["input"] as? String ?? "").padding(toLength: 24, withPad: " ", startingAt: 0)
+            print(
+                "\(label) decode \(row["decode_fps"] ?? 0) fps | decode+detect \(row["decode_detect_fps"] ?? 0) fps"
+                    + " | ratio \(row["time_ratio"] ?? 0) | detect median \(row["detect_ms_median"] ?? 0) ms,"
+                    + " p90 \(row["detect_ms_p90"] ?? 0) ms")
+        }
+        let summary: [String: Any] = ["benchmark": "detection", "runs": runs, "results": rows]
+        let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Median over `runs` of decode-only and decode + detect passes over the whole clip.
+    private func measureVideo(_ path: String, detector: BlazeFaceDetector, label: String) throws -> [String: Any] {
+        var decodeFPS: [Double] = [], fullFPS: [Double] = [], detectMS: [Double] = []
+        var frameCount = 0
+        for _ in 0..<runs {
+            let clock = ContinuousClock()
+            var start = clock.now
+            let decodeSource = try VideoFileSource(path: path)
+            var decoded = 0
+            while try decodeSource.nextFrame() != nil { decoded += 1 }
+            decodeFPS.append(Double(decoded) / ((clock.now - start).milliseconds / 1000))
+
+            start = clock.now
+            let source = try VideoFileSource(path: path)
+            var processed = 0
+            while let frame = try source.nextFrame() {
+                let before = clock.now
+                _ = try detector.detect(in: frame)
+                detectMS.append((clock.now - before).milliseconds)
+                processed += 1
+            }
+            fullFPS.append(Double(processed) / ((clock.now - start).milliseconds / 1000))
+            frameCount = processed
+        }
+        return row(label, frames: frameCount, decode: decodeFPS, full: fullFPS, detect: detectMS)
+    }
+
+    /// The same for the still sample: decode it `frames / 10` times, with and without detection.
+    private func measureImage(_ path: String, detector: BlazeFaceDetector, label: String) throws -> [String: Any] {
+        let repeats = max(10, frames / 10)
+        var decodeFPS: [Double] = [], fullFPS: [Double] = [], detectMS: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+            var start = clock.now
+            for _ in 0..<repeats { _ = try ImageDecoder.decode(file: path) }
+            decodeFPS.append(Double(repeats) / ((clock.now - start).milliseconds / 1000))
+            start = clock.now
+            for _ in 0..<repeats {
+                let frame = try ImageDecoder.decode(file: path)
+                let before = clock.now
+                _ = try detector.detect(in: frame)
+                detectMS.append((clock.now - before).milliseconds)
+            }
+            fullFPS.append(Double(repeats) / ((clock.now - start).milliseconds / 1000))
+        }
+        return row(label, frames: repeats, decode: decodeFPS, full: fullFPS, detect: detectMS)
+    }
+
+    private func row(_ label: String, frames: Int, decode: [Double], full: [Double], detect: [Double]) -> [String: Any] {
+        let decodeMedian = Statistics.median(decode), fullMedian = Statistics.median(full)
+        return [
+            "input": label, "frames": frames,
+            "decode_fps": round3(decodeMedian), "decode_detect_fps": round3(fullMedian),
+            // Time per frame with detection over time per frame decoding only: 1.5 = detection adds 50 %.
+            "time_ratio": round3(fullMedian > 0 ? decodeMedian / fullMedian : 0),
+            "detect_ms_median": round3(Statistics.median(detect)), "detect_ms_p90": round3(Statistics.quantile(detect, 0.9)),
+        ]
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienTesting
+
+/// `MienDev eval`: accuracy on the evaluation data in `EVAL_DIR` (default ../shared/eval).
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
+
+    func run() throws {
+        guard let root = SampleMedia.evaluationDirectory else {
+            print("SKIPPED: no evaluation data (set EVAL_DIR or place it at ../shared/eval)")
+            print(#"{"evaluation":"skipped","reason":"no evaluation data"}"#)
+            return
+        }
+        print("evaluation data: \(root.path)")
+        let models = try ModelStore()
+        var summary: [String: Any] = ["evaluation": "mien", "eval_dir": root.path]
+        summary["detection"] = try DetectionEvaluation(root: root, models: models).run()
+        let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Face detection against labelled boxes and known face counts.
+struct DetectionEvaluation {
+    let root: URL
+    let models: ModelStore
+
+    func run() throws -> [String: Any] {
+        var result: [String: Any] = [:]
+        for mode in FaceMode.allCases {
+            let detector = try BlazeFaceDetector(
+                options: DetectionOptions(faceMode: mode, maximumFaces: 64), models: models)
+            var section: [String: Any] = [:]
+
+            // dlib examples: 43 labelled faces in 9 PASCAL images (faces down to 37 px), plus a dogs image.
+            let dlib = root.appendingPathComponent("dlib_examples_faces")
+            var match = DetectionMatch()
+            for file in ["training.xml", "testing.xml"] {
+                for image in try LabelledFaces.dlibXML(dlib.appendingPathComponent(file)) {
+                    match.add(labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
+                }
+            }
+            let dogs = try detector.detect(in: ImageDecoder.decode(file: dlib.appendingPathComponent("dogs.jpg").path))
+            section["dlib_recall"] = round3(match.recall)
+            section["dlib_found"] = match.found
+            section["dlib_labelled"] = match.labelled
+            section["dlib_spurious"] = match.spurious
+            section["dlib_mean_iou"] = round3(match.meanIoU)
+            section["dogs_faces"] = dogs.count
+
+            // Known counts: the 3 x 3 grid has 9 faces, grass none, each Debian still one.
+            let assets = root.appendingPathComponent("face_alignment_test_assets")
+            let counts: [(String, URL)] = [
+                ("grid3x3_faces", assets.appendingPathComponent("aflw-test-grid3x3.jpg")),
+                ("grass_faces", assets.appendingPathComponent("grass.jpg")),
+                ("astronaut_faces", root.appendingPathComponent("debian_pkg_stills/astronaut.png")),
+                ("messi5_faces", root.appendingPathComponent("debian_pkg_stills/messi5.jpg")),
+            ]
+            for (key, url) in counts { section[key] = try detector.detect(in: ImageDecoder.decode(file: url.path)).count }
+            result[mode.rawValue] = section
+            print(
+                "detection \(mode): dlib recall \(match.found)/\(match.labelled) = \(round3(match.recall)),"
+                    + " spurious \(match.spurious), mean IoU \(round3(match.meanIoU)), dogs \(dogs.count),"
+                    + " grid \(section["grid3x3_faces"] ?? 0)/9, grass \(section["grass_faces"] ?? 0),"
+                    + " astronaut \(section["astronaut_faces"] ?? 0), messi5 \(section["messi5_faces"] ?? 0)")
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+public import Foundation
+public import Mien
+
+/// The bundled public-domain sample and where its face is, for tests, benchmarks and the demo.
+public enum SampleMedia {
+    /// The repository root (the folder holding Package.swift), found from this source file's location
+    /// or, failing that, from the current directory.
+    public static var repositoryRoot: URL {
+        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: fromSource.appendingPathComponent("Package.swift").path) {
+            return fromSource
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }
+
+    /// `Samples/astronaut.jpg`: NASA's portrait of Eileen Collins, 512 x 512, one frontal face.
+    public static var astronautPath: String { repositoryRoot.appendingPathComponent("Samples/astronaut.jpg").path }
+
+    /// The face in the astronaut portrait, labelled by hand (brow to chin, ear to ear), in pixels.
+    public static let astronautFace = Rect(x: 178, y: 80, width: 94, height: 100)
+    /// Her eye centres, labelled by hand: the person's right eye is on the image's left.
+    public static let astronautRightEye = Point(x: 200, y: 104)
+    public static let astronautLeftEye = Point(x: 245, y: 107)
+
+    /// The shared evaluation data (`EVAL_DIR`, default `../shared/eval` beside the repository), or nil
+    /// when it is absent, in which case tests that need it say they were skipped.
+    public static var evaluationDirectory: URL? {
+        let environment = ProcessInfo.processInfo.environment["EVAL_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let url = environment.map { URL(fileURLWithPath: $0) }
+            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/eval")
+        return FileManager.default.fileExists(atPath: url.path) ? url.standardizedFileURL : nil
+    }
+
+    /// A pan-and-zoom clip of the astronaut at `width` x `height`, centred on her face.
+    public static func astronautClip(width: Int, height: Int, frameCount: Int, framesPerSecond: Double = 30) throws
+        -> PanAndZoomClip
+    {
+        let still = try ImageDecoder.decode(file: astronautPath)
+        return PanAndZoomClip(
+            still: still, width: width, height: height, frameCount: frameCount, framesPerSecond: framesPerSecond,
+            center: Point(x: 240, y: 180))
+    }
+}
