@@ -5,11 +5,12 @@ extension FrameSource {
     /// An image folder carries on after a bad image (the error names the file); a video, camera or
     /// single image stops at its first error, since nothing after it can be trusted or read. An error
     /// thrown by `body` for one frame is reported and the next frame is processed.
+    /// - Parameter limit: stop after handing over this many frames (a camera never ends by itself).
     /// - Returns: the number of frames handed to `body`.
     @discardableResult
-    public func drain(_ body: (Frame) throws -> Void, onError: (MienError) -> Void) -> Int {
+    public func drain(limit: Int = .max, _ body: (Frame) throws -> Void, onError: (MienError) -> Void) -> Int {
         var delivered = 0
-        while true {
+        while delivered < limit {
             let frame: Frame?
             do {
                 frame = try nextFrame()
@@ -26,6 +27,7 @@ extension FrameSource {
                 onError(Self.mienError(error, input: "\(name) frame \(frame.index)"))
             }
         }
+        return delivered
     }
 
     private static func mienError(_ error: any Error, input: String) -> MienError {

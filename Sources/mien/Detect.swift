@@ -50,10 +50,7 @@ struct Detect: ParsableCommand {
                 failed = true
                 continue
             }
-            var remaining = maxFrames ?? .max
-            source.drain({ frame in
-                guard remaining > 0 else { return }
-                remaining -= 1
+            source.drain(limit: maxFrames ?? .max, { frame in
                 let faces = try detector.detect(in: frame)
                 try output.write(DetectionRecord(input: source.name, frame: frame, faces: faces))
             }, onError: { error in

@@ -1,0 +1,125 @@
+import Foundation
+import MienTesting
+import Testing
+
+/// Runs the built `mien` executable and captures what it prints.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Standard output's lines parsed as JSON objects.
+    var jsonLines: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+func runMien(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    // The test bundle runs from the build products folder, where `mien` is built beside it.
+    let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = products.appendingPathComponent("mien")
+    process.arguments = arguments
+    process.currentDirectoryURL = SampleMedia.repositoryRoot
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+func scratchFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mien-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("mien detect")
+struct DetectCommandTests {
+    @Test func sample_printsOneJSONLine_withOneFaceInPixels() throws {
+        let result = try runMien(["detect", SampleMedia.astronautPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.jsonLines
+        #expect(lines.count == 1)
+        let line = try #require(lines.first)
+        #expect(line["frame"] as? Int == 0 && line["width"] as? Int == 512 && line["height"] as? Int == 512)
+        #expect(line["input"] as? String == SampleMedia.astronautPath)
+        let faces = try #require(line["faces"] as? [[String: Any]])
+        #expect(faces.count == 1)
+        let bounds = try #require(faces.first?["bounds"] as? [String: Double])
+        #expect(abs((bounds["x"] ?? 0) - 178) < 15 && abs((bounds["y"] ?? 0) - 80) < 15)
+        let keypoints = try #require(faces.first?["keypoints"] as? [String: [Double]])
+        #expect(Set(keypoints.keys) == ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"])
+    }
+
+    @Test func badInputsAmongGoodOnes_areReported_andTheRestStillProduceResults() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.jpg").path
+        try Data("plain text".utf8).write(to: URL(fileURLWithPath: text))
+        let empty = folder.appendingPathComponent("empty.png").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let missing = folder.appendingPathComponent("missing.jpg").path
+        let result = try runMien(["detect", SampleMedia.astronautPath, text, missing, empty, SampleMedia.astronautPath])
+        #expect(result.status == 1)
+        #expect(result.jsonLines.count == 2)
+        for path in [text, missing, empty] { #expect(result.stderr.contains("mien: error: \(path):"), "\(result.stderr)") }
+    }
+
+    @Test func video_printsALinePerFrame_withTimestamps() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 10, framesPerSecond: 10).write(to: video)
+        let result = try runMien(["detect", video])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.jsonLines
+        #expect(lines.compactMap { $0["frame"] as? Int } == Array(0..<10))
+        #expect(abs((lines.last?["timestamp"] as? Double ?? 0) - 0.9) < 0.01)
+        #expect(lines.allSatisfy { ($0["faces"] as? [Any])?.count == 1 })
+    }
+
+    @Test func missingCamera_isAnErrorNamingTheDevice() throws {
+        let result = try runMien(["detect", "--camera", "97"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/dev/video97"))
+    }
+
+    @Test func alteredModels_exitWithStatus3_namingTheFile() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let models = SampleMedia.repositoryRoot.appendingPathComponent("Models")
+        for name in ["MANIFEST.json", "face_detection_short_range.onnx"] {
+            try FileManager.default.copyItem(at: models.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let file = folder.appendingPathComponent("face_detection_short_range.onnx")
+        var bytes = [UInt8](try Data(contentsOf: file))
+        bytes[100] ^= 0xFF
+        try Data(bytes).write(to: file)
+        let result = try runMien(["detect", SampleMedia.astronautPath], environment: ["MIEN_MODELS": folder.path])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains(file.path))
+        #expect(result.jsonLines.isEmpty)
+    }
+
+    @Test func invalidOptions_areUsageErrors() throws {
+        #expect(try runMien(["detect", "--max-faces", "0", SampleMedia.astronautPath]).status == 64)
+        #expect(try runMien(["detect", "--min-confidence", "2", SampleMedia.astronautPath]).status == 64)
+        #expect(try runMien(["detect"]).status == 64)
+    }
+
+    @Test func modelsCommand_listsVerifiedModels() throws {
+        let result = try runMien(["models"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("ok       blazeface-short-range"))
+        #expect(result.stdout.contains("ok       blazeface-full-range"))
+    }
+}

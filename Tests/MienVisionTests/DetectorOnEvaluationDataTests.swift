@@ -1,0 +1,48 @@
+import Foundation
+import Mien
+import MienTesting
+import Testing
+
+/// Detection on real photographs from ../shared/eval (skipped, and said so, when it is absent).
+@Suite("BlazeFace on the evaluation data")
+struct DetectorOnEvaluationDataTests {
+    @Test func debianStills_eachHaveTheirOneFaceFound() throws {
+        guard let root = evaluationData(for: "debianStills") else { return }
+        let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: repositoryModels())
+        let astronaut = try detector.detect(in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/astronaut.png").path))
+        #expect(astronaut.count == 1)
+        // Messi's face (about 20 px) is at roughly x 222...262, y 90...132 in the 548 x 342 picture.
+        let messiFace = Rect(x: 218, y: 86, width: 48, height: 50)
+        let messi = try detector.detect(in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/messi5.jpg").path))
+        #expect(messi.contains { messiFace.contains($0.bounds.center) }, "detections: \(messi.map(\.bounds))")
+    }
+
+    @Test func dlibExamples_smallFaces_recallAtLeast90Percent_noDogFaces_boxesOnTheLabels() throws {
+        guard let root = evaluationData(for: "dlibExamples") else { return }
+        let folder = root.appendingPathComponent("dlib_examples_faces")
+        let detector = try BlazeFaceDetector(
+            options: DetectionOptions(faceMode: .small, maximumFaces: 64), models: repositoryModels())
+        var match = DetectionMatch()
+        for file in ["training.xml", "testing.xml"] {
+            for image in try LabelledFaces.dlibXML(folder.appendingPathComponent(file)) {
+                match.add(labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
+            }
+        }
+        #expect(match.labelled == 43)
+        #expect(match.recall >= 0.9, "recall \(match.recall)")
+        #expect(match.spurious <= 2, "spurious \(match.spurious)")
+        // dlib's boxes are tighter squares than BlazeFace's; measured mean IoU 0.81.
+        #expect(match.meanIoU >= 0.7, "mean IoU \(match.meanIoU)")
+        let dogs = try detector.detect(in: ImageDecoder.decode(file: folder.appendingPathComponent("dogs.jpg").path))
+        #expect(dogs.isEmpty, "dog detections: \(dogs.map(\.confidence))")
+    }
+
+    @Test func knownCounts_gridOfNine_andGrassOfNone() throws {
+        guard let root = evaluationData(for: "knownCounts") else { return }
+        let detector = try BlazeFaceDetector(
+            options: DetectionOptions(faceMode: .small, maximumFaces: 64), models: repositoryModels())
+        let assets = root.appendingPathComponent("face_alignment_test_assets")
+        #expect(try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("aflw-test-grid3x3.jpg").path)).count == 9)
+        #expect(try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("grass.jpg").path)).isEmpty)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Mien
+import MienTesting
+import Testing
+
+@Suite("Video files and cameras")
+struct VideoAndCameraTests {
+    @Test func panAndZoomClip_readsBackWithItsFrameCountRateAndTimestamps() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.mp4")
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 30, framesPerSecond: 15).write(to: path)
+        let source = try VideoFileSource(path: path)
+        #expect(source.info.kind == .video && source.info.width == 320 && source.info.height == 240)
+        #expect(abs((source.info.framesPerSecond ?? 0) - 15) < 0.01)
+        #expect(source.info.frameCount == 30)
+        #expect(abs((source.info.duration ?? 0) - 2) < 0.01)
+        var frames: [Frame] = []
+        var errors: [MienError] = []
+        source.drain({ frames.append($0) }, onError: { errors.append($0) })
+        #expect(errors.isEmpty && frames.count == 30)
+        #expect(frames.map(\.index) == Array(0..<30))
+        #expect(abs(frames[15].timestamp - 1.0) < 0.01)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
+    }
+
+    @Test func everyFrameOfTheClip_hasTheFace() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.mp4")
+        try SampleMedia.astronautClip(width: 640, height: 360, frameCount: 20).write(to: path)
+        let detector = try BlazeFaceDetector(options: DetectionOptions(), models: repositoryModels())
+        var counts: [Int] = []
+        try VideoFileSource(path: path).drain({ counts.append(try detector.detect(in: $0).count) }, onError: { _ in })
+        #expect(counts == Array(repeating: 1, count: 20))
+    }
+
+    @Test func truncatedVideo_keepsTheFramesBeforeTheDamage_andReportsTruncation() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.avi")
+        // Motion JPEG in AVI: the index announces 40 frames; cutting the file in half loses the rest.
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 40).write(to: path)
+        let full = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try scratch.write(Array(full.prefix(full.count / 2)), to: "cut.avi")
+        var frames = 0
+        var errors: [MienError] = []
+        do {
+            let source = try VideoFileSource(path: cut)
+            source.drain({ _ in frames += 1 }, onError: { errors.append($0) })
+        } catch let error as MienError {
+            errors.append(error)
+        }
+        #expect(errors.count == 1, "errors: \(errors)")
+        #expect(errors.first?.input == cut)
+        #expect(frames < 40)
+    }
+
+    @Test func truncatedMP4_withoutItsIndex_isAClearErrorAtOpen() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.mp4")
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 20).write(to: path)
+        let full = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try scratch.write(Array(full.prefix(full.count / 2)), to: "cut.mp4")
+        let error = mienError { _ = try VideoFileSource(path: cut) }
+        #expect(error?.code == .corruptData && error?.input == cut, "\(String(describing: error))")
+    }
+
+    @Test func textFileNamedMP4_andMissingVideo_failClearly() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let text = try scratch.write(Array("no video here".utf8), to: "fake.mp4")
+        #expect(mienError { _ = try VideoFileSource(path: text) }?.input == text)
+        #expect(mienError { _ = try VideoFileSource(path: scratch.path("absent.mp4")) }?.code == .notFound)
+    }
+
+    @Test func missingCamera_throwsAtOnce_naming_theDevice() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = mienError { _ = try InputSource.openCamera("97") }
+        #expect(error?.code == .notFound && error?.input == "/dev/video97")
+        #expect(clock.now - start < .seconds(2))
+        let notACamera = mienError { _ = try CameraSource(device: "/dev/null") }
+        #expect(notACamera?.code == .deviceUnavailable && notACamera?.input == "/dev/null")
+    }
+
+    @Test func inputSource_picksTheSourceKindFromThePath() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 3).write(to: scratch.path("v.mp4"))
+        #expect(try InputSource.open(path: scratch.path("v.mp4")).info.kind == .video)
+        #expect(try InputSource.open(path: SampleMedia.astronautPath).info.kind == .image)
+        #expect(try InputSource.open(path: scratch.url.path).info.kind == .imageFolder)
+        let noExtension = scratch.path("picture")
+        try FileManager.default.copyItem(atPath: SampleMedia.astronautPath, toPath: noExtension)
+        #expect(try InputSource.open(path: noExtension).info.kind == .image)
+        let junk = try scratch.write(Array("junk".utf8), to: "junk.bin")
+        #expect(mienError { _ = try InputSource.open(path: junk) }?.code == .unsupportedFormat)
+    }
+}
