@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build bench eval models models-check clean
+.PHONY: demo test deps build lint bench eval models models-check clean
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -24,7 +24,7 @@ demo: build
 	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face"
 
 ## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
-test: deps
+test: deps lint
 	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data will say SKIPPED"
 	$(SWIFT) test 2>&1 | tee .build/test.log
 	@scripts/test-summary.sh .build/test.log
@@ -37,6 +37,10 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev pkg-config >/dev/null; \
 	fi
 	@mkdir -p .build
+
+## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...).
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 build: deps
 	$(SWIFT) build -c release --product mien

@@ -8,7 +8,9 @@ public enum InputSource {
     ]
 
     /// Opens `path`: a folder becomes an `ImageFolderSource`, an image extension an `ImageSource`, a video
-    /// extension a `VideoFileSource`. Anything else is sniffed: image signature → image, else video.
+    /// extension a `VideoFileSource`.
+    ///
+    /// Anything else is sniffed: image signature → image, else video.
     /// - Parameter imageInterval: seconds between the images of a folder (0 = unrelated images).
     /// - Throws: `MienError` naming `path`.
     public static func open(path: String, imageInterval: Double = 0) throws -> any FrameSource {
@@ -28,7 +30,8 @@ public enum InputSource {
         do {
             return try VideoFileSource(path: path)
         } catch let error as MienError where error.code == .corruptData {
-            throw MienError(.unsupportedFormat, "neither an image nor a video Mien can read", input: path, cause: error.message)
+            throw MienError(
+                .unsupportedFormat, "neither an image nor a video Mien can read", input: path, cause: error.message)
         }
     }
 

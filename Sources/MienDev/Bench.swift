@@ -40,7 +40,9 @@ struct Bench: ParsableCommand {
 
     /// Median over `runs` of decode-only and decode + detect passes over the whole clip.
     private func measureVideo(_ path: String, detector: BlazeFaceDetector, label: String) throws -> [String: Any] {
-        var decodeFPS: [Double] = [], fullFPS: [Double] = [], detectMS: [Double] = []
+        var decodeFPS: [Double] = []
+        var fullFPS: [Double] = []
+        var detectMS: [Double] = []
         var frameCount = 0
         for _ in 0..<runs {
             let clock = ContinuousClock()
@@ -68,7 +70,9 @@ struct Bench: ParsableCommand {
     /// The same for the still sample: decode it `frames / 10` times, with and without detection.
     private func measureImage(_ path: String, detector: BlazeFaceDetector, label: String) throws -> [String: Any] {
         let repeats = max(10, frames / 10)
-        var decodeFPS: [Double] = [], fullFPS: [Double] = [], detectMS: [Double] = []
+        var decodeFPS: [Double] = []
+        var fullFPS: [Double] = []
+        var detectMS: [Double] = []
         let clock = ContinuousClock()
         for _ in 0..<runs {
             var start = clock.now
@@ -86,14 +90,17 @@ struct Bench: ParsableCommand {
         return row(label, frames: repeats, decode: decodeFPS, full: fullFPS, detect: detectMS)
     }
 
-    private func row(_ label: String, frames: Int, decode: [Double], full: [Double], detect: [Double]) -> [String: Any] {
-        let decodeMedian = Statistics.median(decode), fullMedian = Statistics.median(full)
+    private func row(_ label: String, frames: Int, decode: [Double], full: [Double], detect: [Double]) -> [String: Any]
+    {
+        let decodeMedian = Statistics.median(decode)
+        let fullMedian = Statistics.median(full)
         return [
             "input": label, "frames": frames,
             "decode_fps": round3(decodeMedian), "decode_detect_fps": round3(fullMedian),
             // Time per frame with detection over time per frame decoding only: 1.5 = detection adds 50 %.
             "time_ratio": round3(fullMedian > 0 ? decodeMedian / fullMedian : 0),
-            "detect_ms_median": round3(Statistics.median(detect)), "detect_ms_p90": round3(Statistics.quantile(detect, 0.9)),
+            "detect_ms_median": round3(Statistics.median(detect)),
+            "detect_ms_p90": round3(Statistics.quantile(detect, 0.9)),
         ]
     }
 }

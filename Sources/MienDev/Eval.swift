@@ -40,7 +40,8 @@ struct DetectionEvaluation {
             var match = DetectionMatch()
             for file in ["training.xml", "testing.xml"] {
                 for image in try LabelledFaces.dlibXML(dlib.appendingPathComponent(file)) {
-                    match.add(labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
+                    match.add(
+                        labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
                 }
             }
             let dogs = try detector.detect(in: ImageDecoder.decode(file: dlib.appendingPathComponent("dogs.jpg").path))
@@ -59,7 +60,9 @@ struct DetectionEvaluation {
                 ("astronaut_faces", root.appendingPathComponent("debian_pkg_stills/astronaut.png")),
                 ("messi5_faces", root.appendingPathComponent("debian_pkg_stills/messi5.jpg")),
             ]
-            for (key, url) in counts { section[key] = try detector.detect(in: ImageDecoder.decode(file: url.path)).count }
+            for (key, url) in counts {
+                section[key] = try detector.detect(in: ImageDecoder.decode(file: url.path)).count
+            }
             result[mode.rawValue] = section
             print(
                 "detection \(mode): dlib recall \(match.found)/\(match.labelled) = \(round3(match.recall)),"

@@ -20,7 +20,8 @@ struct MakeClip: ParsableCommand {
     }
 
     func run() throws {
-        try SampleMedia.astronautClip(width: width, height: height, frameCount: frames, framesPerSecond: fps).write(to: output)
+        try SampleMedia.astronautClip(width: width, height: height, frameCount: frames, framesPerSecond: fps).write(
+            to: output)
         print("wrote \(output): \(width)x\(height), \(frames) frames at \(fps) fps")
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 
 /// `MienDev`: the developer's side of Mien: benchmarks (`make bench`), accuracy evaluation on
-/// `../shared/eval` (`make eval`) and synthetic clips for the demo. Each command ends by printing a
+/// `../shared/eval` (`make eval`) and synthetic clips for the demo.
+///
+/// Each command ends by printing a
 /// machine-readable JSON summary as its last line.
 @main
 struct MienDev: ParsableCommand {

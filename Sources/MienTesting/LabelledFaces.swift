@@ -12,6 +12,7 @@ public struct LabelledImage: Sendable {
 /// Readers for the annotation formats of the evaluation data.
 public enum LabelledFaces {
     /// Reads a dlib imglab XML file (`<image file=…><box top= left= width= height= [ignore='1']/>`).
+    ///
     /// Image paths are resolved against the XML file's folder.
     public static func dlibXML(_ url: URL) throws -> [LabelledImage] {
         let text = try String(contentsOf: url, encoding: .isoLatin1)
@@ -23,7 +24,8 @@ public enum LabelledFaces {
                 images.append(LabelledImage(path: folder.appendingPathComponent(file).path, faces: []))
             } else if tag.hasPrefix("box "), attributes["ignore"] != "1", !images.isEmpty,
                 let top = attributes["top"].flatMap(Double.init), let left = attributes["left"].flatMap(Double.init),
-                let width = attributes["width"].flatMap(Double.init), let height = attributes["height"].flatMap(Double.init)
+                let width = attributes["width"].flatMap(Double.init),
+                let height = attributes["height"].flatMap(Double.init)
             {
                 images[images.count - 1].faces.append(Rect(x: left, y: top, width: width, height: height))
             }

@@ -27,7 +27,8 @@ public enum SampleMedia {
     /// when it is absent, in which case tests that need it say they were skipped.
     public static var evaluationDirectory: URL? {
         let environment = ProcessInfo.processInfo.environment["EVAL_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let url = environment.map { URL(fileURLWithPath: $0) }
+        let url =
+            environment.map { URL(fileURLWithPath: $0) }
             ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/eval")
         return FileManager.default.fileExists(atPath: url.path) ? url.standardizedFileURL : nil
     }

@@ -50,13 +50,16 @@ struct Detect: ParsableCommand {
                 failed = true
                 continue
             }
-            source.drain(limit: maxFrames ?? .max, { frame in
-                let faces = try detector.detect(in: frame)
-                try output.write(DetectionRecord(input: source.name, frame: frame, faces: faces))
-            }, onError: { error in
-                Diagnostics.report(error)
-                failed = true
-            })
+            source.drain(
+                limit: maxFrames ?? .max,
+                { frame in
+                    let faces = try detector.detect(in: frame)
+                    try output.write(DetectionRecord(input: source.name, frame: frame, faces: faces))
+                },
+                onError: { error in
+                    Diagnostics.report(error)
+                    failed = true
+                })
         }
         if failed { throw ExitStatus.inputFailed }
     }

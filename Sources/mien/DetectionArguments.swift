@@ -5,7 +5,10 @@ extension FaceMode: ExpressibleByArgument {}
 
 /// Detector flags shared by the subcommands that find faces.
 struct DetectionArguments: ParsableArguments {
-    @Option(help: "large: faces near the camera (short-range model); small: small or distant faces (full-range model with tiling).")
+    @Option(
+        help:
+            "large: faces near the camera (short-range model); small: small or distant faces (full-range model with tiling)."
+    )
     var faceMode: FaceMode = .large
 
     @Option(help: "Keep at most this many faces per frame, the most confident (1...64).")

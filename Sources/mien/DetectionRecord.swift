@@ -1,6 +1,8 @@
 import Mien
 
-/// One line of `mien detect` output. Coordinates are frame pixels, rounded to 0.01 px; timestamp is
+/// One line of `mien detect` output.
+///
+/// Coordinates are frame pixels, rounded to 0.01 px; timestamp is
 /// seconds; confidence is 0...1.
 struct DetectionRecord: Encodable {
     struct Bounds: Encodable {

@@ -24,7 +24,8 @@ func runMien(_ arguments: [String], environment: [String: String] = [:]) throws 
     process.arguments = arguments
     process.currentDirectoryURL = SampleMedia.repositoryRoot
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -57,7 +58,10 @@ struct DetectCommandTests {
         let bounds = try #require(faces.first?["bounds"] as? [String: Double])
         #expect(abs((bounds["x"] ?? 0) - 178) < 15 && abs((bounds["y"] ?? 0) - 80) < 15)
         let keypoints = try #require(faces.first?["keypoints"] as? [String: [Double]])
-        #expect(Set(keypoints.keys) == ["rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion"])
+        #expect(
+            Set(keypoints.keys) == [
+                "rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion",
+            ])
     }
 
     @Test func badInputsAmongGoodOnes_areReported_andTheRestStillProduceResults() throws {
@@ -71,7 +75,9 @@ struct DetectCommandTests {
         let result = try runMien(["detect", SampleMedia.astronautPath, text, missing, empty, SampleMedia.astronautPath])
         #expect(result.status == 1)
         #expect(result.jsonLines.count == 2)
-        for path in [text, missing, empty] { #expect(result.stderr.contains("mien: error: \(path):"), "\(result.stderr)") }
+        for path in [text, missing, empty] {
+            #expect(result.stderr.contains("mien: error: \(path):"), "\(result.stderr)")
+        }
     }
 
     @Test func video_printsALinePerFrame_withTimestamps() throws {
@@ -98,7 +104,8 @@ struct DetectCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let models = SampleMedia.repositoryRoot.appendingPathComponent("Models")
         for name in ["MANIFEST.json", "face_detection_short_range.onnx"] {
-            try FileManager.default.copyItem(at: models.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: models.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         let file = folder.appendingPathComponent("face_detection_short_range.onnx")
         var bytes = [UInt8](try Data(contentsOf: file))

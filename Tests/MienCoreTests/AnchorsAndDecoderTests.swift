@@ -50,7 +50,10 @@ struct AnchorsAndDecoderTests {
         let decoder = BlazeFaceDecoder(options: .blazeFaceFullRange)
         var regressors = [Float](repeating: 0, count: 2304 * 16)
         var logits = [Float](repeating: 0, count: 2304)  // sigmoid(0) = 0.5
-        for i in 0..<2304 { regressors[i * 16 + 2] = 10; regressors[i * 16 + 3] = 10 }
+        for i in 0..<2304 {
+            regressors[i * 16 + 2] = 10
+            regressors[i * 16 + 3] = 10
+        }
         logits[7] = 1e30
         #expect(decoder.decode(regressors: regressors, logits: logits, minimumScore: 0.6).count == 1)
         #expect(decoder.decode(regressors: regressors, logits: logits, minimumScore: 0.5).count == 2304)

@@ -20,9 +20,13 @@ struct ImageHeaderTests {
 
     @Test func bmp_withTopDownRows_reportsPositiveHeight() {
         var bytes = [UInt8](repeating: 0, count: 30)
-        bytes[0] = 0x42; bytes[1] = 0x4D
+        bytes[0] = 0x42
+        bytes[1] = 0x4D
         bytes[18] = 0x20  // width 32
-        bytes[22] = 0xF0; bytes[23] = 0xFF; bytes[24] = 0xFF; bytes[25] = 0xFF  // height -16
+        bytes[22] = 0xF0
+        bytes[23] = 0xFF
+        bytes[24] = 0xFF
+        bytes[25] = 0xFF  // height -16
         #expect(ImageHeader.probe(bytes) == ImageHeader(format: .bmp, width: 32, height: 16))
     }
 

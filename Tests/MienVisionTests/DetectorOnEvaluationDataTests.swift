@@ -9,11 +9,13 @@ struct DetectorOnEvaluationDataTests {
     @Test func debianStills_eachHaveTheirOneFaceFound() throws {
         guard let root = evaluationData(for: "debianStills") else { return }
         let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: repositoryModels())
-        let astronaut = try detector.detect(in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/astronaut.png").path))
+        let astronaut = try detector.detect(
+            in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/astronaut.png").path))
         #expect(astronaut.count == 1)
         // Messi's face (about 20 px) is at roughly x 222...262, y 90...132 in the 548 x 342 picture.
         let messiFace = Rect(x: 218, y: 86, width: 48, height: 50)
-        let messi = try detector.detect(in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/messi5.jpg").path))
+        let messi = try detector.detect(
+            in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/messi5.jpg").path))
         #expect(messi.contains { messiFace.contains($0.bounds.center) }, "detections: \(messi.map(\.bounds))")
     }
 
@@ -25,7 +27,8 @@ struct DetectorOnEvaluationDataTests {
         var match = DetectionMatch()
         for file in ["training.xml", "testing.xml"] {
             for image in try LabelledFaces.dlibXML(folder.appendingPathComponent(file)) {
-                match.add(labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
+                match.add(
+                    labels: image.faces, detections: try detector.detect(in: ImageDecoder.decode(file: image.path)))
             }
         }
         #expect(match.labelled == 43)
@@ -42,7 +45,11 @@ struct DetectorOnEvaluationDataTests {
         let detector = try BlazeFaceDetector(
             options: DetectionOptions(faceMode: .small, maximumFaces: 64), models: repositoryModels())
         let assets = root.appendingPathComponent("face_alignment_test_assets")
-        #expect(try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("aflw-test-grid3x3.jpg").path)).count == 9)
-        #expect(try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("grass.jpg").path)).isEmpty)
+        #expect(
+            try detector.detect(
+                in: ImageDecoder.decode(file: assets.appendingPathComponent("aflw-test-grid3x3.jpg").path)
+            ).count == 9)
+        #expect(
+            try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("grass.jpg").path)).isEmpty)
     }
 }

@@ -54,7 +54,8 @@ struct DetectorOnSampleTests {
             for column in 0..<3 {
                 for y in 0..<512 {
                     let target = ((row * 512 + y) * 1536 + column * 512) * 3
-                    mosaic.replaceSubrange(target..<target + 512 * 3, with: sample.pixels[(y * 512 * 3)..<((y + 1) * 512 * 3)])
+                    mosaic.replaceSubrange(
+                        target..<target + 512 * 3, with: sample.pixels[(y * 512 * 3)..<((y + 1) * 512 * 3)])
                 }
             }
         }

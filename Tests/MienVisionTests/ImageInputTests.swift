@@ -41,7 +41,9 @@ struct ImageInputTests {
         let plain = scratch.path("plain.jpg")
         try Frame(width: 40, height: 20, pixels: pixels).write(toImageFile: plain)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
-        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0,
+        ]
         let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         bytes.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)

@@ -40,7 +40,8 @@ public struct BlazeFaceDecoder: Sendable {
             let base = i * Self.valuesPerAnchor
             func x(_ k: Int) -> Double { Double(regressors[base + k]) / inputWidth * anchor.width + anchor.centerX }
             func y(_ k: Int) -> Double { Double(regressors[base + k]) / inputHeight * anchor.height + anchor.centerY }
-            let centerX = x(0), centerY = y(1)
+            let centerX = x(0)
+            let centerY = y(1)
             let width = Double(regressors[base + 2]) / inputWidth * anchor.width
             let height = Double(regressors[base + 3]) / inputHeight * anchor.height
             guard width > 0, height > 0, centerX.isFinite, centerY.isFinite else { continue }

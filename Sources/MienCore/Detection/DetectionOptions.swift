@@ -1,16 +1,24 @@
 /// Options of the face-detection stage, validated when created.
 public struct DetectionOptions: Sendable, Equatable, Codable {
-    /// Which detector model and strategy to use. Default `.large`, as Affdex's camera default.
+    /// Which detector model and strategy to use.
+    ///
+    /// Default `.large`, as Affdex's camera default.
     public var faceMode: FaceMode
-    /// At most this many faces are returned, the most confident ones. Default 5; 1...64.
+    /// At most this many faces are returned, the most confident ones.
+    ///
+    /// Default 5; 1...64.
     ///
     /// Affdex's sample apps used a handful of faces; every face costs a mesh and classifiers later on.
     public var maximumFaces: Int
-    /// Detections below this confidence (0...1) are dropped. Default 0.5, MediaPipe's face-detector
+    /// Detections below this confidence (0...1) are dropped.
+    ///
+    /// Default 0.5, MediaPipe's face-detector
     /// default: lower finds more partly hidden faces and more false ones.
     public var minimumConfidence: Double
     /// Detections that overlap a more confident one by more than this intersection-over-union are
-    /// merged into it (weighted NMS). Default 0.3, MediaPipe's value.
+    /// merged into it (weighted NMS).
+    ///
+    /// Default 0.3, MediaPipe's value.
     public var suppressionThreshold: Double
 
     /// - Throws: `MienError.Code.invalidOptions` for out-of-range values.

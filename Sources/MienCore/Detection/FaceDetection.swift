@@ -1,9 +1,12 @@
 /// A face found by the detector in one frame, before any tracking or landmarking.
 public struct FaceDetection: Sendable, Equatable, Codable {
-    /// The six keypoints BlazeFace predicts, in its order. Left and right are the *person's*: the
+    /// The six keypoints BlazeFace predicts, in its order.
+    ///
+    /// Left and right are the *person's*: the
     /// person's right eye appears on the left of an unmirrored image.
     public enum Keypoint: Int, CaseIterable, Sendable, Codable {
-        case rightEye = 0, leftEye, noseTip, mouthCenter, rightEarTragion, leftEarTragion
+        case rightEye = 0
+        case leftEye, noseTip, mouthCenter, rightEarTragion, leftEarTragion
 
         /// The JSON field name.
         public var name: String {
@@ -18,7 +21,9 @@ public struct FaceDetection: Sendable, Equatable, Codable {
         }
     }
 
-    /// The face box in pixels of the original frame (top-left origin). It may extend past the frame's
+    /// The face box in pixels of the original frame (top-left origin).
+    ///
+    /// It may extend past the frame's
     /// edges for a face that is partly out of view.
     public var bounds: Rect
     /// The six keypoints in frame pixels, indexed by `Keypoint.rawValue`.

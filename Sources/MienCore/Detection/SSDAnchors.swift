@@ -46,7 +46,8 @@ public struct SSDAnchorOptions: Sendable, Equatable {
         var anchors: [Anchor] = []
         let layers = strides.count
         func scale(_ index: Int) -> Double {
-            layers == 1 ? (minScale + maxScale) / 2 : minScale + (maxScale - minScale) * Double(index) / Double(layers - 1)
+            layers == 1
+                ? (minScale + maxScale) / 2 : minScale + (maxScale - minScale) * Double(index) / Double(layers - 1)
         }
         var layer = 0
         while layer < layers {

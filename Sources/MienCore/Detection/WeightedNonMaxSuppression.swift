@@ -18,7 +18,11 @@ public struct WeightedNonMaxSuppression: Sendable {
             var cluster = [best]
             var rest: [FaceDetection] = []
             for candidate in remaining.dropFirst() {
-                if best.bounds.iou(candidate.bounds) > threshold { cluster.append(candidate) } else { rest.append(candidate) }
+                if best.bounds.iou(candidate.bounds) > threshold {
+                    cluster.append(candidate)
+                } else {
+                    rest.append(candidate)
+                }
             }
             kept.append(Self.weightedAverage(of: cluster, best: best))
             remaining = rest
@@ -29,7 +33,10 @@ public struct WeightedNonMaxSuppression: Sendable {
     private static func weightedAverage(of cluster: [FaceDetection], best: FaceDetection) -> FaceDetection {
         let total = cluster.reduce(0) { $0 + $1.confidence }
         guard total > 0 else { return best }
-        var minX = 0.0, minY = 0.0, maxX = 0.0, maxY = 0.0
+        var minX = 0.0
+        var minY = 0.0
+        var maxX = 0.0
+        var maxY = 0.0
         var keypoints = [Point](repeating: .zero, count: best.keypoints.count)
         for detection in cluster {
             let w = detection.confidence / total

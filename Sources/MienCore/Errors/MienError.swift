@@ -4,7 +4,9 @@
 /// and, where possible, how to fix it, `input` names the file, device or model involved, and `cause` keeps
 /// the lower-level message (OpenCV's, the file system's) for diagnostics.
 public struct MienError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A category of failure. A struct rather than an enum so new codes can be added without breaking
+    /// A category of failure.
+    ///
+    /// A struct rather than an enum so new codes can be added without breaking
     /// callers that switch over them.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String, Sendable {

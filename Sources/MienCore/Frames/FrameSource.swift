@@ -12,7 +12,9 @@ public enum SourceKind: String, Sendable, Codable {
     case pushed
 }
 
-/// What a source knows about itself before the first frame. Unknown values are nil.
+/// What a source knows about itself before the first frame.
+///
+/// Unknown values are nil.
 public struct SourceInfo: Sendable, Codable, Equatable {
     public var kind: SourceKind
     /// Frame width and height in pixels, when every frame shares them (video, camera).

@@ -64,12 +64,19 @@ public struct ImageHeader: Sendable, Equatable {
         // Walk the marker segments until a start-of-frame (SOF0...SOF15 except DHT, JPG, DAC).
         var offset = 2
         while let marker = reader.uint8(at: offset), marker == 0xFF, let kind = reader.uint8(at: offset + 1) {
-            if kind == 0xFF { offset += 1; continue }  // fill byte
-            if kind == 0xD8 || (0xD0...0xD7).contains(kind) || kind == 0x01 { offset += 2; continue }
+            if kind == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
+            if kind == 0xD8 || (0xD0...0xD7).contains(kind) || kind == 0x01 {
+                offset += 2
+                continue
+            }
             guard let length = reader.uint16BE(at: offset + 2), length >= 2 else { break }
             let isStartOfFrame = (0xC0...0xCF).contains(kind) && ![0xC4, 0xC8, 0xCC].contains(kind)
             if isStartOfFrame {
-                return ImageHeader(format: .jpeg, width: reader.uint16BE(at: offset + 7), height: reader.uint16BE(at: offset + 5))
+                return ImageHeader(
+                    format: .jpeg, width: reader.uint16BE(at: offset + 7), height: reader.uint16BE(at: offset + 5))
             }
             offset += 2 + length
         }
@@ -82,7 +89,8 @@ public struct ImageHeader: Sendable, Equatable {
         {
             return ImageHeader(format: .webp, width: w + 1, height: h + 1)
         }
-        if reader.matches(Array("VP8 ".utf8), at: 12), let w = reader.uint16LE(at: 26), let h = reader.uint16LE(at: 28) {
+        if reader.matches(Array("VP8 ".utf8), at: 12), let w = reader.uint16LE(at: 26), let h = reader.uint16LE(at: 28)
+        {
             return ImageHeader(format: .webp, width: w & 0x3FFF, height: h & 0x3FFF)
         }
         if reader.matches(Array("VP8L".utf8), at: 12), let bits = reader.uint32LE(at: 21) {
@@ -96,7 +104,8 @@ public struct ImageHeader: Sendable, Equatable {
         func u16(_ at: Int) -> Int? { little ? reader.uint16LE(at: at) : reader.uint16BE(at: at) }
         func u32(_ at: Int) -> Int? { little ? reader.uint32LE(at: at) : reader.uint32BE(at: at) }
         guard let ifd = u32(4), let count = u16(ifd) else { return ImageHeader(format: .tiff) }
-        var width: Int?, height: Int?
+        var width: Int?
+        var height: Int?
         for entry in 0..<min(count, 512) {
             let at = ifd + 2 + entry * 12
             guard let tag = u16(at), let type = u16(at + 2) else { break }
@@ -132,5 +141,7 @@ private struct ByteReader {
     func uint24LE(at i: Int) -> Int? { value(at: i, count: 3, bigEndian: false) }
     func uint32BE(at i: Int) -> Int? { value(at: i, count: 4, bigEndian: true) }
     func uint32LE(at i: Int) -> Int? { value(at: i, count: 4, bigEndian: false) }
-    func int32LE(at i: Int) -> Int? { value(at: i, count: 4, bigEndian: false).map { Int(Int32(truncatingIfNeeded: $0)) } }
+    func int32LE(at i: Int) -> Int? {
+        value(at: i, count: 4, bigEndian: false).map { Int(Int32(truncatingIfNeeded: $0)) }
+    }
 }

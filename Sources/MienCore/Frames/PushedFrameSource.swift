@@ -18,7 +18,8 @@ public final class PushedFrameSource: FrameSource {
         if let lastTimestamp, frame.timestamp <= lastTimestamp {
             throw MienError(
                 .nonMonotonicTimestamp,
-                "frame timestamp \(frame.timestamp) s is not after the previous frame's \(lastTimestamp) s", input: name)
+                "frame timestamp \(frame.timestamp) s is not after the previous frame's \(lastTimestamp) s", input: name
+            )
         }
         lastTimestamp = frame.timestamp
         var indexed = frame

@@ -26,7 +26,10 @@ public struct AffineTransform: Hashable, Sendable {
     public var inverted: AffineTransform? {
         let det = a * d - b * c
         guard abs(det) > 1e-12 else { return nil }
-        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        let ia = d / det
+        let ib = -b / det
+        let ic = -c / det
+        let id = a / det
         return AffineTransform(a: ia, b: ib, tx: -(ia * tx + ib * ty), c: ic, d: id, ty: -(ic * tx + id * ty))
     }
 

@@ -1,4 +1,5 @@
 /// An axis-aligned rectangle: `origin` is the top-left corner, `width` and `height` extend right and down.
+///
 /// Units are those of the space it lives in (frame pixels for `FaceDetection.bounds`).
 public struct Rect: Hashable, Sendable, Codable {
     public var x: Double
@@ -32,8 +33,10 @@ public struct Rect: Hashable, Sendable, Codable {
 
     /// The overlap of two rectangles, or nil when they do not overlap.
     public func intersection(_ other: Rect) -> Rect? {
-        let left = max(minX, other.minX), right = min(maxX, other.maxX)
-        let top = max(minY, other.minY), bottom = min(maxY, other.maxY)
+        let left = max(minX, other.minX)
+        let right = min(maxX, other.maxX)
+        let top = max(minY, other.minY)
+        let bottom = min(maxY, other.maxY)
         guard right > left, bottom > top else { return nil }
         return Rect(x: left, y: top, width: right - left, height: bottom - top)
     }

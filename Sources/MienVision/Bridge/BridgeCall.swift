@@ -9,8 +9,15 @@ import MienCore
 ///   - openFailure: the code a `MIEN_ERR_OPEN` becomes (a video that will not open is corrupt data, a
 ///     camera that will not open is an unavailable device).
 ///   - body: the call; it receives the out-parameter for the error message.
-@discardableResult
 func bridgeCall(
+    input: String?, openFailure: MienError.Code = .corruptData,
+    _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> mien_status
+) throws {
+    _ = try bridgeStatus(input: input, openFailure: openFailure, body)
+}
+
+/// Like `bridgeCall`, but returns the status when it is `MIEN_OK` or one of `accept`.
+func bridgeStatus(
     input: String?, accept: Set<UInt32> = [], openFailure: MienError.Code = .corruptData,
     _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> mien_status
 ) throws -> mien_status {
@@ -33,7 +40,7 @@ func bridgeCall(
     throw MienError(code, cause ?? text, input: input, cause: nil)
 }
 
-/// The OpenCV version Mien's bridge was built with, e.g. "4.6.0".
+/// The OpenCV version Mien's bridge was built with, such as "4.6.0".
 public var openCVVersion: String { String(cString: mien_opencv_version()) }
 
 /// Sets how many threads OpenCV's loops and DNN layers use (0 or less: OpenCV's default, one per core).

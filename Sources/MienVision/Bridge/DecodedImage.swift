@@ -21,7 +21,9 @@ final class DecodedImage {
 
     /// The pixels as a packed BGR frame.
     func frame(timestamp: Double, index: Int) throws -> Frame {
-        var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var stride: Int32 = 0
         mien_image_size(handle, &width, &height, &stride)
         guard let source = mien_image_pixels(handle), width > 0, height > 0 else {
             throw MienError(.internalFailure, "decoded image has no pixels")

@@ -46,7 +46,7 @@ final class NeuralNetwork {
         var out: OpaquePointer? = nil
         // strdup'd names live until the call returns; the bridge copies them.
         let cNames = outputs.map { strdupC($0.name) }
-        defer { cNames.forEach { $0.deallocate() } }
+        defer { for name in cNames { name.deallocate() } }
         try bytes.withUnsafeBufferPointer { buffer in
             try cNames.map { UnsafePointer($0) as UnsafePointer<CChar>? }.withUnsafeBufferPointer { names in
                 try bridgeCall(input: name) {
@@ -83,13 +83,16 @@ final class NeuralNetwork {
     func run(tensor: [Float], shape: [Int]) throws -> [[Float]] {
         let dims = shape.map { Int32(clamping: $0) }
         guard shape.reduce(1, *) == tensor.count else {
-            throw MienError(.invalidArgument, "tensor has \(tensor.count) values, shape \(shape) needs \(shape.reduce(1, *))", input: name)
+            throw MienError(
+                .invalidArgument, "tensor has \(tensor.count) values, shape \(shape) needs \(shape.reduce(1, *))",
+                input: name)
         }
         try withOutputs { outputs, capacities, sizes in
             try tensor.withUnsafeBufferPointer { input in
                 try dims.withUnsafeBufferPointer { d in
                     try bridgeCall(input: name) {
-                        mien_net_run_tensor(handle, input.baseAddress, d.baseAddress, Int32(d.count), outputs, capacities, sizes, $0)
+                        mien_net_run_tensor(
+                            handle, input.baseAddress, d.baseAddress, Int32(d.count), outputs, capacities, sizes, $0)
                     }
                 }
             }
@@ -103,12 +106,15 @@ final class NeuralNetwork {
 
     /// Lends the bridge one pointer per output into `storage`, plus capacities and a place for sizes.
     private func withOutputs(
-        _ body: (UnsafePointer<UnsafeMutablePointer<Float>?>, UnsafePointer<Int>, UnsafeMutablePointer<Int>) throws -> Void
+        _ body: (UnsafePointer<UnsafeMutablePointer<Float>?>, UnsafePointer<Int>, UnsafeMutablePointer<Int>) throws ->
+            Void
     ) throws {
         let caps = capacities
         var written = [Int](repeating: 0, count: caps.count)
         try storage.withUnsafeMutableBufferPointer { floats in
-            guard let base = floats.baseAddress else { throw MienError(.internalFailure, "no output storage", input: name) }
+            guard let base = floats.baseAddress else {
+                throw MienError(.internalFailure, "no output storage", input: name)
+            }
             var pointers: [UnsafeMutablePointer<Float>?] = []
             var offset = 0
             for cap in caps {

@@ -26,7 +26,8 @@ final class VideoCapture {
         var out: OpaquePointer? = nil
         var info = mien_video_info()
         try bridgeCall(input: device, openFailure: .deviceUnavailable) {
-            mien_video_open_camera(device, Int32(clamping: width), Int32(clamping: height), framesPerSecond, &out, &info, $0)
+            mien_video_open_camera(
+                device, Int32(clamping: width), Int32(clamping: height), framesPerSecond, &out, &info, $0)
         }
         guard let out else { throw MienError(.internalFailure, "no camera handle", input: device) }
         handle = out
@@ -46,7 +47,7 @@ final class VideoCapture {
         var failure: (any Error)? = nil
         let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             do {
-                status = try bridgeCall(input: input, accept: [MIEN_ERR_END_OF_STREAM.rawValue]) {
+                status = try bridgeStatus(input: input, accept: [MIEN_ERR_END_OF_STREAM.rawValue]) {
                     mien_video_read(handle, buffer.baseAddress, capacity, &milliseconds, $0)
                 }
                 count = status == MIEN_OK ? capacity : 0

@@ -37,6 +37,7 @@ public final class CameraSource: FrameSource {
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         defer { index += 1 }
-        return try Frame(width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: index)
+        return try Frame(
+            width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: index)
     }
 }

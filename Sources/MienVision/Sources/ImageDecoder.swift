@@ -5,7 +5,9 @@ public import MienCore
 /// a directory, an empty file, a file that is not an image and an image over the pixel limit each get
 /// their own clear error naming the input.
 public enum ImageDecoder {
-    /// File extensions read from folders (lower case). OpenCV 4.6 on Debian decodes all of these.
+    /// File extensions read from folders (lower case).
+    ///
+    /// OpenCV 4.6 on Debian decodes all of these.
     public static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "png", "bmp", "dib", "webp", "tif", "tiff", "pbm", "pgm", "ppm", "pnm", "pxm",
         "jp2", "exr", "hdr", "pic", "sr", "ras",
@@ -52,7 +54,8 @@ public enum ImageDecoder {
         do {
             return [UInt8](try Data(contentsOf: url))
         } catch {
-            throw MienError(.unreadable, "could not be read", input: path, cause: (error as NSError).localizedDescription)
+            throw MienError(
+                .unreadable, "could not be read", input: path, cause: (error as NSError).localizedDescription)
         }
     }
 

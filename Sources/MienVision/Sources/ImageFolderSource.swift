@@ -13,7 +13,9 @@ public final class ImageFolderSource: FrameSource {
     /// The image files, in the order they are read.
     public let files: [String]
     /// Seconds between consecutive images: 0 for unrelated (discrete) images, or the capture interval
-    /// for continuous images (e.g. 1 for one frame a second).
+    /// for continuous images (e.g.
+    ///
+    /// 1 for one frame a second).
     public let interval: Double
     private let maximumPixels: Int
     private var position = 0
@@ -30,9 +32,11 @@ public final class ImageFolderSource: FrameSource {
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: path)
         } catch {
-            throw MienError(.unreadable, "could not be listed", input: path, cause: (error as NSError).localizedDescription)
+            throw MienError(
+                .unreadable, "could not be listed", input: path, cause: (error as NSError).localizedDescription)
         }
-        files = entries
+        files =
+            entries
             .filter { ImageDecoder.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
             .map { (path as NSString).appendingPathComponent($0) }

@@ -53,6 +53,7 @@ public final class VideoFileSource: FrameSource {
         defer { framesRead += 1 }
         let fallback = info.framesPerSecond.map { Double(framesRead) / $0 } ?? 0
         let seconds = read.milliseconds.isFinite && read.milliseconds >= 0 ? read.milliseconds / 1000 : fallback
-        return try Frame(width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: framesRead)
+        return try Frame(
+            width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: framesRead)
     }
 }

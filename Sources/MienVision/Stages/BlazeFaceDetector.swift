@@ -59,9 +59,11 @@ public final class BlazeFaceDetector: FaceDetecting {
         var candidates: [FaceDetection] = []
         for (index, region) in regions.enumerated() {
             let letterbox = Letterbox(region: region, width: inputSize, height: inputSize)
-            let outputs = try network.run(frame, tensorFromFrame: letterbox.tensorFromFrame, spec: Self.tensorSpec(size: inputSize))
+            let outputs = try network.run(
+                frame, tensorFromFrame: letterbox.tensorFromFrame, spec: Self.tensorSpec(size: inputSize))
             guard outputs.count == 2 else { throw MienError(.modelInvalid, "expected 2 outputs", input: network.name) }
-            let found = decoder.decode(regressors: outputs[0], logits: outputs[1], minimumScore: options.minimumConfidence)
+            let found = decoder.decode(
+                regressors: outputs[0], logits: outputs[1], minimumScore: options.minimumConfidence)
             for detection in found {
                 let mapped = detection.mapped(by: letterbox.frameFromTensor)
                 // A tile cuts faces at its inner edges; such partial boxes would drag the merged box
