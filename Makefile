@@ -19,7 +19,8 @@ demo: build
 	@echo "== mien detect Samples/astronaut.jpg (one JSON line per frame)"
 	$(RELEASE)/mien detect Samples/astronaut.jpg
 	@echo "== mien detect $(DEMO_CLIP) (45 frames)"
-	$(RELEASE)/mien detect $(DEMO_CLIP) | tee $(DEMO_DIR)/detections.jsonl | head -3
+	$(RELEASE)/mien detect $(DEMO_CLIP) > $(DEMO_DIR)/detections.jsonl
+	@head -3 $(DEMO_DIR)/detections.jsonl
 	@echo "... $$(wc -l < $(DEMO_DIR)/detections.jsonl) frames in $(DEMO_DIR)/detections.jsonl," \
 	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face"
 
