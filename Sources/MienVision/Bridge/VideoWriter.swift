@@ -13,18 +13,28 @@ public final class VideoWriter {
 
     /// Opens `path` for writing.
     ///
-    /// The codec follows the extension: MPEG-4 Part 2 (`mp4v`) for `.mp4`,
-    /// Motion JPEG for `.avi`, both of which Debian's FFmpeg encodes without extra packages.
+    /// The codec follows the extension: H.264 (`avc1`, what browsers and players expect) for `.mp4`,
+    /// falling back to MPEG-4 Part 2 (`mp4v`) when no H.264 encoder is installed, and Motion JPEG for
+    /// `.avi`. Debian's FFmpeg provides all three.
     /// - Throws: `MienError` with code `.ioFailure` when no encoder could be opened.
     public init(path: String, width: Int, height: Int, framesPerSecond: Double) throws {
-        let fourcc = path.lowercased().hasSuffix(".avi") ? "MJPG" : "mp4v"
-        var out: OpaquePointer? = nil
-        try bridgeCall(input: path) {
-            mien_video_writer_open(
-                path, fourcc, framesPerSecond, Int32(clamping: width), Int32(clamping: height), &out, $0)
+        let codecs = path.lowercased().hasSuffix(".avi") ? ["MJPG"] : ["avc1", "mp4v"]
+        var opened: OpaquePointer? = nil
+        var lastError: (any Error)? = nil
+        for fourcc in codecs where opened == nil {
+            do {
+                try bridgeCall(input: path) {
+                    mien_video_writer_open(
+                        path, fourcc, framesPerSecond, Int32(clamping: width), Int32(clamping: height), &opened, $0)
+                }
+            } catch {
+                lastError = error
+            }
         }
-        guard let out else { throw MienError(.internalFailure, "no writer handle", input: path) }
-        handle = out
+        guard let opened else {
+            throw lastError ?? MienError(.internalFailure, "no writer handle", input: path)
+        }
+        handle = opened
         self.path = path
         self.width = width
         self.height = height
