@@ -21,7 +21,8 @@ private final class ScriptedSource: FrameSource {
         guard position < count else { return nil }
         defer { position += 1 }
         if failures.contains(position) { throw MienError(.corruptData, "bad item \(position)") }
-        return try Frame(width: 1, height: 1, pixels: [UInt8(position), 0, 0], timestamp: Double(position), index: position)
+        return try Frame(
+            width: 1, height: 1, pixels: [UInt8(position), 0, 0], timestamp: Double(position), index: position)
     }
 }
 

@@ -2,7 +2,9 @@ public import MienCore
 
 /// The frames of a video file, decoded by FFmpeg through OpenCV.
 ///
-/// Timestamps are the container's presentation times in seconds. When the stream ends more than
+/// Timestamps are the container's presentation times in seconds, strictly increasing: FFmpeg reports
+/// no time for the frames a decoder flushes at the end of a stream (OpenCV then says 0), so a time that
+/// does not advance is replaced by the previous one plus one frame interval. When the stream ends more than
 /// `truncationTolerance` frames before the count its container announced, `nextFrame()` throws
 /// `.truncatedStream` once (every frame before the damage has already been returned), then returns nil.
 public final class VideoFileSource: FrameSource {
@@ -11,6 +13,7 @@ public final class VideoFileSource: FrameSource {
     private let capture: VideoCapture
     private var framesRead = 0
     private var finished = false
+    private var previousTimestamp: Double?
 
     /// Containers estimate their frame count from duration x rate, which can be off by a frame or two
     /// on a healthy file; a shortfall beyond this many frames (or 2 %) is reported as truncation.
@@ -51,8 +54,10 @@ public final class VideoFileSource: FrameSource {
             return nil
         }
         defer { framesRead += 1 }
-        let fallback = info.framesPerSecond.map { Double(framesRead) / $0 } ?? 0
-        let seconds = read.milliseconds.isFinite && read.milliseconds >= 0 ? read.milliseconds / 1000 : fallback
+        let interval = 1 / (info.framesPerSecond ?? 30)
+        var seconds = read.milliseconds.isFinite && read.milliseconds >= 0 ? read.milliseconds / 1000 : 0
+        if let previous = previousTimestamp, seconds <= previous { seconds = previous + interval }
+        previousTimestamp = seconds
         return try Frame(
             width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: framesRead)
     }
