@@ -20,32 +20,56 @@ struct Detect: ParsableCommand {
     @Option(help: "Stop a camera (or any input) after this many frames.")
     var maxFrames: Int?
 
+    @Flag(help: "Also print the 478 mesh points of every face ([x, y, z], z = relative depth in pixels).")
+    var landmarks = false
+
+    @Flag(help: "Treat the images of a folder as frames of one stream (tracked) rather than unrelated pictures.")
+    var continuous = false
+
+    @Option(help: "Seconds between the images of a --continuous folder.")
+    var interval = 1.0
+
+    @Flag(help: "Only run the face detector and print its boxes and six keypoints (no mesh, pose or tracking).")
+    var detectorOnly = false
+
     @OptionGroup var detection: DetectionArguments
 
     func validate() throws {
         if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+        if interval <= 0 { throw ValidationError("--interval must be positive") }
     }
 
     func run() throws {
-        let detector: BlazeFaceDetector
+        let models: ModelStore
+        let detector: BlazeFaceDetector?
         do {
-            detector = try BlazeFaceDetector(options: detection.options(), models: ModelStore())
+            models = try ModelStore()
+            detector = detectorOnly ? try BlazeFaceDetector(options: detection.options(), models: models) : nil
         } catch let error as MienError where error.code == .invalidOptions {
             throw ValidationError(error.message)
-        } catch let error as MienError {
+        } catch {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
         let output = JSONLinesWriter()
         var failed = false
-        var sources: [() throws -> any FrameSource] = inputs.map { path in { try InputSource.open(path: path) } }
+        var sources: [() throws -> any FrameSource] = inputs.map { path in
+            { try InputSource.open(path: path, imageInterval: continuous ? interval : 0) }
+        }
         if let camera { sources.append { try InputSource.openCamera(camera) } }
         for open in sources {
             let source: any FrameSource
+            let analyzer: FaceAnalyzer?
             do {
-                // Decoding the next frame overlaps detection on the current one.
+                // Decoding the next frame overlaps the analysis of the current one.
                 source = PrefetchingFrameSource(try open())
+                analyzer =
+                    detectorOnly
+                    ? nil : try FaceAnalyzer(mode: mode(for: source), detection: detection.options(), models: models)
+            } catch let error as MienError where [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) {
+                Diagnostics.report(error)
+                throw ExitStatus.modelProblem
             } catch {
                 Diagnostics.report(error)
                 failed = true
@@ -54,8 +78,13 @@ struct Detect: ParsableCommand {
             source.drain(
                 limit: maxFrames ?? .max,
                 { frame in
-                    let faces = try detector.detect(in: frame)
-                    try output.write(DetectionRecord(input: source.name, frame: frame, faces: faces))
+                    if let analyzer {
+                        let analysis = try analyzer.analyze(frame)
+                        try output.write(AnalysisRecord(input: source.name, analysis: analysis, landmarks: landmarks))
+                    } else if let detector {
+                        try output.write(
+                            DetectionRecord(input: source.name, frame: frame, faces: detector.detect(in: frame)))
+                    }
                 },
                 onError: { error in
                     Diagnostics.report(error)
@@ -63,5 +92,14 @@ struct Detect: ParsableCommand {
                 })
         }
         if failed { throw ExitStatus.inputFailed }
+    }
+
+    /// Videos and cameras are streams; still images stand alone unless `--continuous`.
+    private func mode(for source: any FrameSource) -> FaceAnalyzer.RunningMode {
+        switch source.info.kind {
+        case .video, .camera, .pushed: .stream
+        case .imageFolder: continuous ? .stream : .discreteImages
+        case .image: .discreteImages
+        }
     }
 }

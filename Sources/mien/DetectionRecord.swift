@@ -1,12 +1,19 @@
 import Mien
 
-/// One line of `mien detect` output.
+/// One line of `mien detect --detector-only` output.
 ///
 /// Coordinates are frame pixels, rounded to 0.01 px; timestamp is
 /// seconds; confidence is 0...1.
 struct DetectionRecord: Encodable {
     struct Bounds: Encodable {
         var x, y, width, height: Double
+
+        init(_ rect: Rect) {
+            x = Rounding.round(rect.x)
+            y = Rounding.round(rect.y)
+            width = Rounding.round(rect.width)
+            height = Rounding.round(rect.height)
+        }
     }
     struct Face: Encodable {
         var bounds: Bounds
@@ -25,25 +32,17 @@ struct DetectionRecord: Encodable {
     init(input: String, frame: Frame, faces: [FaceDetection]) {
         self.input = input
         self.frame = frame.index
-        timestamp = Self.rounded(frame.timestamp, places: 3)
+        timestamp = Rounding.round(frame.timestamp, places: 3)
         width = frame.width
         height = frame.height
         self.faces = faces.map { face in
             Face(
-                bounds: Bounds(
-                    x: Self.rounded(face.bounds.x), y: Self.rounded(face.bounds.y),
-                    width: Self.rounded(face.bounds.width), height: Self.rounded(face.bounds.height)),
-                confidence: Self.rounded(face.confidence, places: 4),
+                bounds: Bounds(face.bounds),
+                confidence: Rounding.round(face.confidence, places: 4),
                 keypoints: Dictionary(
                     uniqueKeysWithValues: FaceDetection.Keypoint.allCases.map { k in
-                        (k.name, [Self.rounded(face[k].x), Self.rounded(face[k].y)])
+                        (k.name, [Rounding.round(face[k].x), Rounding.round(face[k].y)])
                     }))
         }
-    }
-
-    private static func rounded(_ value: Double, places: Int = 2) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 }

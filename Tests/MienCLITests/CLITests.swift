@@ -45,7 +45,7 @@ func scratchFolder() throws -> URL {
 
 @Suite("mien detect")
 struct DetectCommandTests {
-    @Test func sample_printsOneJSONLine_withOneFaceInPixels() throws {
+    @Test func sample_printsOneJSONLine_withOneTrackedFace_orientationAndAffdexPoints() throws {
         let result = try runMien(["detect", SampleMedia.astronautPath])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.jsonLines
@@ -53,11 +53,28 @@ struct DetectCommandTests {
         let line = try #require(lines.first)
         #expect(line["frame"] as? Int == 0 && line["width"] as? Int == 512 && line["height"] as? Int == 512)
         #expect(line["input"] as? String == SampleMedia.astronautPath)
+        #expect(line["faceCount"] == nil, "still images have no face-count stream")
         let faces = try #require(line["faces"] as? [[String: Any]])
         #expect(faces.count == 1)
-        let bounds = try #require(faces.first?["bounds"] as? [String: Double])
+        let face = try #require(faces.first)
+        #expect(face["faceId"] as? Int == 0)
+        let bounds = try #require(face["bounds"] as? [String: Double])
         #expect(abs((bounds["x"] ?? 0) - 178) < 15 && abs((bounds["y"] ?? 0) - 80) < 15)
-        let keypoints = try #require(faces.first?["keypoints"] as? [String: [Double]])
+        let orientation = try #require(face["orientation"] as? [String: Double])
+        #expect(abs(orientation["yaw"] ?? 99) < 15 && abs(orientation["roll"] ?? 99) < 15)
+        #expect((orientation["interocularDistance"] ?? 0) > 40)
+        #expect((face["facePoints"] as? [[Double]])?.count == 34)
+        #expect(face["mesh"] == nil)
+        let withMesh = try runMien(["detect", "--landmarks", SampleMedia.astronautPath]).jsonLines.first
+        let mesh = (withMesh?["faces"] as? [[String: Any]])?.first?["mesh"] as? [[Double]]
+        #expect(mesh?.count == 478 && mesh?.first?.count == 3)
+    }
+
+    @Test func detectorOnly_printsBlazeFaceBoxesAndKeypoints() throws {
+        let result = try runMien(["detect", "--detector-only", SampleMedia.astronautPath])
+        #expect(result.status == 0, "\(result.stderr)")
+        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let keypoints = try #require(face["keypoints"] as? [String: [Double]])
         #expect(
             Set(keypoints.keys) == [
                 "rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion",
@@ -91,6 +108,12 @@ struct DetectCommandTests {
         #expect(lines.compactMap { $0["frame"] as? Int } == Array(0..<10))
         #expect(abs((lines.last?["timestamp"] as? Double ?? 0) - 0.9) < 0.01)
         #expect(lines.allSatisfy { ($0["faces"] as? [Any])?.count == 1 })
+        // One face, tracked: the same ID throughout, found once, counted once.
+        let ids = lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["faceId"]) as? Int }
+        #expect(ids == Array(repeating: 0, count: 10))
+        let firstEvents = lines.first?["events"] as? [[String: Any]]
+        #expect(firstEvents?.first?["event"] as? String == "found")
+        #expect(lines.dropFirst().allSatisfy { ($0["events"] as? [Any])?.isEmpty == true })
     }
 
     @Test func missingCamera_isAnErrorNamingTheDevice() throws {

@@ -58,7 +58,7 @@ public struct BlazeFaceDecoder: Sendable {
         return detections
     }
 
-    private func sigmoid(_ v: Double) -> Double { 1 / (1 + Double.exp(-v)) }
+    private func sigmoid(_ v: Double) -> Double { logistic(v) }
     private func logit(_ p: Double) -> Double {
         if p <= 0 { return -Double.infinity }
         if p >= 1 { return Double.infinity }

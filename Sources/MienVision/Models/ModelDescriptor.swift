@@ -25,6 +25,19 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "9c512ee5d64b7034816bbd3819c3326fd7a6ec8cbcf48bceb3ea8dce063ee3a7",
         outputNames: ["regressors", "classificators"], outputCounts: [2304 * 16, 2304])
 
+    /// MediaPipe FaceMesh v2: 478 points (with irises) and a face-presence logit from a 256 x 256 RGB
+    /// crop in [0, 1].
+    public static let faceMesh = ModelDescriptor(
+        identifier: "facemesh-v2", fileName: "face_landmarks_detector.onnx",
+        sha256: "55a93bdddf880717e54309f4a42359013f0252018d08af8c9281b00a7cc567d2",
+        outputNames: ["landmarks", "presence"], outputCounts: [1434, 1])
+
+    /// MediaPipe's canonical face and Procrustes weights (binary protobuf, parsed by Mien).
+    public static let faceGeometry = ModelDescriptor(
+        identifier: "canonical-face-geometry", fileName: "geometry_pipeline_metadata_landmarks.binarypb",
+        sha256: "bdbcda96dfcb7da883da124aaa2c55dee49770d934f0fcc71747f8c21bdc75b4",
+        outputNames: [], outputCounts: [])
+
     /// Every model this build knows, in `mien models` order.
-    public static let all: [ModelDescriptor] = [.blazeFaceShortRange, .blazeFaceFullRange]
+    public static let all: [ModelDescriptor] = [.blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .faceGeometry]
 }

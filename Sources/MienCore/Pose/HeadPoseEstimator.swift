@@ -1,0 +1,27 @@
+/// Head pose from a face mesh: the canonical face is fitted to the mesh's stable points by weighted
+/// Procrustes and the fitted rotation read as yaw, pitch and roll.
+///
+/// The mesh's x and y are frame pixels and its z is depth on the same scale (larger = farther), the
+/// weak-perspective geometry of MediaPipe's landmarks; flipping y and z gives the canonical model's
+/// right-handed axes, so the fit needs no camera intrinsics.
+public struct HeadPoseEstimator: Sendable {
+    public let model: CanonicalFaceModel
+
+    public init(model: CanonicalFaceModel) { self.model = model }
+
+    /// The pose of the face whose 478 (or 468) mesh points in frame pixels are `points`.
+    /// - Returns: nil for a degenerate mesh.
+    public func pose(points: [Point3D]) -> HeadPose? {
+        guard points.count >= FaceLandmark.meshPointCount else { return nil }
+        let indices = model.weightedLandmarks.map(\.index)
+        let source = indices.map { model.vertices[$0] }
+        let target = indices.map { Point3D(x: points[$0].x, y: -points[$0].y, z: -points[$0].z) }
+        guard
+            let fit = WeightedProcrustes.fit(
+                source: source, target: target, weights: model.weightedLandmarks.map(\.weight))
+        else { return nil }
+        let interocular = points[FaceLandmark.rightEyeOuterCorner].xy.distance(
+            to: points[FaceLandmark.leftEyeOuterCorner].xy)
+        return HeadPose(rotation: fit.rotation, interocularDistance: interocular)
+    }
+}

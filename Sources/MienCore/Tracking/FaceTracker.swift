@@ -1,0 +1,159 @@
+/// Follows faces through a stream of frames: the mesh of each tracked face gives the region to look
+/// at in the next frame, and the detector runs only to find faces that are not tracked yet.
+///
+/// Per frame:
+/// 1. Every tracked face is re-measured in the region its previous mesh defines. A face whose mesh
+///    presence falls below `minimumPresence` is lost.
+/// 2. **Association for crossing faces.** Each track follows its own region, so two faces that pass
+///    each other keep their IDs as long as both stay visible. When one hides the other, both regions
+///    lock onto the visible face; two tracks whose mesh boxes overlap by more than `duplicateOverlap`
+///    are one face, and the *younger* track (higher ID) is dropped, so the longer-lived ID survives
+///    and the hidden face gets a new ID when it reappears.
+/// 3. The detector runs when no face is tracked, when a face was lost on this frame, or when
+///    `detectionInterval` seconds have passed since it last ran, and only while fewer than
+///    `maximumFaces` are tracked. A detection overlapping a tracked face (IoU > `detectionOverlap`, or
+///    its centre inside the face's box) is that face; any other one whose mesh passes the presence
+///    threshold becomes a new face with the next ID.
+/// 4. Points are smoothed per coordinate by a One-Euro filter whose speed is measured in face sizes
+///    per second (the mean of the mesh box's width and height), as MediaPipe does, so the same
+///    parameters suit near and far faces.
+///
+/// - Important: Not thread-safe; one stream per tracker. Timestamps must increase.
+public final class FaceTracker {
+    public let options: TrackingOptions
+    public let maximumFaces: Int
+    private let detector: any FaceDetecting
+    private let mesher: any FaceMeshEstimating
+    private let poseEstimator: HeadPoseEstimator?
+    private var tracks: [Track] = []
+    private var nextFaceId = 0
+    private var lastDetectionTime: Double?
+
+    /// Whether the detector ran on the last processed frame (EnableX's `fullFrameDetection`).
+    public private(set) var detectorRanOnLastFrame = false
+
+    private struct Track {
+        let faceId: Int
+        var region: FaceRegion
+        var filters: [OneEuroFilter]
+        var face: TrackedFace
+    }
+
+    public init(
+        options: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting, mesher: any FaceMeshEstimating,
+        poseEstimator: HeadPoseEstimator?
+    ) {
+        self.options = options
+        self.maximumFaces = maximumFaces
+        self.detector = detector
+        self.mesher = mesher
+        self.poseEstimator = poseEstimator
+    }
+
+    /// Forgets every face and starts IDs from 0 again (Affdex `reset`).
+    public func reset() {
+        tracks.removeAll()
+        nextFaceId = 0
+        lastDetectionTime = nil
+    }
+
+    /// Analyses the next frame of the stream.
+    /// - Returns: the faces tracked after this frame (ordered by ID) and what changed.
+    public func update(_ frame: Frame) throws -> (faces: [TrackedFace], events: [FaceEvent]) {
+        var events: [FaceEvent] = []
+        var lostThisFrame = false
+
+        // 1. Follow every tracked face into this frame.
+        var kept: [Track] = []
+        for var track in tracks {
+            let mesh = try mesher.mesh(in: frame, region: track.region)
+            guard mesh.presence >= options.minimumPresence else {
+                events.append(.lost(faceId: track.faceId))
+                lostThisFrame = true
+                continue
+            }
+            track = updated(track, with: mesh, at: frame.timestamp, confidence: mesh.presence)
+            kept.append(track)
+        }
+
+        // 2. Two tracks on one face: keep the older ID.
+        kept.sort { $0.faceId < $1.faceId }
+        var unique: [Track] = []
+        for track in kept {
+            if unique.contains(where: { $0.face.bounds.iou(track.face.bounds) > options.duplicateOverlap }) {
+                events.append(.lost(faceId: track.faceId))
+                lostThisFrame = true
+            } else {
+                unique.append(track)
+            }
+        }
+        tracks = unique
+
+        // 3. Look for new faces when needed.
+        let due = lastDetectionTime.map { frame.timestamp - $0 >= options.detectionInterval } ?? true
+        detectorRanOnLastFrame = tracks.count < maximumFaces && (tracks.isEmpty || lostThisFrame || due)
+        if detectorRanOnLastFrame {
+            lastDetectionTime = frame.timestamp
+            for detection in try detector.detect(in: frame) where tracks.count < maximumFaces {
+                let known = tracks.contains {
+                    $0.face.bounds.iou(detection.bounds) > options.detectionOverlap
+                        || $0.face.bounds.contains(detection.bounds.center)
+                }
+                if known { continue }
+                let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
+                guard mesh.presence >= options.minimumPresence else { continue }
+                let faceId = nextFaceId
+                nextFaceId += 1
+                let fresh = Track(
+                    faceId: faceId, region: FaceRegion(mesh: mesh.points),
+                    filters: [],
+                    face: TrackedFace(
+                        faceId: faceId, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh, pose: nil))
+                tracks.append(updated(fresh, with: mesh, at: frame.timestamp, confidence: detection.confidence))
+                events.append(.found(faceId: faceId))
+            }
+        }
+        return (tracks.map(\.face), events)
+    }
+
+    /// Measures every face of `frame` on its own, with no memory of earlier frames (discrete images).
+    ///
+    /// IDs count from 0 within the frame.
+    public func analyseStill(_ frame: Frame) throws -> [TrackedFace] {
+        var faces: [TrackedFace] = []
+        for detection in try detector.detect(in: frame) {
+            let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
+            guard mesh.presence >= options.minimumPresence else { continue }
+            faces.append(
+                TrackedFace(
+                    faceId: faces.count, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh,
+                    pose: poseEstimator?.pose(points: mesh.points)))
+        }
+        return faces
+    }
+
+    /// The track after a new raw mesh: next region from the raw points (so the crop follows the face
+    /// without smoothing lag), smoothed points for the result.
+    private func updated(_ track: Track, with mesh: FaceMesh, at time: Double, confidence: Double) -> Track {
+        var track = track
+        track.region = FaceRegion(mesh: mesh.points)
+        var smoothed = mesh
+        if let parameters = options.smoothing {
+            if track.filters.isEmpty {
+                track.filters = Array(repeating: OneEuroFilter(parameters: parameters), count: mesh.points.count * 3)
+            }
+            let box = mesh.bounds
+            let speedScale = 1 / max((box.width + box.height) / 2, 1)
+            for (i, p) in mesh.points.enumerated() {
+                smoothed.points[i] = Point3D(
+                    x: track.filters[3 * i].filter(p.x, at: time, speedScale: speedScale),
+                    y: track.filters[3 * i + 1].filter(p.y, at: time, speedScale: speedScale),
+                    z: track.filters[3 * i + 2].filter(p.z, at: time, speedScale: speedScale))
+            }
+        }
+        track.face = TrackedFace(
+            faceId: track.faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed,
+            pose: poseEstimator?.pose(points: smoothed.points))
+        return track
+    }
+}
