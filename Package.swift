@@ -73,7 +73,11 @@ let package = Package(
         ),
 
         // MARK: - Tests mirror the targets
-        .testTarget(name: "MienCoreTests", dependencies: ["MienCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MienCoreTests",
+            dependencies: ["MienCore", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienCLITests", dependencies: ["mien", "MienTesting"], swiftSettings: swiftSettings),
     ],

@@ -18,6 +18,7 @@ struct Eval: ParsableCommand {
         let models = try ModelStore()
         var summary: [String: Any] = ["evaluation": "mien", "eval_dir": root.path]
         summary["detection"] = try DetectionEvaluation(root: root, models: models).run()
+        summary["geometry"] = try GeometryEvaluation(root: root, models: models).run()
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     }

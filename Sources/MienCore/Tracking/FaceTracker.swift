@@ -118,12 +118,17 @@ public final class FaceTracker {
 
     /// Measures every face of `frame` on its own, with no memory of earlier frames (discrete images).
     ///
-    /// IDs count from 0 within the frame.
+    /// IDs count from 0 within the frame. Each face is measured twice: first in the region the detector's
+    /// box gives, then in the region that first mesh gives, which is what every tracked video frame
+    /// after the first enjoys: a crop centred and aligned on the face itself rather than on the
+    /// detector's coarser box.
     public func analyseStill(_ frame: Frame) throws -> [TrackedFace] {
         var faces: [TrackedFace] = []
         for detection in try detector.detect(in: frame) {
-            let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
-            guard mesh.presence >= options.minimumPresence else { continue }
+            let first = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
+            guard first.presence >= options.minimumPresence else { continue }
+            let refined = try mesher.mesh(in: frame, region: FaceRegion(mesh: first.points))
+            let mesh = refined.presence >= options.minimumPresence ? refined : first
             faces.append(
                 TrackedFace(
                     faceId: faces.count, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh,

@@ -1,0 +1,66 @@
+public import Foundation
+public import Mien
+
+/// A face with 68 labelled points (iBUG 300-W order), for landmark-error measurement.
+public struct LabelledLandmarks: Sendable {
+    public var imagePath: String
+    /// 68 points in image pixels.
+    public var points: [Point]
+
+    /// Distance between the outer eye corners (points 37 and 46, 1-based), the NME normaliser.
+    public var interocularDistance: Double { points[36].distance(to: points[45]) }
+
+    /// Reads a 300-W `.pts` file (`version`, `n_points`, `{`, one "x y" per line, `}`).
+    public static func pts(_ url: URL) throws -> [Point] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard let open = text.firstIndex(of: "{"), let close = text.lastIndex(of: "}"), open < close else {
+            throw MienError(.corruptData, "not a .pts file", input: url.path)
+        }
+        let numbers = text[text.index(after: open)..<close].split(whereSeparator: \.isWhitespace).compactMap {
+            Double($0)
+        }
+        guard numbers.count % 2 == 0 else { throw MienError(.corruptData, "odd number of coordinates", input: url.path) }
+        return stride(from: 0, to: numbers.count, by: 2).map { Point(x: numbers[$0], y: numbers[$0 + 1]) }
+    }
+
+    /// The helen split's `faces.csv` (image, face_id, pts, box) with its `.pts` files.
+    public static func helen(_ folder: URL) throws -> [LabelledLandmarks] {
+        let rows = try String(contentsOf: folder.appendingPathComponent("faces.csv"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).dropFirst()
+        return try rows.compactMap { row in
+            let cells = row.split(separator: ",").map(String.init)
+            guard cells.count >= 3 else { return nil }
+            let points = try pts(folder.appendingPathComponent(cells[2]))
+            guard points.count == 68 else { return nil }
+            return LabelledLandmarks(imagePath: folder.appendingPathComponent(cells[0]).path, points: points)
+        }
+    }
+}
+
+/// A labelled head pose from Pointing'04.
+public struct LabelledPose: Sendable {
+    public var imagePath: String
+    /// Degrees; > 0 = looking up.
+    public var tilt: Double
+    /// Degrees; > 0 = face turned toward the image's left (the person's right).
+    public var pan: Double
+    /// Hand-labelled face centre in pixels.
+    public var faceCenter: Point
+    /// Whether the person wears glasses in this series.
+    public var glasses: Bool
+
+    /// Reads `labels.csv` (file, person, series, number, tilt, pan, cx, cy, w, h, glasses).
+    public static func pointing04(_ folder: URL) throws -> [LabelledPose] {
+        let rows = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).dropFirst()
+        return rows.compactMap { row in
+            let c = row.split(separator: ",").map(String.init)
+            guard c.count >= 11, let tilt = Double(c[4]), let pan = Double(c[5]), let cx = Double(c[6]),
+                let cy = Double(c[7])
+            else { return nil }
+            return LabelledPose(
+                imagePath: folder.appendingPathComponent(c[0]).path, tilt: tilt, pan: pan,
+                faceCenter: Point(x: cx, y: cy), glasses: c[10] == "1")
+        }
+    }
+}
