@@ -38,7 +38,10 @@ struct GeometryEvaluation {
                 + " \(errors.count) faces, \(missed) not found, \(errors.filter { $0 > 0.1 }.count) over 10 %")
 
         // Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees.
-        var yawErrors: [Double] = [], pitchErrors: [Double] = [], yawSigned: [Double] = [], pitchSigned: [Double] = []
+        var yawErrors: [Double] = []
+        var pitchErrors: [Double] = []
+        var yawSigned: [Double] = []
+        var pitchSigned: [Double] = []
         var poseMissed = 0
         for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {

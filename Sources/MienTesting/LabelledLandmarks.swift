@@ -19,7 +19,9 @@ public struct LabelledLandmarks: Sendable {
         let numbers = text[text.index(after: open)..<close].split(whereSeparator: \.isWhitespace).compactMap {
             Double($0)
         }
-        guard numbers.count % 2 == 0 else { throw MienError(.corruptData, "odd number of coordinates", input: url.path) }
+        guard numbers.count % 2 == 0 else {
+            throw MienError(.corruptData, "odd number of coordinates", input: url.path)
+        }
         return stride(from: 0, to: numbers.count, by: 2).map { Point(x: numbers[$0], y: numbers[$0 + 1]) }
     }
 

@@ -38,7 +38,9 @@ struct PoseMathTests {
 
     @Test func fit_ofDegenerateInput_isNil() {
         #expect(WeightedProcrustes.fit(source: [], target: [], weights: []) == nil)
-        #expect(WeightedProcrustes.fit(source: cloud, target: cloud, weights: Array(repeating: 0, count: cloud.count)) == nil)
+        #expect(
+            WeightedProcrustes.fit(source: cloud, target: cloud, weights: Array(repeating: 0, count: cloud.count))
+                == nil)
     }
 
     @Test(arguments: [(20.0, 0.0, 0.0), (-35.0, 0.0, 0.0), (0.0, 15.0, 0.0), (0.0, -25.0, 0.0), (0.0, 0.0, 12.0)])
@@ -59,7 +61,8 @@ struct FaceRegionTests {
         let crop = region.cropFromFrame(side: 256)
         let middle = crop.apply(Point(x: 140, y: 140))
         #expect(abs(middle.x - 128) < 1e-9 && abs(middle.y - 128) < 1e-9)
-        let right = crop.apply(detection[.rightEye]), left = crop.apply(detection[.leftEye])
+        let right = crop.apply(detection[.rightEye])
+        let left = crop.apply(detection[.leftEye])
         #expect(abs(right.y - left.y) < 1e-9 && left.x > right.x)
     }
 }

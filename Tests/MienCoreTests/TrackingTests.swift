@@ -75,13 +75,17 @@ private final class ScriptedMesher: FaceMeshEstimating {
     var faces: [Rect] = []
     func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
         guard let face = faces.first(where: { region.boundingBox.contains($0.center) }) else {
-            return FaceMesh(points: Array(repeating: Point3D(x: 0, y: 0, z: 0), count: 478), presence: 0, region: region)
+            return FaceMesh(
+                points: Array(repeating: Point3D(x: 0, y: 0, z: 0), count: 478), presence: 0, region: region)
         }
         var points = (0..<478).map { i in
-            Point3D(x: face.minX + Double(i % 22) / 21 * face.width, y: face.minY + Double(i / 22) / 21 * face.height, z: 0)
+            Point3D(
+                x: face.minX + Double(i % 22) / 21 * face.width, y: face.minY + Double(i / 22) / 21 * face.height, z: 0)
         }
-        points[FaceLandmark.rightEyeOuterCorner] = Point3D(x: face.minX + face.width * 0.2, y: face.minY + face.height * 0.4, z: 0)
-        points[FaceLandmark.leftEyeOuterCorner] = Point3D(x: face.minX + face.width * 0.8, y: face.minY + face.height * 0.4, z: 0)
+        points[FaceLandmark.rightEyeOuterCorner] = Point3D(
+            x: face.minX + face.width * 0.2, y: face.minY + face.height * 0.4, z: 0)
+        points[FaceLandmark.leftEyeOuterCorner] = Point3D(
+            x: face.minX + face.width * 0.8, y: face.minY + face.height * 0.4, z: 0)
         return FaceMesh(points: points, presence: 0.95, region: region)
     }
 }
@@ -89,7 +93,8 @@ private final class ScriptedMesher: FaceMeshEstimating {
 @Suite("Face tracker")
 struct FaceTrackerTests {
     private func frame(_ index: Int) throws -> Frame {
-        try Frame(width: 8, height: 8, pixels: [UInt8](repeating: 0, count: 192), timestamp: Double(index) / 30, index: index)
+        try Frame(
+            width: 8, height: 8, pixels: [UInt8](repeating: 0, count: 192), timestamp: Double(index) / 30, index: index)
     }
 
     private func tracker(_ detector: ScriptedDetector, _ mesher: ScriptedMesher) throws -> FaceTracker {
@@ -99,7 +104,8 @@ struct FaceTrackerTests {
     }
 
     @Test func faceKeepsItsId_theDetectorRunsOnlyAtItsInterval_andLossIsReported() throws {
-        let detector = ScriptedDetector(), mesher = ScriptedMesher()
+        let detector = ScriptedDetector()
+        let mesher = ScriptedMesher()
         let face = Rect(x: 100, y: 100, width: 60, height: 60)
         detector.boxes = [face]
         mesher.faces = [face]
@@ -120,8 +126,10 @@ struct FaceTrackerTests {
     }
 
     @Test func secondFace_getsTheNextId_andCrossingDuplicatesKeepTheOlderId() throws {
-        let detector = ScriptedDetector(), mesher = ScriptedMesher()
-        let a = Rect(x: 50, y: 100, width: 60, height: 60), b = Rect(x: 300, y: 100, width: 60, height: 60)
+        let detector = ScriptedDetector()
+        let mesher = ScriptedMesher()
+        let a = Rect(x: 50, y: 100, width: 60, height: 60)
+        let b = Rect(x: 300, y: 100, width: 60, height: 60)
         detector.boxes = [a]
         mesher.faces = [a]
         let tracker = try tracker(detector, mesher)
@@ -138,7 +146,8 @@ struct FaceTrackerTests {
     }
 
     @Test func reset_startsIdsAgainFromZero() throws {
-        let detector = ScriptedDetector(), mesher = ScriptedMesher()
+        let detector = ScriptedDetector()
+        let mesher = ScriptedMesher()
         let face = Rect(x: 100, y: 100, width: 60, height: 60)
         detector.boxes = [face]
         mesher.faces = [face]
