@@ -44,6 +44,20 @@ public final class FaceAnalyzer {
             poseEstimator: HeadPoseEstimator(model: try CanonicalFaceModel(models: models)))
     }
 
+    /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative
+    /// implementations elsewhere.
+    public init(
+        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, detector: any FaceDetecting,
+        mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?
+    ) {
+        self.mode = mode
+        self.detection = detection
+        self.tracking = tracking
+        tracker = FaceTracker(
+            options: tracking, maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher,
+            poseEstimator: geometry.map(HeadPoseEstimator.init(model:)))
+    }
+
     /// Analyses the next frame.
     /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
     public func analyze(_ frame: Frame) throws -> FrameAnalysis {

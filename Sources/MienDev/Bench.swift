@@ -43,6 +43,46 @@ struct Bench: ParsableCommand {
             }
             rows.append(try measureImage(SampleMedia.astronautPath, detector: detector, label: "sample image, \(mode)"))
         }
+        // The mesh stage alone on a still frame, no decoder competing for the cores.
+        let still = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let mesher = try FaceMeshEstimator(models: models)
+        let region = FaceRegion(center: SampleMedia.astronautFace.center, size: 150, rotation: 0)
+        var meshTimes: [Double] = []
+        let stageClock = ContinuousClock()
+        for _ in 0..<max(20, frames / 3) {
+            let start = stageClock.now
+            _ = try mesher.mesh(in: still, region: region)
+            meshTimes.append((stageClock.now - start).milliseconds)
+        }
+        print(
+            "mesh stage alone (sample still): median \(round3(Statistics.median(meshTimes))) ms, p90 \(round3(Statistics.quantile(meshTimes, 0.9))) ms"
+        )
+        var trackingRows: [[String: Any]] = []
+        if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }) {
+            let tracking = TrackingBench(models: models, runs: runs)
+            let mosaic = "\(workDirectory)/talking-head-x5-1280x720.mp4"
+            if !FileManager.default.fileExists(atPath: mosaic) {
+                try TrackingBench.makeMosaic(
+                    from: SampleMedia.evaluationDirectory?.appendingPathComponent(
+                        "videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4"
+                    ).path ?? talking.path, to: mosaic, frames: 200)
+            }
+            trackingRows.append(try tracking.measure(clip: talking.path, label: "1 face 720p, large", faceMode: .large))
+            trackingRows.append(try tracking.measure(clip: mosaic, label: "5 faces 720p, small", faceMode: .small))
+        }
+        for row in trackingRows {
+            let label = (row["input"] as? String ?? "").padding(toLength: 22, withPad: " ", startingAt: 0)
+            print(
+                "tracking \(label) \(row["fps"] ?? 0) fps | \(row["frame_ms"] ?? 0) ms/frame | faces \(row["faces_per_frame"] ?? 0)"
+                    + " | mesh \(row["mesh_ms_per_face"] ?? 0) ms/face | detect \(row["detect_ms_per_call"] ?? 0) ms"
+                    + " x \(row["detect_calls_per_100_frames"] ?? 0)/100 frames | other \(row["other_ms_per_frame"] ?? 0) ms"
+            )
+        }
+        if trackingRows.count == 2, let one = trackingRows[0]["frame_ms"] as? Double,
+            let five = trackingRows[1]["frame_ms"] as? Double
+        {
+            print("five faces cost \(round3(five / one)) x one face per frame")
+        }
         for row in rows {
             let label = (row["input"] as? String ?? "").padding(toLength: 26, withPad: " ", startingAt: 0)
             print(
@@ -50,7 +90,7 @@ struct Bench: ParsableCommand {
                     + " | ratio \(row["time_ratio"] ?? 0) | detect median \(row["detect_ms_median"] ?? 0) ms,"
                     + " p90 \(row["detect_ms_p90"] ?? 0) ms")
         }
-        let summary: [String: Any] = ["benchmark": "detection", "runs": runs, "results": rows]
+        let summary: [String: Any] = ["benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     }

@@ -1,0 +1,35 @@
+import Mien
+
+/// Accumulated time and calls of one stage.
+final class StageClock {
+    private(set) var milliseconds = 0.0
+    private(set) var calls = 0
+    private let clock = ContinuousClock()
+
+    func measure<T>(_ body: () throws -> T) rethrows -> T {
+        let start = clock.now
+        defer {
+            milliseconds += (clock.now - start).milliseconds
+            calls += 1
+        }
+        return try body()
+    }
+}
+
+/// A detector that times the one it wraps.
+final class TimedDetector: FaceDetecting {
+    let inner: any FaceDetecting
+    let clock = StageClock()
+    init(_ inner: any FaceDetecting) { self.inner = inner }
+    func detect(in frame: Frame) throws -> [FaceDetection] { try clock.measure { try inner.detect(in: frame) } }
+}
+
+/// A mesher that times the one it wraps.
+final class TimedMesher: FaceMeshEstimating {
+    let inner: any FaceMeshEstimating
+    let clock = StageClock()
+    init(_ inner: any FaceMeshEstimating) { self.inner = inner }
+    func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
+        try clock.measure { try inner.mesh(in: frame, region: region) }
+    }
+}
