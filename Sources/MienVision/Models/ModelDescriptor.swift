@@ -32,6 +32,12 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "55a93bdddf880717e54309f4a42359013f0252018d08af8c9281b00a7cc567d2",
         outputNames: ["landmarks", "presence"], outputCounts: [1434, 1])
 
+    /// MediaPipe's blendshape model: 52 scores from 146 mesh points in pixels, input [1, 1, 146, 2].
+    public static let blendshapes = ModelDescriptor(
+        identifier: "blendshapes", fileName: "face_blendshapes.onnx",
+        sha256: "923cbcd77428b9a26fe92043d1420c50b748e84ca75f4b155c05cf3abd68f041",
+        outputNames: ["blendshapes"], outputCounts: [52])
+
     /// MediaPipe's canonical face and Procrustes weights (binary protobuf, parsed by Mien).
     public static let faceGeometry = ModelDescriptor(
         identifier: "canonical-face-geometry", fileName: "geometry_pipeline_metadata_landmarks.binarypb",
@@ -39,5 +45,7 @@ public struct ModelDescriptor: Sendable, Hashable {
         outputNames: [], outputCounts: [])
 
     /// Every model this build knows, in `mien models` order.
-    public static let all: [ModelDescriptor] = [.blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .faceGeometry]
+    public static let all: [ModelDescriptor] = [
+        .blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .blendshapes, .faceGeometry,
+    ]
 }
