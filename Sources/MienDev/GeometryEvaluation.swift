@@ -71,6 +71,60 @@ struct GeometryEvaluation {
             "head pose pointing04 (|pan|,|tilt| <= 60): yaw MAE \(round3(mean(yawErrors)))°,"
                 + " pitch MAE \(round3(mean(pitchErrors)))° (bias yaw \(round3(mean(yawSigned)))°,"
                 + " pitch \(round3(mean(pitchSigned)))°), \(yawErrors.count) images, \(poseMissed) without a face")
+        result["jitter"] = try jitter()
         return result
+    }
+
+    /// Frame-to-frame jitter on the talking head: the mean size of the second difference (acceleration)
+    /// of stable points (nose root, nose tip, inner eye corners), in interocular distances, with the
+    /// One-Euro smoothing on and off.
+    ///
+    /// Real motion has small acceleration; jitter has a large one.
+    /// Lag is shown by the mean distance between smoothed and raw points.
+    private func jitter() throws -> [String: Any] {
+        let path = root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
+        let stable = [168, FaceLandmark.noseTip, FaceLandmark.rightEyeInnerCorner, FaceLandmark.leftEyeInnerCorner]
+        var tracks: [String: [[Point3D]]] = [:]
+        var interocular = 0.0
+        for (label, smoothing) in [("raw", nil), ("smoothed", OneEuroFilter.Parameters.mediaPipeFaceLandmarks)] {
+            let analyzer = try FaceAnalyzer(
+                mode: .stream, tracking: TrackingOptions(smoothing: smoothing), models: models)
+            let source = try VideoFileSource(path: path)
+            var points: [[Point3D]] = []
+            while let frame = try source.nextFrame() {
+                guard let face = try analyzer.analyze(frame).faces.first else { continue }
+                points.append(stable.map { face.mesh.points[$0] })
+                interocular = face.pose?.interocularDistance ?? interocular
+            }
+            tracks[label] = points
+        }
+        func acceleration(_ points: [[Point3D]]) -> Double {
+            guard points.count > 2 else { return 0 }
+            var total = 0.0
+            var count = 0
+            for t in 1..<(points.count - 1) {
+                for k in points[t].indices {
+                    let a = points[t + 1][k] - 2.0 * points[t][k] + points[t - 1][k]
+                    total += (a.x * a.x + a.y * a.y).squareRoot()
+                    count += 1
+                }
+            }
+            return total / Double(max(count, 1)) / max(interocular, 1)
+        }
+        let raw = tracks["raw"] ?? []
+        let smoothed = tracks["smoothed"] ?? []
+        var lag = 0.0
+        for (r, s) in zip(raw, smoothed) { for k in r.indices { lag += (r[k] - s[k]).xy.distance(to: .zero) } }
+        lag /= Double(max(min(raw.count, smoothed.count) * stable.count, 1)) * max(interocular, 1)
+        let row: [String: Any] = [
+            "raw_acceleration_iod": round3(acceleration(raw) * 1000) / 1000,
+            "smoothed_acceleration_iod": round3(acceleration(smoothed) * 1000) / 1000,
+            "smoothed_minus_raw_iod": round3(lag * 1000) / 1000, "frames": raw.count,
+        ]
+        print(
+            "jitter talking head (\(raw.count) frames): frame-to-frame acceleration of stable points"
+                + " \(round3(acceleration(raw) * 100)) % of interocular raw, \(round3(acceleration(smoothed) * 100)) %"
+                + " smoothed; smoothed points sit \(round3(lag * 100)) % of interocular from raw")
+        return row
     }
 }

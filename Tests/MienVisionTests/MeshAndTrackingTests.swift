@@ -198,3 +198,47 @@ struct MeshAndTrackingTests {
         #expect(try analyzer.analyze(first).faces.map(\.faceId) == [0])
     }
 }
+
+@Suite("Smoothing on real faces")
+struct SmoothingTests {
+    /// The sample with deterministic pseudo-random noise of ±`amplitude` grey levels, shifted by `dx`.
+    private func noisyFrame(_ still: Frame, index: Int, amplitude: Int, dx: Double) throws -> Frame {
+        var state = UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
+        var frame = try still.warped(by: .scale(1, thenTranslate: dx, 0), width: 512, height: 512, border: 128)
+        var pixels = frame.pixels
+        for i in pixels.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = Int(state >> 59) % (2 * amplitude + 1) - amplitude
+            pixels[i] = UInt8(clamping: Int(pixels[i]) + noise)
+        }
+        frame = try Frame(width: 512, height: 512, pixels: pixels, timestamp: Double(index) / 30, index: index)
+        return frame
+    }
+
+    private func track(smoothing: OneEuroFilter.Parameters?, shiftAt shiftFrame: Int) throws -> [Point] {
+        let still = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let analyzer = try FaceAnalyzer(
+            mode: .stream, tracking: TrackingOptions(smoothing: smoothing), models: repositoryModels())
+        var nose: [Point] = []
+        for i in 0..<(shiftFrame + 8) {
+            let frame = try noisyFrame(still, index: i, amplitude: 6, dx: i >= shiftFrame ? 40 : 0)
+            guard let face = try analyzer.analyze(frame).faces.first else { continue }
+            nose.append(face.mesh.points[168].xy)
+        }
+        return nose
+    }
+
+    @Test func noiseJitter_isReduced_andAJumpIsFollowedWithinAFewFrames() throws {
+        let raw = try track(smoothing: nil, shiftAt: 30)
+        let smoothed = try track(smoothing: .mediaPipeFaceLandmarks, shiftAt: 30)
+        #expect(raw.count == 38 && smoothed.count == 38)
+        func jitter(_ p: [Point]) -> Double {
+            (6..<29).map { p[$0].distance(to: p[$0 - 1]) }.reduce(0, +) / 23
+        }
+        print("still-face jitter of the nose root: raw \(jitter(raw)) px/frame, smoothed \(jitter(smoothed)) px/frame")
+        #expect(jitter(smoothed) < jitter(raw) * 0.6)
+        // 40 px to the right from frame 30: three frames later the smoothed point is within 3 px of raw.
+        #expect(abs(smoothed[33].x - raw[33].x) < 3, "raw \(raw[33].x), smoothed \(smoothed[33].x)")
+        #expect(smoothed[37].x - smoothed[29].x > 35)
+    }
+}
