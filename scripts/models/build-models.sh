@@ -13,6 +13,13 @@ out="$root/Models"
 if [ "${1:-}" = "--check" ]; then out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT; fi
 
 python="${PYTHON:-python3}"
+# A fresh Debian has python3 but not its venv module; install it the way `make deps` installs OpenCV.
+if ! "$python" -c "import venv, ensurepip" >/dev/null 2>&1; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "== installing python3-venv from Debian"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv python3-pip >/dev/null
+fi
 if [ ! -x "$venv/bin/python" ]; then
   echo "== creating converter venv in $venv"
   "$python" -m venv "$venv"
