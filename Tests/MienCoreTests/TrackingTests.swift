@@ -103,13 +103,20 @@ struct FaceTrackerTests {
             poseEstimator: nil)
     }
 
-    @Test func faceKeepsItsId_theDetectorRunsOnlyAtItsInterval_andLossIsReported() throws {
+    /// The face every single-face scenario starts with, in frame pixels.
+    private let face = Rect(x: 100, y: 100, width: 60, height: 60)
+
+    /// A tracker whose scripted detector and mesher both see `face`.
+    private func singleFace() throws -> (ScriptedDetector, ScriptedMesher, FaceTracker) {
         let detector = ScriptedDetector()
         let mesher = ScriptedMesher()
-        let face = Rect(x: 100, y: 100, width: 60, height: 60)
         detector.boxes = [face]
         mesher.faces = [face]
-        let tracker = try tracker(detector, mesher)
+        return (detector, mesher, try tracker(detector, mesher))
+    }
+
+    @Test func faceKeepsItsId_theDetectorRunsOnlyAtItsInterval_andLossIsReported() throws {
+        let (detector, mesher, tracker) = try singleFace()
         var events: [FaceEvent] = []
         for i in 0..<60 {
             let (faces, changes) = try tracker.update(frame(i))
@@ -146,12 +153,7 @@ struct FaceTrackerTests {
     }
 
     @Test func reset_startsIdsAgainFromZero() throws {
-        let detector = ScriptedDetector()
-        let mesher = ScriptedMesher()
-        let face = Rect(x: 100, y: 100, width: 60, height: 60)
-        detector.boxes = [face]
-        mesher.faces = [face]
-        let tracker = try tracker(detector, mesher)
+        let (_, mesher, tracker) = try singleFace()
         _ = try tracker.update(frame(0))
         mesher.faces = []
         _ = try tracker.update(frame(1))

@@ -53,12 +53,11 @@ public struct BlazeFaceDecoder: Sendable {
             let bounds = Rect(
                 x: (centerX - width / 2) * inputWidth, y: (centerY - height / 2) * inputHeight,
                 width: width * inputWidth, height: height * inputHeight)
-            detections.append(FaceDetection(bounds: bounds, keypoints: keypoints, confidence: sigmoid(raw)))
+            detections.append(FaceDetection(bounds: bounds, keypoints: keypoints, confidence: logistic(raw)))
         }
         return detections
     }
 
-    private func sigmoid(_ v: Double) -> Double { logistic(v) }
     private func logit(_ p: Double) -> Double {
         if p <= 0 { return -Double.infinity }
         if p >= 1 { return Double.infinity }

@@ -65,15 +65,16 @@ public final class FaceTracker {
 
         // 1. Follow every tracked face into this frame.
         var kept: [Track] = []
-        for var track in tracks {
+        for track in tracks {
             let mesh = try mesher.mesh(in: frame, region: track.region)
             guard mesh.presence >= options.minimumPresence else {
                 events.append(.lost(faceId: track.faceId))
                 lostThisFrame = true
                 continue
             }
-            track = updated(track, with: mesh, at: frame.timestamp, confidence: mesh.presence)
-            kept.append(track)
+            kept.append(
+                measured(
+                    track.faceId, filters: track.filters, mesh: mesh, at: frame.timestamp, confidence: mesh.presence))
         }
 
         // 2. Two tracks on one face: keep the older ID.
@@ -104,12 +105,8 @@ public final class FaceTracker {
                 guard mesh.presence >= options.minimumPresence else { continue }
                 let faceId = nextFaceId
                 nextFaceId += 1
-                let fresh = Track(
-                    faceId: faceId, region: FaceRegion(mesh: mesh.points),
-                    filters: [],
-                    face: TrackedFace(
-                        faceId: faceId, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh, pose: nil))
-                tracks.append(updated(fresh, with: mesh, at: frame.timestamp, confidence: detection.confidence))
+                tracks.append(
+                    measured(faceId, filters: [], mesh: mesh, at: frame.timestamp, confidence: detection.confidence))
                 events.append(.found(faceId: faceId))
             }
         }
@@ -137,28 +134,31 @@ public final class FaceTracker {
         return faces
     }
 
-    /// The track after a new raw mesh: next region from the raw points (so the crop follows the face
-    /// without smoothing lag), smoothed points for the result.
-    private func updated(_ track: Track, with mesh: FaceMesh, at time: Double, confidence: Double) -> Track {
-        var track = track
-        track.region = FaceRegion(mesh: mesh.points)
+    /// The track of face `faceId` after a new raw mesh: next region from the raw points (so the crop
+    /// follows the face without smoothing lag), smoothed points for the result.
+    ///
+    /// `filters` carry the smoothing state from earlier frames (empty for a new face).
+    private func measured(
+        _ faceId: Int, filters: [OneEuroFilter], mesh: FaceMesh, at time: Double, confidence: Double
+    ) -> Track {
+        var filters = filters
         var smoothed = mesh
         if let parameters = options.smoothing {
-            if track.filters.isEmpty {
-                track.filters = Array(repeating: OneEuroFilter(parameters: parameters), count: mesh.points.count * 3)
+            if filters.isEmpty {
+                filters = Array(repeating: OneEuroFilter(parameters: parameters), count: mesh.points.count * 3)
             }
             let box = mesh.bounds
             let speedScale = 1 / max((box.width + box.height) / 2, 1)
             for (i, p) in mesh.points.enumerated() {
                 smoothed.points[i] = Point3D(
-                    x: track.filters[3 * i].filter(p.x, at: time, speedScale: speedScale),
-                    y: track.filters[3 * i + 1].filter(p.y, at: time, speedScale: speedScale),
-                    z: track.filters[3 * i + 2].filter(p.z, at: time, speedScale: speedScale))
+                    x: filters[3 * i].filter(p.x, at: time, speedScale: speedScale),
+                    y: filters[3 * i + 1].filter(p.y, at: time, speedScale: speedScale),
+                    z: filters[3 * i + 2].filter(p.z, at: time, speedScale: speedScale))
             }
         }
-        track.face = TrackedFace(
-            faceId: track.faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed,
+        let face = TrackedFace(
+            faceId: faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed,
             pose: poseEstimator?.pose(points: smoothed.points))
-        return track
+        return Track(faceId: faceId, region: FaceRegion(mesh: mesh.points), filters: filters, face: face)
     }
 }

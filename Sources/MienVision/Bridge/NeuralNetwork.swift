@@ -64,7 +64,7 @@ final class NeuralNetwork {
     /// output's values.
     func run(_ frame: Frame, tensorFromFrame: AffineTransform, spec: TensorSpec) throws -> [[Float]] {
         var bridgedSpec = spec.bridged
-        let matrix = transformMatrix(tensorFromFrame)
+        let matrix = tensorFromFrame.rowMajor
         try withOutputs { outputs, capacities, sizes in
             try frame.pixels.withUnsafeBufferPointer { pixels in
                 try matrix.withUnsafeBufferPointer { m in
@@ -101,8 +101,6 @@ final class NeuralNetwork {
     }
 
     // MARK: - Output buffers
-
-    private func transformMatrix(_ t: AffineTransform) -> [Double] { t.rowMajor }
 
     /// Lends the bridge one pointer per output into `storage`, plus capacities and a place for sizes.
     private func withOutputs(
