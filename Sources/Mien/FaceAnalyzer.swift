@@ -25,37 +25,58 @@ public final class FaceAnalyzer {
     public let mode: RunningMode
     public let detection: DetectionOptions
     public let tracking: TrackingOptions
+    /// Options of the expression stage, or nil when it does not run (no blendshapes, expressions or
+    /// emoji; the blendshape model is not even loaded).
+    public let expressions: ExpressionOptions?
     private let tracker: FaceTracker
+    private let expressionStage: ExpressionStage?
     private var counter = FaceCounter()
     private var lastTimestamp: Double?
 
-    /// Loads the detector, mesh and face-geometry models (checksums verified).
+    /// Loads the detector, mesh and face-geometry models, and the blendshape model when `expressions`
+    /// is given (checksums verified).
     /// - Throws: `MienError` naming a missing or altered model.
     public init(
-        mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil, models: ModelStore
+        mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
+        expressions: ExpressionOptions? = nil, models: ModelStore
     ) throws {
         self.mode = mode
         self.detection = try detection ?? DetectionOptions()
         self.tracking = try tracking ?? TrackingOptions()
+        self.expressions = expressions
+        let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         tracker = FaceTracker(
             options: self.tracking, maximumFaces: self.detection.maximumFaces,
             detector: try BlazeFaceDetector(options: self.detection, models: models),
-            mesher: try FaceMeshEstimator(models: models),
-            poseEstimator: HeadPoseEstimator(model: try CanonicalFaceModel(models: models)))
+            mesher: try FaceMeshEstimator(models: models), poseEstimator: poses)
+        expressionStage = try expressions.map {
+            ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
+        }
     }
 
     /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative
     /// implementations elsewhere.
+    ///
+    /// The expression stage runs when `expressions`, `blendshapes` and `geometry` are all given.
     public init(
         mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, detector: any FaceDetecting,
-        mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?
+        mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?, expressions: ExpressionOptions? = nil,
+        blendshapes: (any BlendshapeEstimating)? = nil
     ) {
         self.mode = mode
         self.detection = detection
         self.tracking = tracking
+        let poses = geometry.map(HeadPoseEstimator.init(model:))
         tracker = FaceTracker(
             options: tracking, maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher,
-            poseEstimator: geometry.map(HeadPoseEstimator.init(model:)))
+            poseEstimator: poses)
+        if let expressions, let blendshapes, let poses {
+            self.expressions = expressions
+            expressionStage = ExpressionStage(options: expressions, blendshapes: blendshapes, poses: poses)
+        } else {
+            self.expressions = nil
+            expressionStage = nil
+        }
     }
 
     /// Analyses the next frame.
@@ -63,7 +84,7 @@ public final class FaceAnalyzer {
     public func analyze(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
         case .discreteImages:
-            let faces = try tracker.analyseStill(frame)
+            let faces = try tracker.analyseStill(frame).map { try measure($0, in: frame, stream: false) }
             return FrameAnalysis(
                 frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
                 faces: faces, events: [], faceCount: nil, fullFrameDetection: true)
@@ -74,7 +95,9 @@ public final class FaceAnalyzer {
                     "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
             }
             lastTimestamp = frame.timestamp
-            let (faces, events) = try tracker.update(frame)
+            let (tracked, events) = try tracker.update(frame)
+            let faces = try tracked.map { try measure($0, in: frame, stream: true) }
+            expressionStage?.forget(allBut: Set(faces.map(\.faceId)))
             let lost = events.contains { if case .lost = $0 { true } else { false } }
             let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
             return FrameAnalysis(
@@ -83,8 +106,18 @@ public final class FaceAnalyzer {
         }
     }
 
-    /// Forgets all faces, IDs and timestamps (Affdex `reset`).
+    /// Adds quality, flags and (when enabled) expressions and emoji to a tracked face.
+    private func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+        var face = face
+        let quality = FaceQuality(mesh: face.mesh, in: frame)
+        face.quality = quality
+        face.flags = (expressions?.limits ?? .standard).flags(pose: face.pose, quality: quality)
+        return try expressionStage?.measure(face, in: frame, stream: stream) ?? face
+    }
+
+    /// Forgets all faces, IDs, baselines and timestamps (Affdex `reset`).
     public func reset() {
+        expressionStage?.reset()
         tracker.reset()
         counter.reset()
         lastTimestamp = nil

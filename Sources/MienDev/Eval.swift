@@ -8,6 +8,9 @@ struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
+    @Option(help: "Run only these sections (detection, geometry, expressions); all when omitted.")
+    var only: [String] = []
+
     func run() throws {
         guard let root = SampleMedia.evaluationDirectory else {
             print("SKIPPED: no evaluation data (set EVAL_DIR or place it at ../shared/eval)")
@@ -17,8 +20,12 @@ struct Eval: ParsableCommand {
         print("evaluation data: \(root.path)")
         let models = try ModelStore()
         var summary: [String: Any] = ["evaluation": "mien", "eval_dir": root.path]
-        summary["detection"] = try DetectionEvaluation(root: root, models: models).run()
-        summary["geometry"] = try GeometryEvaluation(root: root, models: models).run()
+        let sections: [(String, () throws -> [String: Any])] = [
+            ("detection", { try DetectionEvaluation(root: root, models: models).run() }),
+            ("geometry", { try GeometryEvaluation(root: root, models: models).run() }),
+            ("expressions", { try ExpressionEvaluation(root: root, models: models).run() }),
+        ]
+        for (name, section) in sections where only.isEmpty || only.contains(name) { summary[name] = try section() }
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     }

@@ -45,6 +45,12 @@ public struct Blendshapes: Sendable, Equatable {
 
     /// The score called `name` (an ARKit name such as `"jawOpen"`), or nil for an unknown name.
     public subscript(_ name: String) -> Double? {
-        Self.names.firstIndex(of: name).map { scores[$0] }
+        Self.positions[name].map { scores[$0] }
     }
+
+    /// The score called `name`, or 0 for a name the model does not have (for fixed names in code).
+    func value(_ name: String) -> Double { self[name] ?? 0 }
+
+    private static let positions: [String: Int] = Dictionary(
+        uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
 }

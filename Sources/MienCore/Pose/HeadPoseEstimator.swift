@@ -12,16 +12,26 @@ public struct HeadPoseEstimator: Sendable {
     /// The pose of the face whose 478 (or 468) mesh points in frame pixels are `points`.
     /// - Returns: nil for a degenerate mesh.
     public func pose(points: [Point3D]) -> HeadPose? {
+        fit(points: points)?.pose
+    }
+
+    /// The pose and the frontal view of the face whose mesh points in frame pixels are `points`.
+    /// - Returns: nil for a degenerate mesh.
+    public func fit(points: [Point3D]) -> (pose: HeadPose, frontal: FrontalFace)? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }
         let indices = model.weightedLandmarks.map(\.index)
         let source = indices.map { model.vertices[$0] }
-        let target = indices.map { Point3D(x: points[$0].x, y: -points[$0].y, z: -points[$0].z) }
+        let target = indices.map { Self.rightHanded(points[$0]) }
         guard
             let fit = WeightedProcrustes.fit(
-                source: source, target: target, weights: model.weightedLandmarks.map(\.weight))
+                source: source, target: target, weights: model.weightedLandmarks.map(\.weight)),
+            let frontal = FrontalFace(points: points.map(Self.rightHanded), fit: fit)
         else { return nil }
         let interocular = points[FaceLandmark.rightEyeOuterCorner].xy.distance(
             to: points[FaceLandmark.leftEyeOuterCorner].xy)
-        return HeadPose(rotation: fit.rotation, interocularDistance: interocular)
+        return (HeadPose(rotation: fit.rotation, interocularDistance: interocular), frontal)
     }
+
+    /// Mesh space (y down, z away from the camera) to the canonical model's (y up, z toward the camera).
+    private static func rightHanded(_ p: Point3D) -> Point3D { Point3D(x: p.x, y: -p.y, z: -p.z) }
 }

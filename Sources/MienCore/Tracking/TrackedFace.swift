@@ -13,13 +13,35 @@ public struct TrackedFace: Sendable, Equatable {
     public var mesh: FaceMesh
     /// Head orientation from the mesh, or nil when it could not be fitted.
     public var pose: HeadPose?
+    /// Brightness, size and framing of the face (set by the analyzer).
+    public var quality: FaceQuality?
+    /// Why this face's expressions, emoji and emotions may be wrong in this frame; empty when they can
+    /// be trusted.
+    ///
+    /// The scores are reported either way (see `QualityFlag`).
+    public var flags: [QualityFlag]
+    /// MediaPipe's blendshapes, when the expression stage ran.
+    public var blendshapes: Blendshapes?
+    /// Affdex's expressions, when the expression stage ran.
+    public var expressions: Expressions?
+    /// Affdex's emoji, when the expression stage ran.
+    public var emoji: EmojiScores?
 
-    public init(faceId: Int, bounds: Rect, confidence: Double, mesh: FaceMesh, pose: HeadPose?) {
+    public init(
+        faceId: Int, bounds: Rect, confidence: Double, mesh: FaceMesh, pose: HeadPose?, quality: FaceQuality? = nil,
+        flags: [QualityFlag] = [], blendshapes: Blendshapes? = nil, expressions: Expressions? = nil,
+        emoji: EmojiScores? = nil
+    ) {
         self.faceId = faceId
         self.bounds = bounds
         self.confidence = confidence
         self.mesh = mesh
         self.pose = pose
+        self.quality = quality
+        self.flags = flags
+        self.blendshapes = blendshapes
+        self.expressions = expressions
+        self.emoji = emoji
     }
 }
 

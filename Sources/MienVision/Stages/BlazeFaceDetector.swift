@@ -57,8 +57,28 @@ public final class BlazeFaceDetector: FaceDetecting {
         suppression = WeightedNonMaxSuppression(threshold: options.suppressionThreshold)
     }
 
+    /// Margin added on every side, as a share of the frame's size, for the zoomed-out second look.
+    ///
+    /// BlazeFace misses faces that fill the whole picture (tight face crops such as LFW's or
+    /// fer2013's): the short-range model was trained on faces up to about half its input. When the
+    /// first pass finds nothing the frame is looked at again inside a black margin of half its size on
+    /// each side, which brings such a face to half the input. It costs one more model run, and only on
+    /// frames where no face was found.
+    public static let zoomOutMargin = 0.5
+
     public func detect(in frame: Frame) throws -> [FaceDetection] {
         let regions = tiles?.regions(width: frame.width, height: frame.height) ?? [frame.bounds]
+        let found = try detect(in: frame, regions: regions)
+        guard found.isEmpty else { return found }
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        let zoomedOut = Rect(
+            x: -w * Self.zoomOutMargin, y: -h * Self.zoomOutMargin, width: w * (1 + 2 * Self.zoomOutMargin),
+            height: h * (1 + 2 * Self.zoomOutMargin))
+        return try detect(in: frame, regions: [zoomedOut])
+    }
+
+    /// Runs the model on each region (the first is the whole frame or its zoomed-out view) and merges.
+    private func detect(in frame: Frame, regions: [Rect]) throws -> [FaceDetection] {
         var candidates: [FaceDetection] = []
         for (index, region) in regions.enumerated() {
             let letterbox = Letterbox(region: region, width: inputSize, height: inputSize)

@@ -1,0 +1,40 @@
+/// How each tracked face learns its own neutral face (`NeutralBaseline`).
+public struct BaselineOptions: Sendable, Equatable {
+    /// The low quantile of a person's own recent scores taken as their resting level.
+    ///
+    /// Default 0.2:
+    /// people rest far more than they emote, yet a fifth of the time may be expressive without moving
+    /// the estimate.
+    public var quantile: Double
+    /// Seconds after which an observation weighs 1/e as much (exponential forgetting).
+    ///
+    /// Default 60: slow
+    /// enough to ignore a long laugh, fast enough to follow a change of lighting or posture.
+    public var memory: Double
+    /// Seconds of reliable observation before the baseline applies in full; it is blended in linearly
+    /// until then.
+    ///
+    /// Default 3.
+    public var warmUp: Double
+    /// The most (on the 0...100 scale) the baseline may take off a score.
+    ///
+    /// Default 40: removes a resting
+    /// frown or a habitual half-smile, yet a person who smiles through a whole video keeps a smile score.
+    public var maximumOffset: Double
+
+    /// - Throws: `.invalidArgument` for a quantile outside 0..<1, a memory or warm-up that is not
+    ///   positive, or an offset outside 0..<100.
+    public init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 3, maximumOffset: Double = 40) throws {
+        guard quantile >= 0, quantile < 1 else { throw MienError(.invalidArgument, "baseline quantile must be 0..<1") }
+        guard memory > 0, warmUp > 0 else {
+            throw MienError(.invalidArgument, "baseline memory and warm-up must be positive seconds")
+        }
+        guard maximumOffset >= 0, maximumOffset < 100 else {
+            throw MienError(.invalidArgument, "baseline maximum offset must be 0..<100")
+        }
+        self.quantile = quantile
+        self.memory = memory
+        self.warmUp = warmUp
+        self.maximumOffset = maximumOffset
+    }
+}

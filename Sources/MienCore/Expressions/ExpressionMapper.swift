@@ -1,0 +1,177 @@
+import RealModule
+
+/// Turns a face's blendshapes, geometry and head pose into Affdex's 21 expressions, 0...100, using
+/// population norms (the per-person baseline is applied afterwards, by `NeutralBaseline`).
+///
+/// Each expression is built from up to two activations, each 0...1 through a `ResponseCurve`:
+/// MediaPipe's blendshape for the action unit, and a geometric measure of the same movement on the
+/// frontal face (`FaceFeatures`). Where both exist the score is their mean: the blendshapes are
+/// precise on clear expressions but sit near 0 on subtle ones and drift between populations; the
+/// geometry responds to small movements but also to face shape. Where the blendshape is dead (MediaPipe's
+/// `cheekSquint*` and `noseSneer*` stay at 0) only geometry is used; where no geometric measure
+/// separates the movement only the blendshape is. The table (blendshape; geometry):
+///
+/// | expression | blendshape evidence | geometric evidence |
+/// |---|---|---|
+/// | smile (AU12) | mouthSmile | lip corner height above the mouth's centre; mouth width |
+/// | browRaise (AU2) | browOuterUp | brow height above the eye |
+/// | innerBrowRaise (AU1) | browInnerUp | inner brow end above the inner eye corner |
+/// | browFurrow (AU4) | browDown | inner brow end lowered toward the eye |
+/// | eyeClosure (AU43) | eyeBlink | eye aspect ratio closing |
+/// | eyeWiden (AU5) | eyeWide | eye aspect ratio opening beyond rest |
+/// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line |
+/// | cheekRaise (AU6) | (cheekSquint is dead) | upper cheek raised toward the eye |
+/// | noseWrinkle (AU9) | (noseSneer is dead) | nose wing raised toward the inner eye corner |
+/// | upperLipRaise (AU10) | mouthUpperUp | nose-to-upper-lip distance shrinking |
+/// | lipSuck (AU28) | mouthRollUpper + mouthRollLower | visible lip height shrinking |
+/// | lipPucker (AU18) | mouthPucker | mouth narrowing |
+/// | lipPress (AU24) | mouthPress | — |
+/// | mouthOpen (AU25) | jawOpen | gap between the inner lips |
+/// | lipCornerDepressor (AU15) | mouthFrown | lip corner below the mouth's centre |
+/// | chinRaise (AU17) | mouthShrugLower | — |
+/// | dimpler (AU14) | mouthDimple | — |
+/// | jawDrop (AU26) | jawOpen | nose-to-chin distance growing |
+/// | lipStretch (AU20) | mouthStretch | — |
+/// | smirk | difference between the two sides' smile | |
+/// | attention | head yaw/pitch plus iris gaze | |
+///
+/// The whole-face score of a bilateral expression is the mean of its sides, except `eyeClosure`, which
+/// is the more closed eye (a wink closes an eye). Each curve's neutral point is the median over the 325
+/// neutral-labelled faces of the dev data (yalefaces, JAFFE, muxspace; `MienDev features` prints the raw
+/// values), so half of all relaxed faces score 0; the full point is the value of clearly posed
+/// expressions there. A floor any higher would tie every subtle expression at 0.
+public struct ExpressionMapper: Sendable {
+    public init() {}
+
+    /// The expressions of a face with these blendshapes, features and pose.
+    public func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose) -> Expressions {
+        var left = Scores<Expression>()
+        var right = Scores<Expression>()
+        for (side, suffix, scores) in [(Side.left, "Left", \Sides.left), (Side.right, "Right", \Sides.right)] {
+            let pick = { (sides: FaceFeatures.Sides) in sides[keyPath: scores] }
+            var s = Scores<Expression>()
+            s[.smile] = mean(
+                C.smile(b.value("mouthSmile" + suffix)), C.cornerLift(pick(f.cornerLift)), C.mouthWidening(f.mouthWidth)
+            )
+            s[.browRaise] = mean(C.browOuterUp(b.value("browOuterUp" + suffix)), C.browHeight(pick(f.browHeight)))
+            s[.browFurrow] = mean(C.browDown(b.value("browDown" + suffix)), C.innerBrowLowered(pick(f.innerBrowHeight)))
+            s[.eyeClosure] = mean(C.eyeBlink(b.value("eyeBlink" + suffix)), C.eyeClosing(pick(f.eyeOpening)))
+            s[.eyeWiden] = mean(C.eyeWide(b.value("eyeWide" + suffix)), C.eyeOpening(pick(f.eyeOpening)))
+            s[.lidTighten] = mean(C.eyeSquint(b.value("eyeSquint" + suffix)), C.lowerLid(pick(f.lowerLidHeight)))
+            s[.cheekRaise] = C.cheek(pick(f.cheekHeight))
+            s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight))
+            s[.upperLipRaise] = mean(C.mouthUpperUp(b.value("mouthUpperUp" + suffix)), C.noseToLip(f.noseToLip))
+            s[.dimpler] = C.mouthDimple(b.value("mouthDimple" + suffix))
+            s[.lipCornerDepressor] = mean(
+                C.mouthFrown(b.value("mouthFrown" + suffix)), C.cornerDrop(pick(f.cornerLift)))
+            s[.lipStretch] = C.mouthStretch(b.value("mouthStretch" + suffix))
+            for (key, value) in s.present { s[key] = (100 * value).rounded(toPlaces: 2) }
+            if side == .left { left = s } else { right = s }
+        }
+
+        var whole = Scores<Expression>()
+        for expression in Expression.bilateral {
+            guard let l = left[expression], let r = right[expression] else { continue }
+            whole[expression] = expression == .eyeClosure ? max(l, r) : ((l + r) / 2).rounded(toPlaces: 2)
+        }
+        let unilateral: [(Expression, Double)] = [
+            (.innerBrowRaise, mean(C.browInnerUp(b.value("browInnerUp")), C.innerBrowRaised(f.innerBrowHeight.mean))),
+            (
+                .lipSuck,
+                mean(
+                    C.mouthRoll((b.value("mouthRollUpper") + b.value("mouthRollLower")) / 2),
+                    C.lipThinning(f.lipThickness))
+            ),
+            (.lipPucker, mean(C.mouthPucker(b.value("mouthPucker")), C.mouthNarrowing(f.mouthWidth))),
+            (.lipPress, C.mouthPress((b.value("mouthPressLeft") + b.value("mouthPressRight")) / 2)),
+            (.mouthOpen, mean(C.jawOpenForLips(b.value("jawOpen")), C.lipGap(f.lipGap))),
+            (.chinRaise, C.mouthShrugLower(b.value("mouthShrugLower"))),
+            (.jawDrop, mean(C.jawOpen(b.value("jawOpen")), C.noseToChin(f.noseToChin))),
+        ]
+        for (expression, value) in unilateral { whole[expression] = (100 * value).rounded(toPlaces: 2) }
+        if let l = left[.smile], let r = right[.smile] {
+            whole[.smirk] = (100 * C.smirk(abs(l - r) / 100)).rounded(toPlaces: 2)
+        }
+        whole[.attention] = Self.attention(pose: pose, gaze: f.gaze).rounded(toPlaces: 2)
+        return Expressions(scores: whole, left: left, right: right)
+    }
+
+    /// Affdex's attention, 0...100: 100 while the face and eyes point at the camera, falling to 0 as the
+    /// direction of regard (head yaw/pitch plus the eyes' rotation in the head) turns away.
+    ///
+    /// The eyes' rotation comes from the iris offset in half eye widths (`FaceFeatures.gaze`): an eyeball
+    /// radius of 0.8 half eye widths turns an offset `d` into `asin(d / 0.8)`. The vertical offset of a
+    /// relaxed eye looking ahead is +0.17 (the iris centre sits above the line between the corners);
+    /// it is subtracted. Without irises, head pose alone is used.
+    public static func attention(pose: HeadPose, gaze: Point?) -> Double {
+        let degrees = 180 / Double.pi
+        var yaw = pose.yaw
+        var pitch = pose.pitch
+        if let gaze {
+            yaw += Double.asin(max(-1, min(1, gaze.x / Gaze.eyeballRadius))) * degrees
+            pitch += Double.asin(max(-1, min(1, (gaze.y - Gaze.restingVerticalOffset) / Gaze.eyeballRadius))) * degrees
+        }
+        let away = (yaw * yaw + pitch * pitch).squareRoot()
+        return 100 * Gaze.attention(away)
+    }
+
+    private enum Side { case left, right }
+    private typealias Sides = FaceFeatures.Sides
+    private func mean(_ values: Double...) -> Double { values.reduce(0, +) / Double(values.count) }
+
+    /// Constants of the eye model behind `attention`.
+    enum Gaze {
+        static let eyeballRadius = 0.8
+        static let restingVerticalOffset = 0.17
+        /// Full attention within 10 degrees of the camera, none beyond 45.
+        static let attention = ResponseCurve(neutral: 45, full: 10)
+    }
+
+    /// The response curves: raw blendshape scores (0...1) or `FaceFeatures` values (interocular
+    /// distances, or the eye aspect ratio) to activations.
+    enum C {
+        static let smile = ResponseCurve(neutral: 0.0, full: 0.7)
+        static let mouthWidening = ResponseCurve(neutral: 0.58, full: 0.75)
+        static let cornerLift = ResponseCurve(neutral: -0.01, full: 0.08)
+        static let cornerDrop = ResponseCurve(neutral: -0.01, full: -0.06)
+        static let browOuterUp = ResponseCurve(neutral: 0.02, full: 0.6)
+        static let browHeight = ResponseCurve(neutral: 0.23, full: 0.31)
+        static let browInnerUp = ResponseCurve(neutral: 0.01, full: 0.8)
+        static let innerBrowRaised = ResponseCurve(neutral: 0.26, full: 0.38)
+        static let browDown = ResponseCurve(neutral: 0.13, full: 0.7)
+        static let innerBrowLowered = ResponseCurve(neutral: 0.26, full: 0.2)
+        static let eyeBlink = ResponseCurve(neutral: 0.12, full: 0.7)
+        static let eyeClosing = ResponseCurve(neutral: 0.29, full: 0.08)
+        static let eyeWide = ResponseCurve(neutral: 0.01, full: 0.4)
+        static let eyeOpening = ResponseCurve(neutral: 0.3, full: 0.42)
+        static let eyeSquint = ResponseCurve(neutral: 0.44, full: 0.9)
+        static let lowerLid = ResponseCurve(neutral: -0.03, full: -0.005)
+        static let cheek = ResponseCurve(neutral: -0.375, full: -0.31)
+        static let noseWing = ResponseCurve(neutral: -0.41, full: -0.33)
+        static let mouthUpperUp = ResponseCurve(neutral: 0.0, full: 0.5)
+        static let noseToLip = ResponseCurve(neutral: 0.19, full: 0.12)
+        static let mouthRoll = ResponseCurve(neutral: 0.03, full: 0.5)
+        static let lipThinning = ResponseCurve(neutral: 0.18, full: 0.07)
+        static let mouthPucker = ResponseCurve(neutral: 0.01, full: 0.8)
+        static let mouthNarrowing = ResponseCurve(neutral: 0.58, full: 0.42)
+        static let mouthPress = ResponseCurve(neutral: 0.02, full: 0.6)
+        static let jawOpenForLips = ResponseCurve(neutral: 0.02, full: 0.5)
+        static let lipGap = ResponseCurve(neutral: 0.045, full: 0.2)
+        static let mouthFrown = ResponseCurve(neutral: 0.0, full: 0.3)
+        static let mouthShrugLower = ResponseCurve(neutral: 0.0, full: 0.5)
+        static let mouthDimple = ResponseCurve(neutral: 0.0, full: 0.4)
+        static let jawOpen = ResponseCurve(neutral: 0.02, full: 0.6)
+        static let noseToChin = ResponseCurve(neutral: 0.88, full: 1.05)
+        static let mouthStretch = ResponseCurve(neutral: 0.0, full: 0.4)
+        /// Smile difference between the sides (0...1) to smirk.
+        static let smirk = ResponseCurve(neutral: 0.1, full: 0.5)
+    }
+}
+
+extension Double {
+    /// Rounded to `places` decimals (scores are reported to 0.01).
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = Double.pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,53 @@
+/// The expression stage: blendshapes, the 21 expressions, the per-person baseline and the 14 emoji for
+/// every tracked face of a frame.
+///
+/// Runs after tracking (it reads the smoothed mesh and pose). In streams each `faceId` keeps its own
+/// `NeutralBaseline`, learnt only from frames without quality flags and forgotten when the face is
+/// lost; discrete images are scored against population norms.
+///
+/// - Important: Not thread-safe; one stream per stage.
+public final class ExpressionStage {
+    public let options: ExpressionOptions
+    private let estimator: any BlendshapeEstimating
+    private let poses: HeadPoseEstimator
+    private let mapper = ExpressionMapper()
+    private let emojiMapper = EmojiMapper()
+    private var baselines: [Int: NeutralBaseline] = [:]
+
+    public init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
+        self.options = options
+        estimator = blendshapes
+        self.poses = poses
+    }
+
+    /// Adds blendshapes, expressions and emoji to `face` (whose `quality` and `flags` are set) seen in
+    /// `frame`.
+    ///
+    /// In a `stream` the face's baseline learns from it (unless flagged) and is applied.
+    public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+        guard let fit = poses.fit(points: face.mesh.points) else { return face }
+        var face = face
+        let blendshapes = try estimator.blendshapes(points: face.mesh.points)
+        var expressions = mapper.expressions(
+            blendshapes: blendshapes, features: FaceFeatures(face: fit.frontal), pose: face.pose ?? fit.pose)
+        if stream, let baselineOptions = options.baseline {
+            var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
+            if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }
+            baselines[face.faceId] = baseline
+            expressions = baseline.apply(to: expressions)
+        }
+        let tongue = TongueEvidence.score(mesh: face.mesh, in: frame, hasColour: face.quality?.hasColour ?? false)
+        face.blendshapes = blendshapes
+        face.expressions = expressions
+        face.emoji = emojiMapper.emoji(expressions: expressions, tongue: tongue)
+        return face
+    }
+
+    /// Forgets the baselines of faces no longer tracked.
+    public func forget(allBut faceIds: Set<Int>) {
+        baselines = baselines.filter { faceIds.contains($0.key) }
+    }
+
+    /// Forgets every baseline.
+    public func reset() { baselines.removeAll() }
+}

@@ -1,0 +1,107 @@
+import RealModule
+
+/// One tracked person's neutral face: for every expression score (whole face and each side), a robust
+/// running estimate of where that person rests, which is then taken off their scores.
+///
+/// The estimate is a low quantile (`BaselineOptions.quantile`) of a histogram of the person's own
+/// scores with exponential forgetting, so brief expressions do not move it and it follows slow changes.
+/// A score `s` with resting level `r` becomes `100 · (s − r) / (100 − r)` (0 at rest, 100 still 100).
+/// Attention is left alone: it is not a facial movement. Until `warmUp` seconds of reliable frames have
+/// been seen the offset is scaled down in proportion, so the first frames use population norms.
+public struct NeutralBaseline: Sendable {
+    public let options: BaselineOptions
+    /// Histograms of 0...100 in 1-point bins, per score slot, created on first use.
+    private var histograms: [Int: [Double]] = [:]
+    private var observedSeconds = 0.0
+    private var lastTime: Double?
+
+    /// Bins per histogram: one per integer score 0...100.
+    private static let bins = 101
+    /// Longest gap credited to the warm-up between two observations: a face seen once a minute has not
+    /// been watched for a minute.
+    private static let longestCreditedGap = 1.0
+
+    public init(options: BaselineOptions) { self.options = options }
+
+    /// Seconds of reliable observation so far.
+    public var observed: Double { observedSeconds }
+
+    /// Learns from the (population-normed) scores of a reliable frame at `time` seconds.
+    public mutating func observe(_ expressions: Expressions, at time: Double) {
+        let gap = lastTime.map { max(0, time - $0) } ?? 0
+        lastTime = time
+        observedSeconds += min(gap, Self.longestCreditedGap)
+        let decay = Double.exp(-gap / options.memory)
+        for key in histograms.keys { histograms[key] = histograms[key]?.map { $0 * decay } }
+        forEachSlot(of: expressions) { slot, value in
+            var histogram = histograms[slot] ?? Array(repeating: 0, count: Self.bins)
+            histogram[Int(min(100, max(0, value)).rounded())] += 1
+            histograms[slot] = histogram
+        }
+    }
+
+    /// Which scores of an `Expressions` a level belongs to.
+    public enum Part: Int, CaseIterable, Sendable {
+        case whole, left, right
+    }
+
+    /// The resting level (0...`maximumOffset`) subtracted from `expression` on `part` of the face,
+    /// already scaled by the warm-up.
+    public func offset(_ expression: Expression, part: Part = .whole) -> Double {
+        guard expression != .attention, let histogram = histograms[Self.slot(expression, part: part)] else {
+            return 0
+        }
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return 0 }
+        var cumulative = 0.0
+        var level = 0.0
+        for (bin, weight) in histogram.enumerated() {
+            cumulative += weight
+            if cumulative >= options.quantile * total {
+                level = Double(bin)
+                break
+            }
+        }
+        let confidence = min(1, observedSeconds / options.warmUp)
+        return min(level, options.maximumOffset) * confidence
+    }
+
+    /// `expressions` with this person's resting levels taken off.
+    public func apply(to expressions: Expressions) -> Expressions {
+        var result = expressions
+        for part in Part.allCases {
+            let scores = Self.scores(part, of: expressions)
+            var adjusted = scores
+            for (key, value) in scores.present {
+                let rest = offset(key, part: part)
+                adjusted[key] = rest > 0 ? (max(0, value - rest) * 100 / (100 - rest)).rounded(toPlaces: 2) : value
+            }
+            switch part {
+            case .whole: result.scores = adjusted
+            case .left: result.left = adjusted
+            case .right: result.right = adjusted
+            }
+        }
+        return result
+    }
+
+    private func forEachSlot(of expressions: Expressions, _ body: (Int, Double) -> Void) {
+        for part in Part.allCases {
+            for (key, value) in Self.scores(part, of: expressions).present where key != .attention {
+                body(Self.slot(key, part: part), value)
+            }
+        }
+    }
+
+    private static func scores(_ part: Part, of expressions: Expressions) -> Scores<Expression> {
+        switch part {
+        case .whole: expressions.scores
+        case .left: expressions.left
+        case .right: expressions.right
+        }
+    }
+
+    private static func slot(_ expression: Expression, part: Part) -> Int {
+        part.rawValue * Expression.allCases.count + expression.position
+    }
+}
