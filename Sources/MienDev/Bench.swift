@@ -57,6 +57,11 @@ struct Bench: ParsableCommand {
         print(
             "mesh stage alone (sample still): median \(round3(Statistics.median(meshTimes))) ms, p90 \(round3(Statistics.quantile(meshTimes, 0.9))) ms"
         )
+        let expressionRow = try measureExpressionStage(models: models)
+        print(
+            "expression stage (sample still, per face): total \(expressionRow["total_ms_median"] ?? 0) ms ="
+                + " blendshape model \(expressionRow["blendshapes_ms_median"] ?? 0) ms + features, expressions,"
+                + " baseline, emoji \(expressionRow["mapping_ms_median"] ?? 0) ms")
         var trackingRows: [[String: Any]] = []
         if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }) {
             let tracking = TrackingBench(models: models, runs: runs)
@@ -68,18 +73,21 @@ struct Bench: ParsableCommand {
                     ).path ?? talking.path, to: mosaic, frames: 200)
             }
             trackingRows.append(try tracking.measure(clip: talking.path, label: "1 face 720p, large", faceMode: .large))
+            trackingRows.append(
+                try tracking.measure(
+                    clip: talking.path, label: "1 face 720p, expressions", faceMode: .large, expressions: true))
             trackingRows.append(try tracking.measure(clip: mosaic, label: "5 faces 720p, small", faceMode: .small))
         }
         for row in trackingRows {
             let label = (row["input"] as? String ?? "").padding(toLength: 22, withPad: " ", startingAt: 0)
             print(
                 "tracking \(label) \(row["fps"] ?? 0) fps | \(row["frame_ms"] ?? 0) ms/frame | faces \(row["faces_per_frame"] ?? 0)"
-                    + " | mesh \(row["mesh_ms_per_face"] ?? 0) ms/face | detect \(row["detect_ms_per_call"] ?? 0) ms"
+                    + " | mesh \(row["mesh_ms_per_face"] ?? 0) ms/face | blendshapes \(row["blendshapes_ms_per_face"] ?? 0) ms/face | detect \(row["detect_ms_per_call"] ?? 0) ms"
                     + " x \(row["detect_calls_per_100_frames"] ?? 0)/100 frames | other \(row["other_ms_per_frame"] ?? 0) ms"
             )
         }
-        if trackingRows.count == 2, let one = trackingRows[0]["frame_ms"] as? Double,
-            let five = trackingRows[1]["frame_ms"] as? Double
+        if trackingRows.count == 3, let one = trackingRows[0]["frame_ms"] as? Double,
+            let five = trackingRows[2]["frame_ms"] as? Double
         {
             print("five faces cost \(round3(five / one)) x one face per frame")
         }
@@ -90,9 +98,45 @@ struct Bench: ParsableCommand {
                     + " | ratio \(row["time_ratio"] ?? 0) | detect median \(row["detect_ms_median"] ?? 0) ms,"
                     + " p90 \(row["detect_ms_p90"] ?? 0) ms")
         }
-        let summary: [String: Any] = ["benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows]
+        let summary: [String: Any] = [
+            "benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows,
+            "expression_stage": expressionRow,
+        ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Per-face cost of the expression stage on the sample still's face, split into the blendshape
+    /// model and everything Mien adds after it (frontal fit, features, mapping, baseline, emoji, tongue).
+    private func measureExpressionStage(models: ModelStore) throws -> [String: Any] {
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)
+        guard let face = try analyzer.analyze(frame).faces.first else {
+            throw MienError(.internalFailure, "no face in the sample still")
+        }
+        let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))
+        let stage = ExpressionStage(
+            options: try ExpressionOptions(), blendshapes: blendshapes,
+            poses: HeadPoseEstimator(model: try CanonicalFaceModel(models: models)))
+        var totals: [Double] = []
+        var modelTimes: [Double] = []
+        let clock = ContinuousClock()
+        for index in 0..<300 {
+            var timed = frame
+            timed.timestamp = Double(index) / 30
+            let before = blendshapes.clock.milliseconds
+            let start = clock.now
+            _ = try stage.measure(face, in: timed, stream: true)
+            totals.append((clock.now - start).milliseconds)
+            modelTimes.append(blendshapes.clock.milliseconds - before)
+        }
+        let mapping = zip(totals, modelTimes).map { $0 - $1 }
+        return [
+            "total_ms_median": round3(Statistics.median(totals)),
+            "blendshapes_ms_median": round3(Statistics.median(modelTimes)),
+            "mapping_ms_median": round3(Statistics.median(mapping)),
+            "mapping_ms_p90": round3(Statistics.quantile(mapping, 0.9)),
+        ]
     }
 
     /// Median over `runs` of decode-only and decode + detect passes over the whole clip.

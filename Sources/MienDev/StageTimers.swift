@@ -33,3 +33,13 @@ final class TimedMesher: FaceMeshEstimating {
         try clock.measure { try inner.mesh(in: frame, region: region) }
     }
 }
+
+/// A blendshape estimator that times the one it wraps.
+final class TimedBlendshapes: BlendshapeEstimating {
+    let inner: any BlendshapeEstimating
+    let clock = StageClock()
+    init(_ inner: any BlendshapeEstimating) { self.inner = inner }
+    func blendshapes(points: [Point3D]) throws -> Blendshapes {
+        try clock.measure { try inner.blendshapes(points: points) }
+    }
+}

@@ -33,7 +33,7 @@ struct TrackingBench {
         }
     }
 
-    func measure(clip: String, label: String, faceMode: FaceMode) throws -> [String: Any] {
+    func measure(clip: String, label: String, faceMode: FaceMode, expressions: Bool = false) throws -> [String: Any] {
         var fps: [Double] = []
         var perStage: [String: Double] = [:]
         var faces = 0.0
@@ -41,10 +41,11 @@ struct TrackingBench {
             let detection = try DetectionOptions(faceMode: faceMode, maximumFaces: 5)
             let detector = TimedDetector(try BlazeFaceDetector(options: detection, models: models))
             let mesher = TimedMesher(try FaceMeshEstimator(models: models))
+            let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))
             let analyzer = FaceAnalyzer(
                 mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,
-                mesher: mesher,
-                geometry: try CanonicalFaceModel(models: models))
+                mesher: mesher, geometry: try CanonicalFaceModel(models: models),
+                expressions: expressions ? try ExpressionOptions() : nil, blendshapes: blendshapes)
             let source = PrefetchingFrameSource(try VideoFileSource(path: clip))
             let clock = ContinuousClock()
             let start = clock.now
@@ -63,15 +64,18 @@ struct TrackingBench {
                 "detect_calls_per_100_frames": Double(detector.clock.calls) * 100 / Double(frames),
                 "mesh_ms_per_face": mesher.clock.milliseconds / Double(max(mesher.clock.calls, 1)),
                 "mesh_ms_per_frame": mesher.clock.milliseconds / Double(frames),
+                "blendshapes_ms_per_face": blendshapes.clock.milliseconds / Double(max(blendshapes.clock.calls, 1)),
             ]
         }
         var row: [String: Any] = [
             "input": label, "fps": round3(Statistics.median(fps)), "faces_per_frame": round3(faces),
         ]
         for (key, value) in perStage { row[key] = round3(value) }
-        // What is left of a frame's time: pose, smoothing, tracking logic and waiting for the decoder.
+        // What is left of a frame's time: pose, smoothing, tracking logic, quality, expression mapping and
+        // waiting for the decoder.
         row["other_ms_per_frame"] = round3(
             (perStage["frame_ms"] ?? 0) - (perStage["mesh_ms_per_frame"] ?? 0)
+                - (perStage["blendshapes_ms_per_face"] ?? 0) * faces
                 - (perStage["detect_ms_per_call"] ?? 0) * (perStage["detect_calls_per_100_frames"] ?? 0) / 100)
         return row
     }

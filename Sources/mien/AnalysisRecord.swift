@@ -17,6 +17,19 @@ struct AnalysisRecord: Encodable {
         var facePoints: [[Double]]
         /// The 478 mesh points as `[x, y, z]`, only with `--landmarks`.
         var mesh: [[Double]]?
+        /// Brightness 0...100 and size in pixels of the face.
+        var quality: Quality?
+        /// Why the expressions may be wrong here (absent when they can be trusted).
+        var flags: [QualityFlag]?
+        /// The 21 expressions 0...100 with `left` / `right` sides, only with `--expressions`.
+        var expressions: Expressions?
+        /// The 14 emoji 0...100 and `dominantEmoji`, only with `--expressions`.
+        var emoji: EmojiScores?
+        /// MediaPipe's 52 blendshapes 0...1 by name, only with `--blendshapes`.
+        var blendshapes: [String: Double]?
+    }
+    struct Quality: Encodable {
+        var brightness, size: Double
     }
     struct Event: Encodable {
         var event: String
@@ -38,7 +51,7 @@ struct AnalysisRecord: Encodable {
     var events: [Event]?
     var faceCount: FaceCount?
 
-    init(input: String, analysis: FrameAnalysis, landmarks: Bool) {
+    init(input: String, analysis: FrameAnalysis, landmarks: Bool, blendshapes: Bool = false) {
         self.input = input
         frame = analysis.frameIndex
         timestamp = Rounding.round(analysis.timestamp, places: 3)
@@ -57,7 +70,17 @@ struct AnalysisRecord: Encodable {
                     [Rounding.round($0.x), Rounding.round($0.y)]
                 },
                 mesh: landmarks
-                    ? face.mesh.points.map { [Rounding.round($0.x), Rounding.round($0.y), Rounding.round($0.z)] } : nil)
+                    ? face.mesh.points.map { [Rounding.round($0.x), Rounding.round($0.y), Rounding.round($0.z)] } : nil,
+                quality: face.quality.map {
+                    Quality(brightness: Rounding.round($0.brightness), size: Rounding.round($0.size))
+                },
+                flags: face.flags.isEmpty ? nil : face.flags, expressions: face.expressions, emoji: face.emoji,
+                blendshapes: blendshapes
+                    ? face.blendshapes.map { shapes in
+                        Dictionary(
+                            uniqueKeysWithValues: zip(
+                                Blendshapes.names, shapes.scores.map { Rounding.round($0, places: 4) }))
+                    } : nil)
         }
         if let count = analysis.faceCount {
             events = analysis.events.map { event in

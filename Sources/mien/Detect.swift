@@ -32,12 +32,25 @@ struct Detect: ParsableCommand {
     @Flag(help: "Only run the face detector and print its boxes and six keypoints (no mesh, pose or tracking).")
     var detectorOnly = false
 
+    @Flag(help: "Also measure the 21 Affdex expressions (with left/right sides) and the 14 emoji, 0...100.")
+    var expressions = false
+
+    @Flag(help: "With --expressions, score every frame against population norms instead of each face's baseline.")
+    var noBaseline = false
+
+    @Flag(help: "With --expressions, also print MediaPipe's 52 blendshapes (0...1).")
+    var blendshapes = false
+
     @OptionGroup var detection: DetectionArguments
 
     func validate() throws {
         if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if interval <= 0 { throw ValidationError("--interval must be positive") }
+        if (noBaseline || blendshapes) && !expressions {
+            throw ValidationError("--no-baseline and --blendshapes need --expressions")
+        }
+        if detectorOnly && expressions { throw ValidationError("--detector-only cannot measure --expressions") }
     }
 
     func run() throws {
@@ -64,9 +77,14 @@ struct Detect: ParsableCommand {
             do {
                 // Decoding the next frame overlaps the analysis of the current one.
                 source = PrefetchingFrameSource(try open())
+                let expressionOptions = try expressions ? ExpressionOptions() : nil
                 analyzer =
                     detectorOnly
-                    ? nil : try FaceAnalyzer(mode: mode(for: source), detection: detection.options(), models: models)
+                    ? nil
+                    : try FaceAnalyzer(
+                        mode: mode(for: source), detection: detection.options(),
+                        expressions: noBaseline ? expressionOptions?.withoutBaseline : expressionOptions, models: models
+                    )
             } catch let error as MienError where [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) {
                 Diagnostics.report(error)
                 throw ExitStatus.modelProblem
@@ -80,7 +98,9 @@ struct Detect: ParsableCommand {
                 { frame in
                     if let analyzer {
                         let analysis = try analyzer.analyze(frame)
-                        try output.write(AnalysisRecord(input: source.name, analysis: analysis, landmarks: landmarks))
+                        try output.write(
+                            AnalysisRecord(
+                                input: source.name, analysis: analysis, landmarks: landmarks, blendshapes: blendshapes))
                     } else if let detector {
                         try output.write(
                             DetectionRecord(input: source.name, frame: frame, faces: detector.detect(in: frame)))

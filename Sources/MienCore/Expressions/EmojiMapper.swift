@@ -30,7 +30,7 @@ public struct EmojiMapper: Sendable {
     /// The emoji of a face with `expressions` (all 21 present) and `tongue` (0...100, or nil when the
     /// tongue cannot be measured; the tongue emoji are then absent).
     public func emoji(expressions e: Expressions, tongue: Double?) -> EmojiScores {
-        func x(_ expression: Expression) -> Double { e[expression] ?? 0 }
+        func x(_ expression: FacialExpression) -> Double { e[expression] ?? 0 }
         let leftClosed = e.left[.eyeClosure] ?? x(.eyeClosure)
         let rightClosed = e.right[.eyeClosure] ?? x(.eyeClosure)
         let bothClosed = min(leftClosed, rightClosed)

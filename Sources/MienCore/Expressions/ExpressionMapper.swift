@@ -21,7 +21,7 @@ import RealModule
 /// | eyeWiden (AU5) | eyeWide | eye aspect ratio opening beyond rest |
 /// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line |
 /// | cheekRaise (AU6) | (cheekSquint is dead) | upper cheek raised toward the eye |
-/// | noseWrinkle (AU9) | (noseSneer is dead) | nose wing raised toward the inner eye corner |
+/// | noseWrinkle (AU9) | (noseSneer is dead) | nose wing raised toward the inner eye corner, discounted by the smile |
 /// | upperLipRaise (AU10) | mouthUpperUp | nose-to-upper-lip distance shrinking |
 /// | lipSuck (AU28) | mouthRollUpper + mouthRollLower | visible lip height shrinking |
 /// | lipPucker (AU18) | mouthPucker | mouth narrowing |
@@ -45,11 +45,11 @@ public struct ExpressionMapper: Sendable {
 
     /// The expressions of a face with these blendshapes, features and pose.
     public func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose) -> Expressions {
-        var left = Scores<Expression>()
-        var right = Scores<Expression>()
+        var left = Scores<FacialExpression>()
+        var right = Scores<FacialExpression>()
         for (side, suffix, scores) in [(Side.left, "Left", \Sides.left), (Side.right, "Right", \Sides.right)] {
             let pick = { (sides: FaceFeatures.Sides) in sides[keyPath: scores] }
-            var s = Scores<Expression>()
+            var s = Scores<FacialExpression>()
             s[.smile] = mean(
                 C.smile(b.value("mouthSmile" + suffix)), C.cornerLift(pick(f.cornerLift)), C.mouthWidening(f.mouthWidth)
             )
@@ -59,7 +59,9 @@ public struct ExpressionMapper: Sendable {
             s[.eyeWiden] = mean(C.eyeWide(b.value("eyeWide" + suffix)), C.eyeOpening(pick(f.eyeOpening)))
             s[.lidTighten] = mean(C.eyeSquint(b.value("eyeSquint" + suffix)), C.lowerLid(pick(f.lowerLidHeight)))
             s[.cheekRaise] = C.cheek(pick(f.cheekHeight))
-            s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight))
+            // A smile (AU6 + AU12) lifts the nose wings as much as a nose wrinkle does; without a smile a
+            // raised wing is a wrinkle.
+            s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight)) * (1 - (s[.smile] ?? 0))
             s[.upperLipRaise] = mean(C.mouthUpperUp(b.value("mouthUpperUp" + suffix)), C.noseToLip(f.noseToLip))
             s[.dimpler] = C.mouthDimple(b.value("mouthDimple" + suffix))
             s[.lipCornerDepressor] = mean(
@@ -69,12 +71,12 @@ public struct ExpressionMapper: Sendable {
             if side == .left { left = s } else { right = s }
         }
 
-        var whole = Scores<Expression>()
-        for expression in Expression.bilateral {
+        var whole = Scores<FacialExpression>()
+        for expression in FacialExpression.bilateral {
             guard let l = left[expression], let r = right[expression] else { continue }
             whole[expression] = expression == .eyeClosure ? max(l, r) : ((l + r) / 2).rounded(toPlaces: 2)
         }
-        let unilateral: [(Expression, Double)] = [
+        let unilateral: [(FacialExpression, Double)] = [
             (.innerBrowRaise, mean(C.browInnerUp(b.value("browInnerUp")), C.innerBrowRaised(f.innerBrowHeight.mean))),
             (
                 .lipSuck,

@@ -1,16 +1,16 @@
 /// The expressions of one face in one frame: each score 0...100 for the whole face and, for the
-/// `Expression.bilateral` ones, for each side (the person's left and right).
+/// `FacialExpression.bilateral` ones, for each side (the person's left and right).
 ///
 /// A score that was not enabled or could not be measured is absent (nil), never 0. Encodes as a JSON
 /// object with one key per present expression, `left` and `right` objects, and the CIDetector-style
 /// booleans.
 public struct Expressions: Sendable, Equatable, Codable {
     /// Whole-face scores.
-    public var scores: Scores<Expression>
+    public var scores: Scores<FacialExpression>
     /// Scores of the person's left side (their left eye, left brow, left lip corner).
-    public var left: Scores<Expression>
+    public var left: Scores<FacialExpression>
     /// Scores of the person's right side.
-    public var right: Scores<Expression>
+    public var right: Scores<FacialExpression>
 
     /// `smile` at or above this counts as a smile (`hasSmile`): halfway up the 0...100 scale, where the
     /// dev data's smiling and non-smiling faces separate (see the README's expression table).
@@ -19,8 +19,8 @@ public struct Expressions: Sendable, Equatable, Codable {
     public static let eyeClosedThreshold = 50.0
 
     public init(
-        scores: Scores<Expression> = Scores(), left: Scores<Expression> = Scores(),
-        right: Scores<Expression> = Scores()
+        scores: Scores<FacialExpression> = Scores(), left: Scores<FacialExpression> = Scores(),
+        right: Scores<FacialExpression> = Scores()
     ) {
         self.scores = scores
         self.left = left
@@ -28,7 +28,7 @@ public struct Expressions: Sendable, Equatable, Codable {
     }
 
     /// The whole-face score of `expression`, 0...100, or nil when absent.
-    public subscript(_ expression: Expression) -> Double? { scores[expression] }
+    public subscript(_ expression: FacialExpression) -> Double? { scores[expression] }
 
     /// Core Image's `hasSmile`: `smile` >= `smileThreshold`; nil when smile is absent.
     public var hasSmile: Bool? { scores[.smile].map { $0 >= Self.smileThreshold } }
@@ -38,7 +38,7 @@ public struct Expressions: Sendable, Equatable, Codable {
     public var rightEyeClosed: Bool? { right[.eyeClosure].map { $0 >= Self.eyeClosedThreshold } }
 
     /// Keeps only the expressions in `enabled`, on the whole face and on each side.
-    public func keeping(_ enabled: Set<Expression>) -> Expressions {
+    public func keeping(_ enabled: Set<FacialExpression>) -> Expressions {
         Expressions(scores: scores.keeping(enabled), left: left.keeping(enabled), right: right.keeping(enabled))
     }
 
@@ -49,8 +49,8 @@ public struct Expressions: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         scores = try Scores(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        left = try container.decodeIfPresent(Scores<Expression>.self, forKey: .left) ?? Scores()
-        right = try container.decodeIfPresent(Scores<Expression>.self, forKey: .right) ?? Scores()
+        left = try container.decodeIfPresent(Scores<FacialExpression>.self, forKey: .left) ?? Scores()
+        right = try container.decodeIfPresent(Scores<FacialExpression>.self, forKey: .right) ?? Scores()
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -47,7 +47,7 @@ public struct NeutralBaseline: Sendable {
 
     /// The resting level (0...`maximumOffset`) subtracted from `expression` on `part` of the face,
     /// already scaled by the warm-up.
-    public func offset(_ expression: Expression, part: Part = .whole) -> Double {
+    public func offset(_ expression: FacialExpression, part: Part = .whole) -> Double {
         guard expression != .attention, let histogram = histograms[Self.slot(expression, part: part)] else {
             return 0
         }
@@ -93,7 +93,7 @@ public struct NeutralBaseline: Sendable {
         }
     }
 
-    private static func scores(_ part: Part, of expressions: Expressions) -> Scores<Expression> {
+    private static func scores(_ part: Part, of expressions: Expressions) -> Scores<FacialExpression> {
         switch part {
         case .whole: expressions.scores
         case .left: expressions.left
@@ -101,7 +101,7 @@ public struct NeutralBaseline: Sendable {
         }
     }
 
-    private static func slot(_ expression: Expression, part: Part) -> Int {
-        part.rawValue * Expression.allCases.count + expression.position
+    private static func slot(_ expression: FacialExpression, part: Part) -> Int {
+        part.rawValue * FacialExpression.allCases.count + expression.position
     }
 }

@@ -9,7 +9,7 @@
 /// labels); red lipstick inside an open mouth, or strong red light, can read as tongue.
 public enum TongueEvidence {
     /// The inner lip contour, mesh indices in order around the mouth.
-    static let innerLips = [
+    public static let innerLipContour = [
         78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95,
     ]
     /// Samples per side of the mouth's box.
@@ -17,12 +17,12 @@ public enum TongueEvidence {
     /// Pixels between the inner lips below which the mouth counts as closed.
     static let minimumOpening = 3.0
     /// Share of tongue-coloured samples to activation.
-    static let response = ResponseCurve(neutral: 0.15, full: 0.5)
+    static let response = ResponseCurve(neutral: 0.2, full: 0.6)
 
     /// The tongue score of the face with `mesh` in `frame`, or nil when the face has no colour.
     public static func score(mesh: FaceMesh, in frame: Frame, hasColour: Bool) -> Double? {
         guard hasColour, mesh.points.count >= FaceLandmark.meshPointCount else { return nil }
-        let polygon = innerLips.map { mesh.points[$0].xy }
+        let polygon = innerLipContour.map { mesh.points[$0].xy }
         let opening = mesh.points[14].xy.distance(to: mesh.points[13].xy)
         guard opening >= minimumOpening else { return 0 }
         let minX = max(0, polygon.map(\.x).min() ?? 0)
@@ -48,10 +48,14 @@ public enum TongueEvidence {
         return (100 * response(Double(tongue) / Double(inside))).rounded(toPlaces: 2)
     }
 
-    /// Red clearly above green and blue, and neither the dark cavity nor a blown highlight.
+    /// Strongly red (a tongue's red is about twice its green), neither the dark cavity nor a blown
+    /// highlight.
+    ///
+    /// Teeth (red/green about 1.2 under warm light) and the pink edge of gums and lips (about
+    /// 1.5, measured on the bundled astronaut's open smile) stay below.
     static func isTongueColoured(b: UInt8, g: UInt8, r: UInt8) -> Bool {
         let (r, g, b) = (Double(r), Double(g), Double(b))
-        return r >= 80 && r <= 250 && r > 1.3 * g && r > 1.15 * b
+        return r >= 90 && r <= 250 && r > 1.65 * g && r > 1.35 * b
     }
 
     /// Even-odd rule.

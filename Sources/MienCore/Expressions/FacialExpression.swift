@@ -2,7 +2,7 @@
 ///
 /// Every score is 0...100 (0 = absent, 100 = fully present). The FACS action unit (AU) each one
 /// stands for is in `actionUnit`; how each is measured is documented on `ExpressionMapper`.
-public enum Expression: String, ScoreKey {
+public enum FacialExpression: String, ScoreKey {
     case attention, browFurrow, browRaise, innerBrowRaise, eyeClosure, noseWrinkle, upperLipRaise, lipSuck
     case lipPucker, lipPress, mouthOpen, lipCornerDepressor, chinRaise, smirk, smile
     case cheekRaise, dimpler, eyeWiden, jawDrop, lidTighten, lipStretch
@@ -35,7 +35,7 @@ public enum Expression: String, ScoreKey {
     }
 
     /// The expressions measured on each side of the face as well as for the whole face.
-    public static let bilateral: [Expression] = [
+    public static let bilateral: [FacialExpression] = [
         .browFurrow, .browRaise, .eyeClosure, .eyeWiden, .lidTighten, .cheekRaise, .noseWrinkle, .upperLipRaise,
         .smile, .dimpler, .lipCornerDepressor, .lipStretch,
     ]

@@ -1,0 +1,165 @@
+import Foundation
+import Mien
+import MienTesting
+import Testing
+
+@Suite("Expressions on real faces")
+struct ExpressionRealFaceTests {
+    private func analyzer(_ mode: FaceAnalyzer.RunningMode, baseline: Bool = true) throws -> FaceAnalyzer {
+        let options = try ExpressionOptions()
+        return try FaceAnalyzer(
+            mode: mode, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            expressions: baseline ? options : options.withoutBaseline, models: repositoryModels())
+    }
+
+    /// `frame` mirrored left to right.
+    private func mirrored(_ frame: Frame) throws -> Frame {
+        var pixels = frame.pixels
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                for c in 0..<3 {
+                    pixels[y * frame.stride + x * 3 + c] =
+                        frame.pixels[y * frame.stride + (frame.width - 1 - x) * 3 + c]
+                }
+            }
+        }
+        return try Frame(width: frame.width, height: frame.height, pixels: pixels)
+    }
+
+    @Test func smilingAstronaut_smilesWithEyesOpen_andAllScoresAreInRange() throws {
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let face = try #require(try analyzer(.discreteImages).analyze(frame).faces.first)
+        let e = try #require(face.expressions)
+        #expect((e[.smile] ?? 0) > 60 && e.hasSmile == true)
+        #expect(e.leftEyeClosed == false && e.rightEyeClosed == false)
+        #expect((e[.attention] ?? 0) > 70, "she faces the camera")
+        #expect((e[.browFurrow] ?? 100) < 20 && (e[.lipCornerDepressor] ?? 100) < 20)
+        #expect(FacialExpression.allCases.allSatisfy { (0...100).contains(e[$0] ?? -1) })
+        let emoji = try #require(face.emoji)
+        #expect([.relaxed, .smiley, .laughing].contains(emoji.dominantEmoji))
+        #expect((emoji[.stuckOutTongue] ?? 100) < 20, "teeth are not a tongue")
+        #expect((emoji[.rage] ?? 100) < 10 && (emoji[.disappointed] ?? 100) < 10)
+        #expect(face.flags.isEmpty && (face.quality?.hasColour ?? false))
+        #expect(face.blendshapes != nil)
+    }
+
+    @Test func mirroringTheFace_swapsItsSides() throws {
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let analyzer = try analyzer(.discreteImages)
+        let e = try #require(try analyzer.analyze(frame).faces.first?.expressions)
+        let m = try #require(try analyzer.analyze(mirrored(frame)).faces.first?.expressions)
+        for expression in [FacialExpression.smile, .eyeWiden, .cheekRaise] {
+            let (l, r, ml, mr) = (
+                e.left[expression] ?? 0, e.right[expression] ?? 0, m.left[expression] ?? 0, m.right[expression] ?? 0
+            )
+            #expect(abs(l - mr) < 8 && abs(r - ml) < 8, "\(expression): \(l)/\(r) mirrored \(ml)/\(mr)")
+        }
+    }
+
+    @Test func expressionsOff_leavesThemAbsent() throws {
+        let plain = try FaceAnalyzer(mode: .discreteImages, models: repositoryModels())
+        let face = try #require(try plain.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
+        #expect(face.expressions == nil && face.emoji == nil && face.blendshapes == nil)
+        #expect(face.quality != nil, "quality is always measured")
+    }
+
+    @Test func baseline_bringsARealFacesRestingBiasTowardZero_onlyWhenOn() throws {
+        // The astronaut held still for 6 s: whatever her face shows in every frame is her resting face.
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let stream = try analyzer(.stream)
+        let fixed = try analyzer(.stream, baseline: false)
+        var first: Expressions?
+        var last: Expressions?
+        var unadjusted: Expressions?
+        for index in 0..<60 {
+            var f = frame
+            f.timestamp = Double(index) / 10
+            f.index = index
+            let e = try stream.analyze(f).faces.first?.expressions
+            if index == 0 { first = e }
+            last = e
+            unadjusted = try fixed.analyze(f).faces.first?.expressions
+        }
+        let before = try #require(first)
+        let after = try #require(last)
+        let without = try #require(unadjusted)
+        // Every biased score above the 40-point cap falls by 40 (rescaled); the rest fall to ~0.
+        for expression in [FacialExpression.lipPress, .lipSuck, .mouthOpen] where (before[expression] ?? 0) > 5 {
+            #expect((after[expression] ?? 100) < (before[expression] ?? 0) / 2, "\(expression)")
+            #expect(abs((without[expression] ?? 0) - (before[expression] ?? 0)) < 3, "\(expression) without baseline")
+        }
+        stream.reset()
+        var f = frame
+        f.timestamp = 0
+        let fresh = try #require(try stream.analyze(f).faces.first?.expressions)
+        #expect(abs((fresh[.smile] ?? 0) - (before[.smile] ?? 0)) < 3, "reset forgets the baseline")
+    }
+
+    // MARK: - Evaluation data (thresholds a little under the dev-data values in the README)
+
+    private func auc(
+        _ images: [LabelledExpression], positive: Set<String>, negative: Set<String>?, analyzer: FaceAnalyzer,
+        score: (Expressions) -> Double?
+    ) throws -> Double {
+        var positives: [Double] = []
+        var negatives: [Double] = []
+        for image in images where positive.contains(image.label) || (negative?.contains(image.label) ?? true) {
+            let faces = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces
+            guard let e = faces.max(by: { $0.bounds.area < $1.bounds.area })?.expressions, let value = score(e) else {
+                continue
+            }
+            if positive.contains(image.label) { positives.append(value) } else { negatives.append(value) }
+        }
+        return ROC.auc(positives: positives, negatives: negatives)
+    }
+
+    @Test func yalefacesAndJAFFE_smileEyeClosureAndSurprise_separateTheirClasses() throws {
+        guard let root = evaluationData(for: "expression AUCs on yalefaces and JAFFE") else { return }
+        let analyzer = try analyzer(.discreteImages)
+        let yale = try LabelledExpression.yalefaces(root)
+        let jaffe = try LabelledExpression.jaffe(root)
+        let surprise: (Expressions) -> Double? = { e in
+            e[.browRaise].flatMap { b in e[.mouthOpen].map { (b + $0) / 2 } }
+        }
+        let smileYale = try auc(yale, positive: ["happiness"], negative: nil, analyzer: analyzer) { $0[.smile] }
+        let smileJaffe = try auc(jaffe, positive: ["happiness"], negative: nil, analyzer: analyzer) { $0[.smile] }
+        let closure = try auc(yale, positive: ["sleepy", "wink"], negative: ["neutral"], analyzer: analyzer) {
+            $0[.eyeClosure]
+        }
+        let surpriseYale = try auc(
+            yale, positive: ["surprise"], negative: ["neutral"], analyzer: analyzer, score: surprise)
+        let surpriseJaffe = try auc(
+            jaffe, positive: ["surprise"], negative: ["neutral"], analyzer: analyzer, score: surprise)
+        #expect(smileYale >= 0.97 && smileJaffe >= 0.97, "smile AUC \(smileYale) / \(smileJaffe)")
+        #expect(closure >= 0.95, "eye closure AUC \(closure)")
+        #expect(surpriseYale >= 0.95 && surpriseJaffe >= 0.9, "surprise AUC \(surpriseYale) / \(surpriseJaffe)")
+    }
+
+    @Test func yalefacesWinks_closeTheLabelledEye() throws {
+        guard let root = evaluationData(for: "wink side on yalefaces") else { return }
+        let analyzer = try analyzer(.discreteImages)
+        var correct = 0
+        let winks = try LabelledExpression.yalefaces(root).filter { $0.label == "wink" }
+        for wink in winks {
+            let e = try #require(
+                try analyzer.analyze(ImageDecoder.decode(file: wink.imagePath)).faces.first?.expressions)
+            let side = (e.left[.eyeClosure] ?? 0) > (e.right[.eyeClosure] ?? 0) ? "left" : "right"
+            if side == LabelledExpression.yalefacesWinkSide[wink.subject] { correct += 1 }
+        }
+        #expect(winks.count == 8 && correct >= 7, "\(correct)/\(winks.count)")
+    }
+
+    @Test func muxspace_smileSeparatesHappyFromNeutral_onNoisyCrowdLabels() throws {
+        guard let root = evaluationData(for: "smile AUC on muxspace") else { return }
+        // The first 150 of each class keep the test short; the full set is in `make eval`.
+        let all = try LabelledExpression.muxspace(root)
+        let images =
+            Array(all.filter { $0.label == "happiness" }.prefix(150))
+            + Array(all.filter { $0.label == "neutral" }.prefix(150))
+        let value = try auc(images, positive: ["happiness"], negative: ["neutral"], analyzer: analyzer(.discreteImages))
+        {
+            $0[.smile]
+        }
+        #expect(value >= 0.9, "smile AUC \(value)")
+    }
+}
