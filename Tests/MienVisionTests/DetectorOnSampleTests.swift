@@ -39,6 +39,23 @@ struct DetectorOnSampleTests {
         #expect(face.bounds.iou(expected) > 0.7, "box \(face.bounds)")
     }
 
+    @Test func tightFaceCrop_isFoundByTheZoomedOutLook() throws {
+        // Only the face, as in LFW-style crops: BlazeFace alone misses faces that fill the picture.
+        let face = SampleMedia.astronautFace
+        let (x0, y0, side) = (Int(face.x) - 5, Int(face.y) - 10, 110)
+        var pixels: [UInt8] = []
+        for y in y0..<(y0 + side) {
+            let start = y * sample.stride + x0 * 3
+            pixels += sample.pixels[start..<(start + side * 3)]
+        }
+        let crop = try Frame(width: side, height: side, pixels: pixels)
+        let detector = try BlazeFaceDetector(options: DetectionOptions(), models: models)
+        let found = try #require(try detector.detect(in: crop).first)
+        #expect(found.confidence >= BlazeFaceDetector.zoomOutMinimumConfidence)
+        let expected = Rect(x: face.x - Double(x0), y: face.y - Double(y0), width: face.width, height: face.height)
+        #expect(found.bounds.iou(expected) > 0.5, "box \(found.bounds)")
+    }
+
     @Test func emptyPicture_hasNoFace() throws {
         let grey = try Frame(width: 320, height: 240, pixels: [UInt8](repeating: 128, count: 320 * 240 * 3))
         for mode in FaceMode.allCases {
