@@ -44,11 +44,13 @@ public final class FaceAnalyzer {
         self.detection = try detection ?? DetectionOptions()
         self.tracking = try tracking ?? TrackingOptions()
         self.expressions = expressions
+        // Loaded in pipeline order, so a broken model set reports the first model a frame would need.
+        let detector = try BlazeFaceDetector(options: self.detection, models: models)
+        let mesher = try FaceMeshEstimator(models: models)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         tracker = FaceTracker(
-            options: self.tracking, maximumFaces: self.detection.maximumFaces,
-            detector: try BlazeFaceDetector(options: self.detection, models: models),
-            mesher: try FaceMeshEstimator(models: models), poseEstimator: poses)
+            options: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector, mesher: mesher,
+            poseEstimator: poses)
         expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }

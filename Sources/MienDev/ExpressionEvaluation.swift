@@ -43,6 +43,9 @@ struct ExpressionEvaluation {
         for (name, set, measure, positive, negative) in tasks {
             var positives: [Double] = []
             var negatives: [Double] = []
+            // The same, restricted to faces without quality flags (the scores Mien vouches for).
+            var trustedPositives: [Double] = []
+            var trustedNegatives: [Double] = []
             var missed = 0
             for (label, face) in set where positive.contains(label) || (negative?.contains(label) ?? true) {
                 guard let face, let value = measure(face) else {
@@ -50,13 +53,19 @@ struct ExpressionEvaluation {
                     continue
                 }
                 if positive.contains(label) { positives.append(value) } else { negatives.append(value) }
+                guard face.flags.isEmpty else { continue }
+                if positive.contains(label) { trustedPositives.append(value) } else { trustedNegatives.append(value) }
             }
             let auc = ROC.auc(positives: positives, negatives: negatives)
+            let trusted = ROC.auc(positives: trustedPositives, negatives: trustedNegatives)
             result[name + "_auc"] = round3(auc)
             result[name + "_counts"] = [positives.count, negatives.count, missed]
+            result[name + "_unflagged_auc"] = round3(trusted)
+            result[name + "_unflagged_counts"] = [trustedPositives.count, trustedNegatives.count]
             print(
                 "expressions \(name): ROC-AUC \(round3(auc)) (\(positives.count) positive, \(negatives.count)"
-                    + " negative, \(missed) without a face)")
+                    + " negative, \(missed) without a face); faces without quality flags \(round3(trusted))"
+                    + " (\(trustedPositives.count) / \(trustedNegatives.count))")
         }
 
         // CIDetector booleans at their documented thresholds.

@@ -140,6 +140,26 @@ struct DetectCommandTests {
         #expect(result.jsonLines.isEmpty)
     }
 
+    @Test func expressionsFlag_addsExpressionsEmojiAndQuality_inAffdexSpelling() throws {
+        let result = try runMien(["detect", "--expressions", "--blendshapes", SampleMedia.astronautPath])
+        #expect(result.status == 0)
+        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let expressions = try #require(face["expressions"] as? [String: Any])
+        for name in ["smile", "attention", "browFurrow", "lipCornerDepressor", "cheekRaise", "lipStretch", "jawDrop"] {
+            #expect(expressions[name] is Double, "\(name)")
+        }
+        #expect((expressions["left"] as? [String: Any])?["eyeClosure"] is Double)
+        #expect(expressions["hasSmile"] as? Bool == true)
+        let emoji = try #require(face["emoji"] as? [String: Any])
+        #expect(emoji["wink"] is Double && emoji["dominantEmoji"] is String)
+        #expect((face["quality"] as? [String: Any])?["brightness"] is Double)
+        #expect((face["blendshapes"] as? [String: Any])?.count == 52)
+        let plain = try runMien(["detect", SampleMedia.astronautPath])
+        let plainFace = try #require((plain.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        #expect(plainFace["expressions"] == nil && plainFace["emoji"] == nil, "absent unless asked for")
+        #expect(try runMien(["detect", "--no-baseline", SampleMedia.astronautPath]).status == 64)
+    }
+
     @Test func invalidOptions_areUsageErrors() throws {
         #expect(try runMien(["detect", "--max-faces", "0", SampleMedia.astronautPath]).status == 64)
         #expect(try runMien(["detect", "--min-confidence", "2", SampleMedia.astronautPath]).status == 64)
