@@ -16,13 +16,14 @@ RELEASE := .build/release
 demo: build
 	@mkdir -p $(DEMO_DIR)
 	@[ -f $(DEMO_CLIP) ] || $(RELEASE)/MienDev make-clip --width 640 --height 360 --frames 45 --fps 15 $(DEMO_CLIP)
-	@echo "== mien detect Samples/astronaut.jpg (one JSON line per frame)"
-	$(RELEASE)/mien detect Samples/astronaut.jpg
-	@echo "== mien detect $(DEMO_CLIP) (45 frames)"
-	$(RELEASE)/mien detect $(DEMO_CLIP) > $(DEMO_DIR)/detections.jsonl
-	@head -3 $(DEMO_DIR)/detections.jsonl
+	@echo "== mien detect --expressions Samples/astronaut.jpg (one JSON line per frame)"
+	$(RELEASE)/mien detect --expressions Samples/astronaut.jpg
+	@echo "== mien detect --expressions $(DEMO_CLIP) (45 frames)"
+	$(RELEASE)/mien detect --expressions $(DEMO_CLIP) > $(DEMO_DIR)/detections.jsonl
+	@head -1 $(DEMO_DIR)/detections.jsonl
 	@echo "... $$(wc -l < $(DEMO_DIR)/detections.jsonl) frames in $(DEMO_DIR)/detections.jsonl," \
-	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face"
+	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face," \
+	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/detections.jsonl) smiling"
 
 ## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
 test: deps lint
