@@ -30,19 +30,23 @@ public final class FaceAnalyzer {
     public let expressions: ExpressionOptions?
     private let tracker: FaceTracker
     private let expressionStage: ExpressionStage?
+    private let affectStage: AffectStage?
     private var counter = FaceCounter()
     private var lastTimestamp: Double?
 
-    /// Loads the detector, mesh and face-geometry models, and the blendshape model when `expressions`
-    /// is given (checksums verified).
+    /// Loads the detector, mesh and face-geometry models, the blendshape model when `expressions` is
+    /// given (or emotions need it), fer's CNN for `emotions` and Cydral's models for `appearance`
+    /// (checksums verified).
     /// - Throws: `MienError` naming a missing or altered model.
     public init(
         mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
-        expressions: ExpressionOptions? = nil, models: ModelStore
+        expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false, models: ModelStore
     ) throws {
         self.mode = mode
         self.detection = try detection ?? DetectionOptions()
         self.tracking = try tracking ?? TrackingOptions()
+        // Emotions are fused from the expressions, so they bring the expression stage with them.
+        let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
         self.expressions = expressions
         // Loaded in pipeline order, so a broken model set reports the first model a frame would need.
         let detector = try BlazeFaceDetector(options: self.detection, models: models)
@@ -54,6 +58,11 @@ public final class FaceAnalyzer {
         expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }
+        affectStage =
+            emotions || appearance
+            ? AffectStage(
+                emotions: emotions, cnn: emotions ? try EmotionNetwork(models: models) : nil,
+                appearance: appearance ? try AppearanceNetworks(models: models) : nil) : nil
     }
 
     /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative
@@ -79,6 +88,7 @@ public final class FaceAnalyzer {
             self.expressions = nil
             expressionStage = nil
         }
+        affectStage = nil
     }
 
     /// Analyses the next frame.
@@ -100,6 +110,7 @@ public final class FaceAnalyzer {
             let (tracked, events) = try tracker.update(frame)
             let faces = try tracked.map { try measure($0, in: frame, stream: true) }
             expressionStage?.forget(allBut: Set(faces.map(\.faceId)))
+            affectStage?.forget(allBut: Set(faces.map(\.faceId)))
             let lost = events.contains { if case .lost = $0 { true } else { false } }
             let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
             return FrameAnalysis(
@@ -114,12 +125,14 @@ public final class FaceAnalyzer {
         let quality = FaceQuality(mesh: face.mesh, in: frame)
         face.quality = quality
         face.flags = (expressions?.limits ?? .standard).flags(pose: face.pose, quality: quality)
-        return try expressionStage?.measure(face, in: frame, stream: stream) ?? face
+        face = try expressionStage?.measure(face, in: frame, stream: stream) ?? face
+        return try affectStage?.measure(face, in: frame, stream: stream) ?? face
     }
 
     /// Forgets all faces, IDs, baselines and timestamps (Affdex `reset`).
     public func reset() {
         expressionStage?.reset()
+        affectStage?.reset()
         tracker.reset()
         counter.reset()
         lastTimestamp = nil

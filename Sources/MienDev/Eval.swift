@@ -8,7 +8,7 @@ struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
-    @Option(help: "Run only these sections (detection, geometry, expressions); all when omitted.")
+    @Option(help: "Run only these sections (detection, geometry, expressions, affect); all when omitted.")
     var only: [String] = []
 
     func run() throws {
@@ -24,6 +24,7 @@ struct Eval: ParsableCommand {
             ("detection", { try DetectionEvaluation(root: root, models: models).run() }),
             ("geometry", { try GeometryEvaluation(root: root, models: models).run() }),
             ("expressions", { try ExpressionEvaluation(root: root, models: models).run() }),
+            ("affect", { try AffectEvaluation(root: root, models: models).run() }),
         ]
         for (name, section) in sections where only.isEmpty || only.contains(name) { summary[name] = try section() }
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])

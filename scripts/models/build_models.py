@@ -80,12 +80,31 @@ def convert(original, conversion, destination, work):
         if result.returncode != 0:
             sys.stderr.write(open(log).read()[-4000:])
             raise SystemExit(f"tf2onnx failed on {original}")
+    elif tool == "tf2onnx-keras":
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        cmd = [sys.executable, os.path.join(HERE, "keras_to_onnx.py"), original, raw,
+               "--opset", str(conversion["opset"]), "--input-shape", conversion["input_shape"]]
+        if conversion.get("inputs_as_nchw"):
+            cmd.append("--inputs-as-nchw")
+        log = os.path.join(work, "keras.log")
+        with open(log, "w") as f:
+            result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
+        if result.returncode != 0:
+            sys.stderr.write(open(log).read()[-4000:])
+            raise SystemExit(f"Keras conversion failed on {original}")
+    elif tool == "onnx":  # already ONNX; only the rewrites below apply
+        shutil.copyfile(original, raw)
     else:
         raise SystemExit(f"unknown conversion tool {tool}")
     if conversion.get("simplify"):
         simplified = os.path.join(work, "simplified.onnx")
         subprocess.run([sys.executable, "-m", "onnxsim", raw, simplified], check=True, stdout=subprocess.DEVNULL)
         raw = simplified
+    if conversion.get("gemm_transb_fix"):
+        fixed = os.path.join(work, "gemm.onnx")
+        subprocess.run([sys.executable, os.path.join(HERE, "gemm_transb_fix.py"), raw, fixed], check=True,
+                       stdout=subprocess.DEVNULL)
+        raw = fixed
     if conversion.get("opencv46_compat"):
         compat = os.path.join(work, "compat.onnx")
         cmd = [sys.executable, os.path.join(HERE, "opencv46_compat.py"), raw, compat]
@@ -95,6 +114,8 @@ def convert(original, conversion, destination, work):
         raw = compat
     canon = [sys.executable, os.path.join(HERE, "canonicalize_onnx.py"), raw, destination,
              "--source", os.path.basename(original)]
+    if conversion.get("sort_nodes"):
+        canon.append("--sort-nodes")
     for old, new in conversion.get("rename_outputs", {}).items():
         canon += ["--rename-output", f"{old}={new}"]
     subprocess.run(canon, check=True)

@@ -7,18 +7,98 @@ output from the node order, fixes symbolic batch dimensions to 1, clears doc str
 outputs, and stores the result, so
 that the SHA-256 in Models/MANIFEST.json identifies the model, not the run that converted it.
 
-usage: canonicalize_onnx.py IN.onnx OUT.onnx [--rename-output OLD=NEW ...] [--source TEXT]
+usage: canonicalize_onnx.py IN.onnx OUT.onnx [--rename-output OLD=NEW ...] [--source TEXT] [--sort-nodes]
+
+--sort-nodes also puts the nodes in a canonical topological order: tf2onnx's Keras path emits
+independent branches (a residual 1x1 convolution and a separable convolution) in a different order from
+run to run. Each node gets a structural hash (its op, attributes, and the hashes of what feeds it:
+initializer contents, graph inputs or producing nodes), independent of every name; nodes are then
+emitted by Kahn's algorithm, ready nodes taken in hash order.
 """
+import hashlib
 import sys
 
 import onnx
 
 
+def content_hash(tensor):
+    """SHA-256 of an initializer without its name."""
+    copy = onnx.TensorProto()
+    copy.CopyFrom(tensor)
+    copy.name = ""
+    return hashlib.sha256(copy.SerializeToString(deterministic=True)).hexdigest()
+
+
+def sort_nodes(graph):
+    initializers = {t.name: content_hash(t) for t in graph.initializer}
+    inputs = {v.name: "input:" + v.name for v in graph.input}
+    producer = {}
+    for node in graph.node:
+        for out in node.output:
+            producer[out] = node
+    memo = {}
+
+    def node_hash(node):
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        parts = [node.op_type]
+        for attribute in sorted(node.attribute, key=lambda a: a.name):
+            copy = onnx.AttributeProto()
+            copy.CopyFrom(attribute)
+            parts.append(copy.SerializeToString(deterministic=True).hex())
+        for name in node.input:
+            if not name:
+                parts.append("-")
+            elif name in initializers:
+                parts.append("w" + initializers[name])
+            elif name in inputs:
+                parts.append(inputs[name])
+            else:
+                source = producer[name]
+                parts.append(node_hash(source) + ":" + str(list(source.output).index(name)))
+        memo[key] = hashlib.sha256("|".join(parts).encode()).hexdigest()
+        return memo[key]
+
+    nodes = list(graph.node)
+    hashes = {id(n): node_hash(n) for n in nodes}
+    consumers = {id(n): [] for n in nodes}
+    waiting = {}
+    for node in nodes:
+        feeds = {id(producer[i]) for i in node.input if i in producer}
+        waiting[id(node)] = len(feeds)
+        for feed in feeds:
+            consumers[feed].append(node)
+    ready = sorted([n for n in nodes if waiting[id(n)] == 0], key=lambda n: hashes[id(n)])
+    ordered = []
+    while ready:
+        node = ready.pop(0)
+        ordered.append(node)
+        for consumer in consumers[id(node)]:
+            waiting[id(consumer)] -= 1
+            if waiting[id(consumer)] == 0:
+                ready.append(consumer)
+        ready.sort(key=lambda n: hashes[id(n)])
+    if len(ordered) != len(nodes):
+        raise SystemExit("graph has a cycle")
+    copies = []
+    for node in ordered:
+        copy = onnx.NodeProto()
+        copy.CopyFrom(node)
+        copies.append(copy)
+    del graph.node[:]
+    graph.node.extend(copies)
+
+
 def main(argv):
     src, dst, rest = argv[1], argv[2], argv[3:]
-    renames, source = {}, ""
+    renames, source, sort = {}, "", False
     i = 0
     while i < len(rest):
+        if rest[i] == "--sort-nodes":
+            sort = True
+            i += 1
+            continue
         if rest[i] == "--rename-output":
             old, new = rest[i + 1].split("=", 1)
             renames[old] = new
@@ -31,6 +111,8 @@ def main(argv):
 
     model = onnx.load(src)
     graph = model.graph
+    if sort:
+        sort_nodes(graph)
     keep = {v.name for v in graph.input}
     mapping = {name: name for name in keep}
     for out in graph.output:

@@ -40,6 +40,33 @@ public struct AffineTransform: Hashable, Sendable {
             c: c * first.a + d * first.c, d: c * first.b + d * first.d, ty: c * first.tx + d * first.ty + ty)
     }
 
+    /// The similarity (rotation, uniform scale, translation; no reflection) that maps `source` onto
+    /// `target` with the least squared error (Umeyama's closed form in 2-D), or nil for fewer than two
+    /// distinct points.
+    public static func similarity(mapping source: [Point], onto target: [Point]) -> AffineTransform? {
+        let n = min(source.count, target.count)
+        guard n >= 2 else { return nil }
+        let count = Double(n)
+        let sx = source.prefix(n).map(\.x).reduce(0, +) / count
+        let sy = source.prefix(n).map(\.y).reduce(0, +) / count
+        let txm = target.prefix(n).map(\.x).reduce(0, +) / count
+        let tym = target.prefix(n).map(\.y).reduce(0, +) / count
+        // With z = x + iy, the best complex factor is Σ conj(s)·t / Σ |s|² = (p + iq) / spread.
+        var p = 0.0
+        var q = 0.0
+        var spread = 0.0
+        for i in 0..<n {
+            let (ux, uy) = (source[i].x - sx, source[i].y - sy)
+            let (vx, vy) = (target[i].x - txm, target[i].y - tym)
+            p += ux * vx + uy * vy
+            q += ux * vy - uy * vx
+            spread += ux * ux + uy * uy
+        }
+        guard spread > 1e-12 else { return nil }
+        let (ca, sa) = (p / spread, q / spread)
+        return AffineTransform(a: ca, b: -sa, tx: txm - ca * sx + sa * sy, c: sa, d: ca, ty: tym - sa * sx - ca * sy)
+    }
+
     /// The six coefficients in row-major order, as the bridge expects them.
     public var rowMajor: [Double] { [a, b, tx, c, d, ty] }
 }

@@ -15,7 +15,10 @@ public struct FaceMesh: Sendable, Equatable {
     }
 
     /// The axis-aligned box around the 468 surface points, in frame pixels.
-    public var bounds: Rect {
+    public var bounds: Rect { Self.bounds(of: points) }
+
+    /// The axis-aligned box around the first 468 (surface) of `points`.
+    public static func bounds(of points: [Point3D]) -> Rect {
         var minX = Double.infinity
         var minY = Double.infinity
         var maxX = -Double.infinity

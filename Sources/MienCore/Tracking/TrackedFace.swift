@@ -26,11 +26,15 @@ public struct TrackedFace: Sendable, Equatable {
     public var expressions: Expressions?
     /// Affdex's emoji, when the expression stage ran.
     public var emoji: EmojiScores?
+    /// Emotions, valence and engagement, when emotions are enabled.
+    public var emotions: Emotions?
+    /// Gender, age and glasses, when appearance is enabled.
+    public var appearance: Appearance?
 
     public init(
         faceId: Int, bounds: Rect, confidence: Double, mesh: FaceMesh, pose: HeadPose?, quality: FaceQuality? = nil,
         flags: [QualityFlag] = [], blendshapes: Blendshapes? = nil, expressions: Expressions? = nil,
-        emoji: EmojiScores? = nil
+        emoji: EmojiScores? = nil, emotions: Emotions? = nil, appearance: Appearance? = nil
     ) {
         self.faceId = faceId
         self.bounds = bounds
@@ -42,6 +46,8 @@ public struct TrackedFace: Sendable, Equatable {
         self.blendshapes = blendshapes
         self.expressions = expressions
         self.emoji = emoji
+        self.emotions = emotions
+        self.appearance = appearance
     }
 }
 

