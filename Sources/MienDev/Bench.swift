@@ -62,6 +62,11 @@ struct Bench: ParsableCommand {
             "expression stage (sample still, per face): total \(expressionRow["total_ms_median"] ?? 0) ms ="
                 + " blendshape model \(expressionRow["blendshapes_ms_median"] ?? 0) ms + features, expressions,"
                 + " baseline, emoji \(expressionRow["mapping_ms_median"] ?? 0) ms")
+        let affectRow = try measureAffectStage(models: models)
+        print(
+            "emotion + appearance stage (sample still, per face): emotions (\(EmotionCrop.standardScales.count * 2)+ CNN"
+                + " views) \(affectRow["emotions_ms_median"] ?? 0) ms, gender + age + glasses"
+                + " \(affectRow["appearance_ms_median"] ?? 0) ms")
         var trackingRows: [[String: Any]] = []
         if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }) {
             let tracking = TrackingBench(models: models, runs: runs)
@@ -100,7 +105,7 @@ struct Bench: ParsableCommand {
         }
         let summary: [String: Any] = [
             "benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows,
-            "expression_stage": expressionRow,
+            "expression_stage": expressionRow, "affect_stage": affectRow,
         ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
@@ -136,6 +141,33 @@ struct Bench: ParsableCommand {
             "blendshapes_ms_median": round3(Statistics.median(modelTimes)),
             "mapping_ms_median": round3(Statistics.median(mapping)),
             "mapping_ms_p90": round3(Statistics.quantile(mapping, 0.9)),
+        ]
+    }
+
+    /// Per-face cost of emotions (CNN views + fusion) and of appearance (gender, age, glasses) on the
+    /// sample still's face.
+    private func measureAffectStage(models: ModelStore) throws -> [String: Any] {
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let analyzer = try FaceAnalyzer(mode: .discreteImages, expressions: ExpressionOptions(), models: models)
+        guard let face = try analyzer.analyze(frame).faces.first else {
+            throw MienError(.internalFailure, "no face in the sample still")
+        }
+        let emotions = AffectStage(emotions: true, cnn: try EmotionNetwork(models: models), appearance: nil)
+        let appearance = AffectStage(emotions: false, cnn: nil, appearance: try AppearanceNetworks(models: models))
+        var emotionTimes: [Double] = []
+        var appearanceTimes: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<100 {
+            var start = clock.now
+            _ = try emotions.measure(face, in: frame, stream: false)
+            emotionTimes.append((clock.now - start).milliseconds)
+            start = clock.now
+            _ = try appearance.measure(face, in: frame, stream: false)
+            appearanceTimes.append((clock.now - start).milliseconds)
+        }
+        return [
+            "emotions_ms_median": round3(Statistics.median(emotionTimes)),
+            "appearance_ms_median": round3(Statistics.median(appearanceTimes)),
         ]
     }
 

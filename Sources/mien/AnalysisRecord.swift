@@ -25,6 +25,10 @@ struct AnalysisRecord: Encodable {
         var expressions: Expressions?
         /// The 14 emoji 0...100 and `dominantEmoji`, only with `--expressions`.
         var emoji: EmojiScores?
+        /// The 7 emotions and contempt 0...100, valence and engagement, only with `--emotions`.
+        var emotions: Emotions?
+        /// Gender, age and glasses, only with `--appearance`.
+        var appearance: Appearance?
         /// MediaPipe's 52 blendshapes 0...1 by name, only with `--blendshapes`.
         var blendshapes: [String: Double]?
     }
@@ -75,6 +79,7 @@ struct AnalysisRecord: Encodable {
                     Quality(brightness: Rounding.round($0.brightness), size: Rounding.round($0.size))
                 },
                 flags: face.flags.isEmpty ? nil : face.flags, expressions: face.expressions, emoji: face.emoji,
+                emotions: face.emotions, appearance: face.appearance,
                 blendshapes: blendshapes
                     ? face.blendshapes.map { shapes in
                         Dictionary(

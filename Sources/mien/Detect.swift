@@ -35,6 +35,12 @@ struct Detect: ParsableCommand {
     @Flag(help: "Also measure the 21 Affdex expressions (with left/right sides) and the 14 emoji, 0...100.")
     var expressions = false
 
+    @Flag(help: "Also score the 7 emotions plus contempt (0...100), valence (-100...100) and engagement.")
+    var emotions = false
+
+    @Flag(help: "Also estimate perceived gender, apparent age (with Affdex's bracket) and glasses.")
+    var appearance = false
+
     @Flag(help: "With --expressions, score every frame against population norms instead of each face's baseline.")
     var noBaseline = false
 
@@ -47,10 +53,12 @@ struct Detect: ParsableCommand {
         if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if interval <= 0 { throw ValidationError("--interval must be positive") }
-        if (noBaseline || blendshapes) && !expressions {
-            throw ValidationError("--no-baseline and --blendshapes need --expressions")
+        if (noBaseline || blendshapes) && !(expressions || emotions) {
+            throw ValidationError("--no-baseline and --blendshapes need --expressions or --emotions")
         }
-        if detectorOnly && expressions { throw ValidationError("--detector-only cannot measure --expressions") }
+        if detectorOnly && (expressions || emotions || appearance) {
+            throw ValidationError("--detector-only cannot measure expressions, emotions or appearance")
+        }
     }
 
     func run() throws {
@@ -77,14 +85,14 @@ struct Detect: ParsableCommand {
             do {
                 // Decoding the next frame overlaps the analysis of the current one.
                 source = PrefetchingFrameSource(try open())
-                let expressionOptions = try expressions ? ExpressionOptions() : nil
+                let expressionOptions = try expressions || emotions ? ExpressionOptions() : nil
                 analyzer =
                     detectorOnly
                     ? nil
                     : try FaceAnalyzer(
                         mode: mode(for: source), detection: detection.options(),
-                        expressions: noBaseline ? expressionOptions?.withoutBaseline : expressionOptions, models: models
-                    )
+                        expressions: noBaseline ? expressionOptions?.withoutBaseline : expressionOptions,
+                        emotions: emotions, appearance: appearance, models: models)
             } catch let error as MienError where [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) {
                 Diagnostics.report(error)
                 throw ExitStatus.modelProblem

@@ -160,6 +160,20 @@ struct DetectCommandTests {
         #expect(try runMien(["detect", "--no-baseline", SampleMedia.astronautPath]).status == 64)
     }
 
+    @Test func emotionsAndAppearanceFlags_addTheirObjects() throws {
+        let result = try runMien(["detect", "--emotions", "--appearance", SampleMedia.astronautPath])
+        #expect(result.status == 0)
+        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let emotions = try #require(face["emotions"] as? [String: Any])
+        for name in [
+            "joy", "anger", "contempt", "disgust", "fear", "sadness", "surprise", "neutral", "valence", "engagement",
+        ] {
+            #expect(emotions[name] is Double, "\(name)")
+        }
+        let appearance = try #require(face["appearance"] as? [String: Any])
+        #expect(appearance["gender"] is String && appearance["ageBracket"] is String && appearance["glasses"] is Bool)
+    }
+
     @Test func invalidOptions_areUsageErrors() throws {
         #expect(try runMien(["detect", "--max-faces", "0", SampleMedia.astronautPath]).status == 64)
         #expect(try runMien(["detect", "--min-confidence", "2", SampleMedia.astronautPath]).status == 64)

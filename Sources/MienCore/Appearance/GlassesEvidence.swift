@@ -17,6 +17,7 @@ public struct GlassesEvidence: Sendable, Equatable {
     /// Strongest step below the eyes over the smooth-skin step.
     public var rims: Double
     /// 0 (eyes as bright as cheeks) ... 1 (black lenses).
+    ///
     public var darkLenses: Double
 
     public init(bridge: Double, rims: Double, darkLenses: Double) {

@@ -21,7 +21,9 @@ import RealModule
 /// three strongest facial expressions (attention excluded). Without a CNN (no model, or the CNN turned
 /// off) the rules alone are normalised with a neutral activation of `1 − max(r)`.
 public struct EmotionFusion: Sendable {
-    /// How strongly the rules move the CNN's log-probabilities. 1: the rules shift a class by up to a
+    /// How strongly the rules move the CNN's log-probabilities.
+    ///
+    /// 1: the rules shift a class by up to a
     /// factor e. Measured on the dev data (`MienDev emotion-features`): 0 (CNN alone) 64.8 % on
     /// fer2013, 47.2 % on muxspace; 1 gives 64.7 % / 47.8 %; larger weights lose on fer2013.
     public static let ruleWeight = 1.0

@@ -6,6 +6,7 @@ public struct Emotions: Sendable, Equatable, Codable {
     /// probability); contempt is scored on its own from asymmetric expressions.
     public var scores: Scores<Emotion>
     /// −100 (very negative) ... 100 (very positive).
+    ///
     public var valence: Double
     /// Affdex's engagement (expressiveness): how strongly the face moves, 0...100.
     public var engagement: Double

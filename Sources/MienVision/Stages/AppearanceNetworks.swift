@@ -26,7 +26,9 @@ public final class AppearanceNetworks: AppearanceClassifying {
 
     public func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {
         let output = try run(genderNetwork, frame: frame, points: points, size: 32)
-        guard output.count == 2 else { throw MienError(.modelInvalid, "unexpected gender output", input: "gender.onnx") }
+        guard output.count == 2 else {
+            throw MienError(.modelInvalid, "unexpected gender output", input: "gender.onnx")
+        }
         return Double(output[1])
     }
 

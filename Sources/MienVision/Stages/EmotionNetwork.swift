@@ -7,6 +7,8 @@ public final class EmotionNetwork: EmotionClassifying {
     private let network: NeuralNetwork
     /// Input side in pixels.
     public static let inputSize = 64
+    /// Share of the picture a face's mesh box must cover for the picture to count as a face crop.
+    public static let cropShare = 0.3
     /// fer's preprocessing: gray, pixel / 127.5 - 1.
     private static let spec = TensorSpec(
         width: inputSize, height: inputSize, channels: 1, rgb: false, scale: 1 / 127.5, offset: -1, border: 0)
@@ -25,14 +27,29 @@ public final class EmotionNetwork: EmotionClassifying {
     ///
     /// Mirroring is the test-time augmentation the CNN's training used (random flips): on fer2013's
     /// PublicTest half, whole pictures score 65.2 % alone and 66.3 % averaged with their mirror images.
+    ///
+    /// When the picture is itself a face crop (the mesh's box covers at least `cropShare` of it, as in
+    /// FER-2013, LFW or JAFFE), the whole picture stretched to the input, fer's own framing, is one more
+    /// view. On the dev faces found in fer2013 / muxspace / JAFFE the three crops alone score 65.3 /
+    /// 48.4 / 52.9 %, with the whole picture added 67.1 / 51.0 / 58.8 %.
     public func probabilities(in frame: Frame, points: [Point3D]) throws -> [Double] {
-        var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
-        var runs = 0
+        var views: [AffineTransform] = []
         for scale in EmotionCrop.standardScales {
             guard let transform = EmotionCrop.transform(points: points, size: Self.inputSize, scale: scale) else {
                 throw MienError(.invalidArgument, "the emotion crop needs a non-degenerate 468-point mesh")
             }
-            // The same crop flipped left to right: tensor column x becomes (size - 1 - x).
+            views.append(transform)
+        }
+        if FaceMesh.bounds(of: points).area >= Self.cropShare * frame.bounds.area {
+            let size = Double(Self.inputSize)
+            views.append(
+                AffineTransform(a: size / Double(frame.width), b: 0, tx: 0, c: 0, d: size / Double(frame.height), ty: 0)
+            )
+        }
+        var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
+        var runs = 0
+        for transform in views {
+            // The same view flipped left to right: tensor column x becomes (size - 1 - x).
             let last = Double(Self.inputSize - 1)
             let mirrored = AffineTransform(
                 a: -transform.a, b: -transform.b, tx: last - transform.tx, c: transform.c, d: transform.d,

@@ -1,0 +1,96 @@
+import Foundation
+import MienCore
+import Testing
+
+@Suite("Emotions and appearance")
+struct AffectTests {
+    private func expressions(_ values: [FacialExpression: Double]) -> Expressions {
+        var scores = Scores<FacialExpression>()
+        for expression in FacialExpression.allCases { scores[expression] = values[expression] ?? 0 }
+        return Expressions(scores: scores)
+    }
+
+    private let flatCNN = [Double](repeating: 1.0 / 7, count: 7)
+
+    @Test func fusion_followsTheEMFACSRules_whenTheCNNIsUndecided() {
+        let fusion = EmotionFusion()
+        let smile = fusion.emotions(cnn: flatCNN, expressions: expressions([.smile: 100, .cheekRaise: 100]))
+        #expect(smile.dominant == .joy && smile.valence > 0)
+        let frown = fusion.emotions(
+            cnn: flatCNN, expressions: expressions([.innerBrowRaise: 100, .browFurrow: 100, .lipCornerDepressor: 100]))
+        #expect(frown.dominant == .sadness && frown.valence < 0)
+        let sum = Emotion.allCases.filter { $0 != .contempt }.map { smile[$0] ?? 0 }.reduce(0, +)
+        #expect(abs(sum - 100) < 0.1, "the CNN's classes share 100")
+    }
+
+    @Test func contempt_comesFromAOneSidedSmile_andIsNeverConstant() {
+        let fusion = EmotionFusion()
+        let smirk = fusion.emotions(cnn: flatCNN, expressions: expressions([.smirk: 90]))
+        #expect((smirk[.contempt] ?? 0) > 70)
+        let calm = fusion.emotions(cnn: flatCNN, expressions: expressions([:]))
+        #expect(calm[.contempt] == 0)
+        var happy = [Double](repeating: 0, count: 7)
+        happy[3] = 1
+        let smilingSmirk = fusion.emotions(cnn: happy, expressions: expressions([.smirk: 90, .smile: 80]))
+        #expect((smilingSmirk[.contempt] ?? 100) < 5, "part of a smile is not contempt")
+    }
+
+    @Test func withoutCNN_theRulesAloneDecide() {
+        let fusion = EmotionFusion()
+        let surprised = fusion.emotions(
+            cnn: nil, expressions: expressions([.innerBrowRaise: 90, .browRaise: 90, .eyeWiden: 90, .jawDrop: 90]))
+        #expect(surprised.dominant == .surprise)
+        #expect(fusion.emotions(cnn: nil, expressions: expressions([:])).dominant == .neutral)
+    }
+
+    @Test func engagement_isTheStrongestMovements_notAttention() {
+        let e = EmotionFusion().emotions(
+            cnn: flatCNN, expressions: expressions([.attention: 100, .smile: 90, .mouthOpen: 60]))
+        #expect(abs(e.engagement - 50) < 0.01)
+        let json = String(decoding: (try? JSONEncoder().encode(e)) ?? Data(), as: UTF8.self)
+        #expect(json.contains("\"valence\"") && json.contains("\"engagement\"") && json.contains("\"joy\""))
+    }
+
+    @Test func appearance_decidesGenderOnlyWhenConfident_andBracketsAge() {
+        #expect(Appearance(maleProbability: 0.9, age: 30, glassesEvidence: 1).gender == .male)
+        #expect(Appearance(maleProbability: 0.2, age: 30, glassesEvidence: 1).gender == .female)
+        #expect(Appearance(maleProbability: 0.55, age: 30, glassesEvidence: 1).gender == .unknown)
+        #expect(Appearance(maleProbability: 0.5, age: 30, glassesEvidence: 9).glasses)
+        let brackets: [(Double, AgeBracket)] = [
+            (12, .under18), (18, .from18to24), (24.9, .from18to24), (25, .from25to34), (44, .from35to44),
+            (54, .from45to54), (64, .from55to64), (65, .over64), (.nan, .unknown),
+        ]
+        for (age, bracket) in brackets { #expect(AgeBracket(age: age) == bracket, "\(age)") }
+    }
+
+    @Test func appearanceTrack_averagesSoOneOddFrameCannotFlipIt() {
+        var track = AppearanceTrack()
+        for _ in 0..<9 { _ = track.add(maleProbability: 0.1, age: 30, glassesEvidence: 8) }
+        let after = track.add(maleProbability: 0.95, age: 60, glassesEvidence: 0)
+        #expect(after.gender == .female && after.glasses && abs(after.age - 33) < 0.01)
+        #expect(track.frames == 10 && track.current == after)
+    }
+
+    @Test func similarity_recoversAKnownTransform() throws {
+        let truth = AffineTransform(a: 0.8, b: -0.6, tx: 12, c: 0.6, d: 0.8, ty: -7)
+        let source = [Point(x: 0, y: 0), Point(x: 10, y: 3), Point(x: -4, y: 8), Point(x: 6, y: -5)]
+        let fit = try #require(AffineTransform.similarity(mapping: source, onto: source.map(truth.apply)))
+        for (a, b) in zip(fit.rowMajor, truth.rowMajor) { #expect(abs(a - b) < 1e-9) }
+        #expect(AffineTransform.similarity(mapping: [Point(x: 1, y: 1)], onto: [Point(x: 2, y: 2)]) == nil)
+    }
+
+    @Test func faceChip_putsTheEyeCornersWhereDlibsTemplateHasThem() throws {
+        // A mesh whose eye corners and nose base sit exactly on dlib's template, scaled by 3 and shifted.
+        var points = [Point3D](repeating: Point3D(x: 50, y: 50, z: 0), count: FaceLandmark.count)
+        let template: [(Int, Double, Double)] = [
+            (263, 0.8595674595992, 0.2134981538014), (362, 0.6460604764104, 0.2289674387677),
+            (33, 0.1205750620789, 0.2137274526848), (133, 0.3340850613712, 0.2290642403242),
+            (2, 0.4901123135679, 0.6277975316475),
+        ]
+        for (index, x, y) in template { points[index] = Point3D(x: 20 + 300 * x, y: 40 + 300 * y, z: 0) }
+        let transform = try #require(FaceChip.transform(points: points, size: 64))
+        let chipX = (0.2 + 0.1205750620789) / 1.4 * 64
+        let mapped = transform.apply(points[33].xy)
+        #expect(abs(mapped.x - chipX) < 1e-6)
+    }
+}
