@@ -65,16 +65,16 @@ struct GlassesFeatures: ParsableCommand {
     func run() throws {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: ModelStore())
-        print("file,found,bridge,rims,dark,yaw")
+        print("file,found,bridge,yaw")
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path) else { continue }
             guard let face = try analyzer.analyze(frame).faces.max(by: { $0.bounds.area < $1.bounds.area }),
                 let g = GlassesEvidence(points: face.mesh.points, in: frame)
             else {
-                print("\(path),0,,,,")
+                print("\(path),0,,")
                 continue
             }
-            print("\(path),1,\(g.bridge),\(g.rims),\(g.darkLenses),\(face.pose?.yaw ?? 0)")
+            print("\(path),1,\(g.bridge),\(face.pose?.yaw ?? 0)")
         }
     }
 }

@@ -5,8 +5,7 @@ public struct Emotions: Sendable, Equatable, Codable {
     /// anger, disgust, fear, joy, sadness, surprise and neutral share 100 between them (a fused
     /// probability); contempt is scored on its own from asymmetric expressions.
     public var scores: Scores<Emotion>
-    /// −100 (very negative) ... 100 (very positive).
-    ///
+    /// From −100 (very negative) to 100 (very positive).
     public var valence: Double
     /// Affdex's engagement (expressiveness): how strongly the face moves, 0...100.
     public var engagement: Double
