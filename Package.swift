@@ -79,6 +79,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienCLITests", dependencies: ["mien", "MienTesting"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6],

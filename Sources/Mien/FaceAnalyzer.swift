@@ -119,6 +119,9 @@ public final class FaceAnalyzer {
         }
     }
 
+    /// Whether the emotion / appearance stage runs.
+    var runsAffectStage: Bool { affectStage != nil }
+
     /// Adds quality, flags and (when enabled) expressions and emoji to a tracked face.
     private func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
         var face = face

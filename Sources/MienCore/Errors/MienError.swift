@@ -12,7 +12,7 @@ public struct MienError: Error, Sendable, Equatable, CustomStringConvertible {
         private enum Kind: String, Sendable {
             case notFound, unreadable, unsupportedFormat, corruptData, tooLarge, deviceUnavailable
             case modelMissing, modelAltered, modelInvalid, invalidOptions, invalidArgument
-            case wrongRunningMode, nonMonotonicTimestamp, truncatedStream, ioFailure, internalFailure
+            case wrongRunningMode, nonMonotonicTimestamp, truncatedStream, ioFailure, internalFailure, notStarted
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -35,6 +35,8 @@ public struct MienError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let modelAltered = Code(.modelAltered)
         /// A model that OpenCV cannot parse or run.
         public static let modelInvalid = Code(.modelInvalid)
+        /// A detector used before `start()` or after `stop()`.
+        public static let notStarted = Code(.notStarted)
         /// Options that fail validation.
         public static let invalidOptions = Code(.invalidOptions)
         /// An argument out of range (a frame of the wrong size, an empty buffer).

@@ -1,0 +1,290 @@
+import Foundation
+import Synchronization
+
+/// Affdex's detector for Swift 6: one source fixed at creation, the metrics asked for, `start()` /
+/// `stop()` / `reset()`, and results two ways: a `DetectorDelegate` and the `results` async sequence.
+///
+/// ```swift
+/// let detector = try Detector(
+///     source: .videoFile(path: "talk.mp4"),
+///     options: DetectorOptions(maximumFaces: 2, metrics: Set<Metric>.allEmotions.union([.expression(.smile)])))
+/// try detector.start()
+/// for await result in detector.results where result.processed {
+///     for (faceId, face) in result.faces ?? [:] {
+///         print(result.timestamp, faceId, face.expressions?[.smile] ?? .nan, face.emotions?[.joy] ?? .nan)
+///     }
+/// }
+/// ```
+///
+/// Cameras and video files are read on the detector's own thread from `start()` on. Images and pushed
+/// frames are given with `process(_:)`, which returns their result (and also delivers it to the
+/// delegate and the sequence). A live source keeps at most `liveBufferCapacity` frames waiting; when
+/// analysis falls behind, the oldest waiting frame is dropped and reported unprocessed, so latency stays
+/// bounded.
+///
+/// - Important: `results` is one sequence for the detector's life: iterate it from one task. It ends
+///   when a video file ends or `stop()` is called.
+public final class Detector: Sendable {
+    /// What the detector reads.
+    public let source: DetectorSource
+    /// What it measures.
+    public let options: DetectorOptions
+    /// Every frame's result, in order (processed or not).
+    ///
+    /// Ends after `stop()` or the end of a video file.
+    public let results: AsyncStream<DetectorResult>
+
+    /// Frames a live source may have waiting; beyond this the oldest is dropped.
+    public static let liveBufferCapacity = 2
+
+    private let continuation: AsyncStream<DetectorResult>.Continuation
+    private let models: ModelStore?
+    private let engine = Mutex<DetectorEngine?>(nil)
+    private let control = Mutex(Control())
+    private let live = Mutex(LiveQueue())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Mutable lifecycle state.
+    private struct Control {
+        var running = false
+        var generation = 0
+        weak var delegate: (any DetectorDelegate)?
+        var threads = 0
+    }
+
+    /// Frames read from a live source and not yet reported, in order; dropped frames keep their place
+    /// (as an unprocessed result) so results stay in frame order.
+    private struct LiveQueue {
+        enum Entry {
+            case waiting(Frame)
+            case dropped(DetectorResult)
+        }
+        var entries: [Entry] = []
+        var ended = false
+
+        /// Frames still waiting to be analysed.
+        var waiting: Int {
+            entries.filter { if case .waiting = $0 { true } else { false } }.count
+        }
+    }
+
+    /// A detector for `source`.
+    ///
+    /// Nothing is opened or loaded until `start()`.
+    /// - Parameter models: where the models are (default: `ModelStore()`'s lookup).
+    public init(source: DetectorSource, options: DetectorOptions, models: ModelStore? = nil) {
+        self.source = source
+        self.options = options
+        self.models = models
+        (results, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Receives found / lost / results / finished / failure callbacks (held weakly).
+    public var delegate: (any DetectorDelegate)? {
+        get { control.withLock { $0.delegate } }
+        set { control.withLock { $0.delegate = newValue } }
+    }
+
+    /// Whether `start()` succeeded and `stop()` has not been called.
+    public var isRunning: Bool { control.withLock { $0.running } }
+
+    /// Loads the models and opens the source; cameras and video files start being read.
+    /// - Throws: `.wrongRunningMode` when already started; `MienError` for a missing, busy or unreadable
+    ///   source (naming it) or a missing or altered model.
+    public func start() throws {
+        if control.withLock({ $0.running }) {
+            throw MienError(.wrongRunningMode, "the detector is already started")
+        }
+        let store = try models ?? ModelStore()
+        let opened = try openSource()
+        // Built inside the lock so the engine never exists outside it.
+        try engine.withLock { [source, options] in
+            $0 = try DetectorEngine(source: source, options: options, models: store)
+        }
+        let generation = control.withLock { state -> Int in
+            state.running = true
+            state.generation += 1
+            return state.generation
+        }
+        guard let opened else { return }
+        if source.isLive {
+            live.withLock { $0 = LiveQueue() }
+            startThread { self.readLive(opened, generation: generation) }
+            startThread { self.analyseLive(generation: generation) }
+        } else {
+            startThread { self.readFile(opened, generation: generation) }
+        }
+    }
+
+    /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.
+    ///
+    /// Calling it again does nothing.
+    public func stop() {
+        let threads = control.withLock { state -> Int in
+            guard state.running else { return 0 }
+            state.running = false
+            state.generation += 1
+            return state.threads
+        }
+        wake.signal()
+        for _ in 0..<threads { finished.wait() }
+        control.withLock { $0.threads = 0 }
+        continuation.finish()
+    }
+
+    /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
+    /// from face ID 0 and any timestamp.
+    public func reset() {
+        engine.withLock { $0?.reset() }
+    }
+
+    /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate and
+    /// `results`).
+    /// - Throws: `.notStarted` before `start()`; `.wrongRunningMode` for a camera or video detector;
+    ///   `.nonMonotonicTimestamp` when a continuous image or pushed frame does not advance in time.
+    @discardableResult
+    public func process(_ frame: Frame) throws -> DetectorResult {
+        guard !source.readsItself else {
+            throw MienError(
+                .wrongRunningMode, "this detector reads its own source; process(_:) is for images and pushed frames")
+        }
+        guard control.withLock({ $0.running }) else {
+            throw MienError(.notStarted, "call start() before processing frames")
+        }
+        let result = try engine.withLock { engine -> DetectorResult in
+            guard let engine else { throw MienError(.notStarted, "call start() before processing frames") }
+            return try engine.process(frame)
+        }
+        deliver(result)
+        return result
+    }
+
+    /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
+    var stagesRunning: (expressions: Bool, affect: Bool) {
+        engine.withLock { engine in
+            (engine?.analyzer.expressions != nil, engine?.analyzer.runsAffectStage ?? false)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// A frame source that may be moved to the reading thread.
+    private final class SourceBox: @unchecked Sendable {
+        // Handed from `start()` to exactly one reading thread, which is then its only user.
+        let source: any FrameSource
+        init(_ source: any FrameSource) { self.source = source }
+    }
+
+    private func openSource() throws -> SourceBox? {
+        switch source {
+        case .camera(let device, let width, let height):
+            return SourceBox(try InputSource.openCamera(device, width: width, height: height))
+        case .videoFile(let path):
+            return SourceBox(PrefetchingFrameSource(try VideoFileSource(path: path)))
+        case .liveSource(_, let open):
+            return SourceBox(try open())
+        case .discreteImages, .continuousImages, .pushedFrames:
+            return nil
+        }
+    }
+
+    private func startThread(_ body: @escaping @Sendable () -> Void) {
+        control.withLock { $0.threads += 1 }
+        let thread = Thread {
+            body()
+            self.finished.signal()
+        }
+        thread.name = "mien.detector"
+        thread.start()
+    }
+
+    private func isCurrent(_ generation: Int) -> Bool {
+        control.withLock { $0.running && $0.generation == generation }
+    }
+
+    /// Video files: read and analyse every frame in order, then report the end.
+    private func readFile(_ box: SourceBox, generation: Int) {
+        do {
+            while isCurrent(generation), let frame = try box.source.nextFrame() {
+                let result = try engine.withLock { engine -> DetectorResult? in try engine?.process(frame) }
+                if let result { deliver(result) }
+            }
+            if isCurrent(generation) {
+                delegate?.detectorDidFinishProcessing(self)
+                control.withLock { $0.running = false }
+                continuation.finish()
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Live sources, reading side: queue every frame; beyond the capacity the oldest waiting frame is
+    /// dropped (its pixels released) and will be reported unprocessed in its place.
+    private func readLive(_ box: SourceBox, generation: Int) {
+        do {
+            while isCurrent(generation), let frame = try box.source.nextFrame() {
+                live.withLock { queue in
+                    queue.entries.append(.waiting(frame))
+                    guard queue.waiting > Self.liveBufferCapacity,
+                        let oldest = queue.entries.firstIndex(where: { if case .waiting = $0 { true } else { false } }),
+                        case .waiting(let old) = queue.entries[oldest]
+                    else { return }
+                    queue.entries[oldest] = .dropped(
+                        DetectorResult(frameIndex: old.index, timestamp: old.timestamp, faces: nil))
+                }
+                wake.signal()
+            }
+        } catch {
+            fail(error)
+        }
+        live.withLock { $0.ended = true }
+        wake.signal()
+    }
+
+    /// Live sources, analysing side: take the oldest queued frame, analyse it, repeat.
+    private func analyseLive(generation: Int) {
+        while isCurrent(generation) {
+            let (entry, ended) = live.withLock { queue -> (LiveQueue.Entry?, Bool) in
+                (queue.entries.isEmpty ? nil : queue.entries.removeFirst(), queue.ended)
+            }
+            guard let entry else {
+                if ended { break }
+                wake.wait()
+                continue
+            }
+            guard case .waiting(let frame) = entry else {
+                if case .dropped(let result) = entry { deliver(result) }
+                continue
+            }
+            do {
+                let result = try engine.withLock { engine -> DetectorResult? in try engine?.process(frame) }
+                if let result { deliver(result) }
+            } catch {
+                fail(error)
+                return
+            }
+        }
+    }
+
+    // MARK: - Delivery
+
+    /// Delegate callbacks in Affdex's order, then the sequence.
+    private func deliver(_ result: DetectorResult) {
+        let delegate = self.delegate
+        for id in result.found {
+            if let face = result.faces?[id] { delegate?.detector(self, didFind: face) }
+        }
+        delegate?.detector(self, didProcess: result)
+        for id in result.lost { delegate?.detector(self, didLoseFace: id) }
+        continuation.yield(result)
+    }
+
+    private func fail(_ error: any Error) {
+        let mienError = error as? MienError ?? MienError(.internalFailure, "\(error)")
+        delegate?.detector(self, didFail: mienError)
+        control.withLock { $0.running = false }
+        continuation.finish()
+    }
+}

@@ -1,0 +1,26 @@
+/// Affdex's detector listeners in one protocol.
+///
+/// Every method has an empty default; callbacks arrive on
+/// the detector's processing thread (for cameras and video files) or on the caller's thread (for
+/// `process(_:)`), in frame order: `didFind` for a face before the `didProcess` of its first frame, and
+/// `didLose` after the last frame it was in.
+public protocol DetectorDelegate: AnyObject, Sendable {
+    /// A new face (Affdex `onFaceDetectionStarted`).
+    func detector(_ detector: Detector, didFind face: FaceResult)
+    /// A face is no longer seen (Affdex `onFaceDetectionStopped`).
+    func detector(_ detector: Detector, didLoseFace faceId: Int)
+    /// Every frame's result, processed or not (Affdex `onImageResults`).
+    func detector(_ detector: Detector, didProcess result: DetectorResult)
+    /// The end of a video file (Affdex `onProcessingFinished`); never for other sources.
+    func detectorDidFinishProcessing(_ detector: Detector)
+    /// A frame or the source failed; for cameras and files processing stops after this.
+    func detector(_ detector: Detector, didFail error: MienError)
+}
+
+extension DetectorDelegate {
+    public func detector(_ detector: Detector, didFind face: FaceResult) {}
+    public func detector(_ detector: Detector, didLoseFace faceId: Int) {}
+    public func detector(_ detector: Detector, didProcess result: DetectorResult) {}
+    public func detectorDidFinishProcessing(_ detector: Detector) {}
+    public func detector(_ detector: Detector, didFail error: MienError) {}
+}

@@ -1,0 +1,37 @@
+/// What a `Detector` reads, fixed at its creation (Affdex's CameraDetector, VideoFileDetector,
+/// PhotoDetector, FrameDetector).
+public enum DetectorSource: Sendable {
+    /// A V4L2 camera by index ("0") or path ("/dev/video2"), at a requested capture size (0 = the
+    /// camera's default). Live: frames the analysis cannot keep up with are dropped and reported.
+    case camera(device: String, width: Int = 0, height: Int = 0)
+    /// A video file, read as fast as it can be analysed; `finished` is reported at its end.
+    case videoFile(path: String)
+    /// Unrelated pictures given one at a time with `process(_:)`: each stands alone.
+    case discreteImages
+    /// Related pictures (for example one per second) given with `process(_:)`: faces are tracked.
+    case continuousImages
+    /// Frames the caller pushes with `process(_:)`, with their own increasing timestamps: tracked.
+    case pushedFrames
+    /// A live source provided by the caller (a camera stand-in in tests, another capture API): treated
+    /// like a camera.
+    case liveSource(name: String, open: @Sendable () throws -> any FrameSource)
+
+    /// Whether the detector reads frames itself on a background thread.
+    var readsItself: Bool {
+        switch self {
+        case .camera, .videoFile, .liveSource: true
+        case .discreteImages, .continuousImages, .pushedFrames: false
+        }
+    }
+
+    /// Whether frames arrive in real time (and may be dropped).
+    var isLive: Bool {
+        switch self {
+        case .camera, .liveSource: true
+        default: false
+        }
+    }
+
+    /// Affdex's default processing rate for the source: 5 fps for cameras, every frame otherwise.
+    var defaultProcessRate: Double? { isLive ? 5 : nil }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import MienTesting
+import Testing
+
+@testable import Mien
+
+/// Records delegate callbacks in order.
+private final class Recorder: DetectorDelegate, @unchecked Sendable {
+    // Written by the detector's one delivering thread, read after it has stopped.
+    private let lock = NSLock()
+    private var log: [String] = []
+    var events: [String] { lock.withLock { log } }
+    private func add(_ line: String) { lock.withLock { log.append(line) } }
+
+    func detector(_ detector: Detector, didFind face: FaceResult) { add("found \(face.faceId)") }
+    func detector(_ detector: Detector, didLoseFace faceId: Int) { add("lost \(faceId)") }
+    func detector(_ detector: Detector, didProcess result: DetectorResult) {
+        add(result.processed ? "frame \(result.frameIndex) faces \(result.faces?.keys.sorted() ?? [])" : "skipped")
+    }
+    func detectorDidFinishProcessing(_ detector: Detector) { add("finished") }
+    func detector(_ detector: Detector, didFail error: MienError) { add("failed \(error.code)") }
+}
+
+/// A camera stand-in: `count` frames of the astronaut clip, as fast as they are asked for.
+private final class FakeCamera: FrameSource {
+    let name = "fake camera"
+    let info = SourceInfo(kind: .camera, width: 320, height: 240, framesPerSecond: 30)
+    private let clip: PanAndZoomClip
+    private var next = 0
+    init(count: Int) throws { clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: count) }
+    func nextFrame() throws -> Frame? {
+        guard next < clip.frameCount else { return nil }
+        defer { next += 1 }
+        return try clip.frame(at: next)
+    }
+}
+
+private func models() throws -> ModelStore {
+    try ModelStore(directory: SampleMedia.repositoryRoot.appendingPathComponent("Models"))
+}
+
+private func code(_ body: () throws -> Void) -> MienError.Code? {
+    do {
+        try body()
+        return nil
+    } catch let error as MienError {
+        return error.code
+    } catch {
+        return .internalFailure
+    }
+}
+
+@Suite("Detector")
+struct DetectorTests {
+    @Test func options_areValidatedAtCreation() {
+        #expect(code { _ = try DetectorOptions(maximumFaces: 0) } == .invalidOptions)
+        #expect(code { _ = try DetectorOptions(maxProcessRate: 0) } == .invalidOptions)
+        #expect(code { _ = try DetectorOptions(maxProcessRate: .infinity) } == .invalidOptions)
+    }
+
+    @Test func misuse_isAThrownError() throws {
+        let images = Detector(source: .discreteImages, options: try DetectorOptions(), models: try models())
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        #expect(code { try images.process(frame) } == .notStarted)
+        try images.start()
+        #expect(code { try images.start() } == .wrongRunningMode)
+        images.stop()
+        #expect(code { try images.process(frame) } == .notStarted)
+
+        let video = Detector(
+            source: .videoFile(path: "/no/such.mp4"), options: try DetectorOptions(), models: try models())
+        #expect(code { try video.process(frame) } == .wrongRunningMode)
+        #expect(code { try video.start() } == .notFound)
+        let camera = Detector(source: .camera(device: "97"), options: try DetectorOptions(), models: try models())
+        #expect([.notFound, .deviceUnavailable].contains(code { try camera.start() }))
+
+        let pushed = Detector(source: .pushedFrames, options: try DetectorOptions(), models: try models())
+        try pushed.start()
+        var later = frame
+        later.timestamp = 2
+        try pushed.process(later)
+        var earlier = frame
+        earlier.timestamp = 1
+        #expect(code { try pushed.process(earlier) } == .nonMonotonicTimestamp)
+        pushed.stop()
+    }
+
+    @Test func classifierSwitches_leaveOthersNil_andSkipTheirStages() throws {
+        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let smileOnly = Detector(
+            source: .discreteImages, options: try DetectorOptions(metrics: [.expression(.smile)]), models: try models())
+        try smileOnly.start()
+        let face = try #require(try smileOnly.process(frame).faces?[0])
+        #expect((face.expressions?[.smile] ?? 0) > 50)
+        #expect(face.expressions?[.browRaise] == nil && face.emoji == nil && face.emotions == nil && face.gender == nil)
+        #expect(smileOnly.stagesRunning.expressions && !smileOnly.stagesRunning.affect)
+
+        let bare = Detector(source: .discreteImages, options: try DetectorOptions(), models: try models())
+        try bare.start()
+        let plain = try #require(try bare.process(frame).faces?[0])
+        #expect(plain.expressions == nil && plain.orientation != nil && plain.facePoints.count == 34)
+        #expect(!bare.stagesRunning.expressions && !bare.stagesRunning.affect, "no metric, no blendshapes")
+
+        let everything = Detector(
+            source: .discreteImages, options: try DetectorOptions(metrics: .all), models: try models())
+        try everything.start()
+        let full = try #require(try everything.process(frame).faces?[0])
+        #expect(full.emotions?[.joy] != nil && full.valence != nil && full.gender != nil && full.glasses == false)
+        #expect(full.emoji?[.smiley] != nil && full.expressions?[.attention] != nil)
+        let json = String(decoding: try JSONEncoder().encode(try everything.process(frame)), as: UTF8.self)
+        #expect(json.contains("\"faceBounds\"") && json.contains("\"joy\"") && json.contains("\"smile\""))
+    }
+
+    @Test func videoFile_rateCap_delegateOrder_andFinishedOnce() async throws {
+        // 60 frames at 30 fps (2 s) with maxProcessRate 5: every 6th frame is analysed.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mien-detector-\(UUID()).mp4").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 60).write(to: path)
+        let detector = Detector(
+            source: .videoFile(path: path), options: try DetectorOptions(maxProcessRate: 5), models: try models())
+        let recorder = Recorder()
+        detector.delegate = recorder
+        try detector.start()
+        var results: [DetectorResult] = []
+        for await result in detector.results { results.append(result) }
+        #expect(results.count == 60)
+        let processed = results.filter(\.processed).count
+        #expect((9...11).contains(processed), "\(processed) processed of 60")
+        let events = recorder.events
+        #expect(events.first == "found 0" && events.dropFirst().first == "frame 0 faces [0]")
+        #expect(events.last == "finished" && events.filter { $0 == "finished" }.count == 1)
+        #expect(events.filter { $0 == "skipped" }.count == 60 - processed)
+    }
+
+    @Test func liveSource_defaultsToFivePerSecond_dropsWhatItCannotAnalyse_andNeverFinishes() async throws {
+        let detector = Detector(
+            source: .liveSource(name: "fake", open: { try FakeCamera(count: 90) }), options: try DetectorOptions(),
+            models: try models())
+        let recorder = Recorder()
+        detector.delegate = recorder
+        try detector.start()
+        var results: [DetectorResult] = []
+        for await result in detector.results {
+            results.append(result)
+            if results.count == 90 { detector.stop() }
+        }
+        #expect(results.map(\.frameIndex) == Array(0..<90), "every frame reported once, in order")
+        let processed = results.filter(\.processed).count
+        // 3 s of frames: at most 5 per second are analysed (fewer when frames were dropped unseen).
+        #expect(processed >= 1 && processed <= 16, "\(processed)")
+        #expect(!recorder.events.contains("finished"))
+    }
+
+    @Test func pushedFrames_trackFaces_andResetStartsOver() throws {
+        let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 10)
+        let detector = Detector(source: .pushedFrames, options: try DetectorOptions(), models: try models())
+        let recorder = Recorder()
+        detector.delegate = recorder
+        try detector.start()
+        for index in 0..<10 { try detector.process(clip.frame(at: index)) }
+        #expect(recorder.events.filter { $0.hasPrefix("found") } == ["found 0"])
+        detector.reset()
+        let again = try detector.process(clip.frame(at: 0))
+        #expect(again.faces?.keys.sorted() == [0] && again.found == [0] && again.frameIndex == 0)
+        detector.stop()
+    }
+
+    @Test func readmeExample_compilesAndRuns() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mien-readme-\(UUID()).mp4").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 15).write(to: path)
+        var smiles: [Double] = []
+        // --- README example (keep in step with README.md, "The Detector API") ---
+        let detector = Detector(
+            source: .videoFile(path: path),
+            options: try DetectorOptions(
+                maximumFaces: 2, metrics: Set<Metric>.allEmotions.union([.expression(.smile)])),
+            models: try models())
+        try detector.start()
+        for await result in detector.results where result.processed {
+            for (_, face) in result.faces ?? [:] {
+                smiles.append(face.expressions?[.smile] ?? .nan)
+                _ = face.emotions?[.joy]
+            }
+        }
+        // --- end of README example ---
+        #expect(smiles.count == 15 && smiles.allSatisfy { $0 > 50 })
+    }
+}
