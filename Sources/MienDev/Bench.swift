@@ -67,6 +67,11 @@ struct Bench: ParsableCommand {
             "emotion + appearance stage (sample still, per face): emotions (\(EmotionCrop.standardScales.count * 2)+ CNN"
                 + " views) \(affectRow["emotions_ms_median"] ?? 0) ms, gender + age + glasses"
                 + " \(affectRow["appearance_ms_median"] ?? 0) ms")
+        let latency = try LatencyBench(models: models).run()
+        print(
+            "camera latency (720p at 30 fps, every metric, Detector defaults): p50 \(latency["latency_ms_p50"] ?? 0) ms,"
+                + " p99 \(latency["latency_ms_p99"] ?? 0) ms over \(latency["processed"] ?? 0) analysed frames"
+                + " (\(latency["unprocessed"] ?? 0) reported unprocessed)")
         var trackingRows: [[String: Any]] = []
         if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }) {
             let tracking = TrackingBench(models: models, runs: runs)
@@ -105,7 +110,7 @@ struct Bench: ParsableCommand {
         }
         let summary: [String: Any] = [
             "benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows,
-            "expression_stage": expressionRow, "affect_stage": affectRow,
+            "expression_stage": expressionRow, "affect_stage": affectRow, "camera_latency": latency,
         ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

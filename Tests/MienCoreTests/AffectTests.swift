@@ -93,4 +93,35 @@ struct AffectTests {
         let mapped = transform.apply(points[33].xy)
         #expect(abs(mapped.x - chipX) < 1e-6)
     }
+
+    /// Counts calls; says every face is a 30-year-old man.
+    private final class CountingAppearance: AppearanceClassifying {
+        var calls = 0
+        func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {
+            calls += 1
+            return 0.9
+        }
+        func age(in frame: Frame, points: [Point3D]) throws -> Double { 30 }
+    }
+
+    @Test func appearanceStage_stopsRunningTheNetworksOnceATrackHasSettled() throws {
+        let counting = CountingAppearance()
+        let stage = AffectStage(emotions: false, cnn: nil, appearance: counting)
+        let frame = try Frame(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
+        let points = (0..<FaceLandmark.count).map {
+            Point3D(x: Double($0 % 22) * 2 + 10, y: Double($0 / 22) * 2 + 5, z: 0)
+        }
+        let mesh = FaceMesh(
+            points: points, presence: 1, region: FaceRegion(center: Point(x: 32, y: 32), size: 40, rotation: 0))
+        let face = TrackedFace(faceId: 0, bounds: mesh.bounds, confidence: 1, mesh: mesh, pose: nil)
+        for _ in 0..<40 { _ = try stage.measure(face, in: frame, stream: true) }
+        #expect(counting.calls == AppearanceTrack.settledFrames)
+        let settled = try stage.measure(face, in: frame, stream: true)
+        #expect(settled.appearance?.gender == .male && settled.appearance?.age == 30)
+        _ = try stage.measure(face, in: frame, stream: false)
+        #expect(counting.calls == AppearanceTrack.settledFrames + 1, "discrete images always run")
+        stage.reset()
+        _ = try stage.measure(face, in: frame, stream: true)
+        #expect(counting.calls == AppearanceTrack.settledFrames + 2, "reset starts a new track")
+    }
 }

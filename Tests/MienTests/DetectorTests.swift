@@ -165,6 +165,26 @@ struct DetectorTests {
         detector.stop()
     }
 
+    @Test func continuousImages_keepFaceIds_andLoseAFaceAfterItsLastFrame() throws {
+        let photo = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let blank = try Frame(width: 512, height: 512, pixels: [UInt8](repeating: 90, count: 512 * 512 * 3))
+        let detector = Detector(source: .continuousImages, options: try DetectorOptions(), models: try models())
+        let recorder = Recorder()
+        detector.delegate = recorder
+        try detector.start()
+        for second in 0..<4 {
+            var picture = second < 3 ? photo : blank
+            picture.timestamp = Double(second)
+            let result = try detector.process(picture)
+            #expect(result.frameIndex == second)
+        }
+        #expect(
+            recorder.events == [
+                "found 0", "frame 0 faces [0]", "frame 1 faces [0]", "frame 2 faces [0]", "frame 3 faces []", "lost 0",
+            ])
+        detector.stop()
+    }
+
     @Test func readmeExample_compilesAndRuns() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mien-readme-\(UUID()).mp4").path
         defer { try? FileManager.default.removeItem(atPath: path) }

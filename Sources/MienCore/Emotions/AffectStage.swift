@@ -3,7 +3,8 @@
 ///
 /// Runs after the expression stage (emotions read the baseline-corrected expressions). Appearance is
 /// learnt only from frames without quality flags once a track has one such frame, so a face turned away
-/// cannot drag the aggregate; a track's first frames are used whatever their flags.
+/// cannot drag the aggregate; a track's first frames are used whatever their flags. After
+/// `AppearanceTrack.settledFrames` frames a track's appearance is settled and its networks stop running.
 ///
 /// - Important: Not thread-safe; one stream per stage.
 public final class AffectStage {
@@ -30,16 +31,17 @@ public final class AffectStage {
             let cnn = try emotionClassifier?.probabilities(in: frame, points: points)
             face.emotions = fusion.emotions(cnn: cnn, expressions: expressions)
         }
-        if let appearanceClassifier, let glasses = GlassesEvidence(points: points, in: frame) {
+        if let appearanceClassifier {
             var track = stream ? tracks[face.faceId] ?? AppearanceTrack() : AppearanceTrack()
-            if track.frames == 0 || face.flags.isEmpty {
-                let appearance = track.add(
+            if track.frames >= AppearanceTrack.settledFrames || (track.frames > 0 && !face.flags.isEmpty) {
+                // Settled (the means no longer move, the networks need not run again for this face), or a
+                // flagged frame that must not move them.
+                face.appearance = track.current
+            } else if let glasses = GlassesEvidence(points: points, in: frame) {
+                face.appearance = track.add(
                     maleProbability: try appearanceClassifier.maleProbability(in: frame, points: points),
                     age: try appearanceClassifier.age(in: frame, points: points), glassesEvidence: glasses.bridge)
-                face.appearance = appearance
                 if stream { tracks[face.faceId] = track }
-            } else {
-                face.appearance = tracks[face.faceId]?.current
             }
         }
         return face
