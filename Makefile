@@ -18,12 +18,12 @@ demo: build
 	@[ -f $(DEMO_CLIP) ] || $(RELEASE)/MienDev make-clip --width 640 --height 360 --frames 45 --fps 15 $(DEMO_CLIP)
 	@echo "== mien detect --expressions Samples/astronaut.jpg (one JSON line per frame)"
 	$(RELEASE)/mien detect --expressions Samples/astronaut.jpg
-	@echo "== mien detect --expressions $(DEMO_CLIP) (45 frames)"
-	$(RELEASE)/mien detect --expressions $(DEMO_CLIP) > $(DEMO_DIR)/detections.jsonl
-	@head -1 $(DEMO_DIR)/detections.jsonl
-	@echo "... $$(wc -l < $(DEMO_DIR)/detections.jsonl) frames in $(DEMO_DIR)/detections.jsonl," \
-	  "$$(grep -c '"confidence"' $(DEMO_DIR)/detections.jsonl) with a face," \
-	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/detections.jsonl) smiling"
+	@echo "== mien analyze $(DEMO_CLIP) --output $(DEMO_DIR) (45 frames, every metric)"
+	$(RELEASE)/mien analyze $(DEMO_CLIP) --output $(DEMO_DIR)
+	@head -3 $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv | cut -c1-200
+	@echo "... $$(($$(wc -l < $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv) - 1)) face rows in $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv," \
+	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/astronaut-pan-zoom.mp4.jsonl) smiling frames; summary in" \
+	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json"
 
 ## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
 test: deps lint

@@ -12,7 +12,7 @@ struct MienCommand: ParsableCommand {
             the others were still processed, 3 when Mien's models are missing or altered, 64 for a usage error.
             """,
         version: MienVersion.string,
-        subcommands: [Detect.self, Models.self]
+        subcommands: [Analyze.self, Detect.self, Models.self]
     )
 }
 

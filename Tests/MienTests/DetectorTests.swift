@@ -52,6 +52,18 @@ private func code(_ body: () throws -> Void) -> MienError.Code? {
 
 @Suite("Detector")
 struct DetectorTests {
+    @Test func csvColumns_areUnique_andEmptyForMetricsNotAskedFor() throws {
+        #expect(Set(ResultTable.header).count == ResultTable.header.count)
+        let detector = Detector(
+            source: .discreteImages, options: try DetectorOptions(metrics: [.emotion(.joy)]), models: try models())
+        try detector.start()
+        let lines = ResultTable.lines(for: try detector.process(ImageDecoder.decode(file: SampleMedia.astronautPath)))
+        let cells = try #require(lines.first).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        #expect(cells.count == ResultTable.header.count)
+        let row = Dictionary(uniqueKeysWithValues: zip(ResultTable.header, cells))
+        #expect(row["smile"] == "" && row["valence"] == "" && !(row["joy"] ?? "").isEmpty)
+    }
+
     @Test func options_areValidatedAtCreation() {
         #expect(code { _ = try DetectorOptions(maximumFaces: 0) } == .invalidOptions)
         #expect(code { _ = try DetectorOptions(maxProcessRate: 0) } == .invalidOptions)

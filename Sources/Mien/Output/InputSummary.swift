@@ -1,0 +1,89 @@
+/// A running summary of one input's results, built frame by frame (nothing is kept but the sums): frames,
+/// processed frames, faces, and per face the mean and maximum of every measured metric and the share of
+/// its processed frames in which each emotion was dominant.
+public struct InputSummary: Sendable, Encodable {
+    /// Mean and maximum of one metric over the frames where it was measured.
+    public struct Statistic: Sendable, Encodable {
+        public var mean: Double
+        public var max: Double
+        public var frames: Int
+    }
+
+    /// One face's summary.
+    public struct Face: Sendable, Encodable {
+        public var faceId: Int
+        /// Processed frames in which the face was seen.
+        public var frames: Int
+        public var firstSeen: Double
+        public var lastSeen: Double
+        /// Metric name (Affdex spelling) to its statistics.
+        public var metrics: [String: Statistic]
+        /// Emotion name to the share (0...1) of the face's frames in which it was the dominant one.
+        public var dominantEmotionShare: [String: Double]
+    }
+
+    public var input: String
+    public var frames = 0
+    public var processedFrames = 0
+    /// The faces, by `faceId`.
+    public var faces: [Face] { accumulators.keys.sorted().compactMap { accumulators[$0]?.summary } }
+
+    private var accumulators: [Int: Accumulator] = [:]
+
+    private struct Accumulator: Sendable {
+        var faceId: Int
+        var frames = 0
+        var first = 0.0
+        var last = 0.0
+        var sums: [String: (sum: Double, max: Double, count: Int)] = [:]
+        var dominant: [String: Int] = [:]
+
+        mutating func add(_ name: String, _ value: Double?) {
+            guard let value, value.isFinite else { return }
+            let old = sums[name] ?? (0, -Double.infinity, 0)
+            sums[name] = (old.sum + value, Swift.max(old.max, value), old.count + 1)
+        }
+
+        var summary: Face {
+            Face(
+                faceId: faceId, frames: frames, firstSeen: first, lastSeen: last,
+                metrics: sums.mapValues {
+                    Statistic(mean: ($0.sum / Double($0.count) * 100).rounded() / 100, max: $0.max, frames: $0.count)
+                },
+                dominantEmotionShare: dominant.mapValues {
+                    (Double($0) / Double(Swift.max(frames, 1)) * 1000).rounded() / 1000
+                })
+        }
+    }
+
+    public init(input: String) { self.input = input }
+
+    /// Adds one frame's result.
+    public mutating func add(_ result: DetectorResult) {
+        frames += 1
+        guard let faces = result.faces else { return }
+        processedFrames += 1
+        for (id, face) in faces {
+            var a = accumulators[id] ?? Accumulator(faceId: id, first: result.timestamp)
+            a.frames += 1
+            a.last = result.timestamp
+            for emotion in Emotion.allCases { a.add(emotion.rawValue, face.emotions?[emotion]) }
+            a.add("valence", face.valence)
+            a.add("engagement", face.engagement)
+            for expression in FacialExpression.allCases { a.add(expression.rawValue, face.expressions?[expression]) }
+            for emoji in Emoji.allCases { a.add(emoji.rawValue, face.emoji?[emoji]) }
+            if let top = face.emotions?.maximum { a.dominant[top.key.rawValue, default: 0] += 1 }
+            accumulators[id] = a
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case input, frames, processedFrames, faces }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(frames, forKey: .frames)
+        try container.encode(processedFrames, forKey: .processedFrames)
+        try container.encode(faces, forKey: .faces)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// `DetectorResult`s as CSV: one row per face per processed frame, columns in Affdex spelling, empty cells
+/// for metrics that were not asked for (or could not be measured).
+///
+/// RFC 4180 quoting; the header row is
+/// plain names, so pandas (`read_csv`) and R (`read.csv`) read the file as is. Affdex names an expression
+/// and an emoji `smirk`; the emoji's column is `smirkEmoji` so every column name is unique.
+public enum ResultTable {
+    /// Every column, in order.
+    public static let header: [String] =
+        [
+            "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",
+            "brightness", "flags", "gender", "age", "ageYears", "glasses",
+        ] + Emotion.allCases.map(\.rawValue) + ["valence", "engagement"] + FacialExpression.allCases.map(\.rawValue)
+        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji"]
+
+    /// The header as one CSV line (without the line break).
+    public static var headerLine: String { header.joined(separator: ",") }
+
+    /// One CSV line per face of `result` (none for an unprocessed frame or a frame without faces).
+    public static func lines(for result: DetectorResult) -> [String] {
+        guard let faces = result.faces else { return [] }
+        return faces.keys.sorted().compactMap { id in faces[id].map { line(face: $0, result: result) } }
+    }
+
+    private static func line(face: FaceResult, result: DetectorResult) -> String {
+        func number(_ value: Double?, places: Int = 2) -> String {
+            guard let value, value.isFinite else { return "" }
+            var scale = 1.0
+            for _ in 0..<places { scale *= 10 }
+            let rounded = (value * scale).rounded() / scale
+            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        }
+        var cells: [String] = [
+            number(result.timestamp, places: 3), String(result.frameIndex), String(face.faceId),
+            number(face.faceBounds.x), number(face.faceBounds.y), number(face.faceBounds.width),
+            number(face.faceBounds.height), number(face.orientation?.interocularDistance),
+            number(face.orientation?.pitch), number(face.orientation?.yaw), number(face.orientation?.roll),
+            number(face.quality?.brightness), face.flags.map(\.rawValue).joined(separator: ";"),
+            face.gender?.rawValue ?? "", face.age?.rawValue ?? "", number(face.ageYears, places: 1),
+            face.glasses.map { $0 ? "1" : "0" } ?? "",
+        ]
+        cells += Emotion.allCases.map { number(face.emotions?[$0]) }
+        cells += [number(face.valence), number(face.engagement)]
+        cells += FacialExpression.allCases.map { number(face.expressions?[$0]) }
+        cells += Emoji.allCases.map { number(face.emoji?[$0]) }
+        cells.append(face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } ?? "")
+        return cells.map(quoted).joined(separator: ",")
+    }
+
+    /// RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled.
+    static func quoted(_ cell: String) -> String {
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

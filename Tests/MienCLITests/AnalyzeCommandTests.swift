@@ -1,0 +1,102 @@
+import Foundation
+import MienTesting
+import Testing
+
+/// Rows of a CSV file without quoted commas (Mien's cells never contain any but flags' semicolons).
+private func csvRows(_ path: String) throws -> [[String]] {
+    try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+@Suite("mien analyze")
+struct AnalyzeCommandTests {
+    @Test func sample_writesJSONLinesCSVAndSummary_inAffdexSpelling() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runMien(["analyze", SampleMedia.astronautPath, "--output", folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let base = folder.appendingPathComponent("astronaut.jpg").path
+        let rows = try csvRows(base + ".csv")
+        #expect(rows.count == 2)
+        let header = rows[0]
+        for column in [
+            "TimeStamp", "faceId", "joy", "valence", "engagement", "smile", "attention", "dominantEmoji", "gender",
+        ] {
+            #expect(header.contains(column), "\(column)")
+        }
+        let row = Dictionary(uniqueKeysWithValues: zip(header, rows[1]))
+        #expect(Double(row["smile"] ?? "") ?? 0 > 50 && Double(row["joy"] ?? "") ?? 0 > 50)
+        let line = try #require(
+            try String(contentsOfFile: base + ".jsonl", encoding: .utf8).split(separator: "\n").first)
+        let frame = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect((frame["faces"] as? [String: Any])?["0"] != nil)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: base + ".summary.json")))
+                as? [String: Any])
+        #expect(summary["processedFrames"] as? Int == 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "no temporary files left: \(leftovers)")
+    }
+
+    @Test func disabledMetrics_areEmptyCells() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try runMien([
+            "analyze", SampleMedia.astronautPath, "--output", folder.path, "--metrics", "expressions", "--format",
+            "csv",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try csvRows(folder.appendingPathComponent("astronaut.jpg.csv").path)
+        let row = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
+        #expect(row["joy"] == "" && row["gender"] == "" && row["wink"] == "" && row["valence"] == "")
+        #expect(!(row["smile"] ?? "").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("astronaut.jpg.jsonl").path))
+    }
+
+    @Test func unreadableInput_amongGoodOnes_failsAlone() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("broken.jpg")
+        try Data("not a picture".utf8).write(to: bad)
+        let out = folder.appendingPathComponent("out").path
+        let result = try runMien(["analyze", bad.path, SampleMedia.astronautPath, "--output", out])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("broken.jpg"))
+        #expect(FileManager.default.fileExists(atPath: out + "/astronaut.jpg.csv"))
+    }
+
+    @Test func resume_skipsCompleteInputs() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try runMien(["analyze", SampleMedia.astronautPath, "--output", folder.path]).status == 0)
+        let again = try runMien(["analyze", SampleMedia.astronautPath, "--output", folder.path, "--resume"])
+        #expect(again.status == 0 && again.stderr.contains("skipped (--resume)"))
+        #expect(
+            try runMien(["analyze", SampleMedia.astronautPath, "--resume"]).status == 64, "--resume needs --output")
+    }
+
+    @Test func sigint_stopsCleanly_leavingValidFilesForTheFramesDone() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("long.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 600).write(to: clip)
+        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = products.appendingPathComponent("mien")
+        process.arguments = ["analyze", clip, "--output", folder.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 4)
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let rows = try csvRows(folder.appendingPathComponent("long.mp4.csv").path)
+        #expect(rows.count > 1 && rows.count < 601, "\(rows.count - 1) frames done")
+        #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count }, "every row complete")
+        let lines = try String(contentsOfFile: folder.appendingPathComponent("long.mp4.jsonl").path, encoding: .utf8)
+            .split(separator: "\n")
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("long.mp4.summary.json").path))
+    }
+}
