@@ -19,11 +19,12 @@ demo: build
 	@echo "== mien detect --expressions Samples/astronaut.jpg (one JSON line per frame)"
 	$(RELEASE)/mien detect --expressions Samples/astronaut.jpg
 	@echo "== mien analyze $(DEMO_CLIP) --output $(DEMO_DIR) (45 frames, every metric)"
-	$(RELEASE)/mien analyze $(DEMO_CLIP) --output $(DEMO_DIR)
+	$(RELEASE)/mien analyze $(DEMO_CLIP) Samples/astronaut.jpg --output $(DEMO_DIR) --annotate $(DEMO_DIR)
 	@head -3 $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv | cut -c1-200
 	@echo "... $$(($$(wc -l < $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv) - 1)) face rows in $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv," \
 	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/astronaut-pan-zoom.mp4.jsonl) smiling frames; summary in" \
-	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json"
+	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json; annotated: $(DEMO_DIR)/astronaut-pan-zoom.mp4.mp4," \
+	  "$(DEMO_DIR)/astronaut.jpg.png"
 
 ## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
 test: deps lint

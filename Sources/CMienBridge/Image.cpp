@@ -63,3 +63,29 @@ extern "C" mien_status mien_image_warp_affine(const uint8_t *src, int32_t src_wi
         return MIEN_OK;
     });
 }
+
+extern "C" mien_status mien_image_draw(uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+                                       const mien_shape *shapes, int32_t count, char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(count == 0 || shapes != nullptr, "shapes is NULL");
+        cv::Mat target = mien::wrap_bgr(pixels, width, height, stride);
+        for (int32_t i = 0; i < count; ++i) {
+            const mien_shape &s = shapes[i];
+            const cv::Scalar colour(s.blue, s.green, s.red);
+            const cv::Point a(cvRound(s.x0), cvRound(s.y0));
+            const cv::Point b(cvRound(s.x1), cvRound(s.y1));
+            const int thickness = s.thickness < 0 ? cv::FILLED : std::max(1, s.thickness);
+            switch (s.kind) {
+            case MIEN_SHAPE_RECTANGLE: cv::rectangle(target, a, b, colour, thickness, cv::LINE_AA); break;
+            case MIEN_SHAPE_LINE: cv::line(target, a, b, colour, std::max(1, s.thickness), cv::LINE_AA); break;
+            case MIEN_SHAPE_CIRCLE: cv::circle(target, a, std::max(1, cvRound(s.x1)), colour, thickness, cv::LINE_AA); break;
+            case MIEN_SHAPE_TEXT:
+                mien::require(s.text != nullptr, "text shape without text");
+                cv::putText(target, s.text, a, cv::FONT_HERSHEY_SIMPLEX, s.x1, colour, std::max(1, s.thickness), cv::LINE_AA);
+                break;
+            default: throw mien::BridgeError(MIEN_ERR_INVALID_ARGUMENT, "unknown shape kind " + std::to_string(s.kind));
+            }
+        }
+        return MIEN_OK;
+    });
+}

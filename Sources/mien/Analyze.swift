@@ -66,6 +66,12 @@ struct Analyze: ParsableCommand {
     @Option(help: "Seconds between the images of a --continuous folder.")
     var interval = 1.0
 
+    @Option(
+        help:
+            "Folder for annotated pictures (<name>.png) and videos (<name>.mp4): boxes coloured by valence, IDs, points, pose axes, emotions."
+    )
+    var annotate: String?
+
     @Flag(help: "Skip inputs whose output files are already complete.")
     var resume = false
 
@@ -102,8 +108,8 @@ struct Analyze: ParsableCommand {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
-        if let output {
-            try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        for folder in [output, annotate].compactMap({ $0 }) {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
         let interruption = Interruption()
         var failed = false
@@ -153,29 +159,36 @@ struct Analyze: ParsableCommand {
         }
         let source = try InputSource.open(path: name, imageInterval: continuous ? interval : 0)
         switch source.info.kind {
-        case .video:
+        case .video where annotate == nil:
             let detector = Detector(source: .videoFile(path: name), options: options, models: models)
             try runReading(
                 detector, name: name, plan: plan, expected: source.info.frameCount, interruption: interruption)
         default:
-            let stream = continuous && source.info.kind == .imageFolder
+            // Pictures, and videos being annotated (read here, so their pixels can be drawn on), go
+            // through `process(_:)`; a video's frames keep their own timestamps.
+            let kind = source.info.kind
+            let stream = kind == .video || (continuous && kind == .imageFolder)
             let detector = Detector(
-                source: stream ? .continuousImages : .discreteImages, options: options, models: models)
+                source: kind == .video ? .pushedFrames : (stream ? .continuousImages : .discreteImages),
+                options: options, models: models)
             let sink = try AnalysisSink(input: name, plan: plan, expectedFrames: source.info.frameCount)
             detector.delegate = sink
             try detector.start()
+            let annotator = try annotate.map { try Annotator(folder: $0, input: name, info: source.info) }
             var itemFailed = false
             source.drain(
                 limit: maxFrames ?? .max,
                 { frame in
                     guard !interruption.requested else { return }
-                    try detector.process(frame)
+                    let result = try detector.process(frame)
+                    try annotator?.add(frame, result)
                 },
                 onError: { error in
                     Diagnostics.report(error)
                     itemFailed = true
                 })
             detector.stop()
+            try annotator?.finish()
             if let failure = sink.finish() { throw failure }
             if itemFailed { throw MienError(.corruptData, "some images could not be read", input: name) }
         }
@@ -200,6 +213,44 @@ struct Analyze: ParsableCommand {
         interruption.onRequest(nil)
         if let failure = sink.finish() { throw failure }
     }
+}
+
+/// Writes annotated pictures (one PNG per picture) or an annotated video (every frame, drawn with the
+/// faces of the latest processed frame).
+private final class Annotator {
+    private let folder: String
+    private let base: String
+    private let info: SourceInfo
+    private var writer: VideoWriter?
+    private var latest: [Shape] = []
+    private var pictures = 0
+
+    init(folder: String, input: String, info: SourceInfo) throws {
+        self.folder = folder
+        base = URL(fileURLWithPath: input).lastPathComponent
+        self.info = info
+    }
+
+    func add(_ frame: Frame, _ result: DetectorResult) throws {
+        if result.processed { latest = FaceAnnotator.shapes(for: result) }
+        let drawn = try frame.drawing(latest)
+        if info.kind == .video {
+            if writer == nil {
+                writer = try VideoWriter(
+                    path: path(base + ".mp4"), width: frame.width, height: frame.height,
+                    framesPerSecond: info.framesPerSecond ?? 30)
+            }
+            try writer?.write(drawn)
+        } else {
+            let name = info.kind == .imageFolder ? "\(base)-\(pictures).png" : base + ".png"
+            try drawn.write(toImageFile: path(name))
+        }
+        pictures += 1
+    }
+
+    func finish() throws { writer = nil }
+
+    private func path(_ name: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(name).path }
 }
 
 /// Passes results to the sink and ends the wait after `--max-frames`.

@@ -66,6 +66,26 @@ struct AnalyzeCommandTests {
         #expect(FileManager.default.fileExists(atPath: out + "/astronaut.jpg.csv"))
     }
 
+    @Test func annotate_writesAPictureAndAVideo_withTheFacesDrawn() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 10).write(to: clip)
+        let result = try runMien([
+            "analyze", SampleMedia.astronautPath, clip, "--output", folder.path, "--annotate", folder.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let picture = folder.appendingPathComponent("astronaut.jpg.png").path
+        let video = folder.appendingPathComponent("clip.mp4.mp4").path
+        #expect(FileManager.default.fileExists(atPath: picture) && FileManager.default.fileExists(atPath: video))
+        // The drawn picture is the photo plus overlays: same size, different pixels around the face.
+        let detected = try runMien(["detect", "--detector-only", picture])
+        #expect(detected.status == 0 && (detected.jsonLines.first?["width"] as? Int) == 512)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: video)).count > 1000)
+        let rows = try csvRows(folder.appendingPathComponent("clip.mp4.csv").path)
+        #expect(rows.count == 11, "a video being annotated is still analysed frame by frame")
+    }
+
     @Test func resume_skipsCompleteInputs() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

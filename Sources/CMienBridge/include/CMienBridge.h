@@ -109,6 +109,26 @@ mien_status mien_image_warp_affine(const uint8_t *src, int32_t src_width, int32_
                                    int32_t dst_width, int32_t dst_height, uint8_t border,
                                    char **error_message);
 
+/// One thing to draw on a picture (`mien_image_draw`).
+typedef enum {
+    MIEN_SHAPE_RECTANGLE = 0, ///< outline (thickness > 0) or filled (thickness < 0) box from (x0,y0) to (x1,y1)
+    MIEN_SHAPE_LINE = 1,      ///< from (x0,y0) to (x1,y1)
+    MIEN_SHAPE_CIRCLE = 2,    ///< centre (x0,y0), radius x1; filled when thickness < 0
+    MIEN_SHAPE_TEXT = 3,      ///< `text` (ASCII) with its baseline starting at (x0,y0), height scale x1
+} mien_shape_kind;
+
+typedef struct {
+    int32_t kind; ///< a mien_shape_kind
+    double x0, y0, x1, y1;
+    uint8_t blue, green, red;
+    int32_t thickness;
+    const char *text; ///< MIEN_SHAPE_TEXT only; may be NULL otherwise
+} mien_shape;
+
+/// Draws `count` shapes, anti-aliased, onto BGR pixels in place.
+mien_status mien_image_draw(uint8_t *pixels, int32_t width, int32_t height, int32_t stride, const mien_shape *shapes,
+                            int32_t count, char **error_message);
+
 // MARK: - Neural networks (cv::dnn, ONNX)
 
 typedef struct mien_net mien_net;

@@ -39,4 +39,65 @@ extension Frame {
             }
         }
     }
+
+    /// A copy of the frame with `shapes` drawn on it (anti-aliased, in order).
+    public func drawing(_ shapes: [Shape]) throws -> Frame {
+        var output = pixels
+        // Text pointers must outlive the call: keep every string as a C array until it returns.
+        let texts: [[CChar]] = shapes.map {
+            if case .text(let string, _, _, _, _) = $0 { return Array(string.utf8CString) }
+            return [0]
+        }
+        try texts.withUnsafeBufferPointerArray { textPointers in
+            let bridged = zip(shapes, textPointers).map { shape, text -> mien_shape in
+                switch shape {
+                case .rectangle(let r, let c, let thickness, let filled):
+                    mien_shape(
+                        kind: Int32(MIEN_SHAPE_RECTANGLE.rawValue), x0: r.x, y0: r.y, x1: r.x + r.width,
+                        y1: r.y + r.height,
+                        blue: c.blue, green: c.green, red: c.red, thickness: filled ? -1 : Int32(thickness), text: nil)
+                case .line(let a, let b, let c, let thickness):
+                    mien_shape(
+                        kind: Int32(MIEN_SHAPE_LINE.rawValue), x0: a.x, y0: a.y, x1: b.x, y1: b.y, blue: c.blue,
+                        green: c.green, red: c.red, thickness: Int32(thickness), text: nil)
+                case .circle(let centre, let radius, let c, let filled):
+                    mien_shape(
+                        kind: Int32(MIEN_SHAPE_CIRCLE.rawValue), x0: centre.x, y0: centre.y, x1: radius, y1: 0,
+                        blue: c.blue, green: c.green, red: c.red, thickness: filled ? -1 : 1, text: nil)
+                case .text(_, let at, let scale, let c, let thickness):
+                    mien_shape(
+                        kind: Int32(MIEN_SHAPE_TEXT.rawValue), x0: at.x, y0: at.y, x1: scale, y1: 0, blue: c.blue,
+                        green: c.green, red: c.red, thickness: Int32(thickness), text: text)
+                }
+            }
+            try output.withUnsafeMutableBufferPointer { buffer in
+                try bridged.withUnsafeBufferPointer { list in
+                    try bridgeCall(input: nil) {
+                        mien_image_draw(
+                            buffer.baseAddress, Int32(width), Int32(height), Int32(stride), list.baseAddress,
+                            Int32(list.count), $0)
+                    }
+                }
+            }
+        }
+        return try Frame(width: width, height: height, pixels: output, timestamp: timestamp, index: index)
+    }
+}
+
+extension Array where Element == [CChar] {
+    /// Calls `body` with a pointer to each element's storage, all valid for the duration of the call.
+    fileprivate func withUnsafeBufferPointerArray<R>(_ body: ([UnsafePointer<CChar>?]) throws -> R) rethrows -> R {
+        var pointers: [UnsafePointer<CChar>?] = []
+        return try withPointers(index: 0, collected: &pointers, body)
+    }
+
+    private func withPointers<R>(
+        index: Int, collected: inout [UnsafePointer<CChar>?], _ body: ([UnsafePointer<CChar>?]) throws -> R
+    ) rethrows -> R {
+        guard index < count else { return try body(collected) }
+        return try self[index].withUnsafeBufferPointer { buffer in
+            collected.append(buffer.baseAddress)
+            return try withPointers(index: index + 1, collected: &collected, body)
+        }
+    }
 }
