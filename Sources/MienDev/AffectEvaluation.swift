@@ -50,15 +50,12 @@ struct AffectEvaluation {
                 guard let truth = Self.labelMap[image.label] else { continue }
                 let frame = try ImageDecoder.decode(file: image.imagePath)
                 // fer's CNN alone, as its users run it on a face crop: the whole picture stretched to 64 x 64.
-                let whole = AffineTransform(
-                    a: Double(EmotionNetwork.inputSize) / Double(frame.width), b: 0, tx: 0, c: 0,
-                    d: Double(EmotionNetwork.inputSize) / Double(frame.height), ty: 0)
-                let plain = try cnn.probabilities(in: frame, tensorFromFrame: whole)
+                let plain = try cnn.probabilities(in: frame, tensorFromFrame: EmotionNetwork.wholePicture(of: frame))
                 let plainBest = plain.indices.max { plain[$0] < plain[$1] } ?? 0
                 alone.append((truth, FacialEmotionCNN.classes[plainBest]))
                 // Mien: the largest face's fused emotions; a crop where no face is found is classified as
                 // a whole by the CNN, as fer alone does (counted in `without_face`).
-                let face = try analyzer.analyze(frame).faces.max { $0.bounds.area < $1.bounds.area }
+                let face = try analyzer.analyze(frame).largestFace
                 if let dominant = face?.emotions?.dominant {
                     mien.append((truth, dominant))
                 } else {
@@ -88,9 +85,8 @@ struct AffectEvaluation {
         var missed = 0
         for image in utk {
             guard
-                let appearance = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces.max(by: {
-                    $0.bounds.area < $1.bounds.area
-                })?.appearance
+                let appearance = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace?
+                    .appearance
             else {
                 missed += 1
                 continue
@@ -147,9 +143,8 @@ struct AffectEvaluation {
             var flagged = 0
             for image in images {
                 guard
-                    let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces.max(by: {
-                        $0.bounds.area < $1.bounds.area
-                    }), let appearance = face.appearance
+                    let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace,
+                    let appearance = face.appearance
                 else { continue }
                 // Faces turned beyond the reliable range are flagged; glasses are judged on the others.
                 guard face.flags.isEmpty else {

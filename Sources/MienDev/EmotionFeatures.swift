@@ -28,10 +28,9 @@ struct EmotionFeatures: ParsableCommand {
         print(header.joined(separator: ","))
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path) else { continue }
-            let whole = AffineTransform(
-                a: 64 / Double(frame.width), b: 0, tx: 0, c: 0, d: 64 / Double(frame.height), ty: 0)
+            let whole = EmotionNetwork.wholePicture(of: frame)
             var row = [path]
-            let face = try analyzer.analyze(frame).faces.max { $0.bounds.area < $1.bounds.area }
+            let face = try analyzer.analyze(frame).largestFace
             row.append(face == nil ? "0" : "1")
             row += try cnn.probabilities(in: frame, tensorFromFrame: whole).map { String(format: "%.5f", $0) }
             for scale in scales {
@@ -68,7 +67,7 @@ struct GlassesFeatures: ParsableCommand {
         print("file,found,bridge,yaw")
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path) else { continue }
-            guard let face = try analyzer.analyze(frame).faces.max(by: { $0.bounds.area < $1.bounds.area }),
+            guard let face = try analyzer.analyze(frame).largestFace,
                 let g = GlassesEvidence(points: face.mesh.points, in: frame)
             else {
                 print("\(path),0,,")

@@ -12,7 +12,7 @@ struct ExpressionEvaluation {
     private func score(_ images: [LabelledExpression], analyzer: FaceAnalyzer) throws -> [(String, TrackedFace?)] {
         try images.map { image in
             let frame = try ImageDecoder.decode(file: image.imagePath)
-            return (image.label, try analyzer.analyze(frame).faces.max { $0.bounds.area < $1.bounds.area })
+            return (image.label, try analyzer.analyze(frame).largestFace)
         }
     }
 

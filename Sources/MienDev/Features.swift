@@ -25,8 +25,9 @@ struct Features: ParsableCommand {
         print((["file"] + Blendshapes.names + featureNames).joined(separator: ","))
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path),
-                let face = try analyzer.analyze(frame).faces.max(by: { $0.bounds.area < $1.bounds.area }),
-                let (pose, frontal) = estimator.fit(points: face.mesh.points)
+                let face = try analyzer.analyze(frame).largestFace,
+                let (pose, fit) = estimator.fit(points: face.mesh.points),
+                let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
             else {
                 print(path)
                 continue

@@ -103,9 +103,5 @@ struct AnalysisRecord: Encodable {
 
 /// Rounding for output: more digits than this are noise.
 enum Rounding {
-    static func round(_ value: Double, places: Int = 2) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
-    }
+    static func round(_ value: Double, places: Int = 2) -> Double { value.rounded(toPlaces: places) }
 }

@@ -12,7 +12,7 @@ struct AffectRealFaceTests {
     }
 
     private func largestFace(_ path: String, _ analyzer: FaceAnalyzer) throws -> TrackedFace? {
-        try analyzer.analyze(ImageDecoder.decode(file: path)).faces.max { $0.bounds.area < $1.bounds.area }
+        try analyzer.analyze(ImageDecoder.decode(file: path)).largestFace
     }
 
     @Test func smilingAstronaut_isJoyful_positive_engaged_withoutGlasses() throws {
@@ -88,11 +88,9 @@ struct AffectRealFaceTests {
         let images = try LabelledExpression.jaffe(root)
         for image in images {
             let frame = try ImageDecoder.decode(file: image.imagePath)
-            let whole = AffineTransform(
-                a: 64 / Double(frame.width), b: 0, tx: 0, c: 0, d: 64 / Double(frame.height), ty: 0)
-            let p = try cnn.probabilities(in: frame, tensorFromFrame: whole)
+            let p = try cnn.probabilities(in: frame, tensorFromFrame: EmotionNetwork.wholePicture(of: frame))
             if FacialEmotionCNN.classes[p.indices.max { p[$0] < p[$1] } ?? 0] == names[image.label] { alone += 1 }
-            let face = try analyzer.analyze(frame).faces.max { $0.bounds.area < $1.bounds.area }
+            let face = try analyzer.analyze(frame).largestFace
             if face?.emotions?.dominant == names[image.label] { mien += 1 }
         }
         // Dev data: 17/34 against 15/34.

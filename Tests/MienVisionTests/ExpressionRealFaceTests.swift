@@ -104,8 +104,8 @@ struct ExpressionRealFaceTests {
         var positives: [Double] = []
         var negatives: [Double] = []
         for image in images where positive.contains(image.label) || (negative?.contains(image.label) ?? true) {
-            let faces = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).faces
-            guard let e = faces.max(by: { $0.bounds.area < $1.bounds.area })?.expressions, let value = score(e) else {
+            let analysis = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath))
+            guard let e = analysis.largestFace?.expressions, let value = score(e) else {
                 continue
             }
             if positive.contains(image.label) { positives.append(value) } else { negatives.append(value) }

@@ -48,10 +48,10 @@ public struct InputSummary: Sendable, Encodable {
             Face(
                 faceId: faceId, frames: frames, firstSeen: first, lastSeen: last,
                 metrics: sums.mapValues {
-                    Statistic(mean: ($0.sum / Double($0.count) * 100).rounded() / 100, max: $0.max, frames: $0.count)
+                    Statistic(mean: ($0.sum / Double($0.count)).rounded(toPlaces: 2), max: $0.max, frames: $0.count)
                 },
                 dominantEmotionShare: dominant.mapValues {
-                    (Double($0) / Double(Swift.max(frames, 1)) * 1000).rounded() / 1000
+                    (Double($0) / Double(Swift.max(frames, 1))).rounded(toPlaces: 3)
                 })
         }
     }

@@ -27,9 +27,7 @@ public enum ResultTable {
     private static func line(face: FaceResult, result: DetectorResult) -> String {
         func number(_ value: Double?, places: Int = 2) -> String {
             guard let value, value.isFinite else { return "" }
-            var scale = 1.0
-            for _ in 0..<places { scale *= 10 }
-            let rounded = (value * scale).rounded() / scale
+            let rounded = value.rounded(toPlaces: places)
             return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         }
         var cells: [String] = [

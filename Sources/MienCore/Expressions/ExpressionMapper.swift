@@ -171,8 +171,8 @@ public struct ExpressionMapper: Sendable {
 }
 
 extension Double {
-    /// Rounded to `places` decimals (scores are reported to 0.01).
-    func rounded(toPlaces places: Int) -> Double {
+    /// Rounded to `places` decimals (scores are reported to 0.01; more digits are noise).
+    public func rounded(toPlaces places: Int) -> Double {
         let scale = Double.pow(10, Double(places))
         return (self * scale).rounded() / scale
     }

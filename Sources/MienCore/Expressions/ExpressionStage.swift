@@ -25,11 +25,21 @@ public final class ExpressionStage {
     ///
     /// In a `stream` the face's baseline learns from it (unless flagged) and is applied.
     public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
-        guard let fit = poses.fit(points: face.mesh.points) else { return face }
+        // The tracker already fitted the canonical face to this (smoothed) mesh; fit only faces built elsewhere.
+        let fitted: (pose: HeadPose, fit: WeightedProcrustes.Fit)?
+        if let pose = face.pose, let fit = face.poseFit {
+            fitted = (pose, fit)
+        } else {
+            fitted = poses.fit(points: face.mesh.points)
+        }
+        guard let fitted, let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fitted.fit) else {
+            return face
+        }
+        let pose = fitted.pose
         var face = face
         let blendshapes = try estimator.blendshapes(points: face.mesh.points)
         var expressions = mapper.expressions(
-            blendshapes: blendshapes, features: FaceFeatures(face: fit.frontal), pose: face.pose ?? fit.pose)
+            blendshapes: blendshapes, features: FaceFeatures(face: frontal), pose: pose)
         if stream, let baselineOptions = options.baseline {
             var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }

@@ -30,4 +30,7 @@ public struct FrameAnalysis: Sendable {
         self.faceCount = faceCount
         self.fullFrameDetection = fullFrameDetection
     }
+
+    /// The face with the largest box (the subject of a portrait or a face crop), or nil without faces.
+    public var largestFace: TrackedFace? { faces.max { $0.bounds.area < $1.bounds.area } }
 }

@@ -15,21 +15,26 @@ public struct HeadPoseEstimator: Sendable {
         fit(points: points)?.pose
     }
 
-    /// The pose and the frontal view of the face whose mesh points in frame pixels are `points`.
+    /// The pose of the face whose mesh points in frame pixels are `points`, with the canonical face's
+    /// fit behind it (kept so the frontal view can be built later without fitting again).
     /// - Returns: nil for a degenerate mesh.
-    public func fit(points: [Point3D]) -> (pose: HeadPose, frontal: FrontalFace)? {
+    public func fit(points: [Point3D]) -> (pose: HeadPose, fit: WeightedProcrustes.Fit)? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }
         let indices = model.weightedLandmarks.map(\.index)
         let source = indices.map { model.vertices[$0] }
         let target = indices.map { Self.rightHanded(points[$0]) }
         guard
             let fit = WeightedProcrustes.fit(
-                source: source, target: target, weights: model.weightedLandmarks.map(\.weight)),
-            let frontal = FrontalFace(points: points.map(Self.rightHanded), fit: fit)
+                source: source, target: target, weights: model.weightedLandmarks.map(\.weight))
         else { return nil }
         let interocular = points[FaceLandmark.rightEyeOuterCorner].xy.distance(
             to: points[FaceLandmark.leftEyeOuterCorner].xy)
-        return (HeadPose(rotation: fit.rotation, interocularDistance: interocular), frontal)
+        return (HeadPose(rotation: fit.rotation, interocularDistance: interocular), fit)
+    }
+
+    /// The frontal view of the face with mesh `points` (frame pixels) under `fit` (from `fit(points:)`).
+    public static func frontal(points: [Point3D], fit: WeightedProcrustes.Fit) -> FrontalFace? {
+        FrontalFace(points: points.map(rightHanded), fit: fit)
     }
 
     /// Mesh space (y down, z away from the camera) to the canonical model's (y up, z toward the camera).

@@ -7,7 +7,7 @@ public enum WeightedProcrustes {
     public typealias Matrix3 = [[Double]]
 
     /// The fit `target ≈ scale * rotation * source + translation`.
-    public struct Fit: Sendable {
+    public struct Fit: Sendable, Equatable {
         public var scale: Double
         public var rotation: Matrix3
         public var translation: Point3D

@@ -45,8 +45,8 @@ public struct FaceQuality: Sendable, Equatable, Codable {
         let surface = mesh.points.prefix(FaceLandmark.meshPointCount)
         let inside = surface.filter { frame.bounds.contains($0.xy) }.count
         self.init(
-            brightness: count > 0 ? (luma / Double(count) / 255 * 100 * 100).rounded() / 100 : 0,
-            size: (max(box.width, box.height) * 100).rounded() / 100,
+            brightness: count > 0 ? (luma / Double(count) / 255 * 100).rounded(toPlaces: 2) : 0,
+            size: max(box.width, box.height).rounded(toPlaces: 2),
             insideFrame: surface.isEmpty ? 0 : Double(inside) / Double(surface.count),
             hasColour: count > 0 && Double(colourful) / Double(count) > Self.colourShare)
     }

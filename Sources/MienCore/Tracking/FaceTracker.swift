@@ -126,10 +126,11 @@ public final class FaceTracker {
             guard first.presence >= options.minimumPresence else { continue }
             let refined = try mesher.mesh(in: frame, region: FaceRegion(mesh: first.points))
             let mesh = refined.presence >= options.minimumPresence ? refined : first
-            faces.append(
-                TrackedFace(
-                    faceId: faces.count, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh,
-                    pose: poseEstimator?.pose(points: mesh.points)))
+            let fit = poseEstimator?.fit(points: mesh.points)
+            var face = TrackedFace(
+                faceId: faces.count, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh, pose: fit?.pose)
+            face.poseFit = fit?.fit
+            faces.append(face)
         }
         return faces
     }
@@ -156,9 +157,10 @@ public final class FaceTracker {
                     z: filters[3 * i + 2].filter(p.z, at: time, speedScale: speedScale))
             }
         }
-        let face = TrackedFace(
-            faceId: faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed,
-            pose: poseEstimator?.pose(points: smoothed.points))
+        let fit = poseEstimator?.fit(points: smoothed.points)
+        var face = TrackedFace(
+            faceId: faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed, pose: fit?.pose)
+        face.poseFit = fit?.fit
         return Track(faceId: faceId, region: FaceRegion(mesh: mesh.points), filters: filters, face: face)
     }
 }

@@ -13,6 +13,9 @@ public struct TrackedFace: Sendable, Equatable {
     public var mesh: FaceMesh
     /// Head orientation from the mesh, or nil when it could not be fitted.
     public var pose: HeadPose?
+    /// The canonical-face fit `pose` was read from (the expression stage builds the frontal face from it
+    /// instead of fitting the same mesh again).
+    var poseFit: WeightedProcrustes.Fit?
     /// Brightness, size and framing of the face (set by the analyzer).
     public var quality: FaceQuality?
     /// Why this face's expressions, emoji and emotions may be wrong in this frame; empty when they can

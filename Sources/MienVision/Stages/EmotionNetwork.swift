@@ -41,10 +41,7 @@ public final class EmotionNetwork: EmotionClassifying {
             views.append(transform)
         }
         if FaceMesh.bounds(of: points).area >= Self.cropShare * frame.bounds.area {
-            let size = Double(Self.inputSize)
-            views.append(
-                AffineTransform(a: size / Double(frame.width), b: 0, tx: 0, c: 0, d: size / Double(frame.height), ty: 0)
-            )
+            views.append(Self.wholePicture(of: frame))
         }
         var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
         var runs = 0
@@ -60,6 +57,12 @@ public final class EmotionNetwork: EmotionClassifying {
             }
         }
         return sum.map { $0 / Double(runs) }
+    }
+
+    /// The transform that stretches the whole of `frame` onto the input: fer's own framing of a face crop.
+    public static func wholePicture(of frame: Frame) -> AffineTransform {
+        let size = Double(inputSize)
+        return AffineTransform(a: size / Double(frame.width), b: 0, tx: 0, c: 0, d: size / Double(frame.height), ty: 0)
     }
 
     /// The 7 probabilities of the region `tensorFromFrame` maps onto the 64 x 64 input (fer's own use:
