@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean
+.PHONY: demo test deps build lint bench eval models models-check clean report-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -19,18 +19,30 @@ demo: build
 	@echo "== mien detect --expressions Samples/astronaut.jpg (one JSON line per frame)"
 	$(RELEASE)/mien detect --expressions Samples/astronaut.jpg
 	@echo "== mien analyze $(DEMO_CLIP) --output $(DEMO_DIR) (45 frames, every metric)"
-	$(RELEASE)/mien analyze $(DEMO_CLIP) Samples/astronaut.jpg --output $(DEMO_DIR) --annotate $(DEMO_DIR)
+	$(RELEASE)/mien analyze $(DEMO_CLIP) Samples/astronaut.jpg --output $(DEMO_DIR) --annotate $(DEMO_DIR) \
+	  --report $(DEMO_DIR)/report.html
 	@head -3 $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv | cut -c1-200
 	@echo "... $$(($$(wc -l < $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv) - 1)) face rows in $(DEMO_DIR)/astronaut-pan-zoom.mp4.csv," \
 	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/astronaut-pan-zoom.mp4.jsonl) smiling frames; summary in" \
 	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json; annotated: $(DEMO_DIR)/astronaut-pan-zoom.mp4.mp4," \
-	  "$(DEMO_DIR)/astronaut.jpg.png"
+	  "$(DEMO_DIR)/astronaut.jpg.png; report: $(DEMO_DIR)/report.html"
 
 ## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
 test: deps lint
 	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data will say SKIPPED"
 	$(SWIFT) test 2>&1 | tee .build/test.log
 	@scripts/test-summary.sh .build/test.log
+	@$(MAKE) --no-print-directory report-check
+
+## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
+report-check:
+	@mkdir -p .build/report-check
+	$(SWIFT) build --product mien
+	@[ -f .build/report-check/clip.mp4 ] || $(SWIFT) run -c debug MienDev make-clip --width 320 --height 240 \
+	  --frames 30 --fps 15 .build/report-check/clip.mp4 >/dev/null
+	.build/debug/mien analyze .build/report-check/clip.mp4 Samples/astronaut.jpg --output .build/report-check \
+	  --report .build/report-check/report.html 2>/dev/null
+	scripts/check-report.sh .build/report-check/report.html
 
 ## deps: Debian's OpenCV 4.6 (image, video, camera I/O and DNN) and pkg-config, installed only when missing.
 deps:

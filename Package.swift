@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         // MARK: - The only C++: Debian's OpenCV 4.6 behind a plain C API
@@ -54,7 +56,15 @@ let package = Package(
         ),
 
         // MARK: - The facade users import
-        .target(name: "Mien", dependencies: ["MienCore", "MienVision"], swiftSettings: swiftSettings),
+        .target(
+            name: "Mien",
+            dependencies: [
+                "MienCore", "MienVision",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: - Fakes and synthetic inputs for tests, benchmarks and demos
         .target(name: "MienTesting", dependencies: ["Mien"], swiftSettings: swiftSettings),
@@ -62,7 +72,11 @@ let package = Package(
         // MARK: - Command-line tools (thin layers over the library)
         .executableTarget(
             name: "mien",
-            dependencies: ["Mien", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Mien",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Developer tool: benchmarks, evaluation on ../shared/eval, synthetic clips (`make bench|eval|demo`).

@@ -3,6 +3,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <memory>
 #include <vector>
 
 struct mien_image {
@@ -50,6 +51,35 @@ extern "C" mien_status mien_image_write(const char *path, const uint8_t *pixels,
         return MIEN_OK;
     });
 }
+
+struct mien_buffer {
+    std::vector<uint8_t> bytes;
+};
+
+extern "C" mien_status mien_image_encode(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+                                         const char *extension, int32_t quality, mien_buffer **out,
+                                         char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(out != nullptr && extension != nullptr, "out or extension is NULL");
+        *out = nullptr;
+        const cv::Mat mat = mien::wrap_bgr(pixels, width, height, stride);
+        std::vector<int> parameters;
+        if (quality > 0) parameters = {cv::IMWRITE_JPEG_QUALITY, quality, cv::IMWRITE_WEBP_QUALITY, quality};
+        auto buffer = std::make_unique<mien_buffer>();
+        if (!cv::imencode(extension, mat, buffer->bytes, parameters))
+            throw mien::BridgeError(MIEN_ERR_IO, std::string("could not encode the image as ") + extension);
+        *out = buffer.release();
+        return MIEN_OK;
+    });
+}
+
+extern "C" const uint8_t *mien_buffer_data(const mien_buffer *buffer) {
+    return buffer == nullptr ? nullptr : buffer->bytes.data();
+}
+
+extern "C" size_t mien_buffer_size(const mien_buffer *buffer) { return buffer == nullptr ? 0 : buffer->bytes.size(); }
+
+extern "C" void mien_buffer_free(mien_buffer *buffer) { delete buffer; }
 
 extern "C" mien_status mien_image_warp_affine(const uint8_t *src, int32_t src_width, int32_t src_height,
                                               int32_t src_stride, const double dst_from_src[6], uint8_t *dst,

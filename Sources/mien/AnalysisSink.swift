@@ -15,7 +15,10 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
     private let summaryPath: String?
     private var summary: InputSummary
     private var failure: MienError?
-    private let progress: Progress
+    private let progress: ProgressBoard
+    private let progressToken: Int
+    private var report: InputReport?
+    private let input: String
     private let done = DispatchSemaphore(value: 0)
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -23,28 +26,35 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         return encoder
     }()
 
-    init(input: String, plan: OutputPlan, expectedFrames: Int?) throws {
+    /// - Parameters:
+    ///   - report: whether to gather what the HTML report needs (`finish` returns it).
+    init(input: String, plan: OutputPlan, expectedFrames: Int?, progress: ProgressBoard, report: Bool) throws {
+        self.input = input
         summary = InputSummary(input: input)
+        self.report = report ? InputReport(input: input) : nil
         jsonlToStandardOutput = plan.jsonlToStandardOutput
         jsonl = try plan.jsonlPath.map(AtomicFile.init(path:))
         csv = try plan.csvPath.map(AtomicFile.init(path:))
         try csv?.write(ResultTable.headerLine + "\n")
         summaryPath = plan.summaryPath
-        progress = Progress(input: input, expectedFrames: expectedFrames)
+        self.progress = progress
+        progressToken = progress.begin(input, expectedFrames: expectedFrames)
     }
 
-    /// Records one frame's result.
-    func record(_ result: DetectorResult) {
+    /// Records one frame's result; `frame` (its pixels, when the caller has them) gives the report its
+    /// thumbnails.
+    func record(_ result: DetectorResult, frame: Frame? = nil) {
         lock.withLock {
             guard failure == nil else { return }
             do {
-                var line = try encoder.encode(result)
+                var line = try encoder.encode(AnalysisLine(input: input, result: result))
                 line.append(UInt8(ascii: "\n"))
-                if jsonlToStandardOutput { FileHandle.standardOutput.write(line) }
+                if jsonlToStandardOutput { StandardOutput.write(line) }
                 try jsonl?.write(String(decoding: line, as: UTF8.self))
                 for row in ResultTable.lines(for: result) { try csv?.write(row + "\n") }
                 summary.add(result)
-                progress.advance()
+                report?.add(result, frame: frame)
+                progress.advance(progressToken)
             } catch let error as MienError {
                 failure = error
             } catch {
@@ -66,10 +76,20 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
     /// Ends `waitForEnd()` early (Ctrl-C).
     func interrupt() { done.signal() }
 
-    /// Commits every output (complete, valid files for the frames done) and returns the first failure.
-    func finish() -> MienError? {
+    /// Deletes the temporary outputs (nothing was analysed: the input could not even start).
+    func abandon() {
         lock.withLock {
-            progress.finish()
+            progress.drop(progressToken)
+            jsonl?.abandon()
+            csv?.abandon()
+        }
+    }
+
+    /// Commits every output (complete, valid files for the frames done); returns the first failure and
+    /// the report's part for this input.
+    func finish() -> (failure: MienError?, report: InputReport?) {
+        lock.withLock {
+            progress.finish(progressToken)
             do {
                 try jsonl?.commit()
                 try csv?.commit()
@@ -84,57 +104,9 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
             } catch {
                 failure = failure ?? MienError(.ioFailure, "\(error)")
             }
-            return failure
+            report?.problem = failure?.description
+            return (failure, report)
         }
-    }
-}
-
-/// Progress on standard error: one updating line on a terminal, a plain line every few seconds otherwise.
-final class Progress {
-    private let input: String
-    private let expectedFrames: Int?
-    private let start = ContinuousClock.now
-    private var frames = 0
-    private var lastReport = ContinuousClock.now
-    private let terminal = isatty(STDERR_FILENO) != 0
-
-    /// Seconds between plain log lines when standard error is not a terminal.
-    private static let logInterval = 5.0
-
-    init(input: String, expectedFrames: Int?) {
-        self.input = input
-        self.expectedFrames = expectedFrames
-    }
-
-    func advance() {
-        frames += 1
-        let now = ContinuousClock.now
-        let interval = terminal ? 0.2 : Self.logInterval
-        guard Self.seconds(now - lastReport) >= interval else { return }
-        lastReport = now
-        report(final: false)
-    }
-
-    func finish() { report(final: true) }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    private func report(final: Bool) {
-        let seconds = max(Self.seconds(ContinuousClock.now - start), 1e-3)
-        let rate = Double(frames) / seconds
-        var text = "\(input): \(frames)"
-        if let expectedFrames, expectedFrames > 0 {
-            let left = Double(max(0, expectedFrames - frames)) / max(rate, 1e-3)
-            text += "/\(expectedFrames) frames, \(String(format: "%.1f", rate)) frames/s"
-            if !final { text += ", ETA \(Int(left.rounded())) s" }
-        } else {
-            text += " frames, \(String(format: "%.1f", rate)) frames/s"
-        }
-        if final { text += ", done" }
-        let line = terminal ? "\r\u{1B}[K" + text + (final ? "\n" : "") : text + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
     }
 }
 
@@ -147,4 +119,25 @@ struct OutputPlan {
 
     /// Every file this plan writes.
     var files: [String] { [jsonlPath, csvPath, summaryPath].compactMap { $0 } }
+}
+
+/// One JSON Lines record of `mien analyze`: the input's name, then the `DetectorResult`'s keys.
+struct AnalysisLine: Encodable {
+    var input: String
+    var result: DetectorResult
+
+    private enum CodingKeys: String, CodingKey { case input }
+
+    func encode(to encoder: any Encoder) throws {
+        try result.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+    }
+}
+
+/// Standard output shared by parallel inputs: each line is written whole.
+enum StandardOutput {
+    private static let lock = NSLock()
+
+    static func write(_ data: Data) { lock.withLock { FileHandle.standardOutput.write(data) } }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
+import Logging
 import Mien
-import Synchronization
 
 /// `mien analyze`: every metric of every face in images, folders, videos or a camera, to JSON Lines, CSV
 /// and a per-input summary.
@@ -60,15 +59,26 @@ struct Analyze: ParsableCommand {
     @Option(help: "Folder for the output files (created if missing). Without it, JSON Lines go to stdout.")
     var output: String?
 
-    @Flag(help: "Treat the images of a folder as frames of one stream (tracked, one per --interval seconds).")
-    var continuous = false
+    /// How the images of a folder relate (Affdex's discrete and continuous image modes).
+    enum ImageMode: String, EnumerableFlag {
+        case discrete, continuous
+
+        static func help(for value: ImageMode) -> ArgumentHelp? {
+            switch value {
+            case .discrete: "Every image of a folder stands alone (the default)."
+            case .continuous: "The images of a folder are frames of one stream (tracked, one per --interval seconds)."
+            }
+        }
+    }
+
+    @Flag var imageMode: ImageMode = .discrete
 
     @Option(help: "Seconds between the images of a --continuous folder.")
     var interval = 1.0
 
     @Option(
         help:
-            "Folder for annotated pictures (<name>.png) and videos (<name>.mp4): boxes coloured by valence, IDs, points, pose axes, emotions."
+            "Annotated pictures and videos: a folder (<name>.png, <name>.mp4 inside) or, for one input, a .png/.mp4 file. Boxes coloured by valence, IDs, points, pose axes, emotions."
     )
     var annotate: String?
 
@@ -81,11 +91,33 @@ struct Analyze: ParsableCommand {
     @Option(help: "Track at most this many faces (1...64).")
     var maxFaces = 5
 
+    @Option(
+        help:
+            "Write a self-contained HTML page (charts of emotions, valence and engagement per face, thumbnails, summary tables) to this file."
+    )
+    var report: String?
+
+    @Option(help: "Inputs analysed at the same time (each uses its own detector).")
+    var jobs = 1
+
+    @Flag(help: "Notes on standard error as inputs start, are skipped and finish.")
+    var verbose = false
+
     func validate() throws {
         if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if interval <= 0 { throw ValidationError("--interval must be positive") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
+        if let annotate, inputs.count + (camera == nil ? 0 : 1) > 1,
+            Annotator.pictureExtensions.union(Annotator.videoExtensions).contains(
+                URL(fileURLWithPath: annotate).pathExtension.lowercased())
+        {
+            throw ValidationError("--annotate names one file, but there are several inputs: give a folder")
+        }
+        if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
+        if let report, !report.lowercased().hasSuffix(".html") {
+            throw ValidationError("--report names an .html file (got \(report))")
+        }
         do {
             _ = try detectorOptions()
         } catch let error as MienError {
@@ -108,219 +140,62 @@ struct Analyze: ParsableCommand {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
-        for folder in [output, annotate].compactMap({ $0 }) {
+        let annotateFolder = annotate.map { target in
+            Annotator.pictureExtensions.union(Annotator.videoExtensions).contains(
+                URL(fileURLWithPath: target).pathExtension.lowercased())
+                ? URL(fileURLWithPath: target).deletingLastPathComponent().path : target
+        }
+        for folder in [output, annotateFolder].compactMap({ $0 }) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        let interruption = Interruption()
-        var failed = false
         var names: [String] = inputs
         if let camera { names.append("camera:\(camera)") }
-        for name in names {
-            if interruption.requested { break }
-            let plan = plan(for: name)
-            if resume, !plan.files.isEmpty, plan.files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
-                FileHandle.standardError.write(Data("\(name): outputs complete, skipped (--resume)\n".utf8))
-                continue
-            }
+        let job = InputJob(
+            options: options, models: models, outputFolder: output, formats: Set(format), annotateTarget: annotate,
+            report: report != nil, maxFrames: maxFrames, continuous: imageMode == .continuous, interval: interval,
+            interruption: Interruption(), progress: ProgressBoard(total: names.count))
+        let outcomes = InputQueue(names: names, jobs: jobs).run { name in
+            analyse(name, job: job)
+        }
+        if let report {
+            let parts = outcomes.compactMap(\.report)
             do {
-                try analyse(name, plan: plan, options: options, models: models, interruption: interruption)
-            } catch let error as MienError where [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) {
-                Diagnostics.report(error)
-                throw ExitStatus.modelProblem
+                let file = try AtomicFile(path: report)
+                try file.write(HTMLReport.render(parts, generator: MienVersion.string))
+                try file.commit()
+                Diagnostics.logger.info("report: \(report)")
             } catch {
                 Diagnostics.report(error)
-                failed = true
+                throw ExitStatus.inputFailed
             }
         }
-        if interruption.requested { throw ExitCode(130) }
-        if failed { throw ExitStatus.inputFailed }
+        if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
+        if job.interruption.requested { throw ExitCode(130) }
+        if outcomes.contains(where: { $0.status == .failed }) { throw ExitStatus.inputFailed }
     }
 
-    /// Output files of `input` (named after its last path component).
-    private func plan(for input: String) -> OutputPlan {
-        guard let output else { return OutputPlan(jsonlPath: nil, jsonlToStandardOutput: true) }
-        let base = URL(fileURLWithPath: input).lastPathComponent.replacingOccurrences(of: ":", with: "-")
-        func path(_ suffix: String) -> String {
-            URL(fileURLWithPath: output).appendingPathComponent(base + suffix).path
+    /// One input, start to end; never throws (its error is reported and becomes its status).
+    private func analyse(_ name: String, job: InputJob) -> InputOutcome {
+        if job.interruption.requested { return InputOutcome(status: .skipped) }
+        let plan = job.plan(for: name)
+        if resume, !plan.files.isEmpty, plan.files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
+            return InputOutcome(status: .skipped)
         }
-        return OutputPlan(
-            jsonlPath: format.contains(.jsonl) ? path(".jsonl") : nil, jsonlToStandardOutput: false,
-            csvPath: format.contains(.csv) ? path(".csv") : nil, summaryPath: path(".summary.json"))
-    }
-
-    private func analyse(
-        _ name: String, plan: OutputPlan, options: DetectorOptions, models: ModelStore, interruption: Interruption
-    ) throws {
-        if name.hasPrefix("camera:") {
-            let detector = Detector(
-                source: .camera(device: String(name.dropFirst(7))), options: options, models: models)
-            try runReading(detector, name: name, plan: plan, expected: maxFrames, interruption: interruption)
-            return
-        }
-        let source = try InputSource.open(path: name, imageInterval: continuous ? interval : 0)
-        switch source.info.kind {
-        case .video where annotate == nil:
-            let detector = Detector(source: .videoFile(path: name), options: options, models: models)
-            try runReading(
-                detector, name: name, plan: plan, expected: source.info.frameCount, interruption: interruption)
-        default:
-            // Pictures, and videos being annotated (read here, so their pixels can be drawn on), go
-            // through `process(_:)`; a video's frames keep their own timestamps.
-            let kind = source.info.kind
-            let stream = kind == .video || (continuous && kind == .imageFolder)
-            let detector = Detector(
-                source: kind == .video ? .pushedFrames : (stream ? .continuousImages : .discreteImages),
-                options: options, models: models)
-            let sink = try AnalysisSink(input: name, plan: plan, expectedFrames: source.info.frameCount)
-            detector.delegate = sink
-            try detector.start()
-            let annotator = try annotate.map { try Annotator(folder: $0, input: name, info: source.info) }
-            var itemFailed = false
-            source.drain(
-                limit: maxFrames ?? .max,
-                { frame in
-                    guard !interruption.requested else { return }
-                    let result = try detector.process(frame)
-                    try annotator?.add(frame, result)
-                },
-                onError: { error in
-                    Diagnostics.report(error)
-                    itemFailed = true
-                })
-            detector.stop()
-            try annotator?.finish()
-            if let failure = sink.finish() { throw failure }
-            if itemFailed { throw MienError(.corruptData, "some images could not be read", input: name) }
+        Diagnostics.logger.info("\(name): started")
+        do {
+            return InputOutcome(status: .done, report: try job.run(name))
+        } catch let failure as InputFailure {
+            Diagnostics.report(failure.error)
+            return InputOutcome(status: status(of: failure.error), report: failure.report)
+        } catch {
+            Diagnostics.report(error)
+            return InputOutcome(status: status(of: error))
         }
     }
 
-    /// Cameras and videos: the detector reads on its own thread; wait for the end, Ctrl-C or --max-frames.
-    private func runReading(
-        _ detector: Detector, name: String, plan: OutputPlan, expected: Int?, interruption: Interruption
-    ) throws {
-        let sink = try AnalysisSink(input: name, plan: plan, expectedFrames: expected)
-        let limit = maxFrames
-        let counter = FrameCounter(limit: limit) { sink.interrupt() }
-        // The detector holds its delegate weakly; this scope keeps it alive until the detector stops.
-        let forwarding = ForwardingDelegate(sink: sink, counter: counter)
-        detector.delegate = forwarding
-        interruption.onRequest { sink.interrupt() }
-        try detector.start()
-        withExtendedLifetime(forwarding) {
-            sink.waitForEnd()
-            detector.stop()
-        }
-        interruption.onRequest(nil)
-        if let failure = sink.finish() { throw failure }
+    private func status(of error: any Error) -> InputOutcome.Status {
+        guard let error = error as? MienError else { return .failed }
+        return [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) ? .modelProblem : .failed
     }
-}
-
-/// Writes annotated pictures (one PNG per picture) or an annotated video (every frame, drawn with the
-/// faces of the latest processed frame).
-private final class Annotator {
-    private let folder: String
-    private let base: String
-    private let info: SourceInfo
-    private var writer: VideoWriter?
-    private var latest: [Shape] = []
-    private var pictures = 0
-
-    init(folder: String, input: String, info: SourceInfo) throws {
-        self.folder = folder
-        base = URL(fileURLWithPath: input).lastPathComponent
-        self.info = info
-    }
-
-    func add(_ frame: Frame, _ result: DetectorResult) throws {
-        if result.processed { latest = FaceAnnotator.shapes(for: result) }
-        let drawn = try frame.drawing(latest)
-        if info.kind == .video {
-            if writer == nil {
-                writer = try VideoWriter(
-                    path: path(base + ".mp4"), width: frame.width, height: frame.height,
-                    framesPerSecond: info.framesPerSecond ?? 30)
-            }
-            try writer?.write(drawn)
-        } else {
-            let name = info.kind == .imageFolder ? "\(base)-\(pictures).png" : base + ".png"
-            try drawn.write(toImageFile: path(name))
-        }
-        pictures += 1
-    }
-
-    func finish() throws { writer = nil }
-
-    private func path(_ name: String) -> String { URL(fileURLWithPath: folder).appendingPathComponent(name).path }
-}
-
-/// Passes results to the sink and ends the wait after `--max-frames`.
-private final class ForwardingDelegate: DetectorDelegate {
-    let sink: AnalysisSink
-    let counter: FrameCounter
-    init(sink: AnalysisSink, counter: FrameCounter) {
-        self.sink = sink
-        self.counter = counter
-    }
-    func detector(_ detector: Detector, didProcess result: DetectorResult) {
-        guard counter.admit() else { return }
-        sink.record(result)
-    }
-    func detectorDidFinishProcessing(_ detector: Detector) { sink.detectorDidFinishProcessing(detector) }
-    func detector(_ detector: Detector, didFail error: MienError) { sink.detector(detector, didFail: error) }
-}
-
-/// Counts frames up to a limit and calls `reached` once when it is hit.
-private final class FrameCounter: Sendable {
-    private let count = Mutex(0)
-    private let limit: Int?
-    private let reached: @Sendable () -> Void
-    init(limit: Int?, reached: @escaping @Sendable () -> Void) {
-        self.limit = limit
-        self.reached = reached
-    }
-    /// Whether one more frame is within the limit.
-    func admit() -> Bool {
-        guard let limit else { return true }
-        let n = count.withLock { value -> Int in
-            value += 1
-            return value
-        }
-        if n == limit { reached() }
-        return n <= limit
-    }
-}
-
-/// Ctrl-C (SIGINT) and SIGTERM: a flag the loops check and a callback that ends the current wait.
-private final class Interruption {
-    /// Shared with the signal handlers.
-    private final class State: Sendable {
-        let value = Mutex<(requested: Bool, callback: (@Sendable () -> Void)?)>((false, nil))
-    }
-    private let state = State()
-    private let sources: [any DispatchSourceSignal]
-
-    init() {
-        var sources: [any DispatchSourceSignal] = []
-        let state = self.state
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                FileHandle.standardError.write(Data("\nmien: interrupted; completing the output files\n".utf8))
-                let callback = state.value.withLock { value -> (@Sendable () -> Void)? in
-                    value.requested = true
-                    return value.callback
-                }
-                callback?()
-            }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = sources
-    }
-
-    var requested: Bool { state.value.withLock { $0.requested } }
-
-    /// Sets (or clears) what to call on a signal.
-    func onRequest(_ callback: (@Sendable () -> Void)?) { state.value.withLock { $0.callback = callback } }
 }

@@ -14,6 +14,13 @@ struct MienCommand: ParsableCommand {
         version: MienVersion.string,
         subcommands: [Analyze.self, Detect.self, Models.self]
     )
+
+    static func main() {
+        // swift-log is set up before parsing so that every subcommand's diagnostics go to standard error;
+        // `--verbose` (analyze) adds progress notes.
+        Diagnostics.bootstrap(verbose: CommandLine.arguments.contains("--verbose"))
+        main(nil)
+    }
 }
 
 /// Exit statuses the tool documents.

@@ -119,4 +119,56 @@ struct AnalyzeCommandTests {
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("long.mp4.summary.json").path))
     }
+
+    @Test func report_isOneSelfContainedPage_withTimelinesThumbnailsAndTables() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 12).write(to: clip)
+        let report = folder.appendingPathComponent("report.html").path
+        let result = try runMien([
+            "analyze", clip, SampleMedia.astronautPath, "--output", folder.path, "--report", report,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        func count(_ needle: String) -> Int { html.components(separatedBy: needle).count - 1 }
+        #expect(count("<section id=\"input-") == 2)
+        #expect(count("<article class=\"face\"") == 2, "one face per input")
+        #expect(count("<svg class=\"chart\"") == 3, "emotions, valence, engagement for the video; none for a photo")
+        #expect(count("<polyline") >= 9, "7 emotions + valence + engagement over the clip")
+        #expect(count("src=\"data:image/jpeg;base64,") == 2, "a thumbnail per face")
+        #expect(html.contains("<td>joy</td>"), "the summary table")
+        #expect(!html.contains("http://") && !html.contains("https://"), "nothing from the network")
+        #expect(
+            try runMien(["analyze", SampleMedia.astronautPath, "--report", folder.path + "/r.txt"]).status == 64,
+            "--report names an .html file")
+    }
+
+    @Test func jobs_analyseInputsInParallel_withTheSameResultsAsOneAtATime() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 20).write(to: clip)
+        var tables: [[String]] = []
+        for jobs in ["1", "2"] {
+            let out = folder.appendingPathComponent("jobs\(jobs)").path
+            let result = try runMien([
+                "analyze", clip, SampleMedia.astronautPath, "--output", out, "--format", "csv", "--jobs", jobs,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            tables.append(
+                try ["clip.mp4.csv", "astronaut.jpg.csv"].map {
+                    try String(contentsOfFile: out + "/" + $0, encoding: .utf8)
+                })
+        }
+        #expect(tables[0] == tables[1])
+        #expect(tables[0][0].split(separator: "\n").count == 21)
+    }
+
+    @Test func jsonLinesOnStandardOutput_nameTheirInput() throws {
+        let result = try runMien(["analyze", SampleMedia.astronautPath, "--metrics", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.jsonLines.count == 1)
+        #expect((result.jsonLines.first?["input"] as? String) == SampleMedia.astronautPath)
+    }
 }

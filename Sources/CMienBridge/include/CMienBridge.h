@@ -60,6 +60,18 @@ void mien_image_free(mien_image *image);
 mien_status mien_image_write(const char *path, const uint8_t *pixels, int32_t width, int32_t height,
                              int32_t stride, char **error_message);
 
+/// Bytes owned by the bridge (an encoded image); read with `mien_buffer_data` / `mien_buffer_size`, free with
+/// `mien_buffer_free`.
+typedef struct mien_buffer mien_buffer;
+
+/// Encodes BGR pixels in memory with the codec of `extension` (".png", ".jpg", ...); `quality` 1...100 is
+/// used by JPEG and WebP (0 = OpenCV's default).
+mien_status mien_image_encode(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+                              const char *extension, int32_t quality, mien_buffer **out, char **error_message);
+const uint8_t *mien_buffer_data(const mien_buffer *buffer);
+size_t mien_buffer_size(const mien_buffer *buffer);
+void mien_buffer_free(mien_buffer *buffer);
+
 // MARK: - Video files and cameras
 
 typedef struct mien_video mien_video;

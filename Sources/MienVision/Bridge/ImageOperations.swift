@@ -101,3 +101,53 @@ extension Array where Element == [CChar] {
         }
     }
 }
+
+/// Image codecs `Frame.encoded(as:)` can write in memory.
+public enum ImageEncoding: Sendable, Equatable {
+    /// Lossless PNG.
+    case png
+    /// JPEG at `quality` 1...100.
+    case jpeg(quality: Int)
+
+    /// The MIME type, for data URLs.
+    public var mimeType: String {
+        switch self {
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        }
+    }
+}
+
+extension Frame {
+    /// The frame encoded in memory (for example a thumbnail embedded in an HTML report).
+    public func encoded(as encoding: ImageEncoding) throws -> [UInt8] {
+        let (suffix, quality): (String, Int32) =
+            switch encoding {
+            case .png: (".png", 0)
+            case .jpeg(let quality): (".jpg", Int32(clamping: Swift.min(Swift.max(quality, 1), 100)))
+            }
+        var buffer: OpaquePointer? = nil
+        try pixels.withUnsafeBufferPointer { source in
+            try bridgeCall(input: nil) {
+                mien_image_encode(
+                    source.baseAddress, Int32(width), Int32(height), Int32(stride), suffix, quality, &buffer, $0)
+            }
+        }
+        defer { mien_buffer_free(buffer) }
+        let count = mien_buffer_size(buffer)
+        guard let data = mien_buffer_data(buffer), count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: count))
+    }
+
+    /// A `size` x `size` square picture of `region` (frame pixels), widened by `margin` (0.25 = a quarter
+    /// of the region's longer side on each side), grey outside the frame.
+    public func thumbnail(of region: Rect, size: Int, margin: Double = 0.25) throws -> Frame {
+        let side = Swift.max(region.width, region.height) * (1 + 2 * margin)
+        guard side > 0, size > 0 else { throw MienError(.invalidArgument, "thumbnail of an empty region") }
+        let scale = Double(size) / side
+        let centre = region.center
+        let transform = AffineTransform.scale(
+            scale, thenTranslate: Double(size) / 2 - centre.x * scale, Double(size) / 2 - centre.y * scale)
+        return try warped(by: transform, width: size, height: size, border: 128)
+    }
+}

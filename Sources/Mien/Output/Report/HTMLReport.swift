@@ -1,0 +1,226 @@
+public import Foundation
+import Mustache
+
+/// `mien analyze --report`: one self-contained HTML page (no network: inline SVG charts, inline CSS,
+/// thumbnails as data URLs) with, per input and per face, timelines of emotions, valence and engagement,
+/// a thumbnail, the appearance and the summary table.
+///
+/// The page's small inline script only checks itself (every thumbnail decoded, every chart drawn) and
+/// records the outcome in `<html data-rendered="ok|...">`, which `scripts/check-report.sh` reads from
+/// headless Chromium.
+public enum HTMLReport {
+    /// Line colours of the emotions (a colour-blind-safe palette, fixed so pages compare).
+    static let colours: [String: String] = [
+        "anger": "#d62728", "contempt": "#8c564b", "disgust": "#8a8a00", "fear": "#9467bd",
+        "joy": "#2ca02c", "sadness": "#1f77b4", "surprise": "#ff7f0e", "valence": "#333333",
+        "engagement": "#17becf",
+    ]
+
+    /// Renders the page.
+    /// - Parameters:
+    ///   - inputs: the inputs, in the order shown.
+    ///   - generator: who made the page (for example "mien 0.4.0"), printed in the header.
+    ///   - date: when, printed in the header.
+    public static func render(_ inputs: [InputReport], generator: String, date: Date = Date()) throws -> String {
+        let template = try MustacheTemplate(string: ReportTemplate.page)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let page = PageView(
+            generator: generator, generated: formatter.string(from: date),
+            inputs: inputs.enumerated().map { InputView($1, anchor: "input-\($0)") },
+            legend: InputReport.timelineMetrics.filter { $0 != "valence" && $0 != "engagement" }.map {
+                LegendView(name: $0, colour: colours[$0] ?? "#000")
+            }, severalInputs: inputs.count > 1)
+        return template.render(page)
+    }
+
+    struct PageView {
+        var generator: String
+        var generated: String
+        var inputs: [InputView]
+        var legend: [LegendView]
+        var severalInputs: Bool
+    }
+
+    struct LegendView {
+        var name: String
+        var colour: String
+    }
+
+    struct InputView {
+        var name: String
+        var anchor: String
+        var frames: Int
+        var processedFrames: Int
+        var duration: String
+        var faceCount: Int
+        var problem: String
+        var hasProblem: Bool
+        var noFaces: Bool
+        var faces: [FaceView]
+
+        init(_ report: InputReport, anchor: String) {
+            name = report.input
+            self.anchor = anchor
+            frames = report.summary.frames
+            processedFrames = report.summary.processedFrames
+            let range = report.timeRange ?? 0...0
+            duration = LineChart.timeLabel(range.upperBound - range.lowerBound)
+            problem = report.problem ?? ""
+            hasProblem = report.problem != nil
+            let summaries = Dictionary(uniqueKeysWithValues: report.summary.faces.map { ($0.faceId, $0) })
+            faces = report.faces.keys.sorted().compactMap { id in
+                guard let face = report.faces[id], let summary = summaries[id] else { return nil }
+                return FaceView(face, summary: summary, timeRange: range)
+            }
+            faceCount = faces.count
+            noFaces = faces.isEmpty
+        }
+    }
+
+    struct FaceView {
+        var faceId: Int
+        var thumbnail: String
+        var hasThumbnail: Bool
+        var seen: String
+        var frames: Int
+        var appearance: String
+        var charts: [ChartView]
+        var hasCharts: Bool
+        var emotionRows: [RowView]
+        var expressionRows: [RowView]
+        var emojiRows: [RowView]
+        var dominant: [ShareView]
+        var hasDominant: Bool
+
+        init(_ face: InputReport.Face, summary: InputSummary.Face, timeRange: ClosedRange<Double>) {
+            faceId = face.faceId
+            let encoded = face.thumbnail.flatMap { try? $0.encoded(as: .jpeg(quality: 85)) } ?? []
+            hasThumbnail = !encoded.isEmpty
+            thumbnail = "data:image/jpeg;base64," + Data(encoded).base64EncodedString()
+            seen = "\(LineChart.timeLabel(summary.firstSeen))–\(LineChart.timeLabel(summary.lastSeen))"
+            frames = summary.frames
+            var parts: [String] = []
+            if let gender = face.gender { parts.append("perceived gender \(gender.rawValue)") }
+            if let age = face.age { parts.append("age \(age.rawValue)") }
+            if let glasses = face.glasses { parts.append(glasses ? "glasses" : "no glasses") }
+            appearance = parts.joined(separator: " · ")
+
+            func series(_ names: [String]) -> [LineChart.Series] {
+                names.compactMap { name in
+                    face.timelines[name].map {
+                        LineChart.Series(name: name, colour: colours[name] ?? "#000", samples: $0.samples)
+                    }
+                }
+            }
+            let emotionNames = InputReport.timelineMetrics.filter { $0 != "valence" && $0 != "engagement" }
+            charts = [
+                ("Emotions (0–100)", emotionNames, 0.0...100.0),
+                ("Valence (−100–100)", ["valence"], -100.0...100.0),
+                ("Engagement (0–100)", ["engagement"], 0.0...100.0),
+            ].compactMap { title, names, range in
+                // A face seen in one frame (a picture) has nothing to plot over time: the table says it all.
+                let lines = series(names).filter { $0.samples.count > 1 }
+                guard !lines.isEmpty else { return nil }
+                return ChartView(LineChart(title: title, series: lines, timeRange: timeRange, valueRange: range))
+            }
+            hasCharts = !charts.isEmpty
+            func rows(_ names: [String]) -> [RowView] {
+                names.compactMap { name in summary.metrics[name].map { RowView(name: name, statistic: $0) } }
+            }
+            emotionRows = rows(Emotion.allCases.map(\.rawValue) + ["valence", "engagement"])
+            expressionRows = rows(FacialExpression.allCases.map(\.rawValue))
+            emojiRows = rows(Emoji.allCases.map(\.rawValue))
+            dominant = summary.dominantEmotionShare.sorted { $0.value > $1.value }.filter { $0.value > 0 }.map {
+                ShareView(
+                    name: $0.key, percent: String(Int(($0.value * 100).rounded())), width: $0.value * 100,
+                    colour: colours[$0.key] ?? "#bbbbbb")
+            }
+            hasDominant = !dominant.isEmpty
+        }
+    }
+
+    struct ChartView {
+        var title: String
+        var width = LineChart.width
+        var height = LineChart.height
+        var plotLeft = LineChart.left
+        var plotRight = LineChart.width - LineChart.right
+        var plotTop = LineChart.top
+        var plotBottom = LineChart.height - LineChart.bottom
+        var plotWidth = LineChart.width - LineChart.left - LineChart.right
+        var plotHeight = LineChart.height - LineChart.top - LineChart.bottom
+        var tickLabelX = LineChart.left - 5
+        var labelY = LineChart.height - 6
+        var paths: [PathView]
+        var xTicks: [TickView]
+        var yTicks: [TickView]
+        var zeroLine: Double
+        var hasZeroLine: Bool
+
+        init(_ chart: LineChart) {
+            title = chart.title
+            paths = chart.paths.map { path in
+                PathView(
+                    name: path.name, colour: path.colour, runs: path.runs.map { RunView(points: $0) },
+                    dots: path.dots.map { DotView(x: $0.x, y: $0.y) })
+            }
+            xTicks = chart.xTicks.map { TickView(position: $0.position, label: $0.label) }
+            yTicks = chart.yTicks.map { TickView(position: $0.position, label: $0.label) }
+            zeroLine = chart.zeroLine ?? 0
+            hasZeroLine = chart.zeroLine != nil
+        }
+    }
+
+    struct PathView {
+        var name: String
+        var colour: String
+        var runs: [RunView]
+        var dots: [DotView]
+    }
+
+    struct RunView {
+        var points: String
+    }
+
+    struct DotView {
+        var x: Double
+        var y: Double
+    }
+
+    struct TickView {
+        var position: Double
+        var label: String
+    }
+
+    struct RowView {
+        var name: String
+        var mean: String
+        var max: String
+        var frames: Int
+        /// Width of the mean's bar, percent of the cell (valence: of half the cell, from the middle).
+        var bar: Double
+        var barLeft: Double
+
+        init(name: String, statistic: InputSummary.Statistic) {
+            self.name = name
+            mean = String(format: "%.1f", statistic.mean)
+            max = String(format: "%.1f", statistic.max)
+            frames = statistic.frames
+            if name == "valence" {
+                bar = Swift.min(abs(statistic.mean), 100) / 2
+                barLeft = statistic.mean < 0 ? 50 - bar : 50
+            } else {
+                bar = Swift.min(Swift.max(statistic.mean, 0), 100)
+                barLeft = 0
+            }
+        }
+    }
+
+    struct ShareView {
+        var name: String
+        var percent: String
+        var width: Double
+        var colour: String
+    }
+}

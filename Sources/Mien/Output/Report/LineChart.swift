@@ -1,0 +1,120 @@
+public import MienCore
+
+/// The geometry of one SVG line chart: series of samples mapped into a plot area, axis ticks and a
+/// legend, ready for the report template (which only places the strings).
+///
+/// Coordinates are SVG user units: x grows right, y grows down, the plot area starts at (`left`, `top`).
+public struct LineChart: Sendable {
+    /// One line of the chart.
+    public struct Series: Sendable {
+        public var name: String
+        /// CSS colour.
+        public var colour: String
+        public var samples: [Timeline.Sample]
+
+        public init(name: String, colour: String, samples: [Timeline.Sample]) {
+            self.name = name
+            self.colour = colour
+            self.samples = samples
+        }
+    }
+
+    /// A drawn line: its SVG `points` attribute, one string per unbroken run (gaps in time break it).
+    public struct Path: Sendable {
+        public var name: String
+        public var colour: String
+        public var runs: [String]
+        /// A single-sample run is drawn as a dot: its centres.
+        public var dots: [Point]
+    }
+
+    /// An axis label at a position along the axis.
+    public struct Tick: Sendable {
+        public var position: Double
+        public var label: String
+    }
+
+    public static let width = 640.0
+    public static let height = 170.0
+    public static let left = 42.0
+    public static let right = 10.0
+    public static let top = 8.0
+    public static let bottom = 22.0
+
+    public var title: String
+    public var paths: [Path]
+    public var xTicks: [Tick]
+    public var yTicks: [Tick]
+    /// Where y = 0 sits when the range crosses zero (valence), else nil.
+    public var zeroLine: Double?
+
+    /// A gap between samples longer than this many times the typical step starts a new run.
+    static let gapFactor = 5.0
+
+    /// Lays out `series` over `timeRange` (seconds) and `valueRange` (the metric's fixed scale).
+    public init(
+        title: String, series: [Series], timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>
+    ) {
+        self.title = title
+        let plotWidth = Self.width - Self.left - Self.right
+        let plotHeight = Self.height - Self.top - Self.bottom
+        let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
+        let valueSpan = valueRange.upperBound - valueRange.lowerBound
+        func x(_ t: Double) -> Double { Self.left + (t - timeRange.lowerBound) / span * plotWidth }
+        func y(_ v: Double) -> Double {
+            let clamped = min(max(v, valueRange.lowerBound), valueRange.upperBound)
+            return Self.top + (valueRange.upperBound - clamped) / valueSpan * plotHeight
+        }
+        func format(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
+
+        paths = series.map { s in
+            let steps = zip(s.samples.dropFirst(), s.samples).map { $0.time - $1.time }.sorted()
+            let typical = steps.isEmpty ? 0 : steps[steps.count / 2]
+            var runs: [[Timeline.Sample]] = []
+            for sample in s.samples {
+                if let last = runs.last?.last, sample.time - last.time <= max(typical * Self.gapFactor, 1e-9) {
+                    runs[runs.count - 1].append(sample)
+                } else {
+                    runs.append([sample])
+                }
+            }
+            let lines = runs.filter { $0.count > 1 }.map { run in
+                run.map { "\(format(x($0.time))),\(format(y($0.value)))" }.joined(separator: " ")
+            }
+            let dots = runs.filter { $0.count == 1 }.map { Point(x: x($0[0].time), y: y($0[0].value)) }
+            return Path(name: s.name, colour: s.colour, runs: lines, dots: dots)
+        }
+        xTicks = Self.niceTicks(timeRange, count: 6).map { Tick(position: x($0), label: Self.timeLabel($0)) }
+        let yStep = valueSpan / 4
+        yTicks = (0...4).map { i in
+            let v = valueRange.lowerBound + Double(i) * yStep
+            return Tick(position: y(v), label: String(Int(v.rounded())))
+        }
+        zeroLine = valueRange.contains(0) && valueRange.lowerBound < 0 ? y(0) : nil
+    }
+
+    /// Round tick values (1, 2 or 5 × 10ⁿ apart) covering `range`.
+    static func niceTicks(_ range: ClosedRange<Double>, count: Int) -> [Double] {
+        let span = range.upperBound - range.lowerBound
+        guard span > 0, count > 0 else { return [range.lowerBound] }
+        let raw = span / Double(count)
+        var magnitude = 1.0
+        while magnitude * 10 <= raw { magnitude *= 10 }
+        while magnitude > raw { magnitude /= 10 }
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? magnitude * 10
+        let first = (range.lowerBound / step).rounded(.up) * step
+        return stride(from: first, through: range.upperBound + step * 1e-9, by: step).map { $0 }
+    }
+
+    /// "12 s", "1:05" or "1:02:03".
+    public static func timeLabel(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if abs(seconds - seconds.rounded()) > 1e-6 && seconds < 10 {
+            return String(Double(Int((seconds * 10).rounded())) / 10) + " s"
+        }
+        if whole < 60 { return "\(whole) s" }
+        let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)
+        let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+}

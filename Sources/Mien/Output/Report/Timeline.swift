@@ -1,0 +1,61 @@
+/// One metric over time, kept at a bounded size however long the input runs.
+///
+/// Values arrive one per processed frame. The timeline keeps at most `capacity` points: each point is the
+/// mean time and mean value of a bucket of consecutive samples. When the points fill up, neighbouring
+/// pairs merge and later buckets hold twice as many samples, so a 30-minute video costs the same memory
+/// as a 30-second one and every stretch of time keeps the same resolution.
+public struct Timeline: Sendable {
+    /// One plotted point: `time` in seconds from the start of the input, `value` in the metric's units.
+    public struct Sample: Sendable, Equatable {
+        public var time: Double
+        public var value: Double
+
+        public init(time: Double, value: Double) {
+            self.time = time
+            self.value = value
+        }
+    }
+
+    /// Most points kept (at least 2; even, so pairs merge cleanly).
+    public let capacity: Int
+    /// The points, oldest first (the bucket still filling is not included until it is full).
+    public private(set) var points: [Sample] = []
+    /// Samples per point.
+    public private(set) var bucketSize = 1
+    /// Every sample ever added.
+    public private(set) var count = 0
+
+    private var pending = (time: 0.0, value: 0.0, count: 0)
+
+    /// - Parameter capacity: most points kept; rounded up to an even number of at least 2.
+    public init(capacity: Int = 600) {
+        self.capacity = max(2, capacity + capacity % 2)
+        points.reserveCapacity(self.capacity)
+    }
+
+    /// Adds one sample (non-finite values are ignored).
+    public mutating func add(time: Double, value: Double) {
+        guard time.isFinite, value.isFinite else { return }
+        count += 1
+        pending = (pending.time + time, pending.value + value, pending.count + 1)
+        guard pending.count == bucketSize else { return }
+        points.append(Sample(time: pending.time / Double(bucketSize), value: pending.value / Double(bucketSize)))
+        pending = (0, 0, 0)
+        if points.count == capacity { halve() }
+    }
+
+    /// The points plus the partly filled last bucket (what a chart should draw).
+    public var samples: [Sample] {
+        guard pending.count > 0 else { return points }
+        let n = Double(pending.count)
+        return points + [Sample(time: pending.time / n, value: pending.value / n)]
+    }
+
+    private mutating func halve() {
+        points = stride(from: 0, to: points.count - 1, by: 2).map { i in
+            Sample(
+                time: (points[i].time + points[i + 1].time) / 2, value: (points[i].value + points[i + 1].value) / 2)
+        }
+        bucketSize *= 2
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Mien
+import Synchronization
+
+/// What became of one input of `mien analyze`.
+struct InputOutcome: Sendable {
+    enum Status: Sendable {
+        case done, skipped, failed, modelProblem
+    }
+    var status: Status
+    var report: InputReport?
+}
+
+/// Runs inputs on up to `jobs` threads, each taking the next input when it is free; outcomes come back
+/// in input order whatever order the inputs finish in.
+struct InputQueue {
+    var names: [String]
+    var jobs: Int
+
+    func run(_ body: @escaping @Sendable (String) -> InputOutcome) -> [InputOutcome] {
+        let next = Mutex(0)
+        let outcomes = Mutex([InputOutcome?](repeating: nil, count: names.count))
+        let names = self.names
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < names.count else { return }
+                let outcome = body(names[index])
+                outcomes.withLock { $0[index] = outcome }
+            }
+        }
+        let workers = max(1, min(jobs, names.count))
+        if workers == 1 {
+            work()
+        } else {
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                // Dedicated threads (not the cooperative pool): each input blocks on OpenCV for its whole run.
+                let thread = Thread {
+                    work()
+                    group.leave()
+                }
+                thread.stackSize = 8 << 20
+                group.enter()
+                thread.start()
+            }
+            group.wait()
+        }
+        return outcomes.withLock { $0.map { $0 ?? InputOutcome(status: .skipped) } }
+    }
+}
