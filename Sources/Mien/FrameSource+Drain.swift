@@ -5,12 +5,17 @@ extension FrameSource {
     /// An image folder carries on after a bad image (the error names the file); a video, camera or
     /// single image stops at its first error, since nothing after it can be trusted or read. An error
     /// thrown by `body` for one frame is reported and the next frame is processed.
-    /// - Parameter limit: stop after handing over this many frames (a camera never ends by itself).
+    /// - Parameters:
+    ///   - limit: stop after handing over this many frames (a camera never ends by itself).
+    ///   - keepGoing: asked before each frame; false stops (Ctrl-C).
     /// - Returns: the number of frames handed to `body`.
     @discardableResult
-    public func drain(limit: Int = .max, _ body: (Frame) throws -> Void, onError: (MienError) -> Void) -> Int {
+    public func drain(
+        limit: Int = .max, while keepGoing: () -> Bool = { true }, _ body: (Frame) throws -> Void,
+        onError: (MienError) -> Void
+    ) -> Int {
         var delivered = 0
-        while delivered < limit {
+        while delivered < limit && keepGoing() {
             let frame: Frame?
             do {
                 frame = try nextFrame()

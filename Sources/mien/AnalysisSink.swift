@@ -28,7 +28,12 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
 
     /// - Parameters:
     ///   - report: whether to gather what the HTML report needs (`finish` returns it).
-    init(input: String, plan: OutputPlan, expectedFrames: Int?, progress: ProgressBoard, report: Bool) throws {
+    ///   - checkpoint: frames a killed run finished (`--resume`): written first, and later faces renumbered
+    ///     after them.
+    init(
+        input: String, plan: OutputPlan, expectedFrames: Int?, progress: ProgressBoard, report: Bool,
+        checkpoint: ResumeCheckpoint? = nil
+    ) throws {
         self.input = input
         summary = InputSummary(input: input)
         self.report = report ? InputReport(input: input) : nil
@@ -39,6 +44,25 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         summaryPath = plan.summaryPath
         self.progress = progress
         progressToken = progress.begin(input, expectedFrames: expectedFrames)
+        if let checkpoint {
+            for result in checkpoint.results { try write(result, frame: nil) }
+            idOffset = FaceIdOffset(offset: checkpoint.nextFaceId, pendingLost: checkpoint.openFaces)
+            checkpoint.removeLeftovers()
+        }
+    }
+
+    private var idOffset: FaceIdOffset?
+
+    /// Writes one result to every output (under `lock`, or before the sink is shared).
+    private func write(_ result: DetectorResult, frame: Frame?) throws {
+        var line = try encoder.encode(AnalysisLine(input: input, result: result))
+        line.append(UInt8(ascii: "\n"))
+        if jsonlToStandardOutput { try Console.output(line) }
+        try jsonl?.write(String(decoding: line, as: UTF8.self))
+        for row in ResultTable.lines(for: result) { try csv?.write(row + "\n") }
+        summary.add(result)
+        report?.add(result, frame: frame)
+        progress.advance(progressToken)
     }
 
     /// Records one frame's result; `frame` (its pixels, when the caller has them) gives the report its
@@ -47,19 +71,17 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         lock.withLock {
             guard failure == nil else { return }
             do {
-                var line = try encoder.encode(AnalysisLine(input: input, result: result))
-                line.append(UInt8(ascii: "\n"))
-                if jsonlToStandardOutput { StandardOutput.write(line) }
-                try jsonl?.write(String(decoding: line, as: UTF8.self))
-                for row in ResultTable.lines(for: result) { try csv?.write(row + "\n") }
-                summary.add(result)
-                report?.add(result, frame: frame)
-                progress.advance(progressToken)
+                let renumbered = idOffset?.apply(result) ?? result
+                try write(renumbered, frame: frame)
             } catch let error as MienError {
                 failure = error
+                outputBroken = true
             } catch {
                 failure = MienError(.ioFailure, "\(error)")
+                outputBroken = true
             }
+            // An output that cannot be written ends the input now rather than after the whole video.
+            if failure != nil { done.signal() }
         }
     }
 
@@ -69,6 +91,13 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         lock.withLock { failure = failure ?? error }
         done.signal()
     }
+
+    /// Set when an output could not be written (disk full, pipe closed): its files may end mid-line, so
+    /// they are deleted rather than committed.
+    private var outputBroken = false
+
+    /// Whether writing has failed (the input should stop).
+    var hasFailed: Bool { lock.withLock { failure != nil } }
 
     /// Waits for the end of a video file, a failure, or `interrupt()`.
     func waitForEnd() { done.wait() }
@@ -85,11 +114,19 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         }
     }
 
-    /// Commits every output (complete, valid files for the frames done); returns the first failure and
+    /// Commits every output (complete, valid files for the frames done, also after Ctrl-C or a damaged
+    /// input), or deletes them all when writing them failed; returns the first failure and
     /// the report's part for this input.
     func finish() -> (failure: MienError?, report: InputReport?) {
         lock.withLock {
             progress.finish(progressToken)
+            if outputBroken {
+                // A file cut short by a write error is never presented as complete.
+                jsonl?.abandon()
+                csv?.abandon()
+                report?.problem = failure?.description
+                return (failure, report)
+            }
             do {
                 try jsonl?.commit()
                 try csv?.commit()
@@ -133,11 +170,4 @@ struct AnalysisLine: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(input, forKey: .input)
     }
-}
-
-/// Standard output shared by parallel inputs: each line is written whole.
-enum StandardOutput {
-    private static let lock = NSLock()
-
-    static func write(_ data: Data) { lock.withLock { FileHandle.standardOutput.write(data) } }
 }

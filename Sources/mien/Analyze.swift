@@ -118,6 +118,15 @@ struct Analyze: ParsableCommand {
         if let report, !report.lowercased().hasSuffix(".html") {
             throw ValidationError("--report names an .html file (got \(report))")
         }
+        var isDirectory: ObjCBool = false
+        if let report, FileManager.default.fileExists(atPath: report, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            throw ValidationError("--report \(report) is a folder; give the page's file name")
+        }
+        if let output, FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
+            throw ValidationError("--output \(output) is a file; give a folder")
+        }
         do {
             _ = try detectorOptions()
         } catch let error as MienError {
@@ -152,7 +161,8 @@ struct Analyze: ParsableCommand {
         if let camera { names.append("camera:\(camera)") }
         let job = InputJob(
             options: options, models: models, outputFolder: output, formats: Set(format), annotateTarget: annotate,
-            report: report != nil, maxFrames: maxFrames, continuous: imageMode == .continuous, interval: interval,
+            report: report != nil, maxFrames: maxFrames, resume: resume, continuous: imageMode == .continuous,
+            interval: interval,
             interruption: Interruption(), progress: ProgressBoard(total: names.count))
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
             analyse(name, job: job)

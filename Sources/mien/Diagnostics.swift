@@ -37,6 +37,6 @@ struct ToolLogHandler: LogHandler {
             case .warning: "warning"
             default: "note"
             }
-        FileHandle.standardError.write(Data("mien: \(name): \(event.message)\n".utf8))
+        Console.error("mien: \(name): \(event.message)\n")
     }
 }

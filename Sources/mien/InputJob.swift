@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Mien
 import Synchronization
 
@@ -12,6 +13,8 @@ struct InputJob: Sendable {
     var annotateTarget: String?
     var report: Bool
     var maxFrames: Int?
+    /// `--resume`: continue an input a killed run left incomplete after its last finished frame.
+    var resume: Bool
     var continuous: Bool
     var interval: Double
     var interruption: Interruption
@@ -35,6 +38,14 @@ struct InputJob: Sendable {
     /// - Throws: what stopped the input; the outputs hold the frames done before it.
     func run(_ name: String) throws -> InputReport? {
         let plan = plan(for: name)
+        // A checkpoint is only used where frames can be found again by index: not for cameras, and not when
+        // annotating (the annotated video would lack the frames before the resume point).
+        let found = resume ? ResumeCheckpoint.load(plan) : nil
+        let checkpoint = name.hasPrefix("camera:") || annotateTarget != nil ? nil : found
+        if found != nil && checkpoint == nil { found?.removeLeftovers() }
+        if let last = checkpoint?.lastFrameIndex {
+            Diagnostics.logger.warning("\(name): resuming after frame \(last) (--resume)")
+        }
         if name.hasPrefix("camera:") {
             let detector = Detector(
                 source: .camera(device: String(name.dropFirst(7))), options: options, models: models)
@@ -44,7 +55,7 @@ struct InputJob: Sendable {
         let kind = source.info.kind
         // Videos are read by the detector on its own threads, unless their pixels are needed here (to
         // draw on, or for the report's thumbnails).
-        if kind == .video && annotateTarget == nil && !report {
+        if kind == .video && annotateTarget == nil && !report && checkpoint == nil {
             let detector = Detector(source: .videoFile(path: name), options: options, models: models)
             return try runReading(detector, name: name, plan: plan, expected: source.info.frameCount)
         }
@@ -55,7 +66,9 @@ struct InputJob: Sendable {
             options: options, models: models)
         let annotator = try annotateTarget.map { try Annotator(target: $0, input: name, info: source.info) }
         let sink = try AnalysisSink(
-            input: name, plan: plan, expectedFrames: source.info.frameCount, progress: progress, report: report)
+            input: name, plan: plan, expectedFrames: source.info.frameCount, progress: progress, report: report,
+            checkpoint: checkpoint)
+        let resumeAfter = checkpoint?.lastFrameIndex ?? -1
         do {
             try detector.start()
         } catch {
@@ -64,10 +77,13 @@ struct InputJob: Sendable {
         }
         var itemFailed = false
         source.drain(
-            limit: maxFrames ?? .max,
+            limit: maxFrames ?? .max, while: { !interruption.requested && !sink.hasFailed },
             { frame in
-                guard !interruption.requested else { return }
-                let result = try detector.process(frame)
+                guard frame.index > resumeAfter else { return }
+                var result = try detector.process(frame)
+                // The detector numbers pushed frames itself; the source's index survives a bad image in a
+                // folder and a resume.
+                result.frameIndex = frame.index
                 sink.record(result, frame: frame)
                 try annotator?.add(frame, result)
             },

@@ -15,7 +15,7 @@ final class Interruption: Sendable {
         let state = Mutex(State())
 
         func fire() {
-            FileHandle.standardError.write(Data("\nmien: interrupted; completing the output files\n".utf8))
+            Console.error("\nmien: interrupted; completing the output files\n")
             let callbacks = state.withLock { state in
                 state.requested = true
                 return Array(state.callbacks.values)

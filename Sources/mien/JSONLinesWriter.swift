@@ -12,6 +12,6 @@ final class JSONLinesWriter {
     func write(_ value: some Encodable) throws {
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(data)
+        try Console.output(data)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Mien
 
 /// `mien`: reads faces in images, videos and camera streams.
@@ -19,6 +20,9 @@ struct MienCommand: ParsableCommand {
         // swift-log is set up before parsing so that every subcommand's diagnostics go to standard error;
         // `--verbose` (analyze) adds progress notes.
         Diagnostics.bootstrap(verbose: CommandLine.arguments.contains("--verbose"))
+        // A closed pipe (`mien analyze ... | head`) becomes a write error naming standard output, reported
+        // like any other, instead of killing the process before it can complete its output files.
+        signal(SIGPIPE, SIG_IGN)
         main(nil)
     }
 }

@@ -105,7 +105,7 @@ final class ProgressBoard: Sendable {
         return "\r\u{1B}[K" + prefix + running.joined(separator: " | ")
     }
 
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private func write(_ text: String) { Console.error(text) }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

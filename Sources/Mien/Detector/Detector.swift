@@ -62,6 +62,8 @@ public final class Detector: Sendable {
         }
         var entries: [Entry] = []
         var ended = false
+        /// Why the source ended, reported once the frames read before it are analysed.
+        var failure: (any Error)?
 
         /// Frames still waiting to be analysed.
         var waiting: Int {
@@ -237,7 +239,9 @@ public final class Detector: Sendable {
                 wake.signal()
             }
         } catch {
-            fail(error)
+            // A camera unplugged mid-stream: the frames it delivered before still get analysed; the
+            // failure is reported after them (by the analysing side).
+            live.withLock { $0.failure = error }
         }
         live.withLock { $0.ended = true }
         wake.signal()
@@ -246,11 +250,14 @@ public final class Detector: Sendable {
     /// Live sources, analysing side: take the oldest queued frame, analyse it, repeat.
     private func analyseLive(generation: Int) {
         while isCurrent(generation) {
-            let (entry, ended) = live.withLock { queue -> (LiveQueue.Entry?, Bool) in
-                (queue.entries.isEmpty ? nil : queue.entries.removeFirst(), queue.ended)
+            let (entry, ended, failure) = live.withLock { queue -> (LiveQueue.Entry?, Bool, (any Error)?) in
+                (queue.entries.isEmpty ? nil : queue.entries.removeFirst(), queue.ended, queue.failure)
             }
             guard let entry else {
-                if ended { break }
+                if ended {
+                    if let failure { fail(failure) }
+                    break
+                }
                 wake.wait()
                 continue
             }

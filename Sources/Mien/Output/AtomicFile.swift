@@ -14,6 +14,10 @@ public final class AtomicFile {
     /// - Throws: `.ioFailure` naming the destination when its folder is missing or not writable.
     public init(path: String) throws {
         self.path = path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw MienError(.ioFailure, "is a folder; an output file cannot replace it", input: path)
+        }
         let url = URL(fileURLWithPath: path)
         temporaryPath =
             url.deletingLastPathComponent().appendingPathComponent(
@@ -37,18 +41,23 @@ public final class AtomicFile {
         }
     }
 
-    /// Closes the file and moves it to `path`, replacing any previous file there.
-    /// - Throws: `.ioFailure` naming the file.
+    /// Flushes the file to disk and renames it to `path` in one step (rename(2)): a previous file there is
+    /// replaced atomically, a folder there is never touched.
+    /// - Throws: `.ioFailure` naming the file; the temporary file is then deleted.
     public func commit() throws {
         guard !closed else { return }
-        closed = true
         do {
             try handle.synchronize()
             try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
         } catch {
+            abandon()
             throw MienError(.ioFailure, "cannot finish output", input: path, cause: "\(error)")
+        }
+        closed = true
+        guard rename(temporaryPath, path) == 0 else {
+            let cause = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw MienError(.ioFailure, "cannot finish output", input: path, cause: cause)
         }
     }
 

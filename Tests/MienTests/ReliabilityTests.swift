@@ -1,0 +1,118 @@
+import Foundation
+import MienTesting
+import Synchronization
+import Testing
+
+@testable import Mien
+
+/// A camera that is unplugged after `count` frames: its next read fails as V4L2 does.
+private final class UnpluggedCamera: FrameSource {
+    let name = "/dev/video9"
+    let info = SourceInfo(kind: .camera, width: 320, height: 240, framesPerSecond: 30)
+    private let clip: PanAndZoomClip
+    private var next = 0
+    private let count: Int
+    init(count: Int) throws {
+        self.count = count
+        clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: count)
+    }
+    func nextFrame() throws -> Frame? {
+        guard next < count else {
+            throw MienError(.deviceUnavailable, "the device stopped delivering frames (unplugged?)", input: name)
+        }
+        defer { next += 1 }
+        // Real time, so the rate cap lets frames through and none is dropped unseen.
+        Thread.sleep(forTimeInterval: 1.0 / 30)
+        return try clip.frame(at: next)
+    }
+}
+
+/// Collects what a detector reports.
+private final class Collector: DetectorDelegate, Sendable {
+    let results = Mutex<[DetectorResult]>([])
+    let failures = Mutex<[MienError]>([])
+    func detector(_ detector: Detector, didProcess result: DetectorResult) { results.withLock { $0.append(result) } }
+    func detector(_ detector: Detector, didFail error: MienError) { failures.withLock { $0.append(error) } }
+}
+
+private func models() throws -> ModelStore {
+    try ModelStore(directory: SampleMedia.repositoryRoot.appendingPathComponent("Models"))
+}
+
+@Suite("Reliability")
+struct ReliabilityTests {
+    @Test func cameraUnpluggedMidStream_reportsTheDevice_andKeepsTheFramesBefore() async throws {
+        let detector = Detector(
+            source: .liveSource(name: "/dev/video9", open: { try UnpluggedCamera(count: 12) }),
+            options: try DetectorOptions(maxProcessRate: 30), models: try models())
+        let collector = Collector()
+        detector.delegate = collector
+        try detector.start()
+        var streamed = 0
+        for await _ in detector.results { streamed += 1 }
+        detector.stop()
+        let failures = collector.failures.withLock { $0 }
+        #expect(failures.count == 1)
+        #expect(failures.first?.code == .deviceUnavailable && failures.first?.input == "/dev/video9")
+        let results = collector.results.withLock { $0 }
+        #expect(results.map(\.frameIndex) == Array(0..<12), "every frame before the unplug is reported")
+        #expect(streamed == 12)
+        #expect(results.filter(\.processed).count >= 6)
+    }
+
+    @Test func fileDisappearingMidRun_failsAlone_andTheFolderCarriesOn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["a.jpg", "b.jpg", "c.jpg"] {
+            try FileManager.default.copyItem(
+                atPath: SampleMedia.astronautPath, toPath: folder.appendingPathComponent(name).path)
+        }
+        let source = try ImageFolderSource(path: folder.path)
+        var read: [Int] = []
+        var errors: [MienError] = []
+        source.drain(
+            { frame in
+                read.append(frame.index)
+                // After the first picture is read, the second is deleted (a sync client, a user).
+                if frame.index == 0 { try FileManager.default.removeItem(at: folder.appendingPathComponent("b.jpg")) }
+            }, onError: { errors.append($0) })
+        #expect(read == [0, 2])
+        #expect(errors.count == 1)
+        #expect(errors.first?.code == .notFound && errors.first?.input?.hasSuffix("b.jpg") == true, "\(errors)")
+    }
+
+    /// Several tasks at once: each with its own detector on shared models, plus all of them pushing into
+    /// one shared detector (run under TSan by `make sanitize`).
+    @Test func detectorsDrivenFromSeveralTasksAtOnce_stayConsistent() async throws {
+        let store = try models()
+        let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 8)
+        let frames = try (0..<8).map { try clip.frame(at: $0) }
+        let shared = Detector(
+            source: .discreteImages, options: try DetectorOptions(metrics: .all), models: store)
+        try shared.start()
+        let perTask = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let own = Detector(
+                        source: .pushedFrames, options: try DetectorOptions(metrics: .allExpressions), models: store)
+                    try own.start()
+                    defer { own.stop() }
+                    var counts: [Int] = []
+                    for frame in frames {
+                        counts.append(try own.process(frame).faces?.count ?? -1)
+                        _ = try shared.process(frame)
+                    }
+                    return counts
+                }
+            }
+            var all: [[Int]] = []
+            for try await counts in group { all.append(counts) }
+            return all
+        }
+        shared.stop()
+        #expect(perTask.count == 4)
+        #expect(perTask.allSatisfy { $0 == perTask[0] }, "the same frames give the same faces in every task")
+        #expect(perTask[0].allSatisfy { $0 == 1 })
+    }
+}
