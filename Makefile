@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean report-check
+.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -77,5 +77,22 @@ models:
 models-check:
 	scripts/models/build-models.sh --check
 
+## sanitize: every test under AddressSanitizer, then under ThreadSanitizer (own build folders; slow).
+sanitize: deps
+	$(SWIFT) test --scratch-path .build-asan --sanitize=address 2>&1 | tee .build/asan.log | tail -3
+	@scripts/test-summary.sh .build/asan.log
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread 2>&1 | tee .build/tsan.log | tail -3
+	@scripts/test-summary.sh .build/tsan.log
+	@! grep -q "ERROR: AddressSanitizer\|WARNING: ThreadSanitizer" .build/asan.log .build/tsan.log
+
+## fuzz: libFuzzer over the bridge's decode, video and pushed-frame entry points, FUZZ_SECONDS (600) each.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+## fuzz-smoke: the same for 20 s each (CI).
+fuzz-smoke: deps
+	scripts/fuzz.sh 20
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan

@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienTesting
+import Synchronization
 import Testing
 
 /// The bad-input suite: every kind of damaged, odd or missing input gets its own clear error naming it,
@@ -105,4 +106,227 @@ struct BadInputTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no temporary files: \(leftovers)")
     }
+
+    @Test func greyDeepAlphaAndOnePixelPictures_areReadAsColour() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let (w, h) = (sample.width, sample.height)
+        func bgr(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let i = y * sample.stride + x * 3
+            return (Int(sample.pixels[i]), Int(sample.pixels[i + 1]), Int(sample.pixels[i + 2]))
+        }
+        var grey: [Int] = []
+        var deep: [Int] = []
+        var alpha: [Int] = []
+        for y in 0..<h {
+            for x in 0..<w {
+                let (b, g, r) = bgr(x, y)
+                grey.append((r * 299 + g * 587 + b * 114) / 1000)
+                deep += [r * 257, g * 257, b * 257]
+                alpha += [r, g, b, 255 - (x * 128 / w)]
+            }
+        }
+        let pictures: [(String, [UInt8])] = [
+            ("grey.png", TinyPNG.encode(width: w, height: h, colourType: .grey, samples: grey)),
+            ("deep.png", TinyPNG.encode(width: w, height: h, colourType: .rgb, bitDepth: 16, samples: deep)),
+            ("alpha.png", TinyPNG.encode(width: w, height: h, colourType: .rgba, samples: alpha)),
+            ("one.png", TinyPNG.encode(width: 1, height: 1, colourType: .rgb, samples: [200, 150, 100])),
+        ]
+        var paths: [String] = []
+        for (name, bytes) in pictures {
+            let path = folder.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            paths.append(path)
+        }
+        let result = try runMien(["analyze"] + paths + ["--metrics", "expressions"])
+        #expect(result.status == 0, "\(result.stderr)")
+        var faces: [String: Int] = [:]
+        for line in result.jsonLines {
+            let name = URL(fileURLWithPath: line["input"] as? String ?? "").lastPathComponent
+            faces[name] = (line["faces"] as? [String: Any])?.count
+        }
+        #expect(faces == ["grey.png": 1, "deep.png": 1, "alpha.png": 1, "one.png": 0], "\(faces)")
+    }
+
+    @Test func folderWhereAFileIsExpected_andFileWhereAFolderIs_areUsageErrors() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("page.html")
+        try FileManager.default.createDirectory(at: page, withIntermediateDirectories: true)
+        let report = try runMien(["analyze", SampleMedia.astronautPath, "--report", page.path])
+        #expect(report.status == 64 && report.stderr.contains("is a folder"))
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: page.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        let file = folder.appendingPathComponent("file").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let output = try runMien(["analyze", SampleMedia.astronautPath, "--output", file])
+        #expect(output.status == 64 && output.stderr.contains("is a file"))
+        let notADirectory = try runMien(["analyze", SampleMedia.astronautPath, "--output", "/proc/mien-no-such"])
+        #expect(notADirectory.status == 1 && notADirectory.stderr.contains("cannot create an output file"))
+    }
+
+    @Test func unreadableFile_isAPermissionError_namingIt() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let locked = folder.appendingPathComponent("locked.jpg").path
+        try FileManager.default.copyItem(atPath: SampleMedia.astronautPath, toPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+        // Root reads anything: run the tool as `nobody` then (setpriv, util-linux).
+        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let mien = products.appendingPathComponent("mien").path
+        let models = SampleMedia.repositoryRoot.appendingPathComponent("Models").path
+        let arguments = ["analyze", locked, SampleMedia.astronautPath, "--metrics", "none"]
+        let result: CommandResult
+        if geteuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                print("SKIPPED unreadableFile: running as root without setpriv")
+                return
+            }
+            result = try runProgram(
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", mien] + arguments,
+                environment: ["MIEN_MODELS": models])
+        } else {
+            result = try runMien(arguments)
+        }
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("mien: error: \(locked):") && result.stderr.contains("permission"),
+            "\(result.stderr)")
+        #expect(result.jsonLines.count == 1, "the readable picture still gives its line")
+    }
+
+    @Test func fullDisk_isAClearError_andNoTruncatedFileIsPresentedAsComplete() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        // A 48 KiB file system: the clip's JSON Lines do not fit, the photo's do.
+        let mount = try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=48k", "tmpfs", disk.path])
+        guard mount.status == 0 else {
+            print("SKIPPED fullDisk: cannot mount a small tmpfs here (\(mount.stderr))")
+            return
+        }
+        defer { _ = try? runProgram("/bin/umount", [disk.path]) }
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 30).write(to: clip)
+        let result = try runMien(["analyze", clip, SampleMedia.astronautPath, "--output", disk.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("mien: error: \(disk.path)/clip.mp4.")
+                && result.stderr.contains("cannot write output (No space left on device)"), "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
+        #expect(files == ["astronaut.jpg.csv", "astronaut.jpg.jsonl", "astronaut.jpg.summary.json"], "\(files)")
+        let full = try runProgram(
+            "/bin/sh", ["-c", "exec \"$0\" analyze \"$1\" --metrics none > /dev/full", mienPath(), clip])
+        #expect(
+            full.status == 1 && full.stderr.contains("mien: error: standard output: cannot write"), "\(full.stderr)")
+    }
+
+    @Test func missingTruncatedAndAlteredModels_stopTheRun_namingTheFile() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = SampleMedia.repositoryRoot.appendingPathComponent("Models")
+        let mesh = "face_landmarks_detector.onnx"
+        for damage in ["missing", "truncated", "altered"] {
+            let models = folder.appendingPathComponent(damage)
+            try FileManager.default.copyItem(at: source, to: models)
+            let file = models.appendingPathComponent(mesh)
+            var bytes = [UInt8](try Data(contentsOf: file))
+            switch damage {
+            case "missing": try FileManager.default.removeItem(at: file)
+            case "truncated": try Data(bytes.prefix(bytes.count / 3)).write(to: file)
+            default:
+                bytes[bytes.count / 2] ^= 0x20
+                try Data(bytes).write(to: file)
+            }
+            let result = try runMien(
+                ["analyze", SampleMedia.astronautPath, SampleMedia.astronautPath],
+                environment: ["MIEN_MODELS": models.path])
+            #expect(result.status == 3, "\(damage): \(result.stderr)")
+            #expect(result.stderr.contains(file.path), "\(damage): \(result.stderr)")
+            #expect(result.jsonLines.isEmpty)
+        }
+    }
+
+    @Test func killedRun_resumesAfterItsLastFrame_withNoFrameLostOrDuplicated() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("long.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 240).write(to: clip)
+        let output = folder.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: mienPath())
+        process.arguments = ["analyze", clip, "--output", output.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for 40 finished frames in the temporary JSON Lines file, then SIGKILL (no chance to clean up).
+        let deadline = Date().addingTimeInterval(120)
+        var partial: String?
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+            if let name = names.first(where: { $0.hasPrefix(".long.mp4.jsonl.partial-") }) {
+                let path = output.appendingPathComponent(name).path
+                let lines = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0
+                if lines >= 40 {
+                    partial = path
+                    break
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(partial != nil, "the run got 40 frames in")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.jsonl").path))
+
+        let resumed = try runMien(["analyze", clip, "--output", output.path, "--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("resuming after frame"), "\(resumed.stderr)")
+        let lines = try String(contentsOfFile: output.appendingPathComponent("long.mp4.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").compactMap {
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        #expect(lines.compactMap { $0["frameIndex"] as? Int } == Array(0..<240), "every frame exactly once, in order")
+        let rows = try String(contentsOfFile: output.appendingPathComponent("long.mp4.csv").path, encoding: .utf8)
+            .split(separator: "\n")
+        #expect(rows.count == 241, "a header and one row per frame (one face each)")
+        let summary =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: output.appendingPathComponent("long.mp4.summary.json"))) as? [String: Any]
+        #expect(summary?["frames"] as? Int == 240)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
+
+/// The built `mien` beside the test bundle.
+func mienPath() -> String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("mien").path
+}
+
+/// Runs any program and captures what it prints.
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.currentDirectoryURL = SampleMedia.repositoryRoot
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read standard error on its own thread so neither pipe can fill and block the child.
+    let errData = Mutex(Data())
+    let reader = Thread { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
+    reader.start()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
 }

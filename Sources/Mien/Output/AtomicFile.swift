@@ -37,7 +37,7 @@ public final class AtomicFile {
         do {
             try handle.write(contentsOf: Data(text.utf8))
         } catch {
-            throw MienError(.ioFailure, "cannot write output", input: path, cause: "\(error)")
+            throw MienError(.ioFailure, "cannot write output", input: path, cause: Self.reason(error))
         }
     }
 
@@ -51,7 +51,7 @@ public final class AtomicFile {
             try handle.close()
         } catch {
             abandon()
-            throw MienError(.ioFailure, "cannot finish output", input: path, cause: "\(error)")
+            throw MienError(.ioFailure, "cannot finish output", input: path, cause: Self.reason(error))
         }
         closed = true
         guard rename(temporaryPath, path) == 0 else {
@@ -70,4 +70,13 @@ public final class AtomicFile {
     }
 
     deinit { abandon() }
+
+    /// The system's words for a file error ("No space left on device"), not Foundation's wrapper.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
+    }
 }
