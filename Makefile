@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke
+.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke soak
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -84,6 +84,11 @@ sanitize: deps
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread 2>&1 | tee .build/tsan.log | tail -3
 	@scripts/test-summary.sh .build/tsan.log
 	@! grep -q "ERROR: AddressSanitizer\|WARNING: ThreadSanitizer" .build/asan.log .build/tsan.log
+
+## soak: SOAK_MINUTES (30) of looped video, every metric on; RSS and frames/s over time, JSON summary last.
+SOAK_MINUTES ?= 30
+soak: build
+	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev soak --minutes $(SOAK_MINUTES)
 
 ## fuzz: libFuzzer over the bridge's decode, video and pushed-frame entry points, FUZZ_SECONDS (600) each.
 FUZZ_SECONDS ?= 600

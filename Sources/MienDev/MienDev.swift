@@ -10,6 +10,8 @@ struct MienDev: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "MienDev",
         abstract: "Mien benchmarks, evaluation and sample clips.",
-        subcommands: [MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self]
+        subcommands: [
+            MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
+        ]
     )
 }

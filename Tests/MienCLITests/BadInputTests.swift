@@ -1,7 +1,6 @@
 import Foundation
 import Mien
 import MienTesting
-import Synchronization
 import Testing
 
 /// The bad-input suite: every kind of damaged, odd or missing input gets its own clear error naming it,
@@ -299,34 +298,4 @@ struct BadInputTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
-}
-
-/// The built `mien` beside the test bundle.
-func mienPath() -> String {
-    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("mien").path
-}
-
-/// Runs any program and captures what it prints.
-func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = SampleMedia.repositoryRoot
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read standard error on its own thread so neither pipe can fill and block the child.
-    let errData = Mutex(Data())
-    let reader = Thread { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
-    reader.start()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-    return CommandResult(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
 }

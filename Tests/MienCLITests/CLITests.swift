@@ -1,5 +1,6 @@
 import Foundation
 import MienTesting
+import Synchronization
 import Testing
 
 /// Runs the built `mien` executable and captures what it prints.
@@ -17,10 +18,19 @@ struct CommandResult {
 }
 
 func runMien(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-    // The test bundle runs from the build products folder, where `mien` is built beside it.
-    let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    try runProgram(mienPath(), arguments, environment: environment)
+}
+
+/// The built `mien` beside the test bundle.
+func mienPath() -> String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("mien").path
+}
+
+/// Runs any program and captures what it prints.
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
-    process.executableURL = products.appendingPathComponent("mien")
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = SampleMedia.repositoryRoot
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -29,12 +39,16 @@ func runMien(_ arguments: [String], environment: [String: String] = [:]) throws 
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // Read standard error on its own thread so neither pipe can fill and block the child.
+    let errData = Mutex(Data())
+    let reader = Thread { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
+    reader.start()
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
     return CommandResult(
         status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+        stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
 }
 
 func scratchFolder() throws -> URL {

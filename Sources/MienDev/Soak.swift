@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienTesting
+
+/// `MienDev soak`: a long synthetic video (a short clip played in a loop, re-decoded every pass) through a
+/// `Detector` with every metric on, results streamed out and dropped; prints resident memory and frames/s
+/// at intervals of video time, then a JSON summary with the growth between the first and last interval.
+struct Soak: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Process ≥ 30 min of looped video and report memory and speed over time (make soak).")
+
+    @Option(help: "Minutes of video to process.") var minutes = 30.0
+    @Option(help: "Clip to loop (default: the talking head from EVAL_DIR, else the sample pan-and-zoom clip).")
+    var clip: String?
+    @Option(help: "Minutes of video between report lines.") var every = 2.0
+    @Option(help: "Metric groups: all or none (mesh, pose and tracking only).") var metrics = "all"
+    @Option(help: "Folder for the generated clip.") var workDirectory = ".build/soak"
+
+    func run() throws {
+        let path = try clipPath()
+        let models = try ModelStore()
+        let detector = Detector(
+            source: .pushedFrames,
+            options: try DetectorOptions(metrics: metrics == "none" ? [] : .all), models: models)
+        try detector.start()
+        defer { detector.stop() }
+        let encoder = JSONEncoder()
+        let sink = FileHandle(forWritingAtPath: "/dev/null")
+        var frames = 0
+        var bytes = 0
+        var window = (start: ContinuousClock.now, frames: 0)
+        var samples: [[String: Double]] = []
+        let total = minutes * 60
+        var nextReport = every * 60
+        var videoTime = 0.0
+        var pass = 0
+        print("soak: \(path) looped to \(minutes) min of video, metrics \(metrics)")
+        while videoTime < total {
+            let source = try VideoFileSource(path: path)
+            let rate = source.info.framesPerSecond ?? 30
+            while videoTime < total, var frame = try source.nextFrame() {
+                // One continuous timeline across passes, as a 30-minute recording would have.
+                frame.timestamp = Double(frames) / rate
+                frame.index = frames
+                let result = try detector.process(frame)
+                let line = try encoder.encode(result)
+                bytes += line.count
+                try sink?.write(contentsOf: line)
+                frames += 1
+                window.frames += 1
+                videoTime = frame.timestamp
+                if videoTime >= nextReport || videoTime >= total {
+                    let seconds = (ContinuousClock.now - window.start).milliseconds / 1000
+                    let sample = [
+                        "videoMinutes": (videoTime / 60).rounded(toPlaces: 2),
+                        "framesPerSecond": (Double(window.frames) / seconds).rounded(toPlaces: 1),
+                        "rssMB": MemoryUse.residentMegabytes.rounded(toPlaces: 1),
+                    ]
+                    samples.append(sample)
+                    print(
+                        "video \(sample["videoMinutes"] ?? 0) min: \(sample["framesPerSecond"] ?? 0) frames/s, RSS \(sample["rssMB"] ?? 0) MB"
+                    )
+                    window = (ContinuousClock.now, 0)
+                    nextReport += every * 60
+                }
+            }
+            pass += 1
+        }
+        let first = samples.first?["rssMB"] ?? 0
+        let last = samples.last?["rssMB"] ?? 0
+        let summary: [String: Any] = [
+            "soak": [
+                "clip": path, "videoMinutes": (videoTime / 60).rounded(toPlaces: 2), "frames": frames,
+                "passes": pass, "outputBytes": bytes, "metrics": metrics, "samples": samples,
+                "rssFirstMB": first, "rssLastMB": last, "rssPeakMB": MemoryUse.peakResidentMegabytes,
+                "rssGrowthPercent": first > 0 ? ((last - first) / first * 100).rounded(toPlaces: 2) : 0,
+                "framesPerSecondFirst": samples.first?["framesPerSecond"] ?? 0.0,
+                "framesPerSecondLast": samples.last?["framesPerSecond"] ?? 0.0,
+            ]
+        ]
+        let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    private func clipPath() throws -> String {
+        if let clip { return clip }
+        if let eval = SampleMedia.evaluationDirectory {
+            let talking = eval.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
+            if FileManager.default.fileExists(atPath: talking) { return talking }
+        }
+        print("NOTE: no evaluation data; looping the sample pan-and-zoom clip instead of the talking head")
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        let path = "\(workDirectory)/astronaut-640x360-300.mp4"
+        if !FileManager.default.fileExists(atPath: path) {
+            try SampleMedia.astronautClip(width: 640, height: 360, frameCount: 300).write(to: path)
+        }
+        return path
+    }
+}
+
+/// The process's memory, from /proc (Linux).
+enum MemoryUse {
+    /// Resident set size now, MB.
+    static var residentMegabytes: Double { value(of: "VmRSS:") }
+    /// Highest resident set size so far, MB.
+    static var peakResidentMegabytes: Double { value(of: "VmHWM:") }
+
+    private static func value(of key: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+            return kilobytes / 1024
+        }
+        return 0
+    }
+}
