@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke soak
+.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -65,6 +65,10 @@ build: deps
 bench: build
 	$(RELEASE)/MienDev bench
 
+## bench-peers: Mien vs MediaPipe FaceMesh (pinned, throwaway venv) vs decode only, same clips, same run.
+bench-peers: build
+	EVAL_DIR=$(EVAL_DIR) scripts/bench-peers.sh
+
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
 eval: build
 	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev eval
@@ -79,11 +83,12 @@ models-check:
 
 ## sanitize: every test under AddressSanitizer, then under ThreadSanitizer (own build folders; slow).
 sanitize: deps
-	$(SWIFT) test --scratch-path .build-asan --sanitize=address 2>&1 | tee .build/asan.log | tail -3
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --scratch-path .build-asan \
+	  --sanitize=address 2>&1 | tee .build/asan.log | tail -3
 	@scripts/test-summary.sh .build/asan.log
 	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread 2>&1 | tee .build/tsan.log | tail -3
 	@scripts/test-summary.sh .build/tsan.log
-	@! grep -q "ERROR: AddressSanitizer\|WARNING: ThreadSanitizer" .build/asan.log .build/tsan.log
+	@! grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|WARNING: ThreadSanitizer" .build/asan.log .build/tsan.log
 
 ## soak: SOAK_MINUTES (30) of looped video, every metric on; RSS and frames/s over time, JSON summary last.
 SOAK_MINUTES ?= 30

@@ -12,6 +12,8 @@ struct MienDev: ParsableCommand {
         abstract: "Mien benchmarks, evaluation and sample clips.",
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
+            PeerBench.self,
+            PeerClips.self,
         ]
     )
 }

@@ -33,12 +33,14 @@ struct TrackingBench {
         }
     }
 
-    func measure(clip: String, label: String, faceMode: FaceMode, expressions: Bool = false) throws -> [String: Any] {
+    func measure(
+        clip: String, label: String, faceMode: FaceMode, expressions: Bool = false, maximumFaces: Int = 5
+    ) throws -> [String: Any] {
         var fps: [Double] = []
         var perStage: [String: Double] = [:]
         var faces = 0.0
         for _ in 0..<runs {
-            let detection = try DetectionOptions(faceMode: faceMode, maximumFaces: 5)
+            let detection = try DetectionOptions(faceMode: faceMode, maximumFaces: maximumFaces)
             let detector = TimedDetector(try BlazeFaceDetector(options: detection, models: models))
             let mesher = TimedMesher(try FaceMeshEstimator(models: models))
             let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))

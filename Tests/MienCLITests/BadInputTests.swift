@@ -267,7 +267,9 @@ struct BadInputTests {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
             if let name = names.first(where: { $0.hasPrefix(".long.mp4.jsonl.partial-") }) {
                 let path = output.appendingPathComponent(name).path
-                let lines = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").count ?? 0
+                // FileHandle, not String(contentsOfFile:), which leaks a buffer on a still-empty file.
+                let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd()) ?? nil
+                let lines = data?.filter { $0 == UInt8(ascii: "\n") }.count ?? 0
                 if lines >= 40 {
                     partial = path
                     break

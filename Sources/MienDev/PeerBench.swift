@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienTesting
+
+/// `MienDev peer-bench`: one side of `make bench-peers`, one clip and one mode per process (so peak RSS
+/// belongs to that mode): Mien's decode alone, Mien with every metric, or Mien with mesh, pose and
+/// tracking only. Prints one JSON line.
+struct PeerBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peer-bench", abstract: "Mien's side of make bench-peers (one clip, one mode, JSON line).")
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case decode, all, mesh
+    }
+
+    @Option(help: "The clip.") var clip: String
+    @Option(help: "decode: read frames only; all: every metric; mesh: mesh, pose and tracking only.")
+    var mode: Mode
+    @Option(help: "Runs; the median frames/s is reported.") var runs = 3
+    @Option(help: "Most faces tracked.") var faces = 1
+
+    func run() throws {
+        let models = try ModelStore()
+        var rates: [Double] = []
+        var facesPerFrame = 0.0
+        var stages: [String: Any] = [:]
+        for _ in 0..<runs {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let (frames, found) = try once(models: models)
+            rates.append(Double(frames) / ((clock.now - start).milliseconds / 1000))
+            facesPerFrame = Double(found) / Double(max(frames, 1))
+        }
+        if mode == .mesh {
+            // Per-stage times from the timed pipeline (one extra run).
+            let row = try TrackingBench(models: models, runs: 1).measure(
+                clip: clip, label: clip, faceMode: .large, maximumFaces: faces)
+            for key in ["detect_ms_per_call", "detect_calls_per_100_frames", "mesh_ms_per_face", "other_ms_per_frame"] {
+                stages[key] = row[key]
+            }
+        }
+        var line: [String: Any] = [
+            "clip": clip, "mode": "mien-\(mode.rawValue)", "fps": (Statistics.median(rates) * 10).rounded() / 10,
+            "faces_per_frame": (facesPerFrame * 100).rounded() / 100,
+            "peak_rss_mb": MemoryUse.peakResidentMegabytes.rounded(toPlaces: 1),
+        ]
+        if !stages.isEmpty { line["stages"] = stages }
+        let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// One pass over the clip: frames read and faces seen.
+    private func once(models: ModelStore) throws -> (Int, Int) {
+        if mode == .decode {
+            let source = try VideoFileSource(path: clip)
+            var frames = 0
+            while try source.nextFrame() != nil { frames += 1 }
+            return (frames, 0)
+        }
+        let options = try DetectorOptions(maximumFaces: faces, metrics: mode == .all ? .all : [])
+        let detector = Detector(source: .videoFile(path: clip), options: options, models: models)
+        let counter = ResultCounter()
+        detector.delegate = counter
+        try detector.start()
+        withExtendedLifetime(counter) {
+            for _ in 0..<1 { counter.done.wait() }
+            detector.stop()
+        }
+        if let failure = counter.failure { throw failure }
+        return (counter.frames, counter.faces)
+    }
+}
+
+/// Counts a detector's results until the file ends.
+private final class ResultCounter: DetectorDelegate, @unchecked Sendable {
+    // Written only by the detector's delivering thread, read after `done`.
+    var frames = 0
+    var faces = 0
+    var failure: MienError?
+    let done = DispatchSemaphore(value: 0)
+    func detector(_ detector: Detector, didProcess result: DetectorResult) {
+        frames += 1
+        faces += result.faces?.count ?? 0
+    }
+    func detectorDidFinishProcessing(_ detector: Detector) { done.signal() }
+    func detector(_ detector: Detector, didFail error: MienError) {
+        failure = error
+        done.signal()
+    }
+}
