@@ -3,9 +3,10 @@ import Foundation
 import Mien
 import MienTesting
 
-/// `MienDev peer-bench`: one side of `make bench-peers`, one clip and one mode per process (so peak RSS
-/// belongs to that mode): Mien's decode alone, Mien with every metric, or Mien with mesh, pose and
-/// tracking only. Prints one JSON line.
+/// `MienDev peer-bench`: Mien's side of `make bench-peers`, printed as one JSON line.
+///
+/// One clip and one mode per process, so peak RSS belongs to that mode: Mien's decode alone, Mien with
+/// every metric, or Mien with mesh, pose and tracking only.
 struct PeerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peer-bench", abstract: "Mien's side of make bench-peers (one clip, one mode, JSON line).")
