@@ -3,6 +3,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -10,12 +11,47 @@ struct mien_image {
     cv::Mat mat; // CV_8UC3, BGR
 };
 
+namespace {
+
+bool starts_with(const uint8_t *bytes, size_t length, std::initializer_list<uint8_t> prefix, size_t offset = 0) {
+    if (length < offset + prefix.size()) return false;
+    size_t i = offset;
+    for (uint8_t expected : prefix)
+        if (bytes[i++] != expected) return false;
+    return true;
+}
+
+/// Whether the bytes start with the signature of a format Mien reads (the same list as the Swift side's
+/// ImageHeader). Everything else is refused before OpenCV sees it: OpenCV 4.6 hands unknown data to every
+/// decoder it was built with, and Debian's build includes GDCM (DICOM), which aborts the process on a
+/// malformed file with "DICM" at offset 128 (found by the image_decode fuzzer; regression input kept).
+bool known_image_signature(const uint8_t *b, size_t n) {
+    if (starts_with(b, n, {'D', 'I', 'C', 'M'}, 128)) return false;
+    return starts_with(b, n, {0xFF, 0xD8, 0xFF}) ||                                   // JPEG
+           starts_with(b, n, {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}) ||       // PNG
+           starts_with(b, n, {'B', 'M'}) ||                                          // BMP
+           (starts_with(b, n, {'R', 'I', 'F', 'F'}) && starts_with(b, n, {'W', 'E', 'B', 'P'}, 8)) ||
+           starts_with(b, n, {'I', 'I', 0x2A, 0x00}) || starts_with(b, n, {'M', 'M', 0x00, 0x2A}) ||  // TIFF
+           (n >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7') ||                  // PNM, PAM
+           (n >= 2 && b[0] == 'P' && (b[1] == 'F' || b[1] == 'f')) ||                // PFM
+           starts_with(b, n, {0x00, 0x00, 0x00, 0x0C, 'j', 'P', ' ', ' '}) ||        // JPEG 2000 (JP2)
+           starts_with(b, n, {0xFF, 0x4F, 0xFF, 0x51}) ||                            // JPEG 2000 codestream
+           starts_with(b, n, {0x76, 0x2F, 0x31, 0x01}) ||                            // OpenEXR
+           starts_with(b, n, {'#', '?', 'R', 'A', 'D', 'I', 'A', 'N', 'C', 'E'}) ||  // Radiance HDR
+           starts_with(b, n, {'#', '?', 'R', 'G', 'B', 'E'}) ||
+           starts_with(b, n, {0x59, 0xA6, 0x6A, 0x95});                              // Sun raster
+}
+
+} // namespace
+
 extern "C" mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels,
                                          mien_image **out, char **error_message) {
     return mien::guarded(error_message, [&] {
         mien::require(out != nullptr, "out is NULL");
         *out = nullptr;
         if (bytes == nullptr || length == 0) throw mien::BridgeError(MIEN_ERR_DECODE, "the data is empty");
+        if (!known_image_signature(bytes, length))
+            throw mien::BridgeError(MIEN_ERR_DECODE, "not a picture format Mien reads (unknown or unsupported signature)");
         const cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
         // IMREAD_COLOR converts grey, 16-bit and alpha to 8-bit BGR and applies EXIF orientation.
         cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_COLOR);

@@ -2,6 +2,8 @@
 
 #include <opencv2/videoio.hpp>
 
+#include <cstdio>
+#include <cstring>
 #include <sys/stat.h>
 
 struct mien_video {
@@ -18,6 +20,32 @@ namespace {
 bool exists(const char *path) {
     struct stat info {};
     return ::stat(path, &info) == 0;
+}
+
+/// Whether the file starts like a container Mien reads. FFmpeg would also probe raw elementary streams
+/// and dozens of other formats; the video_open fuzzer found a raw MPEG-4 stream that makes OpenCV 4.6's
+/// FFmpeg backend copy past the end of its frame buffer (a crash in `mien detect`), so only containers
+/// that cameras, phones and editors write get through.
+bool known_container(const char *path) {
+    unsigned char b[192] = {};
+    FILE *file = std::fopen(path, "rb");
+    if (file == nullptr) return true;  // let FFmpeg report why it cannot read it
+    const size_t n = std::fread(b, 1, sizeof b, file);
+    std::fclose(file);
+    auto at = [&](size_t offset, const char *text) {
+        const size_t length = std::strlen(text);
+        return n >= offset + length && std::memcmp(b + offset, text, length) == 0;
+    };
+    static const char *const boxes[] = {"ftyp", "moov", "mdat", "free", "wide", "skip", "pnot"};
+    for (const char *box : boxes)
+        if (at(4, box)) return true;                                      // MP4, MOV, 3GP, M4V
+    if (n >= 4 && b[0] == 0x1A && b[1] == 0x45 && b[2] == 0xDF && b[3] == 0xA3) return true;  // MKV, WebM
+    if (at(0, "RIFF") && at(8, "AVI ")) return true;                      // AVI
+    if (n >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 1 && b[3] == 0xBA) return true;  // MPEG program stream
+    if (n >= 1 && b[0] == 0x47 && (n < 189 || b[188] == 0x47)) return true;  // MPEG transport stream
+    if (at(0, "FLV") || at(0, "OggS") || at(0, "GIF8")) return true;
+    static const unsigned char asf[] = {0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11};
+    return n >= 8 && std::memcmp(b, asf, 8) == 0;                          // ASF, WMV
 }
 
 void describe(const cv::VideoCapture &capture, mien_video_info *info) {
@@ -37,6 +65,9 @@ extern "C" mien_status mien_video_open_file(const char *path, mien_video **out, 
         mien::require(path != nullptr && out != nullptr, "path or out is NULL");
         *out = nullptr;
         if (!exists(path)) throw mien::BridgeError(MIEN_ERR_NOT_FOUND, "no such file");
+        if (!known_container(path))
+            throw mien::BridgeError(MIEN_ERR_OPEN, "not a video container Mien reads (MP4/MOV, MKV/WebM, AVI, MPEG-PS/TS, "
+                                                   "FLV, Ogg, ASF, GIF; raw streams: remux with ffmpeg -c copy)");
         auto video = std::make_unique<mien_video>();
         if (!video->capture.open(path, cv::CAP_FFMPEG) || !video->capture.isOpened())
             throw mien::BridgeError(MIEN_ERR_OPEN, "FFmpeg could not open it as a video (corrupt, truncated or not a video)");
