@@ -16,6 +16,10 @@ struct BadInputTests {
         var error: String?
     }
 
+    static func regression(_ name: String) -> String {
+        SampleMedia.repositoryRoot.appendingPathComponent("Fuzz/regressions/\(name)").path
+    }
+
     static func sampleBytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -75,6 +79,16 @@ struct BadInputTests {
             Case(name: "lying.avi", bytes: try Self.lyingAVI(in: folder), error: nil),
             Case(name: "huge.png", bytes: TinyPNG.headerOnly(width: 20_000, height: 20_000), error: "pixels"),
             Case(name: "text.jpg", bytes: Array("not a picture\n".utf8), error: "not an image"),
+            // Found by the fuzzers: a raw MPEG-4 stream that crashed OpenCV's FFmpeg reader, and data with a
+            // DICOM marker that made OpenCV's GDCM decoder abort.
+            Case(
+                name: "raw.m4v",
+                bytes: try Self.sampleBytes(Self.regression("video_open/opencv46-ffmpeg-retrieve-overread.bin")),
+                error: "not a video container"),
+            Case(
+                name: "dicm.jpg",
+                bytes: try Self.sampleBytes(Self.regression("image_decode/gdcm-abort-dicm-at-128.bin")),
+                error: "not an image"),
         ]
         var inputs: [String] = []
         for item in cases {
