@@ -35,7 +35,7 @@ struct Soak: ParsableCommand {
         var nextReport = every * 60
         var videoTime = 0.0
         var pass = 0
-        print("soak: \(path) looped to \(minutes) min of video, metrics \(metrics)")
+        Self.say("soak: \(path) looped to \(minutes) min of video, metrics \(metrics)")
         while videoTime < total {
             let source = try VideoFileSource(path: path)
             let rate = source.info.framesPerSecond ?? 30
@@ -58,7 +58,7 @@ struct Soak: ParsableCommand {
                         "rssMB": MemoryUse.residentMegabytes.rounded(toPlaces: 1),
                     ]
                     samples.append(sample)
-                    print(
+                    Self.say(
                         "video \(sample["videoMinutes"] ?? 0) min: \(sample["framesPerSecond"] ?? 0) frames/s, RSS \(sample["rssMB"] ?? 0) MB"
                     )
                     window = (ContinuousClock.now, 0)
@@ -80,7 +80,13 @@ struct Soak: ParsableCommand {
             ]
         ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        Self.say(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Writes a line straight to standard output (not through print's buffer), so a long run can be
+    /// watched in a log file and read if cut short.
+    static func say(_ text: String) {
+        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
     }
 
     private func clipPath() throws -> String {
@@ -89,7 +95,7 @@ struct Soak: ParsableCommand {
             let talking = eval.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
             if FileManager.default.fileExists(atPath: talking) { return talking }
         }
-        print("NOTE: no evaluation data; looping the sample pan-and-zoom clip instead of the talking head")
+        Self.say("NOTE: no evaluation data; looping the sample pan-and-zoom clip instead of the talking head")
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         let path = "\(workDirectory)/astronaut-640x360-300.mp4"
         if !FileManager.default.fileExists(atPath: path) {
