@@ -132,9 +132,11 @@ struct DetectorTests {
             source: .videoFile(path: path), options: try DetectorOptions(maxProcessRate: 5), models: try models())
         let recorder = Recorder()
         detector.delegate = recorder
+        // With a delegate set, the sequence is fed from the moment it is first read: read it before start.
+        let stream = detector.results
         try detector.start()
         var results: [DetectorResult] = []
-        for await result in detector.results { results.append(result) }
+        for await result in stream { results.append(result) }
         #expect(results.count == 60)
         let processed = results.filter(\.processed).count
         #expect((9...11).contains(processed), "\(processed) processed of 60")
@@ -150,9 +152,10 @@ struct DetectorTests {
             models: try models())
         let recorder = Recorder()
         detector.delegate = recorder
+        let stream = detector.results
         try detector.start()
         var results: [DetectorResult] = []
-        for await result in detector.results {
+        for await result in stream {
             results.append(result)
             if results.count == 90 { detector.stop() }
         }
@@ -195,6 +198,19 @@ struct DetectorTests {
                 "found 0", "frame 0 faces [0]", "frame 1 faces [0]", "frame 2 faces [0]", "frame 3 faces []", "lost 0",
             ])
         detector.stop()
+    }
+
+    @Test func resultsNobodyAsksFor_areNotBuffered() throws {
+        // A pushed-frames detector used through `process(_:)` only: the sequence stays empty.
+        let detector = Detector(source: .pushedFrames, options: try DetectorOptions(), models: try models())
+        try detector.start()
+        let clip = try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 3)
+        for index in 0..<3 { _ = try detector.process(try clip.frame(at: index)) }
+        #expect(!detector.isFeedingResults)
+        detector.stop()
+        let asked = Detector(source: .pushedFrames, options: try DetectorOptions(), models: try models())
+        _ = asked.results
+        #expect(asked.isFeedingResults)
     }
 
     @Test func readmeExample_compilesAndRuns() async throws {

@@ -47,9 +47,10 @@ struct ReliabilityTests {
             options: try DetectorOptions(maxProcessRate: 30), models: try models())
         let collector = Collector()
         detector.delegate = collector
+        let stream = detector.results
         try detector.start()
         var streamed = 0
-        for await _ in detector.results { streamed += 1 }
+        for await _ in stream { streamed += 1 }
         detector.stop()
         let failures = collector.failures.withLock { $0 }
         #expect(failures.count == 1)

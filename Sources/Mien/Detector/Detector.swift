@@ -31,8 +31,19 @@ public final class Detector: Sendable {
     public let options: DetectorOptions
     /// Every frame's result, in order (processed or not).
     ///
-    /// Ends after `stop()` or the end of a video file.
-    public let results: AsyncStream<DetectorResult>
+    /// Ends after `stop()` or the end of a video file. The sequence is fed from `start()` when the source is
+    /// a camera, a video file or a live source and no delegate is set (the `for await` idiom after
+    /// `start()`), and otherwise from the moment `results` is first read: read it before `start()` to see
+    /// every frame. A detector whose results nobody asks for this way buffers none of them (a delegate-only
+    /// or `process(_:)`-only program would otherwise keep every result in memory; found by `make soak`).
+    public var results: AsyncStream<DetectorResult> {
+        control.withLock { $0.feedsStream = true }
+        return stream
+    }
+    private let stream: AsyncStream<DetectorResult>
+
+    /// Whether results currently go into `results` (for tests).
+    var isFeedingResults: Bool { control.withLock { $0.feedsStream } }
 
     /// Frames a live source may have waiting; beyond this the oldest is dropped.
     public static let liveBufferCapacity = 2
@@ -51,6 +62,8 @@ public final class Detector: Sendable {
         var generation = 0
         weak var delegate: (any DetectorDelegate)?
         var threads = 0
+        /// Whether results go into `results` (see there).
+        var feedsStream = false
     }
 
     /// Frames read from a live source and not yet reported, in order; dropped frames keep their place
@@ -79,7 +92,7 @@ public final class Detector: Sendable {
         self.source = source
         self.options = options
         self.models = models
-        (results, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
+        (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
     }
 
     /// Receives found / lost / results / finished / failure callbacks (held weakly).
@@ -104,7 +117,13 @@ public final class Detector: Sendable {
         try engine.withLock { [source, options] in
             $0 = try DetectorEngine(source: source, options: options, models: store)
         }
+        let reads: Bool =
+            switch source {
+            case .camera, .videoFile, .liveSource: true
+            case .discreteImages, .continuousImages, .pushedFrames: false
+            }
         let generation = control.withLock { state -> Int in
+            if reads && state.delegate == nil { state.feedsStream = true }
             state.running = true
             state.generation += 1
             return state.generation
@@ -285,7 +304,7 @@ public final class Detector: Sendable {
         }
         delegate?.detector(self, didProcess: result)
         for id in result.lost { delegate?.detector(self, didLoseFace: id) }
-        continuation.yield(result)
+        if control.withLock({ $0.feedsStream }) { continuation.yield(result) }
     }
 
     private func fail(_ error: any Error) {
