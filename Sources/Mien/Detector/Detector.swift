@@ -50,9 +50,9 @@ public final class Detector: Sendable {
 
     private let continuation: AsyncStream<DetectorResult>.Continuation
     private let models: ModelStore?
-    private let engine = Mutex<DetectorEngine?>(nil)
-    private let control = Mutex(Control())
-    private let live = Mutex(LiveQueue())
+    private let engine = Locked<DetectorEngine?>(nil)
+    private let control = Locked(Control())
+    private let live = Locked(LiveQueue())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
