@@ -116,4 +116,20 @@ struct ReliabilityTests {
         #expect(perTask.allSatisfy { $0 == perTask[0] }, "the same frames give the same faces in every task")
         #expect(perTask[0].allSatisfy { $0 == 1 })
     }
+
+    @Test func damagedPictures_leaveNoFileDescriptorOpen() throws {
+        func openDescriptors() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        }
+        let junk = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let inputs: [[UInt8]] = [
+            Array("#?RADIANCE\n".utf8) + junk, [0x76, 0x2F, 0x31, 0x01] + junk, [0xFF, 0x4F, 0xFF, 0x51] + junk,
+            [0x49, 0x49, 0x2A, 0x00] + junk, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + junk,
+        ]
+        let before = try openDescriptors()
+        for bytes in inputs {
+            for _ in 0..<20 { _ = try? ImageDecoder.decode(bytes: bytes) }
+        }
+        #expect(try openDescriptors() <= before + 2, "damaged pictures must not leak descriptors")
+    }
 }
