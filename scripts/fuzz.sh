@@ -44,8 +44,11 @@ for target in "${targets[@]}"; do
     echo "== $target for $seconds s"
     log="$build/$target/run.log"
     set +e
+    # Regression inputs, when the target has any (git keeps no empty folder).
+    regressions=()
+    [ -d "Fuzz/regressions/$target" ] && regressions=("Fuzz/regressions/$target")
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$corpus" "$build/seeds/$target" \
-        "Fuzz/regressions/$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=262144 \
+        "${regressions[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=262144 \
         -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
     rc=$?
     set -e
