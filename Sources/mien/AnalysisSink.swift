@@ -60,7 +60,8 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
         if jsonlToStandardOutput { try Console.output(line) }
         try jsonl?.write(String(decoding: line, as: UTF8.self))
         for row in ResultTable.lines(for: result) { try csv?.write(row + "\n") }
-        summary.add(result)
+        // The report keeps its own summary; adding to both would compute every statistic twice.
+        if report == nil { summary.add(result) }
         report?.add(result, frame: frame)
         progress.advance(progressToken)
     }
@@ -132,7 +133,7 @@ final class AnalysisSink: DetectorDelegate, @unchecked Sendable {
                 try csv?.commit()
                 if let summaryPath {
                     let file = try AtomicFile(path: summaryPath)
-                    let data = try encoder.encode(summary)
+                    let data = try encoder.encode(report?.summary ?? summary)
                     try file.write(String(decoding: data, as: UTF8.self) + "\n")
                     try file.commit()
                 }

@@ -108,10 +108,7 @@ struct Analyze: ParsableCommand {
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if interval <= 0 { throw ValidationError("--interval must be positive") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
-        if let annotate, inputs.count + (camera == nil ? 0 : 1) > 1,
-            Annotator.pictureExtensions.union(Annotator.videoExtensions).contains(
-                URL(fileURLWithPath: annotate).pathExtension.lowercased())
-        {
+        if let annotate, inputs.count + (camera == nil ? 0 : 1) > 1, Annotator.namesFile(annotate) {
             throw ValidationError("--annotate names one file, but there are several inputs: give a folder")
         }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
@@ -149,10 +146,8 @@ struct Analyze: ParsableCommand {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
-        let annotateFolder = annotate.map { target in
-            Annotator.pictureExtensions.union(Annotator.videoExtensions).contains(
-                URL(fileURLWithPath: target).pathExtension.lowercased())
-                ? URL(fileURLWithPath: target).deletingLastPathComponent().path : target
+        let annotateFolder = annotate.map {
+            Annotator.namesFile($0) ? URL(fileURLWithPath: $0).deletingLastPathComponent().path : $0
         }
         for folder in [output, annotateFolder].compactMap({ $0 }) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -11,6 +11,12 @@ final class Annotator {
     static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
     static let videoExtensions: Set<String> = ["mp4", "avi", "mkv", "mov"]
 
+    /// Whether `--annotate target` names a file (by its extension) rather than a folder.
+    static func namesFile(_ target: String) -> Bool {
+        let suffix = URL(fileURLWithPath: target).pathExtension.lowercased()
+        return pictureExtensions.contains(suffix) || videoExtensions.contains(suffix)
+    }
+
     private let folder: String
     private let file: String?
     private let base: String
@@ -21,7 +27,7 @@ final class Annotator {
 
     init(target: String, input: String, info: SourceInfo) throws {
         let suffix = URL(fileURLWithPath: target).pathExtension.lowercased()
-        if Self.pictureExtensions.contains(suffix) || Self.videoExtensions.contains(suffix) {
+        if Self.namesFile(target) {
             let wanted = info.kind == .video ? Self.videoExtensions : Self.pictureExtensions
             guard wanted.contains(suffix), info.kind != .imageFolder else {
                 throw MienError(

@@ -37,8 +37,8 @@ struct ResumeCheckpoint {
     /// Reads the newest partial JSON Lines file of `plan`, if any.
     static func load(_ plan: OutputPlan) -> ResumeCheckpoint? {
         guard let jsonlPath = plan.jsonlPath else { return nil }
-        let leftovers = plan.files.flatMap(partials(of:))
-        let newest = partials(of: jsonlPath).max { modified($0) < modified($1) }
+        let leftovers = plan.files.flatMap(AtomicFile.leftovers(of:))
+        let newest = AtomicFile.leftovers(of: jsonlPath).first
         guard let newest, let data = FileManager.default.contents(atPath: newest) else { return nil }
         let decoder = JSONDecoder()
         var results: [DetectorResult] = []
@@ -52,19 +52,6 @@ struct ResumeCheckpoint {
         }
         guard !results.isEmpty else { return nil }
         return ResumeCheckpoint(results: results, leftovers: leftovers)
-    }
-
-    /// The temporary files `AtomicFile` left for `path` (`.<name>.partial-<pid>` beside it).
-    private static func partials(of path: String) -> [String] {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let prefix = ".\(url.lastPathComponent).partial-"
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return entries.filter { $0.hasPrefix(prefix) }.map { folder.appendingPathComponent($0).path }
-    }
-
-    private static func modified(_ path: String) -> Date {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date) ?? .distantPast
     }
 
     /// Deletes the killed run's temporary files.

@@ -101,9 +101,8 @@ struct AnalyzeCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("long.mp4").path
         try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 600).write(to: clip)
-        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let process = Process()
-        process.executableURL = products.appendingPathComponent("mien")
+        process.executableURL = URL(fileURLWithPath: mienPath())
         process.arguments = ["analyze", clip, "--output", folder.path]
         process.standardError = FileHandle.nullDevice
         try process.run()

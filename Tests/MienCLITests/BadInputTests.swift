@@ -187,8 +187,7 @@ struct BadInputTests {
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
         // Root reads anything: run the tool as `nobody` then (setpriv, util-linux).
-        let products = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let mien = products.appendingPathComponent("mien").path
+        let mien = mienPath()
         let models = SampleMedia.repositoryRoot.appendingPathComponent("Models").path
         let arguments = ["analyze", locked, SampleMedia.astronautPath, "--metrics", "none"]
         let result: CommandResult

@@ -18,11 +18,7 @@ public final class AtomicFile {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw MienError(.ioFailure, "is a folder; an output file cannot replace it", input: path)
         }
-        let url = URL(fileURLWithPath: path)
-        temporaryPath =
-            url.deletingLastPathComponent().appendingPathComponent(
-                ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)"
-            ).path
+        temporaryPath = Self.temporaryPrefix(of: path) + "\(ProcessInfo.processInfo.processIdentifier)"
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporaryPath)
         else {
@@ -70,6 +66,25 @@ public final class AtomicFile {
     }
 
     deinit { abandon() }
+
+    /// `<folder>/.<name>.partial-`: the temporary files of `path` are this plus a process ID.
+    private static func temporaryPrefix(of path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-").path
+    }
+
+    /// Temporary files left beside `path` by processes that never committed or abandoned them (killed),
+    /// newest first.
+    public static func leftovers(of path: String) -> [String] {
+        let prefix = temporaryPrefix(of: path)
+        let folder = URL(fileURLWithPath: prefix).deletingLastPathComponent().path
+        let name = URL(fileURLWithPath: prefix).lastPathComponent
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        func modified(_ path: String) -> Date {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date) ?? .distantPast
+        }
+        return entries.filter { $0.hasPrefix(name) }.map { folder + "/" + $0 }.sorted { modified($0) > modified($1) }
+    }
 
     /// The system's words for a file error ("No space left on device"), not Foundation's wrapper.
     static func reason(_ error: any Error) -> String {
