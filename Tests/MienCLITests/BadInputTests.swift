@@ -89,6 +89,11 @@ struct BadInputTests {
                 name: "dicm.jpg",
                 bytes: try Self.sampleBytes(Self.regression("image_decode/gdcm-abort-dicm-at-128.bin")),
                 error: "not an image"),
+            // A JPEG whose 63527 x 16424 frame header hides behind a zero-length APP0 and stray bytes.
+            Case(
+                name: "sof.jpg",
+                bytes: try Self.sampleBytes(Self.regression("image_decode/jpeg-sof-behind-zero-length-app0.bin")),
+                error: "over the limit"),
         ]
         var inputs: [String] = []
         for item in cases {

@@ -18,6 +18,21 @@ struct ImageHeaderTests {
         #expect(ImageHeader.probe(bytes) == ImageHeader(format: .jpeg, width: 640, height: 480))
     }
 
+    @Test func jpeg_readsMarkersAsLibjpegDoes_pastGarbageAndShortSegments() {
+        // From the image_decode fuzzer: APP0 with length 0, stray bytes, then a DQT, then SOF0 claiming
+        // 63527 rows x 16424 columns. libjpeg skips the stray bytes and allocates for that SOF, so the
+        // probe must find it too.
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x00, 0xC0, 0xD5]
+        bytes += [0xFF, 0xDB, 0x00, 0x04, 0x00, 0x02, 0x11, 0x22, 0xFF, 0x00, 0x33]
+        bytes += [0xFF, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0xF8, 0x27, 0x40, 0x28, 0x01]
+        #expect(ImageHeader.probe(bytes) == ImageHeader(format: .jpeg, width: 16424, height: 63527))
+    }
+
+    @Test func jpeg_withAScanBeforeAnyFrameHeader_hasNoSize() {
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x01, 0x00, 0x01, 0x00]
+        #expect(ImageHeader.probe(bytes) == ImageHeader(format: .jpeg))
+    }
+
     @Test func bmp_withTopDownRows_reportsPositiveHeight() {
         var bytes = [UInt8](repeating: 0, count: 30)
         bytes[0] = 0x42

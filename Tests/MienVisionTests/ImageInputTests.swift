@@ -91,6 +91,17 @@ struct ImageInputTests {
         #expect(error?.code == .tooLarge && error?.input == "huge.png")
     }
 
+    @Test func hugeImage_whoseHeaderTheProbeCannotSize_isRefusedBeforeItsPixelsAreAllocated() throws {
+        // PGM states its size in text the Swift probe does not parse; OpenCV would allocate 900 MB for it.
+        // The bridge's allocator guard refuses the allocation itself (the image_decode fuzzer's lesson).
+        let bytes = Array("P5\n30000 30000\n255\n".utf8) + [UInt8](repeating: 128, count: 64)
+        let error = mienError { _ = try ImageDecoder.decode(bytes: bytes, input: "huge.pgm") }
+        #expect(error?.code == .tooLarge && error?.input == "huge.pgm", "\(String(describing: error))")
+        #expect(error?.message.contains("900000000 pixels") == true, "\(String(describing: error))")
+        // The guard is per decode: a normal picture decodes right after.
+        #expect(try ImageDecoder.decode(file: SampleMedia.astronautPath).width > 0)
+    }
+
     @Test func folder_readsImagesInNameOrder_andCarriesOnPastABadOne() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

@@ -47,8 +47,8 @@ typedef struct mien_image mien_image;
 
 /// Decodes an image from memory (JPEG, PNG, BMP, WebP, TIFF, ... whatever OpenCV 4.6 decodes).
 /// Grey, 16-bit and alpha images are converted to 8-bit BGR. EXIF orientation is applied.
-/// - Parameter max_pixels: a decoded image with more pixels is refused with MIEN_ERR_TOO_LARGE; 0 = no
-///   limit. (Callers should also check the header size before decoding: see ImageHeader in Swift.)
+/// - Parameter max_pixels: an image with more pixels is refused with MIEN_ERR_TOO_LARGE before its pixels
+///   are allocated (the limit guards every matrix the decoder allocates on this thread); 0 = no limit.
 mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels, mien_image **out,
                               char **error_message);
 

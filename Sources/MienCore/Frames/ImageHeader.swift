@@ -61,26 +61,36 @@ public struct ImageHeader: Sendable, Equatable {
     // MARK: - Per-format parsers
 
     private static func probeJPEG(_ reader: inout ByteReader) -> ImageHeader {
-        // Walk the marker segments until a start-of-frame (SOF0...SOF15 except DHT, JPG, DAC).
+        // Read the markers the way libjpeg does, because its reading decides what gets allocated: bytes
+        // between segments that are not 0xFF are skipped ("extraneous bytes before marker"), runs of 0xFF
+        // are fill, and a segment whose length is under 2 skips nothing past its length field. A stricter
+        // walk stopped at the first oddity and missed a later 63527 x 16424 SOF (image_decode fuzzer).
         var offset = 2
-        while let marker = reader.uint8(at: offset), marker == 0xFF, let kind = reader.uint8(at: offset + 1) {
-            if kind == 0xFF {
-                offset += 1
-                continue
-            }  // fill byte
-            if kind == 0xD8 || (0xD0...0xD7).contains(kind) || kind == 0x01 {
-                offset += 2
-                continue
-            }
-            guard let length = reader.uint16BE(at: offset + 2), length >= 2 else { break }
+        while let kind = nextJPEGMarker(reader, after: &offset) {
+            if kind == 0xD8 || (0xD0...0xD7).contains(kind) || kind == 0x01 { continue }  // no length
+            if kind == 0xD9 || kind == 0xDA { break }  // end of image / scan before any frame header
             let isStartOfFrame = (0xC0...0xCF).contains(kind) && ![0xC4, 0xC8, 0xCC].contains(kind)
             if isStartOfFrame {
                 return ImageHeader(
-                    format: .jpeg, width: reader.uint16BE(at: offset + 7), height: reader.uint16BE(at: offset + 5))
+                    format: .jpeg, width: reader.uint16BE(at: offset + 5), height: reader.uint16BE(at: offset + 3))
             }
-            offset += 2 + length
+            guard let length = reader.uint16BE(at: offset) else { break }
+            offset += max(length, 2)
         }
         return ImageHeader(format: .jpeg)
+    }
+
+    /// The next marker code at or after `offset` (libjpeg's `next_marker`), leaving `offset` just past it.
+    private static func nextJPEGMarker(_ reader: ByteReader, after offset: inout Int) -> UInt8? {
+        while let byte = reader.uint8(at: offset) {
+            offset += 1
+            guard byte == 0xFF else { continue }
+            while reader.uint8(at: offset) == 0xFF { offset += 1 }
+            guard let kind = reader.uint8(at: offset) else { return nil }
+            offset += 1
+            if kind != 0x00 { return kind }  // FF 00 is a stuffed data byte, not a marker
+        }
+        return nil
     }
 
     private static func probeWebP(_ reader: inout ByteReader) -> ImageHeader {
