@@ -27,12 +27,11 @@ public final class FaceAnalyzer {
     public let tracking: TrackingOptions
     /// Options of the expression stage, or nil when it does not run (no blendshapes, expressions or
     /// emoji; the blendshape model is not even loaded).
-    public let expressions: ExpressionOptions?
-    private let tracker: FaceTracker
-    private let expressionStage: ExpressionStage?
-    private let affectStage: AffectStage?
-    private var counter = FaceCounter()
-    private var lastTimestamp: Double?
+    public var expressions: ExpressionOptions? { measurer.expressions }
+    /// The first half: detection, mesh, pose, tracking, face count.
+    public let locator: FaceLocator
+    /// The second half: quality, expressions, emotions, appearance.
+    public let measurer: FaceMeasurer
 
     /// Loads the detector, mesh and face-geometry models, the blendshape model when `expressions` is
     /// given (or emotions need it), fer's CNN for `emotions` and Cydral's models for `appearance`
@@ -47,22 +46,22 @@ public final class FaceAnalyzer {
         self.tracking = try tracking ?? TrackingOptions()
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
-        self.expressions = expressions
         // Loaded in pipeline order, so a broken model set reports the first model a frame would need.
         let detector = try BlazeFaceDetector(options: self.detection, models: models)
         let mesher = try FaceMeshEstimator(models: models)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
-        tracker = FaceTracker(
-            options: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector, mesher: mesher,
-            poseEstimator: poses)
-        expressionStage = try expressions.map {
+        locator = FaceLocator(
+            mode: mode, tracking: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector,
+            mesher: mesher, poses: poses)
+        let expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }
-        affectStage =
+        let affectStage =
             emotions || appearance
             ? AffectStage(
                 emotions: emotions, cnn: emotions ? try EmotionNetwork(models: models) : nil,
                 appearance: appearance ? try AppearanceNetworks(models: models) : nil) : nil
+        measurer = FaceMeasurer(expressionStage: expressionStage, affectStage: affectStage)
     }
 
     /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative
@@ -78,66 +77,28 @@ public final class FaceAnalyzer {
         self.detection = detection
         self.tracking = tracking
         let poses = geometry.map(HeadPoseEstimator.init(model:))
-        tracker = FaceTracker(
-            options: tracking, maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher,
-            poseEstimator: poses)
+        locator = FaceLocator(
+            mode: mode, tracking: tracking, maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher,
+            poses: poses)
+        var expressionStage: ExpressionStage?
         if let expressions, let blendshapes, let poses {
-            self.expressions = expressions
             expressionStage = ExpressionStage(options: expressions, blendshapes: blendshapes, poses: poses)
-        } else {
-            self.expressions = nil
-            expressionStage = nil
         }
-        affectStage = nil
+        measurer = FaceMeasurer(expressionStage: expressionStage, affectStage: nil)
     }
 
-    /// Analyses the next frame.
+    /// Analyses the next frame: `measurer.measure(locator.locate(frame))`.
     /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
     public func analyze(_ frame: Frame) throws -> FrameAnalysis {
-        switch mode {
-        case .discreteImages:
-            let faces = try tracker.analyseStill(frame).map { try measure($0, in: frame, stream: false) }
-            return FrameAnalysis(
-                frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                faces: faces, events: [], faceCount: nil, fullFrameDetection: true)
-        case .stream:
-            if let lastTimestamp, frame.timestamp <= lastTimestamp {
-                throw MienError(
-                    .nonMonotonicTimestamp,
-                    "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
-            }
-            lastTimestamp = frame.timestamp
-            let (tracked, events) = try tracker.update(frame)
-            let faces = try tracked.map { try measure($0, in: frame, stream: true) }
-            expressionStage?.forget(allBut: Set(faces.map(\.faceId)))
-            affectStage?.forget(allBut: Set(faces.map(\.faceId)))
-            let lost = events.contains { if case .lost = $0 { true } else { false } }
-            let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
-            return FrameAnalysis(
-                frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                faces: faces, events: events, faceCount: count, fullFrameDetection: tracker.detectorRanOnLastFrame)
-        }
+        try measurer.measure(locator.locate(frame))
     }
 
     /// Whether the emotion / appearance stage runs.
-    var runsAffectStage: Bool { affectStage != nil }
-
-    /// Adds quality, flags and (when enabled) expressions and emoji to a tracked face.
-    private func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
-        var face = face
-        let quality = FaceQuality(mesh: face.mesh, in: frame)
-        face.quality = quality
-        face.flags = (expressions?.limits ?? .standard).flags(pose: face.pose, quality: quality)
-        face = try expressionStage?.measure(face, in: frame, stream: stream) ?? face
-        return try affectStage?.measure(face, in: frame, stream: stream) ?? face
-    }
+    var runsAffectStage: Bool { measurer.runsAffectStage }
 
     /// Forgets all faces, IDs, baselines and timestamps (Affdex `reset`).
     public func reset() {
-        expressionStage?.reset()
-        affectStage?.reset()
-        tracker.reset()
-        counter.reset()
-        lastTimestamp = nil
+        measurer.reset()
+        locator.reset()
     }
 }

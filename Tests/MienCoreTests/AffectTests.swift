@@ -124,4 +124,52 @@ struct AffectTests {
         _ = try stage.measure(face, in: frame, stream: true)
         #expect(counting.calls == AppearanceTrack.settledFrames + 2, "reset starts a new track")
     }
+
+    @Test func emotionViewWindow_runsEachViewInTurn_andAveragesTheLatestOfEach() {
+        var window = EmotionViewWindow()
+        let a = [1.0, 0, 0]
+        let b = [0.0, 1, 0]
+        let c = [0.0, 0, 1]
+        #expect(window.nextView(of: 3) == 0)
+        #expect(window.add(a, view: 0, viewCount: 3) == a, "one view seen: its own scores")
+        #expect(window.nextView(of: 3) == 1)
+        #expect(window.add(b, view: 1, viewCount: 3) == [0.5, 0.5, 0])
+        #expect(window.add(c, view: 2, viewCount: 3).map { ($0 * 3).rounded() } == [1, 1, 1])
+        #expect(window.nextView(of: 3) == 0, "back to the first view")
+        // The first view's new scores replace its old ones; the others are still the latest.
+        let mean = window.add(c, view: 0, viewCount: 3)
+        #expect(abs(mean[2] - 2.0 / 3) < 1e-12 && abs(mean[1] - 1.0 / 3) < 1e-12 && mean[0] == 0)
+        // Fewer views now (the face no longer fills the picture): view 2 is forgotten.
+        #expect(window.add(a, view: 1, viewCount: 2) == [0.5, 0, 0.5])
+    }
+
+    /// Returns scores that name the view, and counts calls.
+    private final class ViewNamingCNN: EmotionClassifying {
+        var calls: [Int] = []
+        func viewCount(in frame: Frame, points: [Point3D]) -> Int { 3 }
+        func probabilities(in frame: Frame, points: [Point3D], view: Int) throws -> [Double] {
+            calls.append(view)
+            var scores = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
+            scores[view] = 1
+            return scores
+        }
+    }
+
+    @Test func emotionsInStreams_runOneViewPerFrame_whilePicturesRunThemAll() throws {
+        let cnn = ViewNamingCNN()
+        let stage = AffectStage(emotions: true, cnn: cnn, appearance: nil)
+        let frame = try Frame(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
+        let points = (0..<FaceLandmark.count).map {
+            Point3D(x: Double($0 % 22) * 2 + 10, y: Double($0 / 22) * 2 + 5, z: 0)
+        }
+        let mesh = FaceMesh(
+            points: points, presence: 1, region: FaceRegion(center: Point(x: 32, y: 32), size: 40, rotation: 0))
+        var face = TrackedFace(faceId: 0, bounds: mesh.bounds, confidence: 1, mesh: mesh, pose: nil)
+        face.expressions = Expressions()
+        for _ in 0..<4 { _ = try stage.measure(face, in: frame, stream: true) }
+        #expect(cnn.calls == [0, 1, 2, 0], "one view per frame, in turn")
+        cnn.calls = []
+        _ = try stage.measure(face, in: frame, stream: false)
+        #expect(cnn.calls == [0, 1, 2], "a picture runs every view")
+    }
 }

@@ -113,10 +113,8 @@ public final class Detector: Sendable {
         }
         let store = try models ?? ModelStore()
         let opened = try openSource()
-        // Built inside the lock so the engine never exists outside it.
-        try engine.withLock { [source, options] in
-            $0 = try DetectorEngine(source: source, options: options, models: store)
-        }
+        let built = try DetectorEngine(source: source, options: options, models: store)
+        engine.withLock { $0 = built }
         let reads: Bool =
             switch source {
             case .camera, .videoFile, .liveSource: true
@@ -134,7 +132,11 @@ public final class Detector: Sendable {
             startThread { self.readLive(opened, generation: generation) }
             startThread { self.analyseLive(generation: generation) }
         } else {
-            startThread { self.readFile(opened, generation: generation) }
+            // A two-stage pipeline behind the decoding thread: this one locates faces in frame n + 1
+            // while the other measures frame n and delivers it. Two frames may wait between them.
+            let located = StageQueue<FileStage>(capacity: 2)
+            startThread { self.locateFile(opened, engine: built, into: located, generation: generation) }
+            startThread { self.measureFile(engine: built, from: located, generation: generation) }
         }
     }
 
@@ -157,7 +159,7 @@ public final class Detector: Sendable {
     /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
     /// from face ID 0 and any timestamp.
     public func reset() {
-        engine.withLock { $0?.reset() }
+        engine.withLock { $0 }?.reset()
     }
 
     /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate and
@@ -173,19 +175,18 @@ public final class Detector: Sendable {
         guard control.withLock({ $0.running }) else {
             throw MienError(.notStarted, "call start() before processing frames")
         }
-        let result = try engine.withLock { engine -> DetectorResult in
-            guard let engine else { throw MienError(.notStarted, "call start() before processing frames") }
-            return try engine.process(frame)
+        guard let engine = engine.withLock({ $0 }) else {
+            throw MienError(.notStarted, "call start() before processing frames")
         }
+        let result = try engine.process(frame)
         deliver(result)
         return result
     }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
     var stagesRunning: (expressions: Bool, affect: Bool) {
-        engine.withLock { engine in
-            (engine?.analyzer.expressions != nil, engine?.analyzer.runsAffectStage ?? false)
-        }
+        let engine = engine.withLock { $0 }
+        return (engine?.runsExpressions ?? false, engine?.runsAffect ?? false)
     }
 
     // MARK: - Reading
@@ -224,20 +225,54 @@ public final class Detector: Sendable {
         control.withLock { $0.running && $0.generation == generation }
     }
 
-    /// Video files: read and analyse every frame in order, then report the end.
-    private func readFile(_ box: SourceBox, generation: Int) {
+    /// What the locating stage of a video file hands to the measuring stage.
+    private enum FileStage: Sendable {
+        case frame(DetectorEngine.Step)
+        case end
+        case failure(MienError)
+    }
+
+    /// Video files, first stage: read every frame in order and locate its faces.
+    private func locateFile(
+        _ box: SourceBox, engine: DetectorEngine, into queue: StageQueue<FileStage>, generation: Int
+    ) {
+        // Closing on the way out (stop() included) ends the measuring stage once it has taken what is queued.
+        defer { queue.close() }
         do {
             while isCurrent(generation), let frame = try box.source.nextFrame() {
-                let result = try engine.withLock { engine -> DetectorResult? in try engine?.process(frame) }
-                if let result { deliver(result) }
+                // False once the measuring stage has stopped (a failure or stop()).
+                guard queue.put(.frame(try engine.locate(frame))) else { return }
             }
-            if isCurrent(generation) {
-                delegate?.detectorDidFinishProcessing(self)
-                control.withLock { $0.running = false }
-                continuation.finish()
-            }
+            queue.put(.end)
         } catch {
-            fail(error)
+            queue.put(.failure(error as? MienError ?? MienError(.internalFailure, "\(error)")))
+        }
+    }
+
+    /// Video files, second stage: measure and deliver every located frame, then report the end.
+    private func measureFile(engine: DetectorEngine, from queue: StageQueue<FileStage>, generation: Int) {
+        // Closing on the way out unblocks the first stage whatever ended this one.
+        defer { queue.close() }
+        while isCurrent(generation), let item = queue.take() {
+            switch item {
+            case .frame(let step):
+                do {
+                    deliver(try engine.measure(step))
+                } catch {
+                    fail(error)
+                    return
+                }
+            case .end:
+                if isCurrent(generation) {
+                    delegate?.detectorDidFinishProcessing(self)
+                    control.withLock { $0.running = false }
+                    continuation.finish()
+                }
+                return
+            case .failure(let error):
+                fail(error)
+                return
+            }
         }
     }
 
@@ -285,8 +320,7 @@ public final class Detector: Sendable {
                 continue
             }
             do {
-                let result = try engine.withLock { engine -> DetectorResult? in try engine?.process(frame) }
-                if let result { deliver(result) }
+                if let result = try engine.withLock({ $0 })?.process(frame) { deliver(result) }
             } catch {
                 fail(error)
                 return

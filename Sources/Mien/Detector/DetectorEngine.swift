@@ -1,14 +1,41 @@
 /// The analysis behind a `Detector`: a `FaceAnalyzer` configured for the asked-for metrics, the rate cap
 /// and the frame numbering.
 ///
-/// Lives inside the detector's lock; never shared.
-final class DetectorEngine {
-    let analyzer: FaceAnalyzer
+/// Its two halves have a lock each, so a video can be analysed as a two-stage pipeline: `locate` for
+/// frame n + 1 on one thread while `measure` finishes frame n on another. `process` runs both for one
+/// frame (pictures, pushed frames).
+final class DetectorEngine: Sendable {
     let metrics: Set<Metric>
-    let interval: Double?
-    let numbersFrames: Bool
-    private var lastProcessed: Double?
-    private var nextIndex = 0
+    /// Whether the expression stage runs (for tests: a metric nobody asked for must cost nothing).
+    let runsExpressions: Bool
+    /// Whether the emotion / appearance stage runs.
+    let runsAffect: Bool
+    private let front: Locked<Front>
+    private let measurer: Locked<FaceMeasurer>
+    /// Held for the whole of `process`.
+    private let serial = Locked(())
+
+    /// A frame after the first half: located, or skipped by the rate cap (already a result).
+    enum Step: Sendable {
+        case located(LocatedFrame)
+        case skipped(DetectorResult)
+    }
+
+    /// The first half's state: the locator, the rate cap's clock and the frame numbering.
+    private struct Front {
+        let locator: FaceLocator
+        let interval: Double?
+        let numbersFrames: Bool
+        var lastProcessed: Double?
+        var nextIndex = 0
+
+        /// Whether the rate cap lets a frame at `timestamp` be processed.
+        func admits(_ timestamp: Double) -> Bool {
+            guard let interval, let lastProcessed else { return true }
+            // A thousandth of the interval absorbs timestamp rounding (30 fps at 5 fps: every 6th frame).
+            return timestamp - lastProcessed >= interval * 0.999
+        }
+    }
 
     init(source: DetectorSource, options: DetectorOptions, models: ModelStore) throws {
         let mode: FaceAnalyzer.RunningMode = {
@@ -16,36 +43,52 @@ final class DetectorEngine {
             return .stream
         }()
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
-        analyzer = try FaceAnalyzer(
+        let analyzer = try FaceAnalyzer(
             mode: mode, detection: DetectionOptions(faceMode: options.faceMode, maximumFaces: options.maximumFaces),
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
             appearance: options.needsAppearance, models: models)
         metrics = options.metrics
-        interval = (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }
+        runsExpressions = analyzer.expressions != nil
+        runsAffect = analyzer.runsAffectStage
         // Pictures given one by one are numbered by the detector; streams keep their own indices.
+        let numbersFrames: Bool
         switch source {
         case .discreteImages, .continuousImages, .pushedFrames: numbersFrames = true
         default: numbersFrames = false
         }
+        front = Locked(
+            Front(
+                locator: analyzer.locator,
+                interval: (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 },
+                numbersFrames: numbersFrames))
+        measurer = Locked(analyzer.measurer)
     }
 
-    /// Whether the rate cap lets a frame at `timestamp` be processed.
-    func admits(_ timestamp: Double) -> Bool {
-        guard let interval, let lastProcessed else { return true }
-        // A thousandth of the interval absorbs timestamp rounding (30 fps at 5 fps: every 6th frame).
-        return timestamp - lastProcessed >= interval * 0.999
-    }
-
-    /// The result of `frame`: analysed, or reported unprocessed when the rate cap skips it.
-    func process(_ frame: Frame) throws -> DetectorResult {
-        var frame = frame
-        if numbersFrames {
-            frame.index = nextIndex
-            nextIndex += 1
+    /// The first half for `frame`: numbering, rate cap, then detection, mesh, pose and tracking.
+    func locate(_ frame: Frame) throws -> Step {
+        try front.withLock { front in
+            var frame = frame
+            if front.numbersFrames {
+                frame.index = front.nextIndex
+                front.nextIndex += 1
+            }
+            guard front.admits(frame.timestamp) else {
+                return .skipped(DetectorResult(frameIndex: frame.index, timestamp: frame.timestamp, faces: nil))
+            }
+            let located = try front.locator.locate(frame)
+            front.lastProcessed = frame.timestamp
+            return .located(located)
         }
-        guard admits(frame.timestamp) else { return unprocessed(frame) }
-        let analysis = try analyzer.analyze(frame)
-        lastProcessed = frame.timestamp
+    }
+
+    /// The second half: expressions, emotions and appearance, then the result as the detector reports it.
+    func measure(_ step: Step) throws -> DetectorResult {
+        let located: LocatedFrame
+        switch step {
+        case .skipped(let result): return result
+        case .located(let frame): located = frame
+        }
+        let analysis = try measurer.withLock { try $0.measure(located) }
         var faces: [Int: FaceResult] = [:]
         for face in analysis.faces { faces[face.faceId] = FaceResult(face, metrics: metrics) }
         var found: [Int] = []
@@ -57,18 +100,24 @@ final class DetectorEngine {
             }
         }
         return DetectorResult(
-            frameIndex: frame.index, timestamp: frame.timestamp, faces: faces, found: found, lost: lost)
+            frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, faces: faces, found: found, lost: lost)
     }
 
-    /// The report of a frame that was not analysed.
-    func unprocessed(_ frame: Frame) -> DetectorResult {
-        DetectorResult(frameIndex: frame.index, timestamp: frame.timestamp, faces: nil)
+    /// Both halves for one frame, as one step: frames pushed from several threads at once are measured in
+    /// the order they were located.
+    func process(_ frame: Frame) throws -> DetectorResult {
+        try serial.withLock { _ in try measure(locate(frame)) }
     }
 
     /// Forgets faces, IDs, baselines, the rate cap's clock and the frame numbering.
+    ///
+    /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
-        analyzer.reset()
-        lastProcessed = nil
-        nextIndex = 0
+        front.withLock { front in
+            front.locator.reset()
+            front.lastProcessed = nil
+            front.nextIndex = 0
+        }
+        measurer.withLock { $0.reset() }
     }
 }

@@ -13,6 +13,7 @@ public final class AffectStage {
     private let scoresEmotions: Bool
     private let fusion = EmotionFusion()
     private var tracks: [Int: AppearanceTrack] = [:]
+    private var emotionViews: [Int: EmotionViewWindow] = [:]
 
     /// - Parameters:
     ///   - emotions: whether to score emotions; `cnn` is fer's CNN (nil: rules only).
@@ -28,7 +29,20 @@ public final class AffectStage {
         var face = face
         let points = face.mesh.points
         if scoresEmotions, let expressions = face.expressions {
-            let cnn = try emotionClassifier?.probabilities(in: frame, points: points)
+            var cnn: [Double]?
+            if let classifier = emotionClassifier {
+                if stream {
+                    // One view per frame, in turn; the window averages the latest of each view.
+                    let count = classifier.viewCount(in: frame, points: points)
+                    var window = emotionViews[face.faceId] ?? EmotionViewWindow()
+                    let view = window.nextView(of: count)
+                    let scores = try classifier.probabilities(in: frame, points: points, view: view)
+                    cnn = window.add(scores, view: view, viewCount: count)
+                    emotionViews[face.faceId] = window
+                } else {
+                    cnn = try classifier.probabilities(in: frame, points: points)
+                }
+            }
             face.emotions = fusion.emotions(cnn: cnn, expressions: expressions)
         }
         if let appearanceClassifier {
@@ -48,8 +62,14 @@ public final class AffectStage {
     }
 
     /// Forgets the tracks of faces no longer tracked.
-    public func forget(allBut faceIds: Set<Int>) { tracks = tracks.filter { faceIds.contains($0.key) } }
+    public func forget(allBut faceIds: Set<Int>) {
+        tracks = tracks.filter { faceIds.contains($0.key) }
+        emotionViews = emotionViews.filter { faceIds.contains($0.key) }
+    }
 
     /// Forgets every track.
-    public func reset() { tracks.removeAll() }
+    public func reset() {
+        tracks.removeAll()
+        emotionViews.removeAll()
+    }
 }

@@ -22,41 +22,40 @@ public final class EmotionNetwork: EmotionClassifying {
             outputs: Array(zip(model.outputNames, model.outputCounts)))
     }
 
-    /// The mean of the CNN's probabilities over the `EmotionCrop.standardScales` crops and their mirror
-    /// images.
+    /// The number of views of a face.
+    ///
+    /// They are the `EmotionCrop.standardScales` crops, plus the whole picture when the picture is itself
+    /// a face crop (the mesh's box covers at least `cropShare` of it, as in FER-2013,
+    /// LFW or JAFFE: fer's own framing). Each view is averaged with its mirror image.
     ///
     /// Mirroring is the test-time augmentation the CNN's training used (random flips): on fer2013's
     /// PublicTest half, whole pictures score 65.2 % alone and 66.3 % averaged with their mirror images.
-    ///
-    /// When the picture is itself a face crop (the mesh's box covers at least `cropShare` of it, as in
-    /// FER-2013, LFW or JAFFE), the whole picture stretched to the input, fer's own framing, is one more
-    /// view. On the dev faces found in fer2013 / muxspace / JAFFE the three crops alone score 65.3 /
-    /// 48.4 / 52.9 %, with the whole picture added 67.1 / 51.0 / 58.8 %.
-    public func probabilities(in frame: Frame, points: [Point3D]) throws -> [Double] {
-        var views: [AffineTransform] = []
-        for scale in EmotionCrop.standardScales {
-            guard let transform = EmotionCrop.transform(points: points, size: Self.inputSize, scale: scale) else {
+    /// On the dev faces found in fer2013 / muxspace / JAFFE the three crops alone score 65.3 / 48.4 /
+    /// 52.9 %, with the whole picture added 67.1 / 51.0 / 58.8 %.
+    public func viewCount(in frame: Frame, points: [Point3D]) -> Int {
+        let isFaceCrop = FaceMesh.bounds(of: points).area >= Self.cropShare * frame.bounds.area
+        return EmotionCrop.standardScales.count + (isFaceCrop ? 1 : 0)
+    }
+
+    public func probabilities(in frame: Frame, points: [Point3D], view: Int) throws -> [Double] {
+        let scales = EmotionCrop.standardScales
+        let transform: AffineTransform
+        if view < scales.count {
+            guard let crop = EmotionCrop.transform(points: points, size: Self.inputSize, scale: scales[max(view, 0)])
+            else {
                 throw MienError(.invalidArgument, "the emotion crop needs a non-degenerate 468-point mesh")
             }
-            views.append(transform)
+            transform = crop
+        } else {
+            transform = Self.wholePicture(of: frame)
         }
-        if FaceMesh.bounds(of: points).area >= Self.cropShare * frame.bounds.area {
-            views.append(Self.wholePicture(of: frame))
-        }
-        var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
-        var runs = 0
-        for transform in views {
-            // The same view flipped left to right: tensor column x becomes (size - 1 - x).
-            let last = Double(Self.inputSize - 1)
-            let mirrored = AffineTransform(
-                a: -transform.a, b: -transform.b, tx: last - transform.tx, c: transform.c, d: transform.d,
-                ty: transform.ty)
-            for view in [transform, mirrored] {
-                sum = zip(sum, try probabilities(in: frame, tensorFromFrame: view)).map(+)
-                runs += 1
-            }
-        }
-        return sum.map { $0 / Double(runs) }
+        // The same view flipped left to right: tensor column x becomes (size - 1 - x).
+        let last = Double(Self.inputSize - 1)
+        let mirrored = AffineTransform(
+            a: -transform.a, b: -transform.b, tx: last - transform.tx, c: transform.c, d: transform.d,
+            ty: transform.ty)
+        let direct = try probabilities(in: frame, tensorFromFrame: transform)
+        return zip(direct, try probabilities(in: frame, tensorFromFrame: mirrored)).map { ($0 + $1) / 2 }
     }
 
     /// The transform that stretches the whole of `frame` onto the input: fer's own framing of a face crop.

@@ -1,0 +1,59 @@
+public import MienCore
+
+/// The first half of `FaceAnalyzer`: finds faces and follows them (detection, mesh, head pose, tracking
+/// and the face-count stream).
+///
+/// Split from `FaceMeasurer` so that the two halves can run on two threads: the mesh of frame n + 1 is
+/// computed while frame n's expressions and emotions are. They share no state, and each keeps its own
+/// per-stream memory, so each needs only its own frames in order.
+///
+/// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
+public final class FaceLocator {
+    public let mode: FaceAnalyzer.RunningMode
+    private let tracker: FaceTracker
+    private var counter = FaceCounter()
+    private var lastTimestamp: Double?
+
+    /// - Parameters:
+    ///   - maximumFaces: the most faces followed at once.
+    ///   - poses: the head-pose fit, or nil for no pose.
+    public init(
+        mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
+        mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?
+    ) {
+        self.mode = mode
+        tracker = FaceTracker(
+            options: tracking, maximumFaces: maximumFaces, detector: detector, mesher: mesher, poseEstimator: poses)
+    }
+
+    /// Finds (discrete images) or follows (streams) the faces of the next frame.
+    /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
+    public func locate(_ frame: Frame) throws -> LocatedFrame {
+        switch mode {
+        case .discreteImages:
+            return LocatedFrame(
+                frame: frame, faces: try tracker.analyseStill(frame), events: [], faceCount: nil,
+                fullFrameDetection: true, isStream: false)
+        case .stream:
+            if let lastTimestamp, frame.timestamp <= lastTimestamp {
+                throw MienError(
+                    .nonMonotonicTimestamp,
+                    "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
+            }
+            lastTimestamp = frame.timestamp
+            let (faces, events) = try tracker.update(frame)
+            let lost = events.contains { if case .lost = $0 { true } else { false } }
+            let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
+            return LocatedFrame(
+                frame: frame, faces: faces, events: events, faceCount: count,
+                fullFrameDetection: tracker.detectorRanOnLastFrame, isStream: true)
+        }
+    }
+
+    /// Forgets all faces, IDs and timestamps.
+    public func reset() {
+        tracker.reset()
+        counter.reset()
+        lastTimestamp = nil
+    }
+}

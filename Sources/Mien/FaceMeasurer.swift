@@ -1,0 +1,58 @@
+public import MienCore
+
+/// The second half of `FaceAnalyzer`: measures located faces (quality, flags, expressions and emoji,
+/// emotions, appearance).
+///
+/// Keeps per-face memory in streams (neutral baselines, appearance aggregates), keyed by face ID and
+/// dropped as soon as a face is no longer in a located frame.
+///
+/// - Important: Not thread-safe; one stream per measurer, frames in the order they were located.
+public final class FaceMeasurer {
+    /// Options of the expression stage, or nil when it does not run.
+    public var expressions: ExpressionOptions? { expressionStage?.options }
+    private let expressionStage: ExpressionStage?
+    private let affectStage: AffectStage?
+    private let limits: ReliabilityLimits
+
+    /// - Parameters:
+    ///   - expressionStage: expressions and emoji, or nil.
+    ///   - affectStage: emotions and appearance, or nil.
+    public init(expressionStage: ExpressionStage?, affectStage: AffectStage?) {
+        self.expressionStage = expressionStage
+        self.affectStage = affectStage
+        limits = expressionStage?.options.limits ?? .standard
+    }
+
+    /// Whether the emotion / appearance stage runs.
+    public var runsAffectStage: Bool { affectStage != nil }
+
+    /// Measures every face of a located frame.
+    public func measure(_ located: LocatedFrame) throws -> FrameAnalysis {
+        let frame = located.frame
+        let faces = try located.faces.map { try measure($0, in: frame, stream: located.isStream) }
+        if located.isStream {
+            let ids = Set(faces.map(\.faceId))
+            expressionStage?.forget(allBut: ids)
+            affectStage?.forget(allBut: ids)
+        }
+        return FrameAnalysis(
+            frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
+            faces: faces, events: located.events, faceCount: located.faceCount,
+            fullFrameDetection: located.fullFrameDetection)
+    }
+
+    private func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+        var face = face
+        let quality = FaceQuality(mesh: face.mesh, in: frame)
+        face.quality = quality
+        face.flags = limits.flags(pose: face.pose, quality: quality)
+        face = try expressionStage?.measure(face, in: frame, stream: stream) ?? face
+        return try affectStage?.measure(face, in: frame, stream: stream) ?? face
+    }
+
+    /// Forgets baselines and appearance aggregates.
+    public func reset() {
+        expressionStage?.reset()
+        affectStage?.reset()
+    }
+}
