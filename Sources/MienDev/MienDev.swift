@@ -1,4 +1,5 @@
 import ArgumentParser
+import Mien
 
 /// `MienDev`: the developer's side of Mien: benchmarks (`make bench`), accuracy evaluation on
 /// `../shared/eval` (`make eval`) and synthetic clips for the demo.
@@ -16,4 +17,10 @@ struct MienDev: ParsableCommand {
             PeerClips.self,
         ]
     )
+
+    static func main() {
+        // Measured as the mien tool runs (see ProcessTuning).
+        ProcessTuning.limitMallocArenas()
+        main(nil)
+    }
 }

@@ -6,11 +6,13 @@ final class StageClock {
     private(set) var calls = 0
     private let clock = ContinuousClock()
 
-    func measure<T>(_ body: () throws -> T) rethrows -> T {
+    /// Times `body`, counted as `count` calls (a batch of faces measured together counts per face, so
+    /// the milliseconds per call are wall-clock time per face).
+    func measure<T>(count: Int = 1, _ body: () throws -> T) rethrows -> T {
         let start = clock.now
         defer {
             milliseconds += (clock.now - start).milliseconds
-            calls += 1
+            calls += count
         }
         return try body()
     }
@@ -31,6 +33,9 @@ final class TimedMesher: FaceMeshEstimating {
     init(_ inner: any FaceMeshEstimating) { self.inner = inner }
     func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
         try clock.measure { try inner.mesh(in: frame, region: region) }
+    }
+    func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
+        try clock.measure(count: regions.count) { try inner.meshes(in: frame, regions: regions) }
     }
 }
 

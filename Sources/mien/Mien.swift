@@ -23,6 +23,8 @@ struct MienCommand: ParsableCommand {
         // A closed pipe (`mien analyze ... | head`) becomes a write error naming standard output, reported
         // like any other, instead of killing the process before it can complete its output files.
         signal(SIGPIPE, SIG_IGN)
+        // Bounded memory over many inputs (see ProcessTuning).
+        ProcessTuning.limitMallocArenas()
         main(nil)
     }
 }

@@ -40,6 +40,25 @@ struct MeshAndTrackingTests {
         #expect(AffdexFacePoints.points(of: face.mesh).count == 34)
     }
 
+    @Test func severalFaces_measuredTogether_matchOneAtATime() throws {
+        let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let mesher = try FaceMeshEstimator(models: models)
+        let face = SampleMedia.astronautFace
+        // The same face framed three ways: more regions than lanes, so a lane measures two.
+        let regions = [1.0, 1.2, 0.9].map {
+            FaceRegion(center: face.center, size: max(face.width, face.height) * 1.5 * $0, rotation: 0)
+        }
+        let together = try mesher.meshes(in: sample, regions: regions)
+        #expect(together.count == 3)
+        for (region, mesh) in zip(regions, together) {
+            let alone = try mesher.mesh(in: sample, region: region)
+            #expect(mesh.region == region)
+            #expect(abs(mesh.presence - alone.presence) < 1e-6)
+            let worst = zip(mesh.points, alone.points).map { $0.xy.distance(to: $1.xy) }.max() ?? .infinity
+            #expect(worst < 0.01, "points differ by up to \(worst) px")
+        }
+    }
+
     @Test func rolledFace_givesRollOfTheSameAngle() throws {
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)

@@ -179,6 +179,9 @@ void mien_net_free(mien_net *net);
 /// Sets the number of threads OpenCV uses for its parallel loops and DNN layers (<= 0: OpenCV default).
 void mien_set_threads(int32_t threads);
 
+/// Caps glibc's malloc arenas (mallopt M_ARENA_MAX; at least 1). Does nothing on other C libraries.
+void mien_limit_malloc_arenas(int32_t count);
+
 #ifdef __cplusplus
 }
 #endif

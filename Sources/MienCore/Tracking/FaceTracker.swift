@@ -65,8 +65,8 @@ public final class FaceTracker {
 
         // 1. Follow every tracked face into this frame.
         var kept: [Track] = []
-        for track in tracks {
-            let mesh = try mesher.mesh(in: frame, region: track.region)
+        let meshes = try mesher.meshes(in: frame, regions: tracks.map(\.region))
+        for (track, mesh) in zip(tracks, meshes) {
             guard mesh.presence >= options.minimumPresence else {
                 events.append(.lost(faceId: track.faceId))
                 lostThisFrame = true
@@ -121,10 +121,11 @@ public final class FaceTracker {
     /// detector's coarser box.
     public func analyseStill(_ frame: Frame) throws -> [TrackedFace] {
         var faces: [TrackedFace] = []
-        for detection in try detector.detect(in: frame) {
-            let first = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
-            guard first.presence >= options.minimumPresence else { continue }
-            let refined = try mesher.mesh(in: frame, region: FaceRegion(mesh: first.points))
+        let detections = try detector.detect(in: frame)
+        let firsts = try mesher.meshes(in: frame, regions: detections.map(FaceRegion.init(detection:)))
+        let found = zip(detections, firsts).filter { $0.1.presence >= options.minimumPresence }
+        let refinedMeshes = try mesher.meshes(in: frame, regions: found.map { FaceRegion(mesh: $0.1.points) })
+        for ((detection, first), refined) in zip(found, refinedMeshes) {
             let mesh = refined.presence >= options.minimumPresence ? refined : first
             let fit = poseEstimator?.fit(points: mesh.points)
             var face = TrackedFace(
