@@ -16,7 +16,10 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Cameras and video files are read on the detector's own thread from `start()` on. Images and pushed
+/// Cameras and video files are read on the detector's own threads from `start()` on; a video file is
+/// analysed as a pipeline (decoding, locating faces and measuring them on three threads, frame n + 1
+/// located while frame n is measured), and its callbacks come in frame order from the measuring thread.
+/// Images and pushed
 /// frames are given with `process(_:)`, which returns their result (and also delivers it to the
 /// delegate and the sequence). A live source keeps at most `liveBufferCapacity` frames waiting; when
 /// analysis falls behind, the oldest waiting frame is dropped and reported unprocessed, so latency stays
