@@ -146,6 +146,8 @@ public final class Detector: Sendable {
     /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.
     ///
     /// Calling it again does nothing.
+    /// - Important: Call it from your own thread or task, not from inside a delegate callback: callbacks
+    ///   run on the detector's threads, which `stop()` waits for.
     public func stop() {
         let threads = control.withLock { state -> Int in
             guard state.running else { return 0 }
