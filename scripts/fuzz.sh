@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
+# FUZZ_SEED fixes libFuzzer's random seed (0, the default, lets it pick one).
+seed=${FUZZ_SEED:-0}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(image_decode video_open frame_push)
@@ -48,7 +50,7 @@ for target in "${targets[@]}"; do
     regressions=()
     [ -d "Fuzz/regressions/$target" ] && regressions=("Fuzz/regressions/$target")
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$corpus" "$build/seeds/$target" \
-        "${regressions[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=262144 \
+        "${regressions[@]}" -max_total_time="$seconds" -seed="$seed" -timeout=20 -rss_limit_mb=3072 -max_len=262144 \
         -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
     rc=$?
     set -e

@@ -86,6 +86,10 @@ struct BadInputTests {
                 bytes: try Self.sampleBytes(Self.regression("video_open/opencv46-ffmpeg-retrieve-overread.bin")),
                 error: "not a video container"),
             Case(
+                name: "short.ts",
+                bytes: try Self.sampleBytes(Self.regression("video_open/opencv46-mjpeg-in-short-ts-overread.bin")),
+                error: "not a video container"),
+            Case(
                 name: "dicm.jpg",
                 bytes: try Self.sampleBytes(Self.regression("image_decode/gdcm-abort-dicm-at-128.bin")),
                 error: "not an image"),
