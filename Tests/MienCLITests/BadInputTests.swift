@@ -20,6 +20,11 @@ struct BadInputTests {
         SampleMedia.repositoryRoot.appendingPathComponent("Fuzz/regressions/\(name)").path
     }
 
+    /// A case for a fuzzer's regression input (`Fuzz/regressions/<target>/<file>`) named `name`.
+    static func regressionCase(_ name: String, _ file: String, error: String) throws -> Case {
+        Case(name: name, bytes: try sampleBytes(regression(file)), error: error)
+    }
+
     static func sampleBytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -81,23 +86,14 @@ struct BadInputTests {
             Case(name: "text.jpg", bytes: Array("not a picture\n".utf8), error: "not an image"),
             // Found by the fuzzers: a raw MPEG-4 stream that crashed OpenCV's FFmpeg reader, and data with a
             // DICOM marker that made OpenCV's GDCM decoder abort.
-            Case(
-                name: "raw.m4v",
-                bytes: try Self.sampleBytes(Self.regression("video_open/opencv46-ffmpeg-retrieve-overread.bin")),
-                error: "not a video container"),
-            Case(
-                name: "short.ts",
-                bytes: try Self.sampleBytes(Self.regression("video_open/opencv46-mjpeg-in-short-ts-overread.bin")),
-                error: "not a video container"),
-            Case(
-                name: "dicm.jpg",
-                bytes: try Self.sampleBytes(Self.regression("image_decode/gdcm-abort-dicm-at-128.bin")),
-                error: "not an image"),
+            try Self.regressionCase(
+                "raw.m4v", "video_open/opencv46-ffmpeg-retrieve-overread.bin", error: "not a video container"),
+            try Self.regressionCase(
+                "short.ts", "video_open/opencv46-mjpeg-in-short-ts-overread.bin", error: "not a video container"),
+            try Self.regressionCase("dicm.jpg", "image_decode/gdcm-abort-dicm-at-128.bin", error: "not an image"),
             // A JPEG whose 63527 x 16424 frame header hides behind a zero-length APP0 and stray bytes.
-            Case(
-                name: "sof.jpg",
-                bytes: try Self.sampleBytes(Self.regression("image_decode/jpeg-sof-behind-zero-length-app0.bin")),
-                error: "over the limit"),
+            try Self.regressionCase(
+                "sof.jpg", "image_decode/jpeg-sof-behind-zero-length-app0.bin", error: "over the limit"),
         ]
         var inputs: [String] = []
         for item in cases {

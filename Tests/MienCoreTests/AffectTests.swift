@@ -104,16 +104,22 @@ struct AffectTests {
         func age(in frame: Frame, points: [Point3D]) throws -> Double { 30 }
     }
 
-    @Test func appearanceStage_stopsRunningTheNetworksOnceATrackHasSettled() throws {
-        let counting = CountingAppearance()
-        let stage = AffectStage(emotions: false, cnn: nil, appearance: counting)
+    /// A 64 x 64 grey frame and a face 0 whose 478 points are a grid across it (enough for the stage's
+    /// bookkeeping; the fakes ignore the pixels).
+    private static func greyFrameWithAFace() throws -> (Frame, TrackedFace) {
         let frame = try Frame(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
         let points = (0..<FaceLandmark.count).map {
             Point3D(x: Double($0 % 22) * 2 + 10, y: Double($0 / 22) * 2 + 5, z: 0)
         }
         let mesh = FaceMesh(
             points: points, presence: 1, region: FaceRegion(center: Point(x: 32, y: 32), size: 40, rotation: 0))
-        let face = TrackedFace(faceId: 0, bounds: mesh.bounds, confidence: 1, mesh: mesh, pose: nil)
+        return (frame, TrackedFace(faceId: 0, bounds: mesh.bounds, confidence: 1, mesh: mesh, pose: nil))
+    }
+
+    @Test func appearanceStage_stopsRunningTheNetworksOnceATrackHasSettled() throws {
+        let counting = CountingAppearance()
+        let stage = AffectStage(emotions: false, cnn: nil, appearance: counting)
+        let (frame, face) = try Self.greyFrameWithAFace()
         for _ in 0..<40 { _ = try stage.measure(face, in: frame, stream: true) }
         #expect(counting.calls == AppearanceTrack.settledFrames)
         let settled = try stage.measure(face, in: frame, stream: true)
@@ -158,13 +164,7 @@ struct AffectTests {
     @Test func emotionsInStreams_runOneViewPerFrame_whilePicturesRunThemAll() throws {
         let cnn = ViewNamingCNN()
         let stage = AffectStage(emotions: true, cnn: cnn, appearance: nil)
-        let frame = try Frame(width: 64, height: 64, pixels: [UInt8](repeating: 128, count: 64 * 64 * 3))
-        let points = (0..<FaceLandmark.count).map {
-            Point3D(x: Double($0 % 22) * 2 + 10, y: Double($0 / 22) * 2 + 5, z: 0)
-        }
-        let mesh = FaceMesh(
-            points: points, presence: 1, region: FaceRegion(center: Point(x: 32, y: 32), size: 40, rotation: 0))
-        var face = TrackedFace(faceId: 0, bounds: mesh.bounds, confidence: 1, mesh: mesh, pose: nil)
+        var (frame, face) = try Self.greyFrameWithAFace()
         face.expressions = Expressions()
         for _ in 0..<4 { _ = try stage.measure(face, in: frame, stream: true) }
         #expect(cnn.calls == [0, 1, 2, 0], "one view per frame, in turn")

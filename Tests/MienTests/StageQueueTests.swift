@@ -1,4 +1,5 @@
 import Foundation
+import MienVision
 import Testing
 
 @testable import Mien

@@ -16,102 +16,56 @@ public import MienCore
 public final class PrefetchingFrameSource: FrameSource {
     public let name: String
     public let info: SourceInfo
-    private let state: SharedState
+    /// Decoded frames and errors in order; the producer closes it at the end of the source, the
+    /// consumer when it is released.
+    private let queue: StageQueue<Result<Frame, MienError>>
 
     /// Starts decoding `source` in the background.
     /// - Parameter capacity: decoded frames kept ready, 1...64.
     public init(_ source: any FrameSource, capacity: Int = 2) {
         name = source.name
         info = source.info
-        state = SharedState(capacity: min(max(capacity, 1), 64))
-        let producer = Producer(source: source, state: state)
+        queue = StageQueue(capacity: min(max(capacity, 1), 64))
+        let producer = Producer(source: source, queue: queue)
         let thread = Thread { producer.run() }
         thread.name = "mien.prefetch"
         thread.start()
     }
 
-    deinit { state.cancel() }
+    deinit { queue.close() }
 
     public func nextFrame() throws -> Frame? {
-        try state.take().get()
-    }
-}
-
-/// The buffer both threads share; every access holds `condition`'s lock.
-private final class SharedState: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [Result<Frame?, MienError>] = []
-    private var finished = false
-    private var cancelled = false
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// Producer side: waits for room; returns false when the consumer has gone away.
-    func put(_ item: Result<Frame?, MienError>) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.count >= capacity && !cancelled { condition.wait() }
-        guard !cancelled else { return false }
-        items.append(item)
-        if case .success(nil) = item { finished = true }
-        condition.broadcast()
-        return true
-    }
-
-    var isCancelled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return cancelled
-    }
-
-    /// Consumer side: waits for the next item; after the end, keeps answering nil.
-    func take() -> Result<Frame?, MienError> {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.isEmpty && !finished { condition.wait() }
-        guard !items.isEmpty else { return .success(nil) }
-        let item = items.removeFirst()
-        condition.broadcast()
-        return item
-    }
-
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
+        // nil once the producer has closed the queue and everything it queued has been taken.
+        try queue.take()?.get()
     }
 }
 
 /// Runs on the prefetching thread and is the only user of `source` once started.
 private final class Producer: @unchecked Sendable {
     private let source: any FrameSource
-    private let state: SharedState
+    private let queue: StageQueue<Result<Frame, MienError>>
 
-    init(source: any FrameSource, state: SharedState) {
+    init(source: any FrameSource, queue: StageQueue<Result<Frame, MienError>>) {
         self.source = source
-        self.state = state
+        self.queue = queue
     }
 
     func run() {
-        while !state.isCancelled {
-            let item: Result<Frame?, MienError>
+        // Closing on the way out marks the end for the consumer (after what is queued).
+        defer { queue.close() }
+        while !queue.isClosed {
+            let item: Result<Frame, MienError>
             do {
-                item = .success(try source.nextFrame())
+                guard let frame = try source.nextFrame() else { return }
+                item = .success(frame)
             } catch {
                 item = .failure(
                     (error as? MienError)?.naming(source.name)
                         ?? MienError(.internalFailure, "\(error)", input: source.name))
             }
-            guard state.put(item) else { return }
-            switch item {
-            case .success(nil): return
-            case .failure where source.info.kind != .imageFolder:
-                _ = state.put(.success(nil))
-                return
-            default: continue
-            }
+            guard queue.put(item) else { return }
+            // After an error an image folder goes on with its next image; other sources end.
+            if case .failure = item, source.info.kind != .imageFolder { return }
         }
     }
 }

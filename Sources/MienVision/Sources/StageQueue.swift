@@ -6,22 +6,25 @@ import Foundation
 /// `take` waits while the queue is empty. Either side may `close` it: the other side's waiting calls
 /// return at once (`put` with false, `take` with nil once the queue is drained), so a stage that stops
 /// or fails never leaves the other one blocked.
-final class StageQueue<Element: Sendable>: @unchecked Sendable {
+///
+/// Used between the decoding thread and the analysis (`PrefetchingFrameSource`) and between the
+/// detector's two analysis stages.
+package final class StageQueue<Element: Sendable>: @unchecked Sendable {
     // `items` and `closed` are only touched while `condition` is locked.
     private let condition = NSCondition()
     private var items: [Element] = []
     private var closed = false
     /// Most items waiting at once.
-    let capacity: Int
+    package let capacity: Int
 
     /// - Parameter capacity: items that may wait (at least 1).
-    init(capacity: Int) { self.capacity = max(capacity, 1) }
+    package init(capacity: Int) { self.capacity = max(capacity, 1) }
 
     /// Appends `item`, waiting for room.
     ///
     /// - Returns: false (the item dropped) when the queue is closed.
     @discardableResult
-    func put(_ item: Element) -> Bool {
+    package func put(_ item: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while items.count >= capacity && !closed { condition.wait() }
@@ -32,7 +35,7 @@ final class StageQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The oldest item, waiting for one; nil when the queue is closed and empty.
-    func take() -> Element? {
+    package func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !closed { condition.wait() }
@@ -42,8 +45,15 @@ final class StageQueue<Element: Sendable>: @unchecked Sendable {
         return item
     }
 
+    /// Whether `close` has been called.
+    package var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
     /// Refuses further items and wakes both sides; items already queued can still be taken.
-    func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()
