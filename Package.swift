@@ -35,7 +35,13 @@ let package = Package(
         .target(
             name: "CMienBridge",
             dependencies: ["COpenCV"],
-            cxxSettings: [.define("CV_IGNORE_DEPRECATED_WARNINGS")]
+            cxxSettings: [.define("CV_IGNORE_DEPRECATED_WARNINGS")],
+            // Video files are decoded with FFmpeg's libraries directly (FileDecoder.hpp says why); Debian's
+            // headers live on the default multiarch include path, so plain library names suffice.
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+                .linkedLibrary("avutil"),
+            ]
         ),
 
         // MARK: - Pure Swift vocabulary: value types, stage protocols, geometry (no C)

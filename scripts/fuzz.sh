@@ -20,7 +20,7 @@ cxx=${FUZZ_CXX:-$(command -v clang++ || true)}
 build=.build/fuzz
 mkdir -p "$build/bin"
 cv_flags=$(pkg-config --cflags opencv4)
-cv_libs=$(pkg-config --libs opencv4)
+cv_libs="$(pkg-config --libs opencv4 libavformat libavcodec libswscale libavutil)"
 bridge=(Sources/CMienBridge/*.cpp)
 # The toolchain's lld when there is one (gold prints a page of harmless ASan symbol warnings).
 linker=""

@@ -1,12 +1,17 @@
 #include "Guard.hpp"
+#include "FileDecoder.hpp"
 
 #include <opencv2/videoio.hpp>
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 
 struct mien_video {
+    /// A file: decoded by FFmpeg's libraries directly (see FileDecoder for why not VideoCapture).
+    std::unique_ptr<mien::FileDecoder> file;
+    /// A camera: V4L2 through OpenCV.
     cv::VideoCapture capture;
 };
 
@@ -22,14 +27,15 @@ bool exists(const char *path) {
     return ::stat(path, &info) == 0;
 }
 
-/// Whether the file starts like a container Mien reads. FFmpeg would also probe raw elementary streams
-/// and dozens of other formats; the video_open fuzzer found a raw MPEG-4 stream that makes OpenCV 4.6's
-/// FFmpeg backend copy past the end of its frame buffer (a crash in `mien detect`), so only containers
-/// that cameras, phones and editors write get through.
-bool known_container(const char *path) {
+/// The FFmpeg demuxer for the container the file starts like, or nullptr when it is none Mien reads.
+/// FFmpeg would also probe raw elementary streams and dozens of other formats; the video_open fuzzer found
+/// a raw MPEG-4 stream that made OpenCV 4.6's FFmpeg backend copy past the end of its frame buffer (a
+/// crash in `mien detect`), so only containers that cameras, phones and editors write get through, and
+/// FFmpeg is told which one (its own probe may otherwise pick another demuxer for the same bytes).
+const char *known_container(const char *path) {
     unsigned char b[384] = {};
     FILE *file = std::fopen(path, "rb");
-    if (file == nullptr) return true;  // let FFmpeg report why it cannot read it
+    if (file == nullptr) return "";  // let FFmpeg report why it cannot read it
     const size_t n = std::fread(b, 1, sizeof b, file);
     std::fclose(file);
     auto at = [&](size_t offset, const char *text) {
@@ -38,17 +44,19 @@ bool known_container(const char *path) {
     };
     static const char *const boxes[] = {"ftyp", "moov", "mdat", "free", "wide", "skip", "pnot"};
     for (const char *box : boxes)
-        if (at(4, box)) return true;                                      // MP4, MOV, 3GP, M4V
-    if (n >= 4 && b[0] == 0x1A && b[1] == 0x45 && b[2] == 0xDF && b[3] == 0xA3) return true;  // MKV, WebM
-    if (at(0, "RIFF") && at(8, "AVI ")) return true;                      // AVI
-    if (n >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 1 && b[3] == 0xBA) return true;  // MPEG program stream
+        if (at(4, box)) return "mov";                                     // MP4, MOV, 3GP, M4V
+    if (n >= 4 && b[0] == 0x1A && b[1] == 0x45 && b[2] == 0xDF && b[3] == 0xA3) return "matroska";  // MKV, WebM
+    if (at(0, "RIFF") && at(8, "AVI ")) return "avi";
+    if (n >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 1 && b[3] == 0xBA) return "mpeg";  // MPEG program stream
     // MPEG transport stream: three 188-byte packets in step. One 0x47 byte was enough before, and the
     // fuzzer built a 126-byte "stream" of JPEG frames of changing sizes behind it that made OpenCV 4.6
     // copy past its frame buffer again (regression input kept); no real stream is that short.
-    if (n >= 377 && b[0] == 0x47 && b[188] == 0x47 && b[376] == 0x47) return true;
-    if (at(0, "FLV") || at(0, "OggS") || at(0, "GIF8")) return true;
+    if (n >= 377 && b[0] == 0x47 && b[188] == 0x47 && b[376] == 0x47) return "mpegts";
+    if (at(0, "FLV")) return "flv";
+    if (at(0, "OggS")) return "ogg";
+    if (at(0, "GIF8")) return "gif";
     static const unsigned char asf[] = {0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11};
-    return n >= 8 && std::memcmp(b, asf, 8) == 0;                          // ASF, WMV
+    return n >= 8 && std::memcmp(b, asf, 8) == 0 ? "asf" : nullptr;  // ASF, WMV
 }
 
 void describe(const cv::VideoCapture &capture, mien_video_info *info) {
@@ -62,21 +70,24 @@ void describe(const cv::VideoCapture &capture, mien_video_info *info) {
 
 } // namespace
 
-extern "C" mien_status mien_video_open_file(const char *path, mien_video **out, mien_video_info *info,
-                                            char **error_message) {
+extern "C" mien_status mien_video_open_file(const char *path, int64_t max_pixels, mien_video **out,
+                                            mien_video_info *info, char **error_message) {
     return mien::guarded(error_message, [&] {
         mien::require(path != nullptr && out != nullptr, "path or out is NULL");
         *out = nullptr;
         if (!exists(path)) throw mien::BridgeError(MIEN_ERR_NOT_FOUND, "no such file");
-        if (!known_container(path))
+        const char *container = known_container(path);
+        if (container == nullptr)
             throw mien::BridgeError(MIEN_ERR_OPEN, "not a video container Mien reads (MP4/MOV, MKV/WebM, AVI, MPEG-PS/TS, "
                                                    "FLV, Ogg, ASF, GIF; raw streams: remux with ffmpeg -c copy)");
         auto video = std::make_unique<mien_video>();
-        if (!video->capture.open(path, cv::CAP_FFMPEG) || !video->capture.isOpened())
-            throw mien::BridgeError(MIEN_ERR_OPEN, "FFmpeg could not open it as a video (corrupt, truncated or not a video)");
-        describe(video->capture, info);
-        if (info != nullptr && (info->width <= 0 || info->height <= 0))
-            throw mien::BridgeError(MIEN_ERR_OPEN, "the video reports no frame size");
+        video->file = std::make_unique<mien::FileDecoder>(path, container, max_pixels);
+        if (info != nullptr) {
+            info->width = video->file->width();
+            info->height = video->file->height();
+            info->fps = video->file->fps();
+            info->frame_count = video->file->frame_count();
+        }
         *out = video.release();
         return MIEN_OK;
     });
@@ -105,6 +116,10 @@ extern "C" mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_
                                        char **error_message) {
     return mien::guarded(error_message, [&] {
         mien::require(video != nullptr && pixels != nullptr, "video or pixels is NULL");
+        if (video->file) {
+            if (!video->file->read(pixels, capacity, timestamp_ms)) throw mien::BridgeError(MIEN_ERR_END_OF_STREAM, "end of stream");
+            return MIEN_OK;
+        }
         if (!video->capture.grab()) throw mien::BridgeError(MIEN_ERR_END_OF_STREAM, "end of stream");
         if (timestamp_ms != nullptr) *timestamp_ms = video->capture.get(cv::CAP_PROP_POS_MSEC);
         const int width = static_cast<int>(video->capture.get(cv::CAP_PROP_FRAME_WIDTH));

@@ -91,6 +91,10 @@ struct BadInputTests {
             try Self.regressionCase(
                 "short.ts", "video_open/opencv46-mjpeg-in-short-ts-overread.bin", error: "not a video container"),
             try Self.regressionCase("dicm.jpg", "image_decode/gdcm-abort-dicm-at-128.bin", error: "not an image"),
+            // An MJPEG AVI whose damaged JPEG frames have other sizes than its header: OpenCV's FFmpeg path
+            // read past its frame buffer; the bridge's own FFmpeg decoder reads the one good frame.
+            try Self.regressionCase(
+                "resized.avi", "video_open/opencv46-mjpeg-avi-frame-size-overread.bin", error: "damaged"),
             // A JPEG whose 63527 x 16424 frame header hides behind a zero-length APP0 and stray bytes.
             try Self.regressionCase(
                 "sof.jpg", "image_decode/jpeg-sof-behind-zero-length-app0.bin", error: "over the limit"),

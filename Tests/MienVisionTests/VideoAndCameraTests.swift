@@ -24,6 +24,46 @@ struct VideoAndCameraTests {
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
     }
 
+    /// A phone's portrait video is stored as landscape frames plus a rotation in the track header; the
+    /// frames must come out upright, at the rotated size, or the faces are lying on their side.
+    @Test func rotatedMP4_comesOutUpright() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.mp4")
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 4).write(to: path)
+        let upright = try VideoFileSource(path: path)
+        guard let reference = try upright.nextFrame() else {
+            Issue.record("no frame")
+            return
+        }
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let tag = Array("tkhd".utf8)
+        guard let tkhd = (0..<(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == tag }) else {
+            Issue.record("no track header")
+            return
+        }
+        // tkhd version 0: the 3 x 3 matrix starts 40 bytes after the version byte. A quarter turn
+        // clockwise is {0, 1, 0; -1, 0, 0; 0, 0, 1} in 16.16 / 2.30 fixed point.
+        let matrix: [UInt32] = [0, 0x0001_0000, 0, 0xFFFF_0000, 0, 0, 0, 0, 0x4000_0000]
+        for (k, value) in matrix.enumerated() {
+            for b in 0..<4 { bytes[tkhd + 4 + 40 + 4 * k + b] = UInt8(value >> (8 * UInt32(3 - b)) & 0xFF) }
+        }
+        let rotatedPath = scratch.path("rotated.mp4")
+        try Data(bytes).write(to: URL(fileURLWithPath: rotatedPath))
+        let rotated = try VideoFileSource(path: rotatedPath)
+        #expect(rotated.info.width == 240 && rotated.info.height == 320)
+        guard let frame = try rotated.nextFrame() else {
+            Issue.record("no rotated frame")
+            return
+        }
+        #expect(frame.width == 240 && frame.height == 320)
+        // Turned a quarter clockwise: the reference's bottom-left pixel is now the top-left one.
+        let (x, y) = (10, reference.height - 11)
+        let original = reference.pixels[(y * reference.width + x) * 3]
+        let moved = frame.pixels[(x * frame.width + (frame.width - 1 - y)) * 3]
+        #expect(abs(Int(original) - Int(moved)) <= 12)
+    }
+
     @Test func everyFrameOfTheClip_hasTheFace() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

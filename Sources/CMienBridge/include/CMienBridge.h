@@ -84,9 +84,11 @@ typedef struct mien_video_info {
     int64_t frame_count; ///< Frames the container announces (0 for cameras or when unknown).
 } mien_video_info;
 
-/// Opens a video file with the FFmpeg backend.
-mien_status mien_video_open_file(const char *path, mien_video **out, mien_video_info *info,
-                                 char **error_message);
+/// Opens a video file with FFmpeg's libraries. Frames are returned at the stream's size (a frame of
+/// another size is scaled to it) and rotated as the container's display matrix says.
+/// - Parameter max_pixels: frames (announced or decoded) over this many pixels are refused; 0: no limit.
+mien_status mien_video_open_file(const char *path, int64_t max_pixels, mien_video **out,
+                                 mien_video_info *info, char **error_message);
 
 /// Opens a V4L2 camera by device path ("/dev/video0"). A missing device fails at once; it never waits.
 /// - Parameters: width, height, fps: requested capture format; 0 keeps the camera's default.
@@ -95,7 +97,7 @@ mien_status mien_video_open_camera(const char *device, int32_t width, int32_t he
 
 /// Reads the next frame into `pixels` (BGR, width*height*3 bytes, stride width*3), the buffer the caller
 /// owns. `timestamp_ms` receives the container's presentation time of that frame in milliseconds.
-/// Returns MIEN_ERR_END_OF_STREAM after the last frame. If the frame size changes mid-stream the call
+/// Returns MIEN_ERR_END_OF_STREAM after the last frame. A camera whose frame size changes mid-stream
 /// fails with MIEN_ERR_DECODE rather than writing past the buffer.
 mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_t capacity, double *timestamp_ms,
                             char **error_message);

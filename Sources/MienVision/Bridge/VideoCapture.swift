@@ -1,7 +1,7 @@
 internal import CMienBridge
 import MienCore
 
-/// Owns one `mien_video`: an FFmpeg-decoded file or a V4L2 camera.
+/// Owns one `mien_video`: a file decoded by FFmpeg or a V4L2 camera.
 final class VideoCapture {
     private let handle: OpaquePointer
     let width: Int
@@ -9,11 +9,11 @@ final class VideoCapture {
     let framesPerSecond: Double
     let announcedFrameCount: Int
 
-    /// Opens a video file.
-    init(file path: String) throws {
+    /// Opens a video file whose frames have at most `maximumPixels` pixels.
+    init(file path: String, maximumPixels: Int) throws {
         var out: OpaquePointer? = nil
         var info = mien_video_info()
-        try bridgeCall(input: path) { mien_video_open_file(path, &out, &info, $0) }
+        try bridgeCall(input: path) { mien_video_open_file(path, Int64(maximumPixels), &out, &info, $0) }
         guard let out else { throw MienError(.internalFailure, "no video handle", input: path) }
         handle = out
         (width, height) = (Int(info.width), Int(info.height))

@@ -1,12 +1,12 @@
 public import MienCore
 
-/// The frames of a video file, decoded by FFmpeg through OpenCV.
+/// The frames of a video file, decoded by FFmpeg.
 ///
-/// Timestamps are the container's presentation times in seconds, strictly increasing: FFmpeg reports
-/// no time for the frames a decoder flushes at the end of a stream (OpenCV then says 0), so a time that
-/// does not advance is replaced by the previous one plus one frame interval. When the stream ends more than
-/// `truncationTolerance` frames before the count its container announced, `nextFrame()` throws
-/// `.truncatedStream` once (every frame before the damage has already been returned), then returns nil.
+/// Timestamps are the container's presentation times in seconds, strictly increasing: a damaged stream
+/// can repeat or lose a frame's time, so a time that does not advance is replaced by the previous one
+/// plus one frame interval. When the stream ends more than `truncationTolerance` frames before the
+/// count its container announced, `nextFrame()` throws `.truncatedStream` once (every frame before the
+/// damage has already been returned), then returns nil.
 public final class VideoFileSource: FrameSource {
     public let name: String
     public let info: SourceInfo
@@ -20,10 +20,12 @@ public final class VideoFileSource: FrameSource {
     public static let truncationTolerance = 2
 
     /// Opens the video.
+    /// - Parameter maximumPixels: videos whose frames are larger are refused (the still-image limit by
+    ///   default).
     /// - Throws: `.notFound` for a missing file, `.corruptData` for one FFmpeg cannot open.
-    public init(path: String) throws {
+    public init(path: String, maximumPixels: Int = ImageLimits.maximumPixels) throws {
         _ = try ImageDecoder.readableRegularFile(path)
-        capture = try VideoCapture(file: path)
+        capture = try VideoCapture(file: path, maximumPixels: maximumPixels)
         name = path
         info = SourceInfo(
             kind: .video, width: capture.width, height: capture.height,
