@@ -84,7 +84,6 @@ FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pi
         const double degrees = av_display_rotation_get(reinterpret_cast<const int32_t *>(matrix));
         if (std::isfinite(degrees)) rotation_ = ((-static_cast<int>(std::lround(degrees / 90)) % 4) + 4) % 4;
     }
-    rotated_quarter_ = rotation_ % 2 == 1;
 
     frame_ = av_frame_alloc();
     bgr_ = av_frame_alloc();
@@ -150,7 +149,6 @@ void FileDecoder::convert(uint8_t *pixels) {
     scaler_ = sws_getCachedContext(scaler_, frame_->width, frame_->height, static_cast<AVPixelFormat>(frame_->format),
                                    width_, height_, AV_PIX_FMT_BGR24, SWS_BICUBIC, nullptr, nullptr, nullptr);
     if (scaler_ == nullptr) throw BridgeError(MIEN_ERR_DECODE, "FFmpeg cannot convert this frame's pixel format");
-    if (av_frame_make_writable(bgr_) < 0) throw std::bad_alloc();
     sws_scale(scaler_, frame_->data, frame_->linesize, 0, frame_->height, bgr_->data, bgr_->linesize);
     const cv::Mat converted(height_, width_, CV_8UC3, bgr_->data[0], static_cast<size_t>(bgr_->linesize[0]));
     cv::Mat target(height(), width(), CV_8UC3, pixels);
@@ -180,13 +178,12 @@ bool FileDecoder::read(uint8_t *pixels, size_t capacity, double *timestamp_ms) {
         }
     }
     frames_read_ += 1;
-    try {
-        convert(pixels);
-    } catch (...) {
-        av_frame_unref(frame_);
-        throw;
-    }
-    av_frame_unref(frame_);
+    // The decoded frame is released whether or not the conversion throws.
+    const struct Release {
+        AVFrame *frame;
+        ~Release() { av_frame_unref(frame); }
+    } release{frame_};
+    convert(pixels);
     return true;
 }
 

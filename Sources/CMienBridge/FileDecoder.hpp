@@ -36,8 +36,8 @@ class FileDecoder {
     FileDecoder &operator=(const FileDecoder &) = delete;
 
     /// Width and height of the frames `read` returns, in pixels (after rotation).
-    int width() const { return rotated_quarter_ ? height_ : width_; }
-    int height() const { return rotated_quarter_ ? width_ : height_; }
+    int width() const { return rotation_ % 2 == 1 ? height_ : width_; }
+    int height() const { return rotation_ % 2 == 1 ? width_ : height_; }
     /// Frames per second (0 when unknown) and the number of frames announced (0 when unknown).
     double fps() const { return fps_; }
     int64_t frame_count() const { return frame_count_; }
@@ -60,7 +60,6 @@ class FileDecoder {
     int width_ = 0;
     int height_ = 0;
     int rotation_ = 0;  // clockwise quarter turns the picture needs, 0...3
-    bool rotated_quarter_ = false;
     double fps_ = 0;
     int64_t frame_count_ = 0;
     int64_t frames_read_ = 0;
