@@ -34,7 +34,7 @@ public enum LabelledFaces {
     }
 
     /// `name='value'` pairs of one XML tag.
-    private static func attributes(of tag: String) -> [String: String] {
+    static func attributes(of tag: String) -> [String: String] {
         var result: [String: String] = [:]
         let pattern = /([A-Za-z_]+)='([^']*)'/
         for match in tag.prefix(while: { $0 != ">" }).matches(of: pattern) {

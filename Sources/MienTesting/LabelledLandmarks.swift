@@ -37,6 +37,35 @@ public struct LabelledLandmarks: Sendable {
             return LabelledLandmarks(imagePath: folder.appendingPathComponent(cells[0]).path, points: points)
         }
     }
+    /// The 68-point faces of a dlib imglab XML file (`<box …><part name='00' x= y=/>…</box>`).
+    ///
+    /// Boxes without exactly 68 parts are left out; image paths are resolved against the XML file's folder.
+    public static func dlibXML(_ url: URL) throws -> [LabelledLandmarks] {
+        let text = try String(contentsOf: url, encoding: .isoLatin1)
+        let folder = url.deletingLastPathComponent()
+        var faces: [LabelledLandmarks] = []
+        var image: String?
+        var parts: [Int: Point] = [:]
+        func closeBox() {
+            if let image, parts.count == 68, parts.keys.sorted() == Array(0..<68) {
+                faces.append(LabelledLandmarks(imagePath: image, points: (0..<68).compactMap { parts[$0] }))
+            }
+            parts = [:]
+        }
+        for tag in text.components(separatedBy: "<").dropFirst() {
+            let attributes = LabelledFaces.attributes(of: tag)
+            if tag.hasPrefix("image "), let file = attributes["file"] {
+                image = folder.appendingPathComponent(file).path
+            } else if tag.hasPrefix("/box") {
+                closeBox()
+            } else if tag.hasPrefix("part "), let name = attributes["name"].flatMap({ Int($0) }),
+                let x = attributes["x"].flatMap(Double.init), let y = attributes["y"].flatMap(Double.init)
+            {
+                parts[name] = Point(x: x, y: y)
+            }
+        }
+        return faces
+    }
 }
 
 /// A labelled head pose from Pointing'04.

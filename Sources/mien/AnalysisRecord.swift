@@ -17,6 +17,9 @@ struct AnalysisRecord: Encodable {
         var facePoints: [[Double]]
         /// The 478 mesh points as `[x, y, z]`, only with `--landmarks`.
         var mesh: [[Double]]?
+        /// The 68 points of the iBUG 300-W / dlib layout as `[x, y]` (see `Ibug68Points`), only with
+        /// `--landmarks`.
+        var points68: [[Double]]?
         /// Brightness 0...100 and size in pixels of the face.
         var quality: Quality?
         /// Why the expressions may be wrong here (absent when they can be trusted).
@@ -75,6 +78,8 @@ struct AnalysisRecord: Encodable {
                 },
                 mesh: landmarks
                     ? face.mesh.points.map { [Rounding.round($0.x), Rounding.round($0.y), Rounding.round($0.z)] } : nil,
+                points68: landmarks
+                    ? Ibug68Points.points(of: face.mesh).map { [Rounding.round($0.x), Rounding.round($0.y)] } : nil,
                 quality: face.quality.map {
                     Quality(brightness: Rounding.round($0.brightness), size: Rounding.round($0.size))
                 },

@@ -20,7 +20,10 @@ struct Detect: ParsableCommand {
     @Option(help: "Stop a camera (or any input) after this many frames.")
     var maxFrames: Int?
 
-    @Flag(help: "Also print the 478 mesh points of every face ([x, y, z], z = relative depth in pixels).")
+    @Flag(
+        help:
+            "Also print the 478 mesh points of every face ([x, y, z], z = relative depth in pixels) and its 68 points in the iBUG 300-W / dlib layout."
+    )
     var landmarks = false
 
     @Flag(help: "Treat the images of a folder as frames of one stream (tracked) rather than unrelated pictures.")

@@ -82,6 +82,8 @@ struct DetectCommandTests {
         let withMesh = try runMien(["detect", "--landmarks", SampleMedia.astronautPath]).jsonLines.first
         let mesh = (withMesh?["faces"] as? [[String: Any]])?.first?["mesh"] as? [[Double]]
         #expect(mesh?.count == 478 && mesh?.first?.count == 3)
+        let points68 = (withMesh?["faces"] as? [[String: Any]])?.first?["points68"] as? [[Double]]
+        #expect(points68?.count == 68 && points68?.first?.count == 2)
     }
 
     @Test func detectorOnly_printsBlazeFaceBoxesAndKeypoints() throws {

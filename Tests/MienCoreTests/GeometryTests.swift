@@ -57,4 +57,34 @@ struct GeometryTests {
         let row = tiles.filter { $0.y == 0 }.sorted { $0.x < $1.x }
         for (left, right) in zip(row, row.dropFirst()) { #expect(left.maxX - right.minX >= 60) }
     }
+
+    @Test func polyline_resampled_spacesPointsEvenlyByArcLength() {
+        // An L: 3 long then 1 up; 5 points split its length 4 into quarters, one landing on the corner.
+        let line = Polyline([Point(x: 0, y: 0), Point(x: 3, y: 0), Point(x: 3, y: 1)])
+        #expect(line.length == 4)
+        let points = line.resampled(count: 5)
+        let expected = [Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 2, y: 0), Point(x: 3, y: 0), Point(x: 3, y: 1)]
+        #expect(zip(points, expected).allSatisfy { $0.distance(to: $1) < 1e-9 } && points.count == 5)
+        #expect(
+            Polyline([Point(x: 2, y: 2), Point(x: 2, y: 2)]).resampled(count: 3)
+                == Array(repeating: Point(x: 2, y: 2), count: 3))
+        #expect(Polyline([]).resampled(count: 3).isEmpty)
+        #expect(abs(line.distance(to: Point(x: 1.5, y: -2)) - 2) < 1e-9)
+    }
+
+    @Test func convexHull_keepsTheCornersAndWalksTheRequestedWayRound() throws {
+        // A 4 x 4 square with points inside and on an edge: only the 4 corners are the hull.
+        let square = [Point(x: 0, y: 0), Point(x: 4, y: 0), Point(x: 4, y: 4), Point(x: 0, y: 4)]
+        let hull = ConvexHull(square + [Point(x: 2, y: 2), Point(x: 1, y: 3), Point(x: 2, y: 0)])
+        #expect(Set(hull.vertices) == Set(square) && hull.vertices.count == 4)
+        // From the middle of the left side to the middle of the right side, once under and once over.
+        let start = try #require(hull.location(nearest: Point(x: -1, y: 2)))
+        let end = try #require(hull.location(nearest: Point(x: 2.5, y: 2)))  // inside: nearest is x = 4
+        #expect(start.point == Point(x: 0, y: 2) && end.point == Point(x: 4, y: 2))
+        let under = hull.path(from: start, to: end, via: Point(x: 2, y: 5))
+        let over = hull.path(from: start, to: end, via: Point(x: 2, y: -1))
+        #expect(under.points == [Point(x: 0, y: 2), Point(x: 0, y: 4), Point(x: 4, y: 4), Point(x: 4, y: 2)])
+        #expect(over.points == [Point(x: 0, y: 2), Point(x: 0, y: 0), Point(x: 4, y: 0), Point(x: 4, y: 2)])
+        #expect(ConvexHull([Point(x: 0, y: 0), Point(x: 1, y: 1)]).location(nearest: .zero) == nil)
+    }
 }

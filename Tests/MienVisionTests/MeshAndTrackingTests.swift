@@ -82,7 +82,8 @@ struct MeshAndTrackingTests {
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small), models: models)
         var errors: [Double] = []
         var missed = 0
-        // Every other face keeps the test quick; `make eval` measures all of them (4.6 % NME).
+        // Every other face keeps the test quick (3.75 % NME); `make eval` measures all of them (3.66 %). The
+        // fixed vertex table alone measured 4.64 % on these faces, so the bound pins the contour resampling.
         let faces = try LabelledLandmarks.helen(root.appendingPathComponent("ibug300w_helen_test"))
         for face in faces.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
             let center = Point(x: face.points.map(\.x).reduce(0, +) / 68, y: face.points.map(\.y).reduce(0, +) / 68)
@@ -94,13 +95,13 @@ struct MeshAndTrackingTests {
                 missed += 1
                 continue
             }
-            let predicted = FaceLandmark.ibug68.map { found.mesh.points[$0].xy }
+            let predicted = Ibug68Points.points(of: found.mesh)
             errors.append(
                 zip(predicted, face.points).reduce(0) { $0 + $1.0.distance(to: $1.1) } / 68 / face.interocularDistance)
         }
         let nme = errors.reduce(0, +) / Double(errors.count)
         print("helen NME on \(errors.count) faces: \(nme), \(missed) not found")
-        #expect(nme < 0.05)
+        #expect(nme < 0.04)
         #expect(missed <= 2)
     }
 

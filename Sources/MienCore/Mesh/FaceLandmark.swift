@@ -25,7 +25,8 @@ public enum FaceLandmark {
     /// mouth 48-67; 0-based, left/right as seen in the image for the jaw and brows, as 300-W defines
     /// them) expressed as mesh indices, the correspondence commonly used with MediaPipe's mesh.
     ///
-    /// Used to measure landmark error against 300-W labels.
+    /// Fixed vertices cannot follow 300-W's contour points (the visible jaw outline, evenly spaced
+    /// brows); `Ibug68Points` starts from this table and resamples those contours.
     public static let ibug68: [Int] = [
         162, 234, 93, 58, 172, 136, 149, 148, 152, 377, 378, 365, 397, 288, 323, 454, 389,  // jaw
         70, 63, 105, 66, 107, 336, 296, 334, 293, 300,  // brows
