@@ -32,6 +32,8 @@ struct GeometryEvaluation {
         var yawSigned: [Double] = []
         var pitchSigned: [Double] = []
         var poseMissed = 0
+        // Label and estimate per image, for the slopes and the iris check below.
+        var (pans, tilts, yaws, pitches, irisDrops) = ([Double](), [Double](), [Double](), [Double](), [Double]())
         for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
             let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
@@ -48,6 +50,11 @@ struct GeometryEvaluation {
             pitchSigned.append(pose.pitch - label.tilt)
             yawErrors.append(abs(pose.yaw + label.pan))
             pitchErrors.append(abs(pose.pitch - label.tilt))
+            pans.append(label.pan)
+            tilts.append(label.tilt)
+            yaws.append(pose.yaw)
+            pitches.append(pose.pitch)
+            irisDrops.append(Self.irisDrop(face.mesh))
         }
         func mean(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.reduce(0, +) / Double(v.count) }
         result["pose_images"] = yawErrors.count + poseMissed
@@ -60,8 +67,40 @@ struct GeometryEvaluation {
             "head pose pointing04 (|pan|,|tilt| <= 60): yaw MAE \(round3(mean(yawErrors)))°,"
                 + " pitch MAE \(round3(mean(pitchErrors)))° (bias yaw \(round3(mean(yawSigned)))°,"
                 + " pitch \(round3(mean(pitchSigned)))°), \(yawErrors.count) images, \(poseMissed) without a face")
+        // Pointing'04's labels are the direction of a marker the person looked at, partly with the eyes:
+        // the slopes say how much of it the head did, and if the part left over (label - head pitch)
+        // follows where the irises sit in the eyes, the eyes did it.
+        let residuals = zip(tilts, pitches).map { $0 - $1 }
+        let gaze: [String: Any] = [
+            "yaw_slope": round3(Statistics.slope(yaws, on: pans.map { -$0 })),
+            "pitch_slope": round3(Statistics.slope(pitches, on: tilts)),
+            "pitch_residual_iris_correlation": round3(Statistics.correlation(residuals, irisDrops)),
+        ]
+        result["pose_label_vs_head"] = gaze
+        print(
+            "  head pose against the label: yaw slope \(gaze["yaw_slope"] ?? 0), pitch slope"
+                + " \(gaze["pitch_slope"] ?? 0); correlation of (tilt label - head pitch) with the irises' height in"
+                + " the eyes \(gaze["pitch_residual_iris_correlation"] ?? 0) (negative: the eyes looked up where the"
+                + " head did not)")
         result["jitter"] = try jitter()
         return result
+    }
+
+    /// How far below the eye corners' midpoint the iris centres sit, in eye widths, averaged over both
+    /// eyes (the irises rise when a person looks up without raising the head).
+    private static func irisDrop(_ mesh: FaceMesh) -> Double {
+        let eyes = [
+            (FaceLandmark.rightIrisCenter, FaceLandmark.rightEyeOuterCorner, FaceLandmark.rightEyeInnerCorner),
+            (FaceLandmark.leftIrisCenter, FaceLandmark.leftEyeInnerCorner, FaceLandmark.leftEyeOuterCorner),
+        ]
+        let drops = eyes.map { iris, first, second in
+            let (a, b, c) = (mesh.points[first].xy, mesh.points[second].xy, mesh.points[iris].xy)
+            let width = max(a.distance(to: b), 1e-6)
+            // The unit normal of the corner line that points down the image (image x right, y down).
+            let normal = Point(x: -(b.y - a.y) / width, y: (b.x - a.x) / width)
+            return ((c.x - (a.x + b.x) / 2) * normal.x + (c.y - (a.y + b.y) / 2) * normal.y) / width
+        }
+        return drops.reduce(0, +) / Double(drops.count)
     }
 
     /// NME of `Ibug68Points` on `faces` (the face found whose box holds the labelled points' centre).

@@ -9,6 +9,27 @@ enum Statistics {
     }
 
     static func median(_ values: [Double]) -> Double { quantile(values, 0.5) }
+
+    /// The least-squares slope of `y` on `x`; 0 when `x` does not vary.
+    static func slope(_ y: [Double], on x: [Double]) -> Double {
+        let (mx, my) = (mean(x), mean(y))
+        let sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+        let sxy = zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+        return sxx > 0 ? sxy / sxx : 0
+    }
+
+    /// Pearson's correlation of `a` and `b` (-1...1); 0 when either does not vary.
+    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
+        let (ma, mb) = (mean(a), mean(b))
+        let saa = a.reduce(0) { $0 + ($1 - ma) * ($1 - ma) }
+        let sbb = b.reduce(0) { $0 + ($1 - mb) * ($1 - mb) }
+        let sab = zip(a, b).reduce(0) { $0 + ($1.0 - ma) * ($1.1 - mb) }
+        return saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
+    }
+
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
 }
 
 extension Duration {
