@@ -54,7 +54,7 @@ public final class AffectStage {
             } else if let glasses = GlassesEvidence(points: points, in: frame) {
                 face.appearance = track.add(
                     maleProbability: try appearanceClassifier.maleProbability(in: frame, points: points),
-                    age: try appearanceClassifier.age(in: frame, points: points), glassesEvidence: glasses.bridge)
+                    age: try appearanceClassifier.age(in: frame, points: points), glassesEvidence: glasses.score)
                 if stream { tracks[face.faceId] = track }
             }
         }
