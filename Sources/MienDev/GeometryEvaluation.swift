@@ -27,12 +27,8 @@ struct GeometryEvaluation {
         }
 
         // Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees.
-        var yawErrors: [Double] = []
-        var pitchErrors: [Double] = []
-        var yawSigned: [Double] = []
-        var pitchSigned: [Double] = []
         var poseMissed = 0
-        // Label and estimate per image, for the slopes and the iris check below.
+        // Label and estimate per image.
         var (pans, tilts, yaws, pitches, irisDrops) = ([Double](), [Double](), [Double](), [Double](), [Double]())
         for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
@@ -45,18 +41,17 @@ struct GeometryEvaluation {
                 poseMissed += 1
                 continue
             }
-            // Pointing'04 pan > 0 is the person's right; Mien's yaw > 0 is the person's left.
-            yawSigned.append(pose.yaw - -label.pan)
-            pitchSigned.append(pose.pitch - label.tilt)
-            yawErrors.append(abs(pose.yaw + label.pan))
-            pitchErrors.append(abs(pose.pitch - label.tilt))
             pans.append(label.pan)
             tilts.append(label.tilt)
             yaws.append(pose.yaw)
             pitches.append(pose.pitch)
             irisDrops.append(Self.irisDrop(face.mesh))
         }
-        func mean(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.reduce(0, +) / Double(v.count) }
+        // Pointing'04 pan > 0 is the person's right; Mien's yaw > 0 is the person's left.
+        let yawSigned = zip(yaws, pans).map { $0 + $1 }
+        let pitchSigned = zip(pitches, tilts).map { $0 - $1 }
+        let (yawErrors, pitchErrors) = (yawSigned.map(abs), pitchSigned.map(abs))
+        let mean = Statistics.mean
         result["pose_images"] = yawErrors.count + poseMissed
         result["pose_missed"] = poseMissed
         result["yaw_mae"] = round3(mean(yawErrors))
@@ -70,7 +65,7 @@ struct GeometryEvaluation {
         // Pointing'04's labels are the direction of a marker the person looked at, partly with the eyes:
         // the slopes say how much of it the head did, and if the part left over (label - head pitch)
         // follows where the irises sit in the eyes, the eyes did it.
-        let residuals = zip(tilts, pitches).map { $0 - $1 }
+        let residuals = pitchSigned.map { -$0 }
         let gaze: [String: Any] = [
             "yaw_slope": round3(Statistics.slope(yaws, on: pans.map { -$0 })),
             "pitch_slope": round3(Statistics.slope(pitches, on: tilts)),
