@@ -110,15 +110,11 @@ struct GeometryEvaluation {
             if analysed?.path != face.imagePath {
                 analysed = (face.imagePath, try analyzer.analyze(ImageDecoder.decode(file: face.imagePath)).faces)
             }
-            let center = Point(
-                x: face.points.map(\.x).reduce(0, +) / 68, y: face.points.map(\.y).reduce(0, +) / 68)
-            guard let found = analysed?.faces.first(where: { $0.bounds.contains(center) }) else {
+            guard let found = analysed?.faces.first(where: { $0.bounds.contains(face.center) }) else {
                 missed += 1
                 continue
             }
-            let predicted = Ibug68Points.points(of: found.mesh)
-            let total = zip(predicted, face.points).reduce(0) { $0 + $1.0.distance(to: $1.1) }
-            errors.append(total / 68 / face.interocularDistance)
+            errors.append(face.normalisedMeanError(of: Ibug68Points.points(of: found.mesh)))
         }
         let nme = errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count)
         print(

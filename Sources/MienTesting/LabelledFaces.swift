@@ -15,11 +15,9 @@ public enum LabelledFaces {
     ///
     /// Image paths are resolved against the XML file's folder.
     public static func dlibXML(_ url: URL) throws -> [LabelledImage] {
-        let text = try String(contentsOf: url, encoding: .isoLatin1)
         let folder = url.deletingLastPathComponent()
         var images: [LabelledImage] = []
-        for tag in text.components(separatedBy: "<").dropFirst() {
-            let attributes = Self.attributes(of: tag)
+        for (tag, attributes) in try xmlTags(url) {
             if tag.hasPrefix("image "), let file = attributes["file"] {
                 images.append(LabelledImage(path: folder.appendingPathComponent(file).path, faces: []))
             } else if tag.hasPrefix("box "), attributes["ignore"] != "1", !images.isEmpty,
@@ -33,8 +31,16 @@ public enum LabelledFaces {
         return images
     }
 
+    /// The tags of a dlib imglab XML file in order, each with its `name='value'` attributes (a closing
+    /// tag such as `/box>` has none).
+    static func xmlTags(_ url: URL) throws -> [(tag: String, attributes: [String: String])] {
+        try String(contentsOf: url, encoding: .isoLatin1).components(separatedBy: "<").dropFirst().map {
+            ($0, attributes(of: $0))
+        }
+    }
+
     /// `name='value'` pairs of one XML tag.
-    static func attributes(of tag: String) -> [String: String] {
+    private static func attributes(of tag: String) -> [String: String] {
         var result: [String: String] = [:]
         let pattern = /([A-Za-z_]+)='([^']*)'/
         for match in tag.prefix(while: { $0 != ">" }).matches(of: pattern) {

@@ -10,6 +10,19 @@ public struct LabelledLandmarks: Sendable {
     /// Distance between the outer eye corners (points 37 and 46, 1-based), the NME normaliser.
     public var interocularDistance: Double { points[36].distance(to: points[45]) }
 
+    /// The mean of the labelled points, in image pixels (to find which detected face they belong to).
+    public var center: Point {
+        Point(
+            x: points.map(\.x).reduce(0, +) / Double(points.count),
+            y: points.map(\.y).reduce(0, +) / Double(points.count))
+    }
+
+    /// The normalised mean error of `predicted` (same order and count as `points`): the mean point
+    /// distance over the outer-eye-corner distance (0.05 = 5 %).
+    public func normalisedMeanError(of predicted: [Point]) -> Double {
+        zip(predicted, points).reduce(0) { $0 + $1.0.distance(to: $1.1) } / Double(points.count) / interocularDistance
+    }
+
     /// Reads a 300-W `.pts` file (`version`, `n_points`, `{`, one "x y" per line, `}`).
     public static func pts(_ url: URL) throws -> [Point] {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -41,7 +54,6 @@ public struct LabelledLandmarks: Sendable {
     ///
     /// Boxes without exactly 68 parts are left out; image paths are resolved against the XML file's folder.
     public static func dlibXML(_ url: URL) throws -> [LabelledLandmarks] {
-        let text = try String(contentsOf: url, encoding: .isoLatin1)
         let folder = url.deletingLastPathComponent()
         var faces: [LabelledLandmarks] = []
         var image: String?
@@ -52,8 +64,7 @@ public struct LabelledLandmarks: Sendable {
             }
             parts = [:]
         }
-        for tag in text.components(separatedBy: "<").dropFirst() {
-            let attributes = LabelledFaces.attributes(of: tag)
+        for (tag, attributes) in try LabelledFaces.xmlTags(url) {
             if tag.hasPrefix("image "), let file = attributes["file"] {
                 image = folder.appendingPathComponent(file).path
             } else if tag.hasPrefix("/box") {

@@ -86,18 +86,15 @@ struct MeshAndTrackingTests {
         // fixed vertex table alone measured 4.64 % on these faces, so the bound pins the contour resampling.
         let faces = try LabelledLandmarks.helen(root.appendingPathComponent("ibug300w_helen_test"))
         for face in faces.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
-            let center = Point(x: face.points.map(\.x).reduce(0, +) / 68, y: face.points.map(\.y).reduce(0, +) / 68)
             guard
                 let found = try analyzer.analyze(ImageDecoder.decode(file: face.imagePath)).faces.first(where: {
-                    $0.bounds.contains(center)
+                    $0.bounds.contains(face.center)
                 })
             else {
                 missed += 1
                 continue
             }
-            let predicted = Ibug68Points.points(of: found.mesh)
-            errors.append(
-                zip(predicted, face.points).reduce(0) { $0 + $1.0.distance(to: $1.1) } / 68 / face.interocularDistance)
+            errors.append(face.normalisedMeanError(of: Ibug68Points.points(of: found.mesh)))
         }
         let nme = errors.reduce(0, +) / Double(errors.count)
         print("helen NME on \(errors.count) faces: \(nme), \(missed) not found")

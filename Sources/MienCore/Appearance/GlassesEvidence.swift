@@ -76,26 +76,7 @@ public struct GlassesEvidence: Sendable, Equatable {
         return (0...samples).map { k in
             let t = Double(k) / Double(samples)
             let p = Point(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t)
-            return bilinear
-                ? interpolatedLuma(p, in: frame) : luma(x: Int(p.x.rounded()), y: Int(p.y.rounded()), in: frame)
+            return bilinear ? frame.interpolatedLuma(at: p) : frame.luma(x: Int(p.x.rounded()), y: Int(p.y.rounded()))
         }
-    }
-
-    /// Luma of the pixel at (x, y), clamped to the frame.
-    static func luma(x: Int, y: Int, in frame: Frame) -> Double {
-        let x = min(frame.width - 1, max(0, x))
-        let y = min(frame.height - 1, max(0, y))
-        let o = y * frame.stride + x * Frame.channels
-        return 0.114 * Double(frame.pixels[o]) + 0.587 * Double(frame.pixels[o + 1])
-            + 0.299 * Double(frame.pixels[o + 2])
-    }
-
-    /// Luma at `p` (pixel centres at integer coordinates), interpolated between its 4 neighbours.
-    static func interpolatedLuma(_ p: Point, in frame: Frame) -> Double {
-        let (x0, y0) = (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
-        let (fx, fy) = (p.x - Double(x0), p.y - Double(y0))
-        let top = (1 - fx) * luma(x: x0, y: y0, in: frame) + fx * luma(x: x0 + 1, y: y0, in: frame)
-        let bottom = (1 - fx) * luma(x: x0, y: y0 + 1, in: frame) + fx * luma(x: x0 + 1, y: y0 + 1, in: frame)
-        return (1 - fy) * top + fy * bottom
     }
 }

@@ -36,7 +36,7 @@ public struct FaceQuality: Sendable, Equatable, Codable {
                     let b = Int(frame.pixels[offset])
                     let g = Int(frame.pixels[offset + 1])
                     let r = Int(frame.pixels[offset + 2])
-                    luma += 0.114 * Double(b) + 0.587 * Double(g) + 0.299 * Double(r)
+                    luma += frame.luma(x: x, y: y)
                     if max(r, g, b) - min(r, g, b) > Self.colourDifference { colourful += 1 }
                     count += 1
                 }
