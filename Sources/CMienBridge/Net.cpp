@@ -72,7 +72,7 @@ extern "C" mien_status mien_net_run_image(mien_net *net, const uint8_t *pixels, 
         const cv::Mat image = mien::wrap_bgr(pixels, width, height, stride);
         const cv::Size size(spec->width, spec->height);
         cv::warpAffine(image, net->crop, mien::affine(tensor_from_image), size, cv::INTER_LINEAR,
-                       cv::BORDER_CONSTANT, cv::Scalar::all(spec->border));
+                       spec->replicate ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT, cv::Scalar::all(spec->border));
         const cv::Mat *source = &net->crop;
         if (spec->channels == 1) {
             cv::cvtColor(net->crop, net->grey, cv::COLOR_BGR2GRAY);

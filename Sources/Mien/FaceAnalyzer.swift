@@ -52,7 +52,7 @@ public final class FaceAnalyzer {
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         locator = FaceLocator(
             mode: mode, tracking: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector,
-            mesher: mesher, poses: poses)
+            mesher: mesher, poses: poses, wholePictureFallback: self.detection.wholePictureFallback)
         let expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }
@@ -79,7 +79,7 @@ public final class FaceAnalyzer {
         let poses = geometry.map(HeadPoseEstimator.init(model:))
         locator = FaceLocator(
             mode: mode, tracking: tracking, maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher,
-            poses: poses)
+            poses: poses, wholePictureFallback: detection.wholePictureFallback)
         var expressionStage: ExpressionStage?
         if let expressions, let blendshapes, let poses {
             expressionStage = ExpressionStage(options: expressions, blendshapes: blendshapes, poses: poses)

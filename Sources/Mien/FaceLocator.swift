@@ -13,15 +13,19 @@ public final class FaceLocator {
     private let tracker: FaceTracker
     private var counter = FaceCounter()
     private var lastTimestamp: Double?
+    /// Still images: whether a picture without a detected face is read as one face crop.
+    private let wholePictureFallback: Bool
 
     /// - Parameters:
     ///   - maximumFaces: the most faces followed at once.
     ///   - poses: the head-pose fit, or nil for no pose.
+    ///   - wholePictureFallback: `DetectionOptions.wholePictureFallback` (still images only).
     public init(
         mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
-        mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?
+        mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false
     ) {
         self.mode = mode
+        self.wholePictureFallback = wholePictureFallback
         tracker = FaceTracker(
             options: tracking, maximumFaces: maximumFaces, detector: detector, mesher: mesher, poseEstimator: poses)
     }
@@ -32,7 +36,8 @@ public final class FaceLocator {
         switch mode {
         case .discreteImages:
             return LocatedFrame(
-                frame: frame, faces: try tracker.analyseStill(frame), events: [], faceCount: nil,
+                frame: frame, faces: try tracker.analyseStill(frame, wholePictureFallback: wholePictureFallback),
+                events: [], faceCount: nil,
                 fullFrameDetection: true, isStream: false)
         case .stream:
             if let lastTimestamp, frame.timestamp <= lastTimestamp {

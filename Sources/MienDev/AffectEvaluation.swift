@@ -7,73 +7,33 @@ struct AffectEvaluation {
     let root: URL
     let models: ModelStore
 
-    /// Data-set labels to Mien's emotions.
-    static let labelMap: [String: Emotion] = [
-        "angry": .anger, "anger": .anger, "disgust": .disgust, "fear": .fear, "happy": .joy, "happiness": .joy,
-        "sad": .sadness, "sadness": .sadness, "surprise": .surprise, "neutral": .neutral, "contempt": .contempt,
-    ]
-
-    /// Accuracy and macro-F1 over the classes present in the labels.
-    static func scores(_ pairs: [(truth: Emotion, predicted: Emotion)]) -> (accuracy: Double, macroF1: Double) {
-        guard !pairs.isEmpty else { return (.nan, .nan) }
-        let accuracy = Double(pairs.filter { $0.truth == $0.predicted }.count) / Double(pairs.count)
-        let classes = Set(pairs.map(\.truth))
-        let f1 = classes.map { c -> Double in
-            let tp = Double(pairs.filter { $0.truth == c && $0.predicted == c }.count)
-            let fp = Double(pairs.filter { $0.truth != c && $0.predicted == c }.count)
-            let fn = Double(pairs.filter { $0.truth == c && $0.predicted != c }.count)
-            return tp + fp + fn > 0 ? 2 * tp / (2 * tp + fp + fn) : 0
-        }
-        return (accuracy, f1.reduce(0, +) / Double(classes.count))
-    }
-
     func run() throws -> [String: Any] {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
             appearance: true, models: models)
+        // The emotion sets are face crops (FER-2013's 48 x 48 faces fill their pictures): where the detector
+        // finds nothing, the whole picture is tried as the face (`DetectionOptions.wholePictureFallback`).
+        let cropAnalyzer = try EmotionComparison.faceCropAnalyzer(models: models)
         let cnn = try EmotionNetwork(models: models)
         var result: [String: Any] = [:]
         let sets: [(String, [LabelledExpression])] = [
-            (
-                "fer2013",
-                try LabelledExpression.csv(
-                    root.appendingPathComponent("fer2013_test"), table: "labels.csv", file: "file", label: "emotion")
-            ),
+            ("fer2013", try LabelledExpression.fer2013(root)),
             ("muxspace", try LabelledExpression.muxspace(root)),
             ("jaffe", try LabelledExpression.jaffe(root)),
         ]
         for (name, images) in sets {
-            var mien: [(truth: Emotion, predicted: Emotion)] = []
-            var alone: [(truth: Emotion, predicted: Emotion)] = []
-            var withoutFace = 0
-            for image in images {
-                guard let truth = Self.labelMap[image.label] else { continue }
-                let frame = try ImageDecoder.decode(file: image.imagePath)
-                // fer's CNN alone, as its users run it on a face crop: the whole picture stretched to 64 x 64.
-                let plain = try cnn.probabilities(in: frame, tensorFromFrame: EmotionNetwork.wholePicture(of: frame))
-                let plainBest = plain.indices.max { plain[$0] < plain[$1] } ?? 0
-                alone.append((truth, FacialEmotionCNN.classes[plainBest]))
-                // Mien: the largest face's fused emotions; a crop where no face is found is classified as
-                // a whole by the CNN, as fer alone does (counted in `without_face`).
-                let face = try analyzer.analyze(frame).largestFace
-                if let dominant = face?.emotions?.dominant {
-                    mien.append((truth, dominant))
-                } else {
-                    withoutFace += 1
-                    mien.append((truth, FacialEmotionCNN.classes[plainBest]))
-                }
-            }
-            let m = Self.scores(mien)
-            let a = Self.scores(alone)
+            let comparison = try EmotionComparison(images: images, analyzer: cropAnalyzer, cnn: cnn)
+            let m = comparison.mien
+            let a = comparison.ferAlone
             result[name] = [
-                "images": mien.count, "without_face": withoutFace, "mien_accuracy": round3(m.accuracy),
+                "images": m.count, "without_face": comparison.withoutFace, "mien_accuracy": round3(m.accuracy),
                 "mien_macro_f1": round3(m.macroF1), "fer_alone_accuracy": round3(a.accuracy),
                 "fer_alone_macro_f1": round3(a.macroF1),
             ]
             print(
                 "emotions \(name): Mien \(round3(m.accuracy * 100)) % (macro-F1 \(round3(m.macroF1))), fer alone"
-                    + " \(round3(a.accuracy * 100)) % (macro-F1 \(round3(a.macroF1))); \(mien.count) images,"
-                    + " \(withoutFace) without a face")
+                    + " \(round3(a.accuracy * 100)) % (macro-F1 \(round3(a.macroF1))); \(m.count) images,"
+                    + " \(comparison.withoutFace) without a face")
         }
 
         // Gender on UTKFace crops.

@@ -64,7 +64,7 @@ struct Bench: ParsableCommand {
                 + " baseline, emoji \(expressionRow["mapping_ms_median"] ?? 0) ms")
         let affectRow = try measureAffectStage(models: models)
         print(
-            "emotion + appearance stage (sample still, per face): emotions (\(EmotionCrop.standardScales.count * 2)+ CNN"
+            "emotion + appearance stage (sample still, per face): emotions (\(EmotionView.faceInPicture.count * 2) or \(EmotionView.faceIsPicture.count * 2) CNN"
                 + " views) \(affectRow["emotions_ms_median"] ?? 0) ms, gender + age + glasses"
                 + " \(affectRow["appearance_ms_median"] ?? 0) ms")
         let latency = try LatencyBench(models: models).run()

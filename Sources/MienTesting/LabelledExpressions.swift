@@ -40,6 +40,11 @@ public struct LabelledExpression: Sendable {
             subject: "subject")
     }
 
+    /// FER-2013's PublicTest half (48 x 48 grey face crops, seven emotions).
+    public static func fer2013(_ root: URL) throws -> [LabelledExpression] {
+        try csv(root.appendingPathComponent("fer2013_test"), table: "labels.csv", file: "file", label: "emotion")
+    }
+
     /// The JAFFE images in muxspace_facial_expressions (seven emotions).
     public static func jaffe(_ root: URL) throws -> [LabelledExpression] {
         try csv(

@@ -91,6 +91,12 @@ struct Analyze: ParsableCommand {
     @Option(help: "Track at most this many faces (1...64).")
     var maxFaces = 5
 
+    @Flag(
+        help:
+            "Pictures (not videos or --continuous folders): when no face is detected, read the whole picture as one face (for face crops such as FER-2013's 48x48 pictures, too tight for the detector)."
+    )
+    var wholePictureFallback = false
+
     @Option(
         help:
             "Write a self-contained HTML page (charts of emotions, valence and engagement per face, thumbnails, summary tables) to this file."
@@ -134,7 +140,8 @@ struct Analyze: ParsableCommand {
     private func detectorOptions() throws -> DetectorOptions {
         try DetectorOptions(
             maximumFaces: maxFaces, faceMode: faceMode, maxProcessRate: rate,
-            metrics: metrics.reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) })
+            metrics: metrics.reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
+            wholePictureFallback: wholePictureFallback)
     }
 
     func run() throws {

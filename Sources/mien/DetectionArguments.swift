@@ -17,8 +17,16 @@ struct DetectionArguments: ParsableArguments {
     @Option(help: "Drop detections below this confidence (0...1).")
     var minConfidence: Double = 0.5
 
+    @Flag(
+        help:
+            "Still images: when no face is detected, read the whole picture as one face (for face crops such as FER-2013's 48x48 pictures, too tight for the detector)."
+    )
+    var wholePictureFallback = false
+
     func options() throws -> DetectionOptions {
-        try DetectionOptions(faceMode: faceMode, maximumFaces: maxFaces, minimumConfidence: minConfidence)
+        try DetectionOptions(
+            faceMode: faceMode, maximumFaces: maxFaces, minimumConfidence: minConfidence,
+            wholePictureFallback: wholePictureFallback)
     }
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Mien
 import MienTesting
 import Synchronization
 import Testing
@@ -188,6 +189,33 @@ struct DetectCommandTests {
         }
         let appearance = try #require(face["appearance"] as? [String: Any])
         #expect(appearance["gender"] is String && appearance["ageBracket"] is String && appearance["glasses"] is Bool)
+    }
+
+    @Test func wholePictureFallbackFlag_findsTheFaceInATightCrop() throws {
+        // Brows to just above the chin, cheek to cheek, at 48 x 48 (FER-2013's tight framing), which the
+        // short-range detector of `--face-mode small` misses.
+        let face = SampleMedia.astronautFace
+        let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
+        let toCrop = AffineTransform(
+            a: 48 / inner.width, b: 0, tx: -inner.x * 48 / inner.width, c: 0, d: 48 / inner.height,
+            ty: -inner.y * 48 / inner.height)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("crop.png").path
+        try ImageDecoder.decode(file: SampleMedia.astronautPath).warped(by: toCrop, width: 48, height: 48)
+            .write(toImageFile: path)
+        let plain = try runMien(["detect", "--face-mode", "small", path])
+        #expect(plain.status == 0 && (plain.jsonLines.first?["faces"] as? [Any])?.isEmpty == true)
+        let fallback = try runMien(["detect", "--face-mode", "small", "--whole-picture-fallback", "--emotions", path])
+        #expect(fallback.status == 0, "\(fallback.stderr)")
+        let faces = try #require(fallback.jsonLines.first?["faces"] as? [[String: Any]])
+        #expect(faces.count == 1 && faces.first?["emotions"] is [String: Any])
+        // The Detector facade (`mien analyze`) takes the same option.
+        let analyzed = try runMien(["analyze", "--face-mode", "small", "--whole-picture-fallback", path])
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        #expect((analyzed.jsonLines.first?["faces"] as? [String: Any])?.count == 1, "\(analyzed.stdout)")
+        let unaided = try runMien(["analyze", "--face-mode", "small", path])
+        #expect((unaided.jsonLines.first?["faces"] as? [String: Any])?.isEmpty == true, "\(unaided.stdout)")
     }
 
     @Test func invalidOptions_areUsageErrors() throws {

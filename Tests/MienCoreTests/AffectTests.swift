@@ -149,6 +149,37 @@ struct AffectTests {
         #expect(window.add(a, view: 1, viewCount: 2) == [0.5, 0, 0.5])
     }
 
+    /// A 478-point grid covering `box` (frame pixels).
+    private static func grid(covering box: Rect) -> [Point3D] {
+        (0..<FaceLandmark.count).map {
+            Point3D(
+                x: box.minX + Double($0 % 22) / 21 * box.width, y: box.minY + Double($0 / 22) / 21 * box.height, z: 0)
+        }
+    }
+
+    @Test func emotionViews_faceCropsAddTheWholePicture_zoomedAboutItsCentre() throws {
+        let crop = try Frame(width: 48, height: 40, pixels: [UInt8](repeating: 0, count: 48 * 40 * 3))
+        let filling = Self.grid(covering: Rect(x: 6, y: 4, width: 36, height: 32))
+        #expect(EmotionView.views(of: filling, in: crop) == EmotionView.faceIsPicture)
+        let wide = try Frame(width: 400, height: 300, pixels: [UInt8](repeating: 0, count: 400 * 300 * 3))
+        let small = Self.grid(covering: Rect(x: 100, y: 100, width: 60, height: 70))
+        #expect(EmotionView.views(of: small, in: wide) == EmotionView.faceInPicture)
+        #expect(EmotionView.faceIsPicture.first == EmotionView.faceInPicture.first, "streams keep their first view")
+
+        // Zoom 1 stretches the picture onto the input, corner to corner.
+        let whole = try #require(EmotionView.wholePicture(zoom: 1).transform(points: filling, in: crop, size: 64))
+        #expect(whole.apply(Point(x: 0, y: 0)) == Point(x: 0, y: 0))
+        #expect(whole.apply(Point(x: 48, y: 40)) == Point(x: 64, y: 64))
+        // Zoom 1.1 shows a margin: the centre stays in the middle and the corners move inwards.
+        let out = try #require(EmotionView.wholePicture(zoom: 1.1).transform(points: filling, in: crop, size: 64))
+        #expect(out.apply(Point(x: 24, y: 20)) == Point(x: 32, y: 32))
+        let corner = out.apply(Point(x: 48, y: 40))
+        #expect(abs(corner.x - (32 + 32 / 1.1)) < 1e-9 && abs(corner.y - (32 + 32 / 1.1)) < 1e-9)
+        // A mesh crop needs a mesh.
+        #expect(EmotionView.meshCrop(scale: 1).transform(points: [], in: crop, size: 64) == nil)
+        #expect(EmotionView.meshCrop(scale: 1).transform(points: filling, in: crop, size: 64) != nil)
+    }
+
     /// Returns scores that name the view, and counts calls.
     private final class ViewNamingCNN: EmotionClassifying {
         var calls: [Int] = []

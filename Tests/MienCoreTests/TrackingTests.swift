@@ -152,6 +152,26 @@ struct FaceTrackerTests {
         #expect(faces.map(\.faceId) == [0] && events == [.lost(faceId: 1)])
     }
 
+    @Test func wholePictureFallback_readsAnUndetectedFaceCrop_onlyWhenAskedAndWhenTheMeshSeesAFace() throws {
+        let detector = ScriptedDetector()
+        let mesher = ScriptedMesher()
+        let tracker = try tracker(detector, mesher)
+        // A 200 x 200 picture filled by a face the detector does not see.
+        let picture = try Frame(width: 200, height: 200, pixels: [UInt8](repeating: 0, count: 200 * 200 * 3))
+        mesher.faces = [Rect(x: 10, y: 10, width: 180, height: 180)]
+        #expect(try tracker.analyseStill(picture).isEmpty, "off by default")
+        let faces = try tracker.analyseStill(picture, wholePictureFallback: true)
+        #expect(faces.count == 1)
+        #expect(faces.first?.confidence == 0.95, "the mesh's presence stands in for the detector's confidence")
+        // The whole picture is tried only when nothing is detected, and kept only if the mesh sees a face.
+        mesher.faces = []
+        #expect(try tracker.analyseStill(picture, wholePictureFallback: true).isEmpty)
+        detector.boxes = [face]
+        mesher.faces = [face]
+        let detected = try tracker.analyseStill(picture, wholePictureFallback: true)
+        #expect(detected.count == 1 && detected.first?.confidence == 0.9)
+    }
+
     @Test func reset_startsIdsAgainFromZero() throws {
         let (_, mesher, tracker) = try singleFace()
         _ = try tracker.update(frame(0))

@@ -56,6 +56,33 @@ struct DetectorOnSampleTests {
         #expect(found.bounds.iou(expected) > 0.5, "box \(found.bounds)")
     }
 
+    @Test func fer2013StyleCrop_isMissedByTheDetector_andReadWithTheWholePictureFallback() throws {
+        // Brows to just above the chin, cheek to cheek, at 48 x 48 (FER-2013's tight framing): too tight even for the
+        // detector's zoomed-out look.
+        let face = SampleMedia.astronautFace
+        let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
+        let toCrop = AffineTransform(
+            a: 48 / inner.width, b: 0, tx: -inner.x * 48 / inner.width, c: 0, d: 48 / inner.height,
+            ty: -inner.y * 48 / inner.height)
+        let crop = try sample.warped(by: toCrop, width: 48, height: 48)
+        let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: models)
+        try #require(try detector.detect(in: crop).isEmpty, "the premise: the detector misses this crop")
+        let plain = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small), emotions: true, models: models)
+        #expect(try plain.analyze(crop).faces.isEmpty)
+        let fallback = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, wholePictureFallback: true),
+            emotions: true, models: models)
+        let found = try #require(try fallback.analyze(crop).largestFace)
+        #expect(found.confidence >= 0.5, "the mesh's presence")
+        // Her smile survives the 48 x 48 framing.
+        #expect(found.emotions?.dominant == .joy, "\(String(describing: found.emotions))")
+        // The mesh's eyes sit where hers are in the crop, the person's right eye on the picture's left.
+        let rightEye = toCrop.apply(SampleMedia.astronautRightEye)
+        let leftEye = toCrop.apply(SampleMedia.astronautLeftEye)
+        #expect(found.bounds.contains(rightEye) && found.bounds.contains(leftEye), "bounds \(found.bounds)")
+    }
+
     @Test func emptyPicture_hasNoFace() throws {
         let grey = try Frame(width: 320, height: 240, pixels: [UInt8](repeating: 128, count: 320 * 240 * 3))
         for mode in FaceMode.allCases {

@@ -160,7 +160,8 @@ typedef struct mien_tensor_spec {
     int32_t rgb;      ///< 1: channel order RGB (MediaPipe); 0: BGR.
     float scale;      ///< value = pixel * scale + offset (pixel 0..255).
     float offset;
-    uint8_t border;   ///< Pixel value (0..255) used outside the source image.
+    uint8_t border;   ///< Pixel value (0..255) used outside the source image (when not replicating).
+    uint8_t replicate; ///< 1: outside the source repeats its nearest edge pixel (Keras' fill_mode "nearest").
 } mien_tensor_spec;
 
 /// Builds the input tensor by warping the image through `tensor_from_image` (2x3, row-major: tensor

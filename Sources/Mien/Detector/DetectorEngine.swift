@@ -44,7 +44,10 @@ final class DetectorEngine: Sendable {
         }()
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let analyzer = try FaceAnalyzer(
-            mode: mode, detection: DetectionOptions(faceMode: options.faceMode, maximumFaces: options.maximumFaces),
+            mode: mode,
+            detection: DetectionOptions(
+                faceMode: options.faceMode, maximumFaces: options.maximumFaces,
+                wholePictureFallback: options.wholePictureFallback),
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
             appearance: options.needsAppearance, models: models)
         metrics = options.metrics

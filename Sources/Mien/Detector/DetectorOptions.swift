@@ -20,11 +20,16 @@ public struct DetectorOptions: Sendable, Equatable {
     public var metrics: Set<Metric>
     /// The per-person expression baseline in streams (default on; see `NeutralBaseline`).
     public var baseline: Bool
+    /// Discrete images only: whether a picture with no detected face is read as one face crop.
+    ///
+    /// Default off. The face is kept when the mesh finds one in the whole picture (see
+    /// `DetectionOptions.wholePictureFallback`). For data sets of tight face crops such as FER-2013's.
+    public var wholePictureFallback: Bool
 
     /// - Throws: `.invalidOptions` for fewer than 1 face or a rate that is not a positive number.
     public init(
         maximumFaces: Int = 1, faceMode: FaceMode = .large, maxProcessRate: Double? = nil, metrics: Set<Metric> = [],
-        baseline: Bool = true
+        baseline: Bool = true, wholePictureFallback: Bool = false
     ) throws {
         guard maximumFaces >= 1 else { throw MienError(.invalidOptions, "maximumFaces must be at least 1") }
         if let maxProcessRate, !(maxProcessRate > 0 && maxProcessRate.isFinite) {
@@ -35,6 +40,7 @@ public struct DetectorOptions: Sendable, Equatable {
         self.maxProcessRate = maxProcessRate
         self.metrics = metrics
         self.baseline = baseline
+        self.wholePictureFallback = wholePictureFallback
     }
 
     /// Whether any metric needs the expression stage (expressions, emoji and emotions do).

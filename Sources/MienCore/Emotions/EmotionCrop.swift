@@ -6,14 +6,6 @@ import RealModule
 /// of the picture, from the forehead to the chin. The crop is a square centred on the mesh's box,
 /// rotated by the eye line so the face is upright, `scale` times the box's longer side.
 public enum EmotionCrop {
-    /// Sides of the crops whose CNN probabilities are averaged, as multiples of the mesh box's longer
-    /// side.
-    ///
-    /// Measured with `MienDev emotion-features` (accuracy of the CNN alone on fer2013 / muxspace /
-    /// JAFFE): 1.0 alone 64.1 / 45.8 / 50.0 %; 0.9 + 1.0 + 1.1 averaged 64.8 / 47.2 / 52.9 %; 1.25 and
-    /// wider lose (60 % and less on fer2013).
-    public static let standardScales = [0.9, 1.0, 1.1]
-
     /// The transform from frame pixels to a `size` x `size` crop of the face with mesh `points`.
     public static func transform(points: [Point3D], size: Int, scale: Double) -> AffineTransform? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }

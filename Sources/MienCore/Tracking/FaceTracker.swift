@@ -119,17 +119,29 @@ public final class FaceTracker {
     /// box gives, then in the region that first mesh gives, which is what every tracked video frame
     /// after the first enjoys: a crop centred and aligned on the face itself rather than on the
     /// detector's coarser box.
-    public func analyseStill(_ frame: Frame) throws -> [TrackedFace] {
+    ///
+    /// With `wholePictureFallback`, a frame where the detector finds nothing is tried as one face crop
+    /// (`FaceRegion.init(wholePicture:)`), kept if its mesh passes the presence threshold.
+    public func analyseStill(_ frame: Frame, wholePictureFallback: Bool = false) throws -> [TrackedFace] {
         var faces: [TrackedFace] = []
         let detections = try detector.detect(in: frame)
-        let firsts = try mesher.meshes(in: frame, regions: detections.map(FaceRegion.init(detection:)))
-        let found = zip(detections, firsts).filter { $0.1.presence >= options.minimumPresence }
+        // (region, detector confidence); the whole picture has no detector confidence: its mesh presence
+        // stands in.
+        var candidates: [(region: FaceRegion, confidence: Double?)] = detections.map {
+            (FaceRegion(detection: $0), $0.confidence)
+        }
+        if candidates.isEmpty && wholePictureFallback {
+            candidates = [(FaceRegion(wholePicture: frame), nil)]
+        }
+        let firsts = try mesher.meshes(in: frame, regions: candidates.map(\.region))
+        let found = zip(candidates, firsts).filter { $0.1.presence >= options.minimumPresence }
         let refinedMeshes = try mesher.meshes(in: frame, regions: found.map { FaceRegion(mesh: $0.1.points) })
-        for ((detection, first), refined) in zip(found, refinedMeshes) {
+        for ((candidate, first), refined) in zip(found, refinedMeshes) {
             let mesh = refined.presence >= options.minimumPresence ? refined : first
             let fit = poseEstimator?.fit(points: mesh.points)
             var face = TrackedFace(
-                faceId: faces.count, bounds: mesh.bounds, confidence: detection.confidence, mesh: mesh, pose: fit?.pose)
+                faceId: faces.count, bounds: mesh.bounds, confidence: candidate.confidence ?? mesh.presence,
+                mesh: mesh, pose: fit?.pose)
             face.poseFit = fit?.fit
             faces.append(face)
         }

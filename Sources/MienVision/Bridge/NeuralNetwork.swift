@@ -13,13 +13,16 @@ struct TensorSpec: Sendable {
     /// value = pixel (0...255) * scale + offset.
     var scale: Float
     var offset: Float
-    /// Grey level (0...255) outside the frame.
+    /// Grey level (0...255) outside the frame, unless `replicatesEdges`.
     var border: UInt8
+    /// Outside the frame repeats the frame's nearest edge pixel instead of `border`: the fill of Keras'
+    /// augmentation (`fill_mode="nearest"`), which a CNN trained with it has seen around zoomed-out faces.
+    var replicatesEdges = false
 
     var bridged: mien_tensor_spec {
         mien_tensor_spec(
             width: Int32(width), height: Int32(height), channels: Int32(channels), rgb: rgb ? 1 : 0, scale: scale,
-            offset: offset, border: border)
+            offset: offset, border: border, replicate: replicatesEdges ? 1 : 0)
     }
 }
 

@@ -7,11 +7,11 @@ public final class EmotionNetwork: EmotionClassifying {
     private let network: NeuralNetwork
     /// Input side in pixels.
     public static let inputSize = 64
-    /// Share of the picture a face's mesh box must cover for the picture to count as a face crop.
-    public static let cropShare = 0.3
-    /// fer's preprocessing: gray, pixel / 127.5 - 1.
+    /// fer's preprocessing: gray, pixel / 127.5 - 1; outside the picture repeats its edges, like the
+    /// CNN's training augmentation.
     private static let spec = TensorSpec(
-        width: inputSize, height: inputSize, channels: 1, rgb: false, scale: 1 / 127.5, offset: -1, border: 0)
+        width: inputSize, height: inputSize, channels: 1, rgb: false, scale: 1 / 127.5, offset: -1, border: 0,
+        replicatesEdges: true)
 
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
@@ -22,32 +22,20 @@ public final class EmotionNetwork: EmotionClassifying {
             outputs: Array(zip(model.outputNames, model.outputCounts)))
     }
 
-    /// The number of views of a face.
-    ///
-    /// They are the `EmotionCrop.standardScales` crops, plus the whole picture when the picture is itself
-    /// a face crop (the mesh's box covers at least `cropShare` of it, as in FER-2013,
-    /// LFW or JAFFE: fer's own framing). Each view is averaged with its mirror image.
+    /// The number of views of the face (`EmotionView.views(of:in:)`), each averaged with its mirror image.
     ///
     /// Mirroring is the test-time augmentation the CNN's training used (random flips): on fer2013's
-    /// PublicTest half, whole pictures score 65.2 % alone and 66.3 % averaged with their mirror images.
-    /// On the dev faces found in fer2013 / muxspace / JAFFE the three crops alone score 65.3 / 48.4 /
-    /// 52.9 %, with the whole picture added 67.1 / 51.0 / 58.8 %.
+    /// PublicTest half, whole pictures score 65.2 % alone and 66.1 % averaged with their mirror images.
     public func viewCount(in frame: Frame, points: [Point3D]) -> Int {
-        let isFaceCrop = FaceMesh.bounds(of: points).area >= Self.cropShare * frame.bounds.area
-        return EmotionCrop.standardScales.count + (isFaceCrop ? 1 : 0)
+        EmotionView.views(of: points, in: frame).count
     }
 
     public func probabilities(in frame: Frame, points: [Point3D], view: Int) throws -> [Double] {
-        let scales = EmotionCrop.standardScales
-        let transform: AffineTransform
-        if view < scales.count {
-            guard let crop = EmotionCrop.transform(points: points, size: Self.inputSize, scale: scales[max(view, 0)])
-            else {
-                throw MienError(.invalidArgument, "the emotion crop needs a non-degenerate 468-point mesh")
-            }
-            transform = crop
-        } else {
-            transform = Self.wholePicture(of: frame)
+        let views = EmotionView.views(of: points, in: frame)
+        guard views.indices.contains(view),
+            let transform = views[view].transform(points: points, in: frame, size: Self.inputSize)
+        else {
+            throw MienError(.invalidArgument, "emotion view \(view) needs a non-degenerate 468-point mesh")
         }
         // The same view flipped left to right: tensor column x becomes (size - 1 - x).
         let last = Double(Self.inputSize - 1)
