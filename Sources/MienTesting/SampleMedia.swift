@@ -23,6 +23,26 @@ public enum SampleMedia {
     public static let astronautRightEye = Point(x: 200, y: 104)
     public static let astronautLeftEye = Point(x: 245, y: 107)
 
+    /// Side of `astronautTightCrop()` in pixels, FER-2013's.
+    public static let tightCropSide = 48
+    /// From the portrait's pixels to `astronautTightCrop()`'s: her face from the brows to just above the
+    /// chin, cheek to cheek, stretched onto 48 x 48 (FER-2013's tight framing).
+    public static var astronautTightCropTransform: MienCore.AffineTransform {
+        let face = astronautFace
+        let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
+        let side = Double(tightCropSide)
+        return MienCore.AffineTransform(
+            a: side / inner.width, b: 0, tx: -inner.x * side / inner.width, c: 0, d: side / inner.height,
+            ty: -inner.y * side / inner.height)
+    }
+
+    /// Her face framed as FER-2013 frames faces (`astronautTightCropTransform`): too tight for the
+    /// full-range detector (`FaceMode.small`) even with its zoomed-out look.
+    public static func astronautTightCrop() throws -> Frame {
+        try ImageDecoder.decode(file: astronautPath).warped(
+            by: astronautTightCropTransform, width: tightCropSide, height: tightCropSide)
+    }
+
     /// The shared evaluation data (`EVAL_DIR`, default `../shared/eval` beside the repository), or nil
     /// when it is absent, in which case tests that need it say they were skipped.
     public static var evaluationDirectory: URL? {

@@ -192,18 +192,11 @@ struct DetectCommandTests {
     }
 
     @Test func wholePictureFallbackFlag_findsTheFaceInATightCrop() throws {
-        // Brows to just above the chin, cheek to cheek, at 48 x 48 (FER-2013's tight framing), which the
-        // short-range detector of `--face-mode small` misses.
-        let face = SampleMedia.astronautFace
-        let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
-        let toCrop = AffineTransform(
-            a: 48 / inner.width, b: 0, tx: -inner.x * 48 / inner.width, c: 0, d: 48 / inner.height,
-            ty: -inner.y * 48 / inner.height)
+        // Her face framed as FER-2013 frames faces, which `--face-mode small` misses.
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("crop.png").path
-        try ImageDecoder.decode(file: SampleMedia.astronautPath).warped(by: toCrop, width: 48, height: 48)
-            .write(toImageFile: path)
+        try SampleMedia.astronautTightCrop().write(toImageFile: path)
         let plain = try runMien(["detect", "--face-mode", "small", path])
         #expect(plain.status == 0 && (plain.jsonLines.first?["faces"] as? [Any])?.isEmpty == true)
         let fallback = try runMien(["detect", "--face-mode", "small", "--whole-picture-fallback", "--emotions", path])

@@ -57,14 +57,8 @@ struct DetectorOnSampleTests {
     }
 
     @Test func fer2013StyleCrop_isMissedByTheDetector_andReadWithTheWholePictureFallback() throws {
-        // Brows to just above the chin, cheek to cheek, at 48 x 48 (FER-2013's tight framing): too tight even for the
-        // detector's zoomed-out look.
-        let face = SampleMedia.astronautFace
-        let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
-        let toCrop = AffineTransform(
-            a: 48 / inner.width, b: 0, tx: -inner.x * 48 / inner.width, c: 0, d: 48 / inner.height,
-            ty: -inner.y * 48 / inner.height)
-        let crop = try sample.warped(by: toCrop, width: 48, height: 48)
+        let crop = try SampleMedia.astronautTightCrop()
+        let toCrop = SampleMedia.astronautTightCropTransform
         let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: models)
         try #require(try detector.detect(in: crop).isEmpty, "the premise: the detector misses this crop")
         let plain = try FaceAnalyzer(
