@@ -57,13 +57,18 @@ public enum EmotionView: Sendable, Hashable {
             return EmotionCrop.transform(points: points, size: size, scale: scale)
         case .wholePicture(let zoom):
             guard zoom > 0, frame.width > 0, frame.height > 0 else { return nil }
-            let sx = Double(size) / (Double(frame.width) * zoom)
-            let sy = Double(size) / (Double(frame.height) * zoom)
-            // Scale about the picture's centre, which lands in the middle of the input.
-            let half = Double(size) / 2
-            return AffineTransform(
-                a: sx, b: 0, tx: half - sx * Double(frame.width) / 2, c: 0, d: sy,
-                ty: half - sy * Double(frame.height) / 2)
+            return Self.wholePicture(of: frame, size: size, zoom: zoom)
         }
+    }
+
+    /// The transform from `frame` pixels to a `size` x `size` input showing `zoom` (> 0) times the
+    /// picture's width and height about its centre; zoom 1 stretches the picture corner to corner.
+    public static func wholePicture(of frame: Frame, size: Int, zoom: Double = 1) -> AffineTransform {
+        let sx = Double(size) / (Double(frame.width) * zoom)
+        let sy = Double(size) / (Double(frame.height) * zoom)
+        // Scale about the picture's centre, which lands in the middle of the input.
+        let half = Double(size) / 2
+        return AffineTransform(
+            a: sx, b: 0, tx: half - sx * Double(frame.width) / 2, c: 0, d: sy, ty: half - sy * Double(frame.height) / 2)
     }
 }

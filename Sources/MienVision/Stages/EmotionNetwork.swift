@@ -48,8 +48,7 @@ public final class EmotionNetwork: EmotionClassifying {
 
     /// The transform that stretches the whole of `frame` onto the input: fer's own framing of a face crop.
     public static func wholePicture(of frame: Frame) -> AffineTransform {
-        let size = Double(inputSize)
-        return AffineTransform(a: size / Double(frame.width), b: 0, tx: 0, c: 0, d: size / Double(frame.height), ty: 0)
+        EmotionView.wholePicture(of: frame, size: inputSize)
     }
 
     /// The 7 probabilities of the region `tensorFromFrame` maps onto the 64 x 64 input (fer's own use:
