@@ -3,8 +3,10 @@ import Foundation
 import Logging
 import Mien
 
-/// `mien analyze`: every metric of every face in images, folders, videos or a camera, to JSON Lines, CSV
-/// and a per-input summary.
+/// `mien analyze`: every metric of every face in images, folders, videos or a camera, to JSON Lines, CSV,
+/// a per-input summary, an HTML report and annotated pictures or videos.
+///
+/// A thin layer: flags become `DetectorOptions` and writers; each input is one `Detector` run.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Analyse faces (expressions, emoji, emotions, appearance) and write JSON Lines, CSV and summaries.",
@@ -16,7 +18,7 @@ struct Analyze: ParsableCommand {
             """)
 
     /// Metric groups for `--metrics`.
-    enum MetricGroup: String, CaseIterable, ExpressibleByArgument {
+    enum MetricGroup: String, CaseIterable {
         case all, expressions, emoji, emotions, appearance, none
 
         var metrics: Set<Metric> {
@@ -32,29 +34,23 @@ struct Analyze: ParsableCommand {
     }
 
     /// Output formats for `--format`.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, CaseIterable {
         case jsonl, csv
     }
 
-    @Argument(help: "Images, folders of images and video files, in any mix.")
-    var inputs: [String] = []
-
-    @Option(help: "Read a camera: an index (0 = /dev/video0) or a device path.")
-    var camera: String?
-
-    @Option(help: "Stop each input after this many frames (cameras run until Ctrl-C otherwise).")
-    var maxFrames: Int?
+    @OptionGroup var source: InputArguments
 
     @Option(help: "Frames analysed per second at most (default: every frame of files, 5 for a camera).")
     var rate: Double?
 
     @Option(
-        parsing: .upToNextOption,
-        help: "Metric groups: all (default), expressions, emoji, emotions, appearance, none.")
-    var metrics: [MetricGroup] = [.all]
+        help:
+            "Metric groups, repeated or comma-separated: all (default), expressions, emoji, emotions, appearance, none."
+    )
+    var metrics: [String] = []
 
-    @Option(parsing: .upToNextOption, help: "Output formats with --output: jsonl, csv (default: both).")
-    var format: [Format] = [.jsonl, .csv]
+    @Option(help: "Output formats with --output, repeated or comma-separated: jsonl, csv (default: both).")
+    var format: [String] = []
 
     @Option(help: "Folder for the output files (created if missing). Without it, JSON Lines go to stdout.")
     var output: String?
@@ -82,20 +78,10 @@ struct Analyze: ParsableCommand {
     )
     var annotate: String?
 
-    @Flag(help: "Skip inputs whose output files are already complete.")
+    @Flag(help: "Skip inputs whose output files are already complete; continue an incomplete one after its last frame.")
     var resume = false
 
-    @Option(help: "large: faces near the camera; small: small or distant faces.")
-    var faceMode: FaceMode = .large
-
-    @Option(help: "Track at most this many faces (1...64).")
-    var maxFaces = 5
-
-    @Flag(
-        help:
-            "Pictures (not videos or --continuous folders): when no face is detected, read the whole picture as one face (for face crops such as FER-2013's 48x48 pictures, too tight for the detector)."
-    )
-    var wholePictureFallback = false
+    @OptionGroup var detection: DetectionArguments
 
     @Option(
         help:
@@ -110,11 +96,10 @@ struct Analyze: ParsableCommand {
     var verbose = false
 
     func validate() throws {
-        if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
-        if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
-        if interval <= 0 { throw ValidationError("--interval must be positive") }
+        if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
-        if let annotate, inputs.count + (camera == nil ? 0 : 1) > 1, Annotator.namesFile(annotate) {
+        let several = source.inputs.count + (source.camera == nil ? 0 : 1) > 1 || source.inputsFrom != nil
+        if let annotate, several, AnnotationWriter.namesFile(annotate) {
             throw ValidationError("--annotate names one file, but there are several inputs: give a folder")
         }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
@@ -130,22 +115,31 @@ struct Analyze: ParsableCommand {
         {
             throw ValidationError("--output \(output) is a file; give a folder")
         }
+        _ = try formats()
+        _ = try detectorOptions()
+    }
+
+    private func formats() throws -> Set<Format> {
+        let chosen = try ListOption.parse(format, option: "--format", as: Format.self)
+        return chosen.isEmpty ? Set(Format.allCases) : Set(chosen)
+    }
+
+    private func detectorOptions() throws -> DetectorOptions {
+        let groups = try ListOption.parse(metrics, option: "--metrics", as: MetricGroup.self)
         do {
-            _ = try detectorOptions()
+            return try DetectorOptions(
+                detection: detection.options(), maxProcessRate: rate,
+                metrics: (groups.isEmpty ? [.all] : groups).reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
+                maximumFrames: source.maxFrames)
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
     }
 
-    private func detectorOptions() throws -> DetectorOptions {
-        try DetectorOptions(
-            maximumFaces: maxFaces, faceMode: faceMode, maxProcessRate: rate,
-            metrics: metrics.reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
-            wholePictureFallback: wholePictureFallback)
-    }
-
     func run() throws {
         let options = try detectorOptions()
+        let formats = try formats()
+        let names = try source.names()
         let models: ModelStore
         do {
             models = try ModelStore()
@@ -154,26 +148,26 @@ struct Analyze: ParsableCommand {
             throw ExitStatus.modelProblem
         }
         let annotateFolder = annotate.map {
-            Annotator.namesFile($0) ? URL(fileURLWithPath: $0).deletingLastPathComponent().path : $0
+            AnnotationWriter.namesFile($0) ? URL(fileURLWithPath: $0).deletingLastPathComponent().path : $0
         }
         for folder in [output, annotateFolder].compactMap({ $0 }) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        var names: [String] = inputs
-        if let camera { names.append("camera:\(camera)") }
-        let job = InputJob(
-            options: options, models: models, outputFolder: output, formats: Set(format), annotateTarget: annotate,
-            report: report != nil, maxFrames: maxFrames, resume: resume, continuous: imageMode == .continuous,
-            interval: interval,
-            interruption: Interruption(), progress: ProgressBoard(total: names.count))
+        let interruption = Interruption()
+        let runner = InputRunner(
+            options: options, models: models, imageInterval: imageMode == .continuous ? interval : nil,
+            interruption: interruption)
+        let plan = OutputPlan(
+            folder: output, formats: formats, annotate: annotate, report: report != nil, resume: resume,
+            board: ProgressBoard(total: names.count))
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
-            analyse(name, job: job)
+            if interruption.requested { return InputOutcome(status: .skipped) }
+            return plan.analyse(name, with: runner)
         }
         if let report {
-            let parts = outcomes.compactMap(\.report)
             do {
                 let file = try AtomicFile(path: report)
-                try file.write(HTMLReport.render(parts, generator: MienVersion.string))
+                try file.write(HTMLReport.render(outcomes.compactMap(\.report), generator: MienVersion.string))
                 try file.commit()
                 Diagnostics.logger.info("report: \(report)")
             } catch {
@@ -182,32 +176,7 @@ struct Analyze: ParsableCommand {
             }
         }
         if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
-        if job.interruption.requested { throw ExitCode(130) }
+        if interruption.requested { throw ExitCode(130) }
         if outcomes.contains(where: { $0.status == .failed }) { throw ExitStatus.inputFailed }
-    }
-
-    /// One input, start to end; never throws (its error is reported and becomes its status).
-    private func analyse(_ name: String, job: InputJob) -> InputOutcome {
-        if job.interruption.requested { return InputOutcome(status: .skipped) }
-        let plan = job.plan(for: name)
-        if resume, !plan.files.isEmpty, plan.files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
-            Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
-            return InputOutcome(status: .skipped)
-        }
-        Diagnostics.logger.info("\(name): started")
-        do {
-            return InputOutcome(status: .done, report: try job.run(name))
-        } catch let failure as InputFailure {
-            Diagnostics.report(failure.error)
-            return InputOutcome(status: status(of: failure.error), report: failure.report)
-        } catch {
-            Diagnostics.report(error)
-            return InputOutcome(status: status(of: error))
-        }
-    }
-
-    private func status(of error: any Error) -> InputOutcome.Status {
-        guard let error = error as? MienError else { return .failed }
-        return [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) ? .modelProblem : .failed
     }
 }

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Mien
 
-/// `mien detect`: prints the faces found in each frame as JSON Lines.
+/// `mien detect`: prints the faces found in each frame as JSON Lines, the same per-frame JSON as
+/// `mien analyze` (a `DetectorResult`, `Schema/detector-result.schema.json`).
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find faces and print one JSON object per frame (JSON Lines) on standard output.",
@@ -11,14 +12,7 @@ struct Detect: ParsableCommand {
             and go to standard error; the remaining inputs are still processed.
             """)
 
-    @Argument(help: "Image files, image folders or video files.")
-    var inputs: [String] = []
-
-    @Option(help: "Read a camera: an index (0 = /dev/video0) or a device path.")
-    var camera: String?
-
-    @Option(help: "Stop a camera (or any input) after this many frames.")
-    var maxFrames: Int?
+    @OptionGroup var source: InputArguments
 
     @Flag(
         help:
@@ -53,84 +47,51 @@ struct Detect: ParsableCommand {
     @OptionGroup var detection: DetectionArguments
 
     func validate() throws {
-        if inputs.isEmpty && camera == nil { throw ValidationError("give at least one input, or --camera") }
-        if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
-        if interval <= 0 { throw ValidationError("--interval must be positive") }
+        if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
         if (noBaseline || blendshapes) && !(expressions || emotions) {
             throw ValidationError("--no-baseline and --blendshapes need --expressions or --emotions")
         }
-        if detectorOnly && (expressions || emotions || appearance) {
-            throw ValidationError("--detector-only cannot measure expressions, emotions or appearance")
+        if detectorOnly && (expressions || emotions || appearance || landmarks) {
+            throw ValidationError("--detector-only cannot measure landmarks, expressions, emotions or appearance")
+        }
+        _ = try detectorOptions()
+    }
+
+    private func detectorOptions() throws -> DetectorOptions {
+        var metrics = Set<Metric>()
+        if expressions { metrics.formUnion(Set<Metric>.allExpressions.union(Set<Metric>.allEmoji)) }
+        if emotions { metrics.formUnion(Set<Metric>.allEmotions) }
+        if appearance { metrics.formUnion(Set<Metric>.allAppearance) }
+        do {
+            return try DetectorOptions(
+                detection: detection.options(), metrics: metrics, baseline: !noBaseline, landmarks: landmarks,
+                blendshapes: blendshapes, detectionOnly: detectorOnly, maximumFrames: source.maxFrames)
+        } catch let error as MienError {
+            throw ValidationError(error.message)
         }
     }
 
     func run() throws {
+        let options = try detectorOptions()
+        let names = try source.names()
         let models: ModelStore
-        let detector: BlazeFaceDetector?
         do {
             models = try ModelStore()
-            detector = detectorOnly ? try BlazeFaceDetector(options: detection.options(), models: models) : nil
-        } catch let error as MienError where error.code == .invalidOptions {
-            throw ValidationError(error.message)
         } catch {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
-        let output = JSONLinesWriter()
+        let runner = InputRunner(
+            options: options, models: models, imageInterval: continuous ? interval : nil, interruption: Interruption())
         var failed = false
-        var sources: [() throws -> any FrameSource] = inputs.map { path in
-            { try InputSource.open(path: path, imageInterval: continuous ? interval : 0) }
+        for name in names {
+            if runner.interruption.requested { break }
+            let skips = SkipReporter()
+            let end = runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
+            if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
+            failed = failed || end.error != nil || skips.skippedPictures
         }
-        if let camera { sources.append { try InputSource.openCamera(camera) } }
-        for open in sources {
-            let source: any FrameSource
-            let analyzer: FaceAnalyzer?
-            do {
-                // Decoding the next frame overlaps the analysis of the current one.
-                source = PrefetchingFrameSource(try open())
-                let expressionOptions = try expressions || emotions ? ExpressionOptions() : nil
-                analyzer =
-                    detectorOnly
-                    ? nil
-                    : try FaceAnalyzer(
-                        mode: mode(for: source), detection: detection.options(),
-                        expressions: noBaseline ? expressionOptions?.withoutBaseline : expressionOptions,
-                        emotions: emotions, appearance: appearance, models: models)
-            } catch let error as MienError where [.modelMissing, .modelAltered, .modelInvalid].contains(error.code) {
-                Diagnostics.report(error)
-                throw ExitStatus.modelProblem
-            } catch {
-                Diagnostics.report(error)
-                failed = true
-                continue
-            }
-            source.drain(
-                limit: maxFrames ?? .max,
-                { frame in
-                    if let analyzer {
-                        let analysis = try analyzer.analyze(frame)
-                        try output.write(
-                            AnalysisRecord(
-                                input: source.name, analysis: analysis, landmarks: landmarks, blendshapes: blendshapes))
-                    } else if let detector {
-                        try output.write(
-                            DetectionRecord(input: source.name, frame: frame, faces: detector.detect(in: frame)))
-                    }
-                },
-                onError: { error in
-                    Diagnostics.report(error)
-                    failed = true
-                })
-        }
+        if runner.interruption.requested { throw ExitCode(130) }
         if failed { throw ExitStatus.inputFailed }
-    }
-
-    /// Videos and cameras are streams; still images stand alone unless `--continuous`.
-    private func mode(for source: any FrameSource) -> FaceAnalyzer.RunningMode {
-        switch source.info.kind {
-        case .video, .camera, .pushed: .stream
-        case .imageFolder: continuous ? .stream : .discreteImages
-        case .image: .discreteImages
-        }
     }
 }

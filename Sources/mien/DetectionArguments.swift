@@ -12,10 +12,10 @@ struct DetectionArguments: ParsableArguments {
     var faceMode: FaceMode = .large
 
     @Option(help: "Keep at most this many faces per frame, the most confident (1...64).")
-    var maxFaces: Int = 5
+    var maxFaces: Int = DetectionOptions.defaultMaximumFaces
 
     @Option(help: "Drop detections below this confidence (0...1).")
-    var minConfidence: Double = 0.5
+    var minConfidence: Double = DetectionOptions.defaultMinimumConfidence
 
     @Flag(
         help:

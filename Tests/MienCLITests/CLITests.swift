@@ -58,6 +58,12 @@ func scratchFolder() throws -> URL {
     return url
 }
 
+/// The faces of one JSON line (keyed by `faceId`), in ID order.
+func facesOf(_ line: [String: Any]) -> [[String: Any]] {
+    let faces = line["faces"] as? [String: [String: Any]] ?? [:]
+    return faces.keys.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.compactMap { faces[$0] }
+}
+
 @Suite("mien detect")
 struct DetectCommandTests {
     @Test func sample_printsOneJSONLine_withOneTrackedFace_orientationAndAffdexPoints() throws {
@@ -66,32 +72,33 @@ struct DetectCommandTests {
         let lines = result.jsonLines
         #expect(lines.count == 1)
         let line = try #require(lines.first)
-        #expect(line["frame"] as? Int == 0 && line["width"] as? Int == 512 && line["height"] as? Int == 512)
+        #expect(line["frameIndex"] as? Int == 0 && line["width"] as? Int == 512 && line["height"] as? Int == 512)
         #expect(line["input"] as? String == SampleMedia.astronautPath)
         #expect(line["faceCount"] == nil, "still images have no face-count stream")
-        let faces = try #require(line["faces"] as? [[String: Any]])
+        let faces = facesOf(line)
         #expect(faces.count == 1)
         let face = try #require(faces.first)
         #expect(face["faceId"] as? Int == 0)
-        let bounds = try #require(face["bounds"] as? [String: Double])
+        let bounds = try #require(face["faceBounds"] as? [String: Double])
         #expect(abs((bounds["x"] ?? 0) - 178) < 15 && abs((bounds["y"] ?? 0) - 80) < 15)
         let orientation = try #require(face["orientation"] as? [String: Double])
         #expect(abs(orientation["yaw"] ?? 99) < 15 && abs(orientation["roll"] ?? 99) < 15)
         #expect((orientation["interocularDistance"] ?? 0) > 40)
-        #expect((face["facePoints"] as? [[Double]])?.count == 34)
+        #expect((face["facePoints"] as? [[String: Double]])?.count == 34)
         #expect(face["mesh"] == nil)
         let withMesh = try runMien(["detect", "--landmarks", SampleMedia.astronautPath]).jsonLines.first
-        let mesh = (withMesh?["faces"] as? [[String: Any]])?.first?["mesh"] as? [[Double]]
+        let mesh = withMesh.map(facesOf)?.first?["mesh"] as? [[String: Double]]
         #expect(mesh?.count == 478 && mesh?.first?.count == 3)
-        let points68 = (withMesh?["faces"] as? [[String: Any]])?.first?["points68"] as? [[Double]]
+        let points68 = withMesh.map(facesOf)?.first?["points68"] as? [[String: Double]]
         #expect(points68?.count == 68 && points68?.first?.count == 2)
     }
 
     @Test func detectorOnly_printsBlazeFaceBoxesAndKeypoints() throws {
         let result = try runMien(["detect", "--detector-only", SampleMedia.astronautPath])
         #expect(result.status == 0, "\(result.stderr)")
-        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
-        let keypoints = try #require(face["keypoints"] as? [String: [Double]])
+        let face = try #require(result.jsonLines.first.map(facesOf)?.first)
+        let keypoints = try #require(face["keypoints"] as? [String: [String: Double]])
+        #expect(face["facePoints"] == nil && face["orientation"] == nil, "the detector alone measures no mesh")
         #expect(
             Set(keypoints.keys) == [
                 "rightEye", "leftEye", "noseTip", "mouthCenter", "rightEarTragion", "leftEarTragion",
@@ -122,15 +129,15 @@ struct DetectCommandTests {
         let result = try runMien(["detect", video])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.jsonLines
-        #expect(lines.compactMap { $0["frame"] as? Int } == Array(0..<10))
+        #expect(lines.compactMap { $0["frameIndex"] as? Int } == Array(0..<10))
         #expect(abs((lines.last?["timestamp"] as? Double ?? 0) - 0.9) < 0.01)
-        #expect(lines.allSatisfy { ($0["faces"] as? [Any])?.count == 1 })
+        #expect(lines.allSatisfy { facesOf($0).count == 1 })
         // One face, tracked: the same ID throughout, found once, counted once.
-        let ids = lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["faceId"]) as? Int }
+        let ids = lines.compactMap { facesOf($0).first?["faceId"] as? Int }
         #expect(ids == Array(repeating: 0, count: 10))
-        let firstEvents = lines.first?["events"] as? [[String: Any]]
-        #expect(firstEvents?.first?["event"] as? String == "found")
-        #expect(lines.dropFirst().allSatisfy { ($0["events"] as? [Any])?.isEmpty == true })
+        #expect(lines.first?["found"] as? [Int] == [0])
+        #expect(lines.dropFirst().allSatisfy { ($0["found"] as? [Int])?.isEmpty == true })
+        #expect(lines.allSatisfy { ($0["faceCount"] as? [String: Any])?["status"] is String })
     }
 
     @Test func missingCamera_isAnErrorNamingTheDevice() throws {
@@ -160,7 +167,7 @@ struct DetectCommandTests {
     @Test func expressionsFlag_addsExpressionsEmojiAndQuality_inAffdexSpelling() throws {
         let result = try runMien(["detect", "--expressions", "--blendshapes", SampleMedia.astronautPath])
         #expect(result.status == 0)
-        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let face = try #require(result.jsonLines.first.map(facesOf)?.first)
         let expressions = try #require(face["expressions"] as? [String: Any])
         for name in ["smile", "attention", "browFurrow", "lipCornerDepressor", "cheekRaise", "lipStretch", "jawDrop"] {
             #expect(expressions[name] is Double, "\(name)")
@@ -172,7 +179,7 @@ struct DetectCommandTests {
         #expect((face["quality"] as? [String: Any])?["brightness"] is Double)
         #expect((face["blendshapes"] as? [String: Any])?.count == 52)
         let plain = try runMien(["detect", SampleMedia.astronautPath])
-        let plainFace = try #require((plain.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let plainFace = try #require(plain.jsonLines.first.map(facesOf)?.first)
         #expect(plainFace["expressions"] == nil && plainFace["emoji"] == nil, "absent unless asked for")
         #expect(try runMien(["detect", "--no-baseline", SampleMedia.astronautPath]).status == 64)
     }
@@ -180,15 +187,13 @@ struct DetectCommandTests {
     @Test func emotionsAndAppearanceFlags_addTheirObjects() throws {
         let result = try runMien(["detect", "--emotions", "--appearance", SampleMedia.astronautPath])
         #expect(result.status == 0)
-        let face = try #require((result.jsonLines.first?["faces"] as? [[String: Any]])?.first)
+        let face = try #require(result.jsonLines.first.map(facesOf)?.first)
         let emotions = try #require(face["emotions"] as? [String: Any])
-        for name in [
-            "joy", "anger", "contempt", "disgust", "fear", "sadness", "surprise", "neutral", "valence", "engagement",
-        ] {
+        for name in ["joy", "anger", "contempt", "disgust", "fear", "sadness", "surprise", "neutral"] {
             #expect(emotions[name] is Double, "\(name)")
         }
-        let appearance = try #require(face["appearance"] as? [String: Any])
-        #expect(appearance["gender"] is String && appearance["ageBracket"] is String && appearance["glasses"] is Bool)
+        #expect(face["valence"] is Double && face["engagement"] is Double)
+        #expect(face["gender"] is String && face["age"] is String && face["glasses"] is Bool)
     }
 
     @Test func wholePictureFallbackFlag_findsTheFaceInATightCrop() throws {
@@ -198,10 +203,10 @@ struct DetectCommandTests {
         let path = folder.appendingPathComponent("crop.png").path
         try SampleMedia.astronautTightCrop().write(toImageFile: path)
         let plain = try runMien(["detect", "--face-mode", "small", path])
-        #expect(plain.status == 0 && (plain.jsonLines.first?["faces"] as? [Any])?.isEmpty == true)
+        #expect(plain.status == 0 && (plain.jsonLines.first?["faces"] as? [String: Any])?.isEmpty == true)
         let fallback = try runMien(["detect", "--face-mode", "small", "--whole-picture-fallback", "--emotions", path])
         #expect(fallback.status == 0, "\(fallback.stderr)")
-        let faces = try #require(fallback.jsonLines.first?["faces"] as? [[String: Any]])
+        let faces = try #require(fallback.jsonLines.first.map(facesOf))
         #expect(faces.count == 1 && faces.first?["emotions"] is [String: Any])
         // The Detector facade (`mien analyze`) takes the same option.
         let analyzed = try runMien(["analyze", "--face-mode", "small", "--whole-picture-fallback", path])

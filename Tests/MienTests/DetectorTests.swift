@@ -110,7 +110,7 @@ struct DetectorTests {
         let bare = Detector(source: .discreteImages, options: try DetectorOptions(), models: try models())
         try bare.start()
         let plain = try #require(try bare.process(frame).faces?[0])
-        #expect(plain.expressions == nil && plain.orientation != nil && plain.facePoints.count == 34)
+        #expect(plain.expressions == nil && plain.orientation != nil && plain.facePoints?.count == 34)
         #expect(!bare.stagesRunning.expressions && !bare.stagesRunning.affect, "no metric, no blendshapes")
 
         let everything = Detector(

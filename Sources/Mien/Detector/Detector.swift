@@ -16,12 +16,12 @@ import Synchronization
 /// }
 /// ```
 ///
-/// Cameras and video files are read on the detector's own threads from `start()` on; a video file is
-/// analysed as a pipeline (decoding, locating faces and measuring them on three threads, frame n + 1
-/// located while frame n is measured), and its callbacks come in frame order from the measuring thread.
-/// Images and pushed
-/// frames are given with `process(_:)`, which returns their result (and also delivers it to the
-/// delegate and the sequence). A live source keeps at most `liveBufferCapacity` frames waiting; when
+/// Cameras, video files and files or folders (`.file`) are read on the detector's own threads from
+/// `start()` on; a file is analysed as a pipeline (decoding, locating faces and measuring them on three
+/// threads, frame n + 1 located while frame n is measured), and its callbacks come in frame order from the
+/// measuring thread. Images and pushed frames are given with `process(_:)`, which returns their result
+/// (and also delivers it to the delegate and the sequence). Every result also goes to the detector's
+/// `ResultWriter`s, which are finished once when the input ends (`wait()` returns then). A live source keeps at most `liveBufferCapacity` frames waiting; when
 /// analysis falls behind, the oldest waiting frame is dropped and reported unprocessed, so latency stays
 /// bounded.
 ///
@@ -53,6 +53,9 @@ public final class Detector: Sendable {
 
     private let continuation: AsyncStream<DetectorResult>.Continuation
     private let models: ModelStore?
+    private let writers: WriterGroup
+    /// Entered by `start()`, left once when the input has ended and the writers are finished.
+    private let ending = DispatchGroup()
     private let engine = Locked<DetectorEngine?>(nil)
     private let control = Locked(Control())
     private let live = Locked(LiveQueue())
@@ -67,6 +70,10 @@ public final class Detector: Sendable {
         var threads = 0
         /// Whether results go into `results` (see there).
         var feedsStream = false
+        /// Whether `ending` has been entered and not yet left.
+        var awaitingEnd = false
+        /// Whether the next delivered result is the first (a resumed run reports the old faces lost on it).
+        var firstDelivery = true
     }
 
     /// Frames read from a live source and not yet reported, in order; dropped frames keep their place
@@ -90,11 +97,17 @@ public final class Detector: Sendable {
     /// A detector for `source`.
     ///
     /// Nothing is opened or loaded until `start()`.
-    /// - Parameter models: where the models are (default: `ModelStore()`'s lookup).
-    public init(source: DetectorSource, options: DetectorOptions, models: ModelStore? = nil) {
+    /// - Parameters:
+    ///   - models: where the models are (default: `ModelStore()`'s lookup).
+    ///   - writers: outputs fed every result in frame order, and finished once when the input ends (see
+    ///     `ResultWriter`); they serve one run of the detector.
+    public init(
+        source: DetectorSource, options: DetectorOptions, models: ModelStore? = nil, writers: [any ResultWriter] = []
+    ) {
         self.source = source
         self.options = options
         self.models = models
+        self.writers = WriterGroup(writers)
         (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
     }
 
@@ -114,19 +127,31 @@ public final class Detector: Sendable {
         if control.withLock({ $0.running }) {
             throw MienError(.wrongRunningMode, "the detector is already started")
         }
-        let store = try models ?? ModelStore()
-        let opened = try openSource()
-        let built = try DetectorEngine(source: source, options: options, models: store)
+        let opened: SourceBox?
+        let built: DetectorEngine
+        do {
+            let store = try models ?? ModelStore()
+            opened = try openSource()
+            if let opened { try writers.begin(opened.source.info) }
+            built = try DetectorEngine(
+                source: source, isStream: opened.map { isStream($0.source.info.kind) }, options: options,
+                models: store)
+        } catch {
+            // Nothing was analysed: no output may be left behind looking like a result.
+            writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
+            throw error
+        }
         engine.withLock { $0 = built }
-        let reads: Bool =
-            switch source {
-            case .camera, .videoFile, .liveSource: true
-            case .discreteImages, .continuousImages, .pushedFrames: false
-            }
+        let reads = source.readsItself
         let generation = control.withLock { state -> Int in
             if reads && state.delegate == nil { state.feedsStream = true }
             state.running = true
             state.generation += 1
+            if !state.awaitingEnd {
+                state.awaitingEnd = true
+                ending.enter()
+            }
+            state.firstDelivery = true
             return state.generation
         }
         guard let opened else { return }
@@ -159,6 +184,31 @@ public final class Detector: Sendable {
         for _ in 0..<threads { finished.wait() }
         control.withLock { $0.threads = 0 }
         continuation.finish()
+        // Pictures and pushed frames end when their caller stops; a source read here ended early.
+        end(source.readsItself ? .stopped : .complete)
+    }
+
+    /// Waits until the input has ended (the end of a file, a failure, `maximumFrames`, or `stop()`) and the
+    /// writers are finished; returns how it ended, a writer's failure included.
+    ///
+    /// For pictures and pushed frames it returns after `stop()`; before `start()` at once, with `.stopped`.
+    /// - Important: Not from inside a delegate callback or a writer (they run on the threads this waits for).
+    @discardableResult
+    public func wait() -> InputEnd {
+        ending.wait()
+        return writers.end ?? .stopped
+    }
+
+    /// Finishes the writers and releases `wait()`, once per run.
+    private func end(_ how: InputEnd) {
+        let leave = control.withLock { state -> Bool in
+            guard state.awaitingEnd else { return false }
+            state.awaitingEnd = false
+            return true
+        }
+        guard leave else { return }
+        writers.finish(how)
+        ending.leave()
     }
 
     /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
@@ -183,9 +233,11 @@ public final class Detector: Sendable {
         guard let engine = engine.withLock({ $0 }) else {
             throw MienError(.notStarted, "call start() before processing frames")
         }
-        let result = try engine.process(frame)
-        deliver(result)
-        return result
+        let (result, analysed) = try engine.process(frame)
+        let delivered = deliver(result, frame: analysed)
+        // A writer that could not write ended the run; the caller hears it here.
+        if let failure = writers.end?.error { throw failure }
+        return delivered
     }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
@@ -209,10 +261,24 @@ public final class Detector: Sendable {
             return SourceBox(try InputSource.openCamera(device, width: width, height: height))
         case .videoFile(let path):
             return SourceBox(PrefetchingFrameSource(try VideoFileSource(path: path)))
+        case .file(let path, let interval):
+            return SourceBox(PrefetchingFrameSource(try InputSource.open(path: path, imageInterval: interval ?? 0)))
         case .liveSource(_, let open):
             return SourceBox(try open())
         case .discreteImages, .continuousImages, .pushedFrames:
             return nil
+        }
+    }
+
+    /// Whether the frames of the opened source are tracked: videos and cameras are streams, a picture
+    /// stands alone, a folder is a stream when it was given an interval (continuous images).
+    private func isStream(_ kind: SourceKind) -> Bool {
+        switch kind {
+        case .video, .camera, .pushed: return true
+        case .image: return false
+        case .imageFolder:
+            if case .file(_, let interval) = source { return interval != nil }
+            return false
         }
     }
 
@@ -230,31 +296,53 @@ public final class Detector: Sendable {
         control.withLock { $0.running && $0.generation == generation }
     }
 
-    /// What the locating stage of a video file hands to the measuring stage.
+    /// What the locating stage of a file hands to the measuring stage.
     private enum FileStage: Sendable {
         case frame(DetectorEngine.Step)
+        /// A picture of a folder that could not be read or analysed; the folder goes on.
+        case skipped(MienError)
         case end
         case failure(MienError)
     }
 
-    /// Video files, first stage: read every frame in order and locate its faces.
+    /// Files, first stage: read every frame in order (from `options.resume`'s point, up to
+    /// `options.maximumFrames`) and locate its faces.
     private func locateFile(
         _ box: SourceBox, engine: DetectorEngine, into queue: StageQueue<FileStage>, generation: Int
     ) {
         // Closing on the way out (stop() included) ends the measuring stage once it has taken what is queued.
         defer { queue.close() }
-        do {
-            while isCurrent(generation), let frame = try box.source.nextFrame() {
-                // False once the measuring stage has stopped (a failure or stop()).
-                guard queue.put(.frame(try engine.locate(frame))) else { return }
+        let name = box.source.name
+        // A folder's pictures are unrelated files: one that fails is reported and the others go on. In a
+        // video nothing after a failure can be trusted.
+        let goesOn = box.source.info.kind == .imageFolder
+        let limit = options.maximumFrames ?? .max
+        let resumeAfter = options.resume?.afterFrame ?? -1
+        var read = 0
+        while isCurrent(generation) && read < limit {
+            let item: FileStage
+            do {
+                guard let frame = try box.source.nextFrame() else { break }
+                read += 1
+                guard frame.index > resumeAfter else { continue }
+                do {
+                    item = .frame(try engine.locate(frame))
+                } catch {
+                    let failure = Self.mienError(error, input: "\(name) frame \(frame.index)")
+                    item = goesOn ? .skipped(failure) : .failure(failure)
+                }
+            } catch {
+                let failure = Self.mienError(error, input: name)
+                item = goesOn ? .skipped(failure) : .failure(failure)
             }
-            queue.put(.end)
-        } catch {
-            queue.put(.failure(error as? MienError ?? MienError(.internalFailure, "\(error)")))
+            // False once the measuring stage has stopped (a failure or stop()).
+            guard queue.put(item) else { return }
+            if case .failure = item { return }
         }
+        queue.put(.end)
     }
 
-    /// Video files, second stage: measure and deliver every located frame, then report the end.
+    /// Files, second stage: measure and deliver every located frame, then report the end.
     private func measureFile(engine: DetectorEngine, from queue: StageQueue<FileStage>, generation: Int) {
         // Closing on the way out unblocks the first stage whatever ended this one.
         defer { queue.close() }
@@ -262,16 +350,20 @@ public final class Detector: Sendable {
             switch item {
             case .frame(let step):
                 do {
-                    deliver(try engine.measure(step))
+                    deliver(try engine.measure(step), frame: step.frame)
                 } catch {
                     fail(error)
                     return
                 }
+            case .skipped(let error):
+                delegate?.detector(self, didSkip: error)
+                writers.skipped(error)
             case .end:
                 if isCurrent(generation) {
                     delegate?.detectorDidFinishProcessing(self)
                     control.withLock { $0.running = false }
                     continuation.finish()
+                    end(.complete)
                 }
                 return
             case .failure(let error):
@@ -281,11 +373,15 @@ public final class Detector: Sendable {
         }
     }
 
-    /// Live sources, reading side: queue every frame; beyond the capacity the oldest waiting frame is
-    /// dropped (its pixels released) and will be reported unprocessed in its place.
+    /// Live sources, reading side: queue every frame (up to `options.maximumFrames`); beyond the capacity
+    /// the oldest waiting frame is dropped (its pixels released) and will be reported unprocessed in its
+    /// place.
     private func readLive(_ box: SourceBox, generation: Int) {
+        let limit = options.maximumFrames ?? .max
+        var read = 0
         do {
-            while isCurrent(generation), let frame = try box.source.nextFrame() {
+            while isCurrent(generation) && read < limit, let frame = try box.source.nextFrame() {
+                read += 1
                 live.withLock { queue in
                     queue.entries.append(.waiting(frame))
                     guard queue.waiting > Self.liveBufferCapacity,
@@ -293,7 +389,9 @@ public final class Detector: Sendable {
                         case .waiting(let old) = queue.entries[oldest]
                     else { return }
                     queue.entries[oldest] = .dropped(
-                        DetectorResult(frameIndex: old.index, timestamp: old.timestamp, faces: nil))
+                        DetectorResult(
+                            frameIndex: old.index, timestamp: old.timestamp, width: old.width, height: old.height,
+                            faces: nil))
                 }
                 wake.signal()
             }
@@ -314,18 +412,20 @@ public final class Detector: Sendable {
             }
             guard let entry else {
                 if ended {
-                    if let failure { fail(failure) }
+                    if let failure { fail(failure) } else { end(.complete) }
                     break
                 }
                 wake.wait()
                 continue
             }
             guard case .waiting(let frame) = entry else {
-                if case .dropped(let result) = entry { deliver(result) }
+                if case .dropped(let result) = entry { deliver(result, frame: nil) }
                 continue
             }
             do {
-                if let result = try engine.withLock({ $0 })?.process(frame) { deliver(result) }
+                if let (result, analysed) = try engine.withLock({ $0 })?.process(frame) {
+                    deliver(result, frame: analysed)
+                }
             } catch {
                 fail(error)
                 return
@@ -335,8 +435,21 @@ public final class Detector: Sendable {
 
     // MARK: - Delivery
 
-    /// Delegate callbacks in Affdex's order, then the sequence.
-    private func deliver(_ result: DetectorResult) {
+    /// Hands one result to everyone who wants it.
+    ///
+    /// Names the input, renumbers a resumed run's faces, then calls the delegate in Affdex's order, feeds
+    /// the sequence and the writers. A writer that fails stops the input.
+    @discardableResult
+    private func deliver(_ result: DetectorResult, frame: Frame?) -> DetectorResult {
+        var result = result
+        result.input = result.input ?? source.inputName
+        if let resume = options.resume {
+            let first = control.withLock { state -> Bool in
+                defer { state.firstDelivery = false }
+                return state.firstDelivery
+            }
+            result = resume.renumbered(result, first: first)
+        }
         let delegate = self.delegate
         for id in result.found {
             if let face = result.faces?[id] { delegate?.detector(self, didFind: face) }
@@ -344,6 +457,8 @@ public final class Detector: Sendable {
         delegate?.detector(self, didProcess: result)
         for id in result.lost { delegate?.detector(self, didLoseFace: id) }
         if control.withLock({ $0.feedsStream }) { continuation.yield(result) }
+        if let failure = writers.write(result, frame: frame) { fail(failure) }
+        return result
     }
 
     private func fail(_ error: any Error) {
@@ -351,5 +466,10 @@ public final class Detector: Sendable {
         delegate?.detector(self, didFail: mienError)
         control.withLock { $0.running = false }
         continuation.finish()
+        end(.failed(mienError))
+    }
+
+    private static func mienError(_ error: any Error, input: String) -> MienError {
+        (error as? MienError)?.naming(input) ?? MienError(.internalFailure, "\(error)", input: input)
     }
 }

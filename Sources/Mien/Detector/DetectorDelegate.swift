@@ -11,10 +11,13 @@ public protocol DetectorDelegate: AnyObject, Sendable {
     func detector(_ detector: Detector, didLoseFace faceId: Int)
     /// Every frame's result, processed or not (Affdex `onImageResults`).
     func detector(_ detector: Detector, didProcess result: DetectorResult)
-    /// The end of a video file (Affdex `onProcessingFinished`); never for other sources.
+    /// The end of a video file or of a `.file` source (Affdex `onProcessingFinished`); never for cameras,
+    /// pictures or pushed frames.
     func detectorDidFinishProcessing(_ detector: Detector)
     /// A frame or the source failed; for cameras and files processing stops after this.
     func detector(_ detector: Detector, didFail error: MienError)
+    /// A picture of a folder (`.file` source) could not be read or analysed; the others go on.
+    func detector(_ detector: Detector, didSkip error: MienError)
 }
 
 extension DetectorDelegate {
@@ -23,4 +26,5 @@ extension DetectorDelegate {
     public func detector(_ detector: Detector, didProcess result: DetectorResult) {}
     public func detectorDidFinishProcessing(_ detector: Detector) {}
     public func detector(_ detector: Detector, didFail error: MienError) {}
+    public func detector(_ detector: Detector, didSkip error: MienError) {}
 }

@@ -1,29 +1,40 @@
-/// The analysis behind a `Detector`: a `FaceAnalyzer` configured for the asked-for metrics, the rate cap
-/// and the frame numbering.
+/// The analysis behind a `Detector`: the locating and measuring stages for the asked-for metrics, the rate
+/// cap and the frame numbering.
 ///
-/// Its two halves have a lock each, so a video can be analysed as a two-stage pipeline: `locate` for
+/// Its two halves have a lock each, so a file can be analysed as a two-stage pipeline: `locate` for
 /// frame n + 1 on one thread while `measure` finishes frame n on another. `process` runs both for one
-/// frame (pictures, pushed frames).
+/// frame (pictures, pushed frames, live frames).
 final class DetectorEngine: Sendable {
-    let metrics: Set<Metric>
+    let options: DetectorOptions
     /// Whether the expression stage runs (for tests: a metric nobody asked for must cost nothing).
     let runsExpressions: Bool
     /// Whether the emotion / appearance stage runs.
     let runsAffect: Bool
     private let front: Locked<Front>
-    private let measurer: Locked<FaceMeasurer>
+    private let measurer: Locked<FaceMeasurer?>
     /// Held for the whole of `process`.
     private let serial = Locked(())
 
-    /// A frame after the first half: located, or skipped by the rate cap (already a result).
+    /// A frame after the first half: located, skipped by the rate cap, or (detection only) finished.
     enum Step: Sendable {
         case located(LocatedFrame)
-        case skipped(DetectorResult)
+        case skipped(DetectorResult, Frame)
+        case detected(DetectorResult, Frame)
+
+        /// The frame itself (its pixels shared, not copied), for the writers that draw on it.
+        var frame: Frame {
+            switch self {
+            case .located(let located): located.frame
+            case .skipped(_, let frame), .detected(_, let frame): frame
+            }
+        }
     }
 
-    /// The first half's state: the locator, the rate cap's clock and the frame numbering.
+    /// The first half's state: the locator (or the bare detector), the rate cap's clock and the frame
+    /// numbering.
     private struct Front {
-        let locator: FaceLocator
+        let locator: FaceLocator?
+        let detector: BlazeFaceDetector?
         let interval: Double?
         let numbersFrames: Bool
         var lastProcessed: Double?
@@ -37,33 +48,41 @@ final class DetectorEngine: Sendable {
         }
     }
 
-    init(source: DetectorSource, options: DetectorOptions, models: ModelStore) throws {
-        let mode: FaceAnalyzer.RunningMode = {
-            if case .discreteImages = source { return .discreteImages }
-            return .stream
-        }()
+    /// - Parameter isStream: for sources the detector opens itself, whether the opened input is tracked
+    ///   (a video, a continuous folder) or a set of unrelated pictures; nil for the others, whose source
+    ///   says it.
+    init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, models: ModelStore) throws {
+        self.options = options
+        let stream: Bool
+        if let isStream {
+            stream = isStream
+        } else if case .discreteImages = source {
+            stream = false
+        } else {
+            stream = true
+        }
+        // Pictures given one by one are numbered by the detector; sources it reads keep their own indices.
+        let numbersFrames = !source.readsItself
+        let interval = (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }
+        if options.detectionOnly {
+            front = Locked(
+                Front(
+                    locator: nil, detector: try BlazeFaceDetector(options: options.detection, models: models),
+                    interval: interval, numbersFrames: numbersFrames))
+            measurer = Locked(nil)
+            runsExpressions = false
+            runsAffect = false
+            return
+        }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let analyzer = try FaceAnalyzer(
-            mode: mode,
-            detection: DetectionOptions(
-                faceMode: options.faceMode, maximumFaces: options.maximumFaces,
-                wholePictureFallback: options.wholePictureFallback),
+            mode: stream ? .stream : .discreteImages, detection: options.detection,
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
             appearance: options.needsAppearance, models: models)
-        metrics = options.metrics
         runsExpressions = analyzer.expressions != nil
         runsAffect = analyzer.runsAffectStage
-        // Pictures given one by one are numbered by the detector; streams keep their own indices.
-        let numbersFrames: Bool
-        switch source {
-        case .discreteImages, .continuousImages, .pushedFrames: numbersFrames = true
-        default: numbersFrames = false
-        }
         front = Locked(
-            Front(
-                locator: analyzer.locator,
-                interval: (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 },
-                numbersFrames: numbersFrames))
+            Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames))
         measurer = Locked(analyzer.measurer)
     }
 
@@ -76,11 +95,25 @@ final class DetectorEngine: Sendable {
                 front.nextIndex += 1
             }
             guard front.admits(frame.timestamp) else {
-                return .skipped(DetectorResult(frameIndex: frame.index, timestamp: frame.timestamp, faces: nil))
+                return .skipped(
+                    DetectorResult(
+                        frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
+                        faces: nil), frame)
             }
-            let located = try front.locator.locate(frame)
-            front.lastProcessed = frame.timestamp
-            return .located(located)
+            defer { front.lastProcessed = frame.timestamp }
+            if let detector = front.detector {
+                let detections = try detector.detect(in: frame)
+                var faces: [Int: FaceResult] = [:]
+                for (id, detection) in detections.enumerated() {
+                    faces[id] = FaceResult(detection: detection, faceId: id)
+                }
+                return .detected(
+                    DetectorResult(
+                        frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
+                        faces: faces), frame)
+            }
+            guard let locator = front.locator else { throw MienError(.internalFailure, "no face locator") }
+            return .located(try locator.locate(frame))
         }
     }
 
@@ -88,12 +121,15 @@ final class DetectorEngine: Sendable {
     func measure(_ step: Step) throws -> DetectorResult {
         let located: LocatedFrame
         switch step {
-        case .skipped(let result): return result
+        case .skipped(let result, _), .detected(let result, _): return result
         case .located(let frame): located = frame
         }
-        let analysis = try measurer.withLock { try $0.measure(located) }
+        let analysis = try measurer.withLock { measurer in
+            guard let measurer else { throw MienError(.internalFailure, "no face measurer") }
+            return try measurer.measure(located)
+        }
         var faces: [Int: FaceResult] = [:]
-        for face in analysis.faces { faces[face.faceId] = FaceResult(face, metrics: metrics) }
+        for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options) }
         var found: [Int] = []
         var lost: [Int] = []
         for event in analysis.events {
@@ -103,13 +139,19 @@ final class DetectorEngine: Sendable {
             }
         }
         return DetectorResult(
-            frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, faces: faces, found: found, lost: lost)
+            frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, width: analysis.width,
+            height: analysis.height, faces: faces, found: found, lost: lost,
+            faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 
-    /// Both halves for one frame, as one step: frames pushed from several threads at once are measured in
-    /// the order they were located.
-    func process(_ frame: Frame) throws -> DetectorResult {
-        try serial.withLock { _ in try measure(locate(frame)) }
+    /// Both halves for one frame, as one step; returns the frame as analysed (numbered).
+    ///
+    /// Frames pushed from several threads at once are measured in the order they were located.
+    func process(_ frame: Frame) throws -> (DetectorResult, Frame) {
+        try serial.withLock { _ in
+            let step = try locate(frame)
+            return (try measure(step), step.frame)
+        }
     }
 
     /// Forgets faces, IDs, baselines, the rate cap's clock and the frame numbering.
@@ -117,10 +159,10 @@ final class DetectorEngine: Sendable {
     /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
         front.withLock { front in
-            front.locator.reset()
+            front.locator?.reset()
             front.lastProcessed = nil
             front.nextIndex = 0
         }
-        measurer.withLock { $0.reset() }
+        measurer.withLock { $0?.reset() }
     }
 }

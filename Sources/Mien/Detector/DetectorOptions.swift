@@ -1,13 +1,11 @@
-/// What a `Detector` measures and how often.
+/// What a `Detector` measures, how often, and what its results carry.
 ///
-/// Validated at creation.
+/// Validated at creation. The face-finding settings are a `DetectionOptions` (their defaults and checks
+/// live there and nowhere else); this type adds the Affdex switches around them.
 public struct DetectorOptions: Sendable, Equatable {
-    /// Most faces tracked at once.
-    ///
-    /// Default 1, as Affdex's detectors.
-    public var maximumFaces: Int
-    /// Affdex `LARGE_FACES` (default) or `SMALL_FACES`.
-    public var faceMode: FaceMode
+    /// Face mode, most faces, minimum confidence and the whole-picture fallback (see `DetectionOptions`
+    /// for each default and range).
+    public var detection: DetectionOptions
     /// Most frames processed per second of the source's clock; the others are reported unprocessed
     /// (faces nil).
     ///
@@ -20,37 +18,85 @@ public struct DetectorOptions: Sendable, Equatable {
     public var metrics: Set<Metric>
     /// The per-person expression baseline in streams (default on; see `NeutralBaseline`).
     public var baseline: Bool
-    /// Discrete images only: whether a picture with no detected face is read as one face crop.
+    /// Whether each face also carries its 478 mesh points and the 68 points of the iBUG 300-W layout.
     ///
-    /// Default off. The face is kept when the mesh finds one in the whole picture (see
-    /// `DetectionOptions.wholePictureFallback`). For data sets of tight face crops such as FER-2013's.
-    public var wholePictureFallback: Bool
+    /// Default off (a mesh is 478 × 3 numbers per face per frame).
+    public var landmarks: Bool
+    /// Whether each face also carries MediaPipe's 52 raw blendshape scores (0...1).
+    ///
+    /// Default off; on, the blendshape model runs even when no expression metric is asked for.
+    public var blendshapes: Bool
+    /// Whether only the face detector runs: boxes, confidence and six keypoints, no mesh, pose, tracking or
+    /// metric.
+    ///
+    /// Default off. Not combinable with metrics, landmarks or blendshapes.
+    public var detectionOnly: Bool
+    /// Sources the detector reads itself (files, cameras): stop after this many frames of the source,
+    /// processed or not.
+    ///
+    /// nil (default) reads to the end (a camera: until `stop()`). At least 1.
+    public var maximumFrames: Int?
+    /// Sources the detector reads itself: continue a run that ended early (see `ResumePoint`).
+    ///
+    /// Default nil: start at the first frame with face ID 0.
+    public var resume: ResumePoint?
 
-    /// - Throws: `.invalidOptions` for fewer than 1 face or a rate that is not a positive number.
+    /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
     public init(
-        maximumFaces: Int = 1, faceMode: FaceMode = .large, maxProcessRate: Double? = nil, metrics: Set<Metric> = [],
-        baseline: Bool = true, wholePictureFallback: Bool = false
+        detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
+        landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false, maximumFrames: Int? = nil,
+        resume: ResumePoint? = nil
     ) throws {
-        guard maximumFaces >= 1 else { throw MienError(.invalidOptions, "maximumFaces must be at least 1") }
         if let maxProcessRate, !(maxProcessRate > 0 && maxProcessRate.isFinite) {
             throw MienError(.invalidOptions, "maxProcessRate must be a positive number of frames per second")
         }
-        self.maximumFaces = maximumFaces
-        self.faceMode = faceMode
+        if let maximumFrames, maximumFrames < 1 {
+            throw MienError(.invalidOptions, "maximumFrames must be at least 1, got \(maximumFrames)")
+        }
+        if detectionOnly && (!metrics.isEmpty || landmarks || blendshapes) {
+            throw MienError(
+                .invalidOptions, "detectionOnly measures nothing beyond boxes: no metrics, landmarks or blendshapes")
+        }
+        self.detection = detection
         self.maxProcessRate = maxProcessRate
         self.metrics = metrics
         self.baseline = baseline
-        self.wholePictureFallback = wholePictureFallback
+        self.landmarks = landmarks
+        self.blendshapes = blendshapes
+        self.detectionOnly = detectionOnly
+        self.maximumFrames = maximumFrames
+        self.resume = resume
     }
 
-    /// Whether any metric needs the expression stage (expressions, emoji and emotions do).
+    /// The Affdex-style initializer: the detection settings by name, with `DetectionOptions`' defaults.
+    /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
+    public init(
+        maximumFaces: Int = DetectionOptions.defaultMaximumFaces, faceMode: FaceMode = .large,
+        minimumConfidence: Double = DetectionOptions.defaultMinimumConfidence, maxProcessRate: Double? = nil,
+        metrics: Set<Metric> = [], baseline: Bool = true, wholePictureFallback: Bool = false
+    ) throws {
+        try self.init(
+            detection: DetectionOptions(
+                faceMode: faceMode, maximumFaces: maximumFaces, minimumConfidence: minimumConfidence,
+                wholePictureFallback: wholePictureFallback),
+            maxProcessRate: maxProcessRate, metrics: metrics, baseline: baseline)
+    }
+
+    /// Most faces tracked at once (`detection.maximumFaces`).
+    public var maximumFaces: Int { detection.maximumFaces }
+    /// Affdex `LARGE_FACES` or `SMALL_FACES` (`detection.faceMode`).
+    public var faceMode: FaceMode { detection.faceMode }
+
+    /// Whether any metric needs the expression stage (expressions, emoji and emotions do; so do raw
+    /// blendshapes).
     var needsExpressions: Bool {
-        metrics.contains {
-            switch $0 {
-            case .expression, .emoji, .emotion, .valence, .engagement: true
-            case .gender, .age, .glasses: false
+        blendshapes
+            || metrics.contains {
+                switch $0 {
+                case .expression, .emoji, .emotion, .valence, .engagement: true
+                case .gender, .age, .glasses: false
+                }
             }
-        }
     }
 
     /// Whether any metric needs the emotion CNN.

@@ -1,24 +1,43 @@
 /// A `Detector`'s result for one frame: the faces by `faceId`, or nil when the frame was not processed
 /// (skipped by `maxProcessRate`, or dropped because a live source delivered frames faster than they could
 /// be analysed), as Affdex reports unprocessed frames.
+///
+/// The one per-frame result of Mien: the library returns it, and every writer (JSON Lines, CSV, summary,
+/// report, annotation) and the command line's `detect` and `analyze` print it; its JSON form is
+/// described by `Schema/detector-result.schema.json`.
 public struct DetectorResult: Sendable, Equatable, Codable {
+    /// The input the frame comes from (a file or folder path, a camera device, a live source's name);
+    /// nil for pictures and frames given with `process(_:)`.
+    public var input: String?
     /// Position of the frame in its source, from 0.
     public var frameIndex: Int
     /// Seconds on the source's clock.
     public var timestamp: Double
+    /// Frame size in pixels (nil only in results made by hand).
+    public var width: Int?
+    public var height: Int?
     /// Faces keyed by `faceId`; nil for an unprocessed frame, empty when no face is seen.
     public var faces: [Int: FaceResult]?
     /// Faces first seen in this frame (Affdex `onFaceDetectionStarted`).
     public var found: [Int]
     /// Faces no longer seen from this frame on (Affdex `onFaceDetectionStopped`).
     public var lost: [Int]
+    /// EnableX FaceAI's face-count stream; streams' processed frames only.
+    public var faceCount: FaceCount?
 
-    public init(frameIndex: Int, timestamp: Double, faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = []) {
+    public init(
+        input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
+        faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], faceCount: FaceCount? = nil
+    ) {
+        self.input = input
         self.frameIndex = frameIndex
         self.timestamp = timestamp
+        self.width = width
+        self.height = height
         self.faces = faces
         self.found = found
         self.lost = lost
+        self.faceCount = faceCount
     }
 
     /// Whether the frame was analysed.

@@ -6,6 +6,12 @@ public enum DetectorSource: Sendable {
     case camera(device: String, width: Int = 0, height: Int = 0)
     /// A video file, read as fast as it can be analysed; `finished` is reported at its end.
     case videoFile(path: String)
+    /// Whatever `InputSource.open` finds at `path`, read as fast as it can be analysed, like a video file:
+    /// a video (tracked), a picture (stands alone), or a folder of pictures in name order, unrelated
+    /// (discrete) unless `imageInterval` gives the seconds between them (continuous: tracked). A picture
+    /// of a folder that cannot be read is reported (`didSkip`) and the others go on. `finished` is reported
+    /// at the end.
+    case file(path: String, imageInterval: Double? = nil)
     /// Unrelated pictures given one at a time with `process(_:)`: each stands alone.
     case discreteImages
     /// Related pictures (for example one per second) given with `process(_:)`: faces are tracked.
@@ -19,8 +25,18 @@ public enum DetectorSource: Sendable {
     /// Whether the detector reads frames itself on a background thread.
     var readsItself: Bool {
         switch self {
-        case .camera, .videoFile, .liveSource: true
+        case .camera, .videoFile, .file, .liveSource: true
         case .discreteImages, .continuousImages, .pushedFrames: false
+        }
+    }
+
+    /// The input's name in results: the path, the camera device or the live source's name.
+    var inputName: String? {
+        switch self {
+        case .camera(let device, _, _): "camera:\(device)"
+        case .videoFile(let path), .file(let path, _): path
+        case .liveSource(let name, _): name
+        case .discreteImages, .continuousImages, .pushedFrames: nil
         }
     }
 

@@ -7,8 +7,23 @@ public struct FaceResult: Sendable, Equatable, Codable {
     public var faceId: Int
     /// The box around the face, frame pixels.
     public var faceBounds: Rect
-    /// Affdex's 34 facial points in Affdex order (`AffdexFacePoints`), frame pixels.
-    public var facePoints: [Point]
+    /// How sure the face is there, 0...1: the mesh's presence score while tracked, the detector's score
+    /// when first found or with `detectionOnly`.
+    public var confidence: Double
+    /// Affdex's 34 facial points in Affdex order (`AffdexFacePoints`), frame pixels; nil with
+    /// `detectionOnly`.
+    public var facePoints: [Point]?
+    /// The face detector's six keypoints by name (`FaceDetection.Keypoint.name`), frame pixels; only with
+    /// `detectionOnly`.
+    public var keypoints: [String: Point]?
+    /// The 478 mesh points (x, y frame pixels; z relative depth in pixels, larger = farther), only with
+    /// `DetectorOptions.landmarks`.
+    public var mesh: [Point3D]?
+    /// The 68 points of the iBUG 300-W / dlib layout (`Ibug68Points`), frame pixels, only with
+    /// `DetectorOptions.landmarks`.
+    public var points68: [Point]?
+    /// MediaPipe's 52 blendshape scores (0...1) by name, only with `DetectorOptions.blendshapes`.
+    public var blendshapes: [String: Double]?
     /// Yaw, pitch, roll (degrees) and interocular distance (pixels).
     public var orientation: HeadPose?
     /// Brightness and size of the face.
@@ -32,11 +47,20 @@ public struct FaceResult: Sendable, Equatable, Codable {
     /// Whether the face wears glasses, when asked for.
     public var glasses: Bool?
 
-    /// The parts of `face` that `metrics` ask for.
-    init(_ face: TrackedFace, metrics: Set<Metric>) {
+    /// The parts of `face` that `options` ask for.
+    init(_ face: TrackedFace, options: DetectorOptions) {
+        let metrics = options.metrics
         faceId = face.faceId
         faceBounds = face.bounds
+        confidence = face.confidence
         facePoints = AffdexFacePoints.points(of: face.mesh)
+        if options.landmarks {
+            mesh = face.mesh.points
+            points68 = Ibug68Points.points(of: face.mesh)
+        }
+        if options.blendshapes, let shapes = face.blendshapes {
+            blendshapes = Dictionary(uniqueKeysWithValues: zip(Blendshapes.names, shapes.scores))
+        }
         orientation = face.pose
         quality = face.quality
         flags = face.flags
@@ -60,5 +84,15 @@ public struct FaceResult: Sendable, Equatable, Codable {
         age = metrics.contains(.age) ? face.appearance?.ageBracket : nil
         ageYears = metrics.contains(.age) ? face.appearance?.age : nil
         glasses = metrics.contains(.glasses) ? face.appearance?.glasses : nil
+    }
+
+    /// A face the detector alone found (`detectionOnly`): numbered by confidence within the frame.
+    init(detection: FaceDetection, faceId: Int) {
+        self.faceId = faceId
+        faceBounds = detection.bounds
+        confidence = detection.confidence
+        keypoints = Dictionary(
+            uniqueKeysWithValues: FaceDetection.Keypoint.allCases.map { ($0.name, detection[$0]) })
+        flags = []
     }
 }

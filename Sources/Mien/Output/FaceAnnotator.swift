@@ -33,7 +33,7 @@ public enum FaceAnnotator {
             .text(
                 "id \(face.faceId)", at: Point(x: box.x, y: box.y - 4 * unit), scale: 0.4 * unit, colour,
                 thickness: line))
-        for p in face.facePoints { shapes.append(.circle(center: p, radius: max(1, unit), points, filled: true)) }
+        for p in face.facePoints ?? [] { shapes.append(.circle(center: p, radius: max(1, unit), points, filled: true)) }
         if let pose = face.orientation {
             let degrees = Double.pi / 180
             let (yaw, pitch, roll) = (pose.yaw * degrees, pose.pitch * degrees, pose.roll * degrees)

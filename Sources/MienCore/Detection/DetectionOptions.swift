@@ -31,17 +31,26 @@ public struct DetectionOptions: Sendable, Equatable, Codable {
     /// schedule applies and this is ignored.
     public var wholePictureFallback: Bool
 
+    /// `maximumFaces`' default, for every front end (the `Detector`, the command line).
+    public static let defaultMaximumFaces = 5
+    /// `minimumConfidence`'s default.
+    public static let defaultMinimumConfidence = 0.5
+    /// The range `maximumFaces` must be in.
+    public static let maximumFacesRange = 1...64
+
     /// - Throws: `MienError.Code.invalidOptions` for out-of-range values.
     public init(
-        faceMode: FaceMode = .large, maximumFaces: Int = 5, minimumConfidence: Double = 0.5,
+        faceMode: FaceMode = .large, maximumFaces: Int = defaultMaximumFaces,
+        minimumConfidence: Double = defaultMinimumConfidence,
         suppressionThreshold: Double = 0.3, wholePictureFallback: Bool = false
     ) throws {
-        guard (1...64).contains(maximumFaces) else {
+        guard Self.maximumFacesRange.contains(maximumFaces) else {
             throw MienError(.invalidOptions, "maximumFaces must be 1...64, got \(maximumFaces)")
         }
-        guard (0...1).contains(minimumConfidence) else {
+        guard minimumConfidence >= 0, minimumConfidence <= 1 else {
             throw MienError(.invalidOptions, "minimumConfidence must be 0...1, got \(minimumConfidence)")
         }
+        // Written as comparisons so NaN fails them.
         guard suppressionThreshold > 0, suppressionThreshold < 1 else {
             throw MienError(.invalidOptions, "suppressionThreshold must be in (0, 1), got \(suppressionThreshold)")
         }

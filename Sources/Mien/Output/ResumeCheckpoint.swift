@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a killed run left of one input, read back so a new run continues after the last frame it finished
+/// instead of starting over (`mien analyze --resume`).
+///
+/// The JSON Lines output is the checkpoint: every line is written (unbuffered) as its frame completes, so
+/// after a SIGKILL the temporary file `.<name>.jsonl.partial-<pid>` holds every finished frame, at most
+/// followed by one torn line, which is dropped. The other outputs are rebuilt by replaying these results
+/// into the new run's writers, and the detector continues from `resumePoint`, so each frame is in the
+/// outputs exactly once. Without a JSON Lines output there is no checkpoint and an input starts over.
+public struct ResumeCheckpoint: Sendable {
+    /// The finished frames, in order.
+    public var results: [DetectorResult]
+    /// The temporary files of the killed run (deleted once the resumed run has replayed them).
+    public var leftovers: [String]
+
+    /// Where the detector continues (`DetectorOptions.resume`).
+    public var resumePoint: ResumePoint? { ResumePoint(after: results) }
+
+    /// Reads the newest temporary file of `jsonlPath`, if any.
+    /// - Parameter outputs: every output file of the input, whose temporary files are leftovers too.
+    public static func load(jsonlPath: String, outputs: [String]) -> ResumeCheckpoint? {
+        let leftovers = outputs.flatMap(AtomicFile.leftovers(of:))
+        guard let newest = AtomicFile.leftovers(of: jsonlPath).first,
+            let data = FileManager.default.contents(atPath: newest)
+        else { return nil }
+        let decoder = JSONDecoder()
+        var results: [DetectorResult] = []
+        // Only lines that end with a newline were finished; decoding stops at the first one that fails.
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        lines.removeLast()
+        for line in lines {
+            guard let result = try? decoder.decode(DetectorResult.self, from: Data(line)) else { break }
+            if let last = results.last, result.frameIndex <= last.frameIndex { break }
+            results.append(result)
+        }
+        guard !results.isEmpty else { return nil }
+        return ResumeCheckpoint(results: results, leftovers: leftovers)
+    }
+
+    /// Writes the finished frames to a new run's writers (no pixels: they are not kept).
+    public func replay(into writers: [any ResultWriter]) throws {
+        for result in results {
+            for writer in writers { try writer.write(result, frame: nil) }
+        }
+    }
+
+    /// Deletes the killed run's temporary files.
+    public func removeLeftovers() {
+        for path in leftovers { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

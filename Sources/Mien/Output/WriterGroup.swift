@@ -1,0 +1,97 @@
+import Foundation
+import MienCore
+
+/// The writers of one detector, fed together: results in order, then one ending for all.
+///
+/// Owned by the `Detector`. The first writer error stops the writing: every writer is told `fail`, and the
+/// error becomes the input's failure. Calls come from the detector's threads one at a time; the lock
+/// makes that so even when `process(_:)` is called from several threads.
+final class WriterGroup: @unchecked Sendable {
+    // Every member is touched under `lock`.
+    private let lock = NSLock()
+    private let writers: [any ResultWriter]
+    private var failure: MienError?
+    private var ended: InputEnd?
+
+    /// Whether any writer wants the frames' pixels.
+    let wantsFrames: Bool
+
+    init(_ writers: [any ResultWriter]) {
+        self.writers = writers
+        wantsFrames = writers.contains { $0.wantsFrames }
+    }
+
+    var isEmpty: Bool { writers.isEmpty }
+
+    /// Writes `result` to every writer.
+    /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
+    func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
+        lock.withLock {
+            guard failure == nil, ended == nil else { return nil }
+            do {
+                for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
+                return nil
+            } catch {
+                let error = Self.mienError(error)
+                failure = error
+                for writer in writers { writer.fail(error) }
+                return error
+            }
+        }
+    }
+
+    /// Describes the opened input to every writer.
+    func begin(_ info: SourceInfo) throws {
+        try lock.withLock {
+            for writer in writers { try writer.begin(info) }
+        }
+    }
+
+    /// Removes every writer's output: the input could not even start.
+    func abandon(_ error: MienError) {
+        lock.withLock {
+            guard failure == nil, ended == nil else { return }
+            failure = error
+            ended = .failed(error)
+            for writer in writers { writer.fail(error) }
+        }
+    }
+
+    /// Tells every writer that a picture was skipped.
+    func skipped(_ error: MienError) {
+        lock.withLock {
+            guard failure == nil, ended == nil else { return }
+            for writer in writers { writer.skipped(error) }
+        }
+    }
+
+    /// Ends the writing once (later calls return the first ending).
+    /// - Returns: how the input ended, a write or commit failure taking the place of `end`.
+    @discardableResult
+    func finish(_ end: InputEnd) -> InputEnd {
+        lock.withLock {
+            if let ended { return ended }
+            if let failure {
+                ended = .failed(failure)
+                return .failed(failure)
+            }
+            var result = end
+            for writer in writers {
+                do {
+                    try writer.finish(end)
+                } catch {
+                    if result.error == nil { result = .failed(Self.mienError(error)) }
+                }
+            }
+            ended = result
+            return result
+        }
+    }
+
+    /// How the input ended, once it has.
+    var end: InputEnd? { lock.withLock { ended } }
+
+    private static func mienError(_ error: any Error) -> MienError {
+        error as? MienError ?? MienError(.ioFailure, "\(error)")
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+public import MienCore
+
+/// The per-face summary of one input (`InputSummary`: mean and max of every metric, share of frames each
+/// emotion was dominant) as one JSON file, written when the input finishes.
+public final class SummaryWriter: ResultWriter {
+    private let path: String
+    private var summary: InputSummary
+    /// A report writer of the same input, whose summary is the same numbers: taken from it rather than
+    /// computed twice.
+    private let report: ReportWriter?
+
+    /// - Parameter report: the same input's report writer, if there is one (finished before this one).
+    public init(path: String, input: String, sharing report: ReportWriter? = nil) {
+        self.path = path
+        summary = InputSummary(input: input)
+        self.report = report
+    }
+
+    public func write(_ result: DetectorResult, frame: Frame?) throws {
+        if report == nil { summary.add(result) }
+    }
+
+    public func finish(_ end: InputEnd) throws {
+        let file = try AtomicFile(path: path)
+        let data = try JSONLinesWriter.makeEncoder().encode(report?.part.summary ?? summary)
+        try file.write(String(decoding: data, as: UTF8.self) + "\n")
+        try file.commit()
+    }
+
+    public func fail(_ error: MienError) {}
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Mien
+
+/// Runs one input of the command line: a `Detector` for it, fed to the given writers, stopped by
+/// Ctrl-C; the error, if any, reported on standard error.
+///
+/// The whole of the tool's analysis is here, and it is one call: the detector reads, analyses and writes.
+struct InputRunner: Sendable {
+    var options: DetectorOptions
+    var models: ModelStore
+    /// Seconds between the pictures of a `--continuous` folder; nil for unrelated pictures.
+    var imageInterval: Double?
+    var interruption: Interruption
+
+    /// The detector's source for a command-line input: `camera:<device>` or a path.
+    static func source(for name: String, imageInterval: Double?) -> DetectorSource {
+        if name.hasPrefix(Self.cameraPrefix) { return .camera(device: String(name.dropFirst(Self.cameraPrefix.count))) }
+        return .file(path: name, imageInterval: imageInterval)
+    }
+
+    /// How a camera is named among the inputs.
+    static let cameraPrefix = "camera:"
+
+    /// Analyses `name` into `writers` (`options` may carry a resume point); never throws.
+    /// - Returns: how the input ended, `.failed` when it could not start.
+    func run(_ name: String, writers: [any ResultWriter], options: DetectorOptions? = nil) -> InputEnd {
+        let detector = Detector(
+            source: Self.source(for: name, imageInterval: imageInterval), options: options ?? self.options,
+            models: models, writers: writers)
+        let token = interruption.onRequest { detector.stop() }
+        defer { interruption.remove(token) }
+        do {
+            try detector.start()
+        } catch {
+            let failure = (error as? MienError)?.naming(name) ?? MienError(.internalFailure, "\(error)", input: name)
+            Diagnostics.report(failure)
+            return .failed(failure)
+        }
+        let end = detector.wait()
+        detector.stop()
+        if let error = end.error { Diagnostics.report(error) }
+        return end
+    }
+
+    /// Whether `error` means the models are missing or altered (exit status 3).
+    static func isModelProblem(_ error: MienError?) -> Bool {
+        guard let error else { return false }
+        return [.modelMissing, .modelAltered, .modelInvalid].contains(error.code)
+    }
+}

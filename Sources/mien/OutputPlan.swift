@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import Mien
+
+/// What `mien analyze` writes for each input, as writers: JSON Lines (a file, or standard output), CSV,
+/// the summary, the report's part, annotated pictures or video, and progress.
+struct OutputPlan: Sendable {
+    /// Folder of the output files; nil = JSON Lines to standard output.
+    var folder: String?
+    var formats: Set<Analyze.Format>
+    var annotate: String?
+    var report: Bool
+    /// `--resume`: skip complete inputs, continue an incomplete one after its last finished frame.
+    var resume: Bool
+    var board: ProgressBoard
+
+    /// The output files of `input` (named after its last path component).
+    struct Files {
+        var jsonl: String?
+        var csv: String?
+        var summary: String?
+
+        var all: [String] { [jsonl, csv, summary].compactMap { $0 } }
+    }
+
+    func files(for input: String) -> Files {
+        guard let folder else { return Files() }
+        let base = URL(fileURLWithPath: input).lastPathComponent.replacingOccurrences(of: ":", with: "-")
+        func path(_ suffix: String) -> String {
+            URL(fileURLWithPath: folder).appendingPathComponent(base + suffix).path
+        }
+        return Files(
+            jsonl: formats.contains(.jsonl) ? path(".jsonl") : nil, csv: formats.contains(.csv) ? path(".csv") : nil,
+            summary: path(".summary.json"))
+    }
+
+    /// One input, start to end: its writers, a checkpoint to continue from, one detector run.
+    func analyse(_ name: String, with runner: InputRunner) -> InputOutcome {
+        let files = files(for: name)
+        if resume, !files.all.isEmpty, files.all.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
+            return InputOutcome(status: .skipped)
+        }
+        // A checkpoint is only used where frames can be found again by index: not for cameras, and not when
+        // annotating (the annotated video would lack the frames before the resume point).
+        let found = resume ? files.jsonl.flatMap { ResumeCheckpoint.load(jsonlPath: $0, outputs: files.all) } : nil
+        let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
+        if found != nil && checkpoint == nil { found?.removeLeftovers() }
+        Diagnostics.logger.info("\(name): started")
+        let skips = SkipReporter()
+        let reportWriter = report ? ReportWriter(input: name) : nil
+        var writers: [any ResultWriter] = [ProgressWriter(board: board, input: name), skips]
+        do {
+            if folder == nil {
+                writers.append(JSONLinesWriter(stream: Console.output))
+            }
+            if let path = files.jsonl { writers.append(try JSONLinesWriter(path: path)) }
+            if let path = files.csv { writers.append(try CSVWriter(path: path)) }
+            if let reportWriter { writers.append(reportWriter) }
+            if let path = files.summary {
+                writers.append(SummaryWriter(path: path, input: name, sharing: reportWriter))
+            }
+            if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
+            if let checkpoint {
+                try checkpoint.replay(into: writers)
+                checkpoint.removeLeftovers()
+            }
+        } catch {
+            let failure = (error as? MienError)?.naming(name) ?? MienError(.ioFailure, "\(error)", input: name)
+            for writer in writers { writer.fail(failure) }
+            Diagnostics.report(failure)
+            return InputOutcome(status: .failed)
+        }
+        var options = runner.options
+        if let point = checkpoint?.resumePoint {
+            Diagnostics.logger.warning("\(name): resuming after frame \(point.afterFrame) (--resume)")
+            options.resume = point
+        }
+        let end = runner.run(name, writers: writers, options: options)
+        var part = reportWriter?.part
+        if part != nil, case .failed(let error) = end { part?.problem = error.description }
+        let status: InputOutcome.Status =
+            InputRunner.isModelProblem(end.error)
+            ? .modelProblem : (end.error != nil || skips.skippedPictures ? .failed : .done)
+        if status == .failed, end.error == nil, part?.problem == nil {
+            part?.problem = "some pictures could not be read"
+        }
+        return InputOutcome(status: status, report: part)
+    }
+}
