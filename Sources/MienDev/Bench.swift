@@ -101,6 +101,34 @@ struct Bench: ParsableCommand {
         {
             print("five faces cost \(round3(five / one)) x one face per frame")
         }
+        var outputRows: [[String: Any]] = []
+        let mien = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "mien"
+        ).path
+        if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }),
+            FileManager.default.isExecutableFile(atPath: mien)
+        {
+            // The clip issue "One pipeline" timed: the talking head at 720p, 200 frames, every metric.
+            let clip = "\(workDirectory)/talking-head-1280x720-200.mp4"
+            if !FileManager.default.fileExists(atPath: clip) {
+                try Letterboxed.transcode(input: talking.path, output: clip, width: 1280, height: 720, maximumFrames: 200)
+            }
+            let measured = try OutputsBench(mien: mien, runs: max(2, runs), workDirectory: workDirectory).measure(
+                clip: clip)
+            let plain = measured.first?.seconds ?? .nan
+            for row in measured {
+                print(
+                    "mien analyze 720p 200 frames \(row.label.padding(toLength: 20, withPad: " ", startingAt: 0))"
+                        + " \(round3(row.seconds)) s (\(round3((row.seconds / plain - 1) * 100)) % over --output),"
+                        + " peak RSS \(round3(row.peakMegabytes)) MB")
+                outputRows.append([
+                    "variant": row.label, "seconds": round3(row.seconds), "peak_rss_mb": round3(row.peakMegabytes),
+                    "over_output_percent": round3((row.seconds / plain - 1) * 100),
+                ])
+            }
+        } else {
+            print("SKIPPED mien analyze outputs: needs the talking-head clip and the mien binary beside MienDev")
+        }
         for row in rows {
             let label = (row["input"] as? String ?? "").padding(toLength: 26, withPad: " ", startingAt: 0)
             print(
@@ -111,6 +139,7 @@ struct Bench: ParsableCommand {
         let summary: [String: Any] = [
             "benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows,
             "expression_stage": expressionRow, "affect_stage": affectRow, "camera_latency": latency,
+            "analyze_outputs": outputRows,
         ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
