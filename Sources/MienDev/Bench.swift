@@ -102,17 +102,10 @@ struct Bench: ParsableCommand {
             print("five faces cost \(round3(five / one)) x one face per frame")
         }
         var outputRows: [[String: Any]] = []
-        let mien = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "mien"
-        ).path
-        if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }),
-            FileManager.default.isExecutableFile(atPath: mien)
+        let mien = OutputsBench.besideThisProgram
+        if FileManager.default.isExecutableFile(atPath: mien),
+            let clip = try OutputsBench.clip(workDirectory: workDirectory)
         {
-            // The clip issue "One pipeline" timed: the talking head at 720p, 200 frames, every metric.
-            let clip = "\(workDirectory)/talking-head-1280x720-200.mp4"
-            if !FileManager.default.fileExists(atPath: clip) {
-                try Letterboxed.transcode(input: talking.path, output: clip, width: 1280, height: 720, maximumFrames: 200)
-            }
             let measured = try OutputsBench(mien: mien, runs: max(2, runs), workDirectory: workDirectory).measure(
                 clip: clip)
             let plain = measured.first?.seconds ?? .nan

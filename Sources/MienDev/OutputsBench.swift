@@ -1,5 +1,5 @@
+import ArgumentParser
 import Foundation
-import Glibc
 import Mien
 import MienTesting
 
@@ -44,26 +44,97 @@ struct OutputsBench {
     }
 
     /// Runs `path` with `arguments` (output discarded); returns its wall time and its own peak RSS.
+    ///
+    /// Linux keeps a process's peak RSS across `exec`, and a child spawned from this process starts with
+    /// this process's memory counted (posix_spawn shares it until the exec): measured here, every child
+    /// "peaked" at MienDev's 343 MB. So a small Python process forks and execs the program and reports
+    /// `wait4`'s figure, as GNU time does.
     static func run(_ path: String, _ arguments: [String]) throws -> (seconds: Double, megabytes: Double) {
-        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let start = ContinuousClock.now
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw MienError(.ioFailure, "cannot start (\(spawned))", input: path) }
-        var status: Int32 = 0
-        var usage = rusage()
-        guard wait4(pid, &status, 0, &usage) == pid else { throw MienError(.ioFailure, "lost its child", input: path) }
-        let seconds = (ContinuousClock.now - start).milliseconds / 1000
-        guard status == 0 else {
-            throw MienError(.ioFailure, "exited with status \(status) for \(arguments.joined(separator: " "))", input: path)
+        let launcher = """
+            import os, sys, time
+            start = time.monotonic()
+            pid = os.fork()
+            if pid == 0:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 1); os.dup2(devnull, 2)
+                os.execv(sys.argv[1], sys.argv[1:])
+            _, status, usage = os.wait4(pid, 0)
+            print(time.monotonic() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", launcher, path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        guard process.terminationStatus == 0, fields.count == 3 else {
+            throw MienError(.ioFailure, "could not be timed (python3 needed): \(text)", input: path)
+        }
+        guard fields[2] == 0 else {
+            throw MienError(
+                .ioFailure, "exited with \(Int(fields[2])) for \(arguments.joined(separator: " "))", input: path)
         }
         // ru_maxrss is in kilobytes on Linux.
-        return (seconds, Double(usage.ru_maxrss) / 1024)
+        return (fields[0], fields[1] / 1024)
+    }
+}
+
+/// `MienDev bench-outputs`: the three `mien analyze` variants alone, for one or more `mien` builds in the
+/// same run (`--mien old/mien --mien new/mien` compares two builds on the same clip, interleaved).
+struct BenchOutputs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-outputs",
+        abstract: "Time mien analyze with --output, --report and --annotate on the 720p talking head (200 frames).")
+
+    @Option(help: "A mien executable to time (repeat to compare builds; default: the one beside MienDev).")
+    var mien: [String] = []
+    @Option(help: "Runs per variant; the best is reported.") var runs = 3
+    @Option(help: "Folder for the clip and the outputs.") var workDirectory = ".build/bench"
+
+    func run() throws {
+        guard let clip = try OutputsBench.clip(workDirectory: workDirectory) else {
+            print("SKIPPED: no talking-head clip (EVAL_DIR or ../shared/eval)")
+            return
+        }
+        let programs = mien.isEmpty ? [OutputsBench.besideThisProgram] : mien
+        var table: [[String: Any]] = []
+        for round in 0..<runs {
+            for program in programs {
+                for row in try OutputsBench(mien: program, runs: 1, workDirectory: workDirectory).measure(clip: clip) {
+                    table.append([
+                        "mien": program, "round": round, "variant": row.label, "seconds": round3(row.seconds),
+                        "peak_rss_mb": round3(row.peakMegabytes),
+                    ])
+                    print("\(program) \(row.label): \(round3(row.seconds)) s, peak RSS \(round3(row.peakMegabytes)) MB")
+                }
+            }
+        }
+        let data = try JSONSerialization.data(
+            withJSONObject: ["benchmark": "analyze-outputs", "runs": table], options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension OutputsBench {
+    /// The `mien` executable beside this program.
+    static var besideThisProgram: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mien").path
+    }
+
+    /// The clip issue "One pipeline" timed: the talking head letterboxed to 1280 x 720, its first 200 frames;
+    /// nil without the evaluation data.
+    static func clip(workDirectory: String) throws -> String? {
+        guard let eval = SampleMedia.evaluationDirectory else { return nil }
+        let talking = eval.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
+        guard FileManager.default.fileExists(atPath: talking) else { return nil }
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        let clip = "\(workDirectory)/talking-head-1280x720-200.mp4"
+        if !FileManager.default.fileExists(atPath: clip) {
+            try Letterboxed.transcode(input: talking, output: clip, width: 1280, height: 720, maximumFrames: 200)
+        }
+        return clip
     }
 }

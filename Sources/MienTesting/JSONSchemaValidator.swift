@@ -53,7 +53,9 @@ public struct JSONSchemaValidator {
         return target
     }
 
-    private func check(_ value: Any, against given: [String: Any], at path: String, into failures: inout [ValidationFailure]) {
+    private func check(
+        _ value: Any, against given: [String: Any], at path: String, into failures: inout [ValidationFailure]
+    ) {
         let schema = resolve(given)
         func fail(_ message: String) { failures.append(ValidationFailure(path: path, message: message)) }
         for key in schema.keys where !Self.annotations.contains(key) && !Self.known.contains(key) {
@@ -68,15 +70,25 @@ public struct JSONSchemaValidator {
             if let maximum = schema["maximum"] as? Double, number > maximum { fail("\(number) > maximum \(maximum)") }
         }
         if let array = value as? [Any] {
-            if let minimum = schema["minItems"] as? Int, array.count < minimum { fail("\(array.count) items < \(minimum)") }
-            if let maximum = schema["maxItems"] as? Int, array.count > maximum { fail("\(array.count) items > \(maximum)") }
+            if let minimum = schema["minItems"] as? Int, array.count < minimum {
+                fail("\(array.count) items < \(minimum)")
+            }
+            if let maximum = schema["maxItems"] as? Int, array.count > maximum {
+                fail("\(array.count) items > \(maximum)")
+            }
             if let items = schema["items"] as? [String: Any] {
-                for (index, item) in array.enumerated() { check(item, against: items, at: "\(path)[\(index)]", into: &failures) }
+                for (index, item) in array.enumerated() {
+                    check(item, against: items, at: "\(path)[\(index)]", into: &failures)
+                }
             }
         }
         guard let object = value as? [String: Any] else { return }
-        if let minimum = schema["minProperties"] as? Int, object.count < minimum { fail("\(object.count) keys < \(minimum)") }
-        if let maximum = schema["maxProperties"] as? Int, object.count > maximum { fail("\(object.count) keys > \(maximum)") }
+        if let minimum = schema["minProperties"] as? Int, object.count < minimum {
+            fail("\(object.count) keys < \(minimum)")
+        }
+        if let maximum = schema["maxProperties"] as? Int, object.count > maximum {
+            fail("\(object.count) keys > \(maximum)")
+        }
         for key in schema["required"] as? [String] ?? [] where object[key] == nil { fail("missing \(key)") }
         let properties = schema["properties"] as? [String: Any] ?? [:]
         if let names = schema["propertyNames"] as? [String: Any], let pattern = names["pattern"] as? String {

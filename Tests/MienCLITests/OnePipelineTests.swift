@@ -31,12 +31,15 @@ struct OnePipelineTests {
         #expect(!detect.stdout.isEmpty && detect.stdout == analyze.stdout)
         expectValid(detect, "detect")
         expectValid(try runMien(["detect", SampleMedia.astronautPath]), "detect, no metric")
-        expectValid(try runMien(["detect", "--landmarks", "--expressions", "--blendshapes", SampleMedia.astronautPath]), "landmarks")
+        expectValid(
+            try runMien(["detect", "--landmarks", "--expressions", "--blendshapes", SampleMedia.astronautPath]),
+            "landmarks")
         expectValid(try runMien(["detect", "--detector-only", SampleMedia.astronautPath]), "detector only")
     }
 
     @Test func theSchema_refusesLinesThatDriftFromIt() throws {
-        let line = try #require(try runMien(["analyze", SampleMedia.astronautPath]).stdout.split(separator: "\n").first)
+        let line = try #require(
+            try runMien(["analyze", SampleMedia.astronautPath]).stdout.split(separator: "\n").first)
         #expect(schema.failures(ofJSON: String(line)).isEmpty)
         let valid = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         func mutated(_ change: (inout [String: Any], inout [String: Any]) -> Void) -> [String: Any] {
@@ -82,9 +85,14 @@ struct OnePipelineTests {
         let result = try runMien(["analyze", "--output", out, "--format", "jsonl", SampleMedia.astronautPath, copy])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(written == ["astronaut.jpg.jsonl", "astronaut.jpg.summary.json", "second.jpg.jsonl", "second.jpg.summary.json"])
+        #expect(
+            written == [
+                "astronaut.jpg.jsonl", "astronaut.jpg.summary.json", "second.jpg.jsonl", "second.jpg.summary.json",
+            ])
         let commas = try runMien(["analyze", "--metrics", "expressions,appearance", SampleMedia.astronautPath])
-        let repeated = try runMien(["analyze", "--metrics", "expressions", "--metrics", "appearance", SampleMedia.astronautPath])
+        let repeated = try runMien([
+            "analyze", "--metrics", "expressions", "--metrics", "appearance", SampleMedia.astronautPath,
+        ])
         #expect(commas.status == 0 && commas.stdout == repeated.stdout)
         let face = try #require(commas.jsonLines.first.map(facesOf)?.first)
         #expect(face["expressions"] != nil && face["gender"] != nil && face["emotions"] == nil)
@@ -96,7 +104,8 @@ struct OnePipelineTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = folder.appendingPathComponent("list.txt").path
-        try "\(SampleMedia.astronautPath)\n\n\(SampleMedia.astronautPath)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        try "\(SampleMedia.astronautPath)\n\n\(SampleMedia.astronautPath)\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
         let fromFile = try runMien(["detect", "--inputs-from", list])
         #expect(fromFile.status == 0 && fromFile.jsonLines.count == 2, "\(fromFile.stderr)")
         let fromStandardInput = try runProgram(
