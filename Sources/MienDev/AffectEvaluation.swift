@@ -4,7 +4,7 @@ import MienTesting
 
 /// Emotion accuracy (Mien's fusion next to fer's CNN alone, in the same run), gender and glasses.
 struct AffectEvaluation {
-    let root: URL
+    let sets: EvalSets
     let models: ModelStore
 
     func run() throws -> [String: Any] {
@@ -16,12 +16,14 @@ struct AffectEvaluation {
         let cropAnalyzer = try EmotionComparison.faceCropAnalyzer(models: models)
         let cnn = try EmotionNetwork(models: models)
         var result: [String: Any] = [:]
-        let sets: [(String, [LabelledExpression])] = [
-            ("fer2013", try LabelledExpression.fer2013(root)),
-            ("muxspace", try LabelledExpression.muxspace(root)),
-            ("jaffe", try LabelledExpression.jaffe(root)),
-        ]
-        for (name, images) in sets {
+        let root = sets.root
+        var emotionSets: [(String, [LabelledExpression])] = []
+        if sets.has("fer2013_test") { emotionSets.append(("fer2013", try LabelledExpression.fer2013(root))) }
+        if sets.has("muxspace_facial_expressions") {
+            emotionSets.append(("muxspace", try LabelledExpression.muxspace(root)))
+            emotionSets.append(("jaffe", try LabelledExpression.jaffe(root)))
+        }
+        for (name, images) in emotionSets {
             let comparison = try EmotionComparison(images: images, analyzer: cropAnalyzer, cnn: cnn)
             let m = comparison.mien
             let a = comparison.ferAlone
@@ -36,9 +38,16 @@ struct AffectEvaluation {
                     + " \(comparison.withoutFace) without a face")
         }
 
-        // Gender on UTKFace crops.
-        let utk = try LabelledExpression.csv(
-            root.appendingPathComponent("utkface_crop_subset"), table: "labels.csv", file: "file", label: "gender")
+        if let utkFolder = sets.folder("utkface_crop_subset") {
+            result["gender_utkface"] = try gender(utkFolder, analyzer)
+        }
+        if let glasses = try glasses(analyzer) { result["glasses"] = glasses }
+        return result
+    }
+
+    /// Gender on UTKFace crops.
+    private func gender(_ folder: URL, _ analyzer: FaceAnalyzer) throws -> [String: Any] {
+        let utk = try LabelledExpression.csv(folder, table: "labels.csv", file: "file", label: "gender")
         var decided = 0
         var right = 0
         var unknown = 0
@@ -60,43 +69,34 @@ struct AffectEvaluation {
         }
         let genderAccuracy = Double(right) / Double(max(decided, 1))
         let genderOverall = Double(right) / Double(max(utk.count, 1))
-        result["gender_utkface"] = [
+        let row: [String: Any] = [
             "images": utk.count, "decided": decided, "unknown": unknown, "without_face": missed,
             "accuracy_decided": round3(genderAccuracy), "accuracy_all": round3(genderOverall),
         ]
         print(
             "gender utkface: \(round3(genderAccuracy * 100)) % of \(decided) decided, \(unknown) unknown,"
                 + " \(missed) without a face (\(round3(genderOverall * 100)) % of all \(utk.count))")
+        return row
+    }
 
-        // Glasses.
+    /// Glasses on faces without quality flags, per set and all together; nil when no set is there.
+    private func glasses(_ analyzer: FaceAnalyzer) throws -> [String: Any]? {
         var glassesRows: [String: Any] = [:]
         var allRight = 0
         var allCount = 0
-        let glassesSets: [(String, [LabelledExpression])] = [
-            (
-                "yalefaces",
-                try LabelledExpression.csv(
-                    root.appendingPathComponent("yalefaces"), table: "labels.csv", file: "file_png", label: "glasses")
-            ),
-            (
-                "sunglasses_selfies",
-                try LabelledExpression.csv(
-                    root.appendingPathComponent("sunglasses_selfies"), table: "labels.csv", file: "file",
-                    label: "wearing_sunglasses")
-            ),
-            (
-                "meglass",
-                try LabelledExpression.csv(
-                    root.appendingPathComponent("meglass_samples"), table: "labels.csv", file: "file",
-                    label: "black_eyeglasses")
-            ),
-            (
-                "pointing04",
-                try LabelledExpression.csv(
-                    root.appendingPathComponent("pointing04_headpose"), table: "labels.csv", file: "file",
-                    label: "glasses_visual")
-            ),
+        let labelled: [(String, String, String, String)] = [
+            ("yalefaces", "yalefaces", "file_png", "glasses"),
+            ("sunglasses_selfies", "sunglasses_selfies", "file", "wearing_sunglasses"),
+            ("meglass", "meglass_samples", "file", "black_eyeglasses"),
+            ("pointing04", "pointing04_headpose", "file", "glasses_visual"),
         ]
+        var glassesSets: [(String, [LabelledExpression])] = []
+        for (name, set, file, label) in labelled {
+            guard let folder = sets.folder(set) else { continue }
+            glassesSets.append(
+                (name, try LabelledExpression.csv(folder, table: "labels.csv", file: file, label: label)))
+        }
+        guard !glassesSets.isEmpty else { return nil }
         for (name, images) in glassesSets {
             var right = 0
             var count = 0
@@ -125,7 +125,6 @@ struct AffectEvaluation {
         }
         glassesRows["all_accuracy"] = round3(Double(allRight) / Double(max(allCount, 1)))
         print("glasses all: \(round3(Double(allRight) / Double(max(allCount, 1)) * 100)) % of \(allCount) faces")
-        result["glasses"] = glassesRows
-        return result
+        return glassesRows
     }
 }

@@ -5,7 +5,7 @@ import MienTesting
 /// Expression accuracy as ROC-AUC on labelled stills: smile for happy faces, eye closure for sleepy and
 /// winking ones, brow raise + mouth open for surprise, and which eye a wink closes.
 struct ExpressionEvaluation {
-    let root: URL
+    let sets: EvalSets
     let models: ModelStore
 
     /// The expressions of the largest face of each image (nil when no face is found).
@@ -20,9 +20,12 @@ struct ExpressionEvaluation {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             expressions: ExpressionOptions(), models: models)
-        let yale = try score(LabelledExpression.yalefaces(root), analyzer: analyzer)
-        let jaffe = try score(LabelledExpression.jaffe(root), analyzer: analyzer)
-        let mux = try score(LabelledExpression.muxspace(root), analyzer: analyzer)
+        let root = sets.root
+        let hasYale = sets.has("yalefaces")
+        let hasMux = sets.has("muxspace_facial_expressions")
+        let yale = hasYale ? try score(LabelledExpression.yalefaces(root), analyzer: analyzer) : []
+        let jaffe = hasMux ? try score(LabelledExpression.jaffe(root), analyzer: analyzer) : []
+        let mux = hasMux ? try score(LabelledExpression.muxspace(root), analyzer: analyzer) : []
         var result: [String: Any] = [:]
 
         func smile(_ f: TrackedFace) -> Double? { f.expressions?[.smile] }
@@ -40,7 +43,7 @@ struct ExpressionEvaluation {
             ("surprise_jaffe", jaffe, surprise, ["surprise"], ["neutral"]),
             ("surprise_muxspace", mux, surprise, ["surprise"], ["neutral"]),
         ]
-        for (name, set, measure, positive, negative) in tasks {
+        for (name, set, measure, positive, negative) in tasks where !set.isEmpty {
             var positives: [Double] = []
             var negatives: [Double] = []
             // The same, restricted to faces without quality flags (the scores Mien vouches for).
@@ -68,6 +71,7 @@ struct ExpressionEvaluation {
                     + " (\(trustedPositives.count) / \(trustedNegatives.count))")
         }
 
+        guard hasYale else { return result }
         // CIDetector booleans at their documented thresholds.
         let labelledYale = yale.compactMap { label, face in face.map { (label, $0) } }
         let smiles = labelledYale.filter { $0.1.expressions?.hasSmile == true }.map(\.0)

@@ -4,7 +4,7 @@ import MienTesting
 
 /// Landmark error on 300-W helen and head-pose error on Pointing'04.
 struct GeometryEvaluation {
-    let root: URL
+    let sets: EvalSets
     let models: ModelStore
 
     func run() throws -> [String: Any] {
@@ -14,23 +14,33 @@ struct GeometryEvaluation {
 
         // Landmarks: NME over the 68 points, normalised by the outer-eye-corner distance. helen is the
         // target set; dlib's labelled example faces (small faces in crowds) show whether it generalises.
-        let dlib = root.appendingPathComponent("dlib_examples_faces")
-        for (name, faces) in try [
-            ("helen", LabelledLandmarks.helen(root.appendingPathComponent("ibug300w_helen_test"))),
-            (
-                "dlib",
-                LabelledLandmarks.dlibXML(dlib.appendingPathComponent("training_with_face_landmarks.xml"))
-                    + LabelledLandmarks.dlibXML(dlib.appendingPathComponent("testing_with_face_landmarks.xml"))
-            ),
-        ] {
-            result.merge(try landmarkError(name, faces, analyzer)) { $1 }
+        if let helen = sets.folder("ibug300w_helen_test") {
+            result.merge(try landmarkError("helen", LabelledLandmarks.helen(helen), analyzer)) { $1 }
         }
+        if let dlib = sets.folder("dlib_examples_faces") {
+            let faces =
+                try LabelledLandmarks.dlibXML(dlib.appendingPathComponent("training_with_face_landmarks.xml"))
+                + LabelledLandmarks.dlibXML(dlib.appendingPathComponent("testing_with_face_landmarks.xml"))
+            result.merge(try landmarkError("dlib", faces, analyzer)) { $1 }
+        }
+        if let pointing = sets.folder("pointing04_headpose") {
+            result.merge(try headPose(pointing, analyzer)) { $1 }
+        }
+        if let video = sets.videos(in: "videos_talking_heads").first {
+            result["jitter"] = try jitter(video)
+        }
+        return result
+    }
+
+    /// Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees, against the labels.
+    private func headPose(_ folder: URL, _ analyzer: FaceAnalyzer) throws -> [String: Any] {
+        var result: [String: Any] = [:]
 
         // Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees.
         var poseMissed = 0
         // Label and estimate per image.
         var (pans, tilts, yaws, pitches, irisDrops) = ([Double](), [Double](), [Double](), [Double](), [Double]())
-        for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
+        for label in try LabelledPose.pointing04(folder)
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
             let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
             guard
@@ -77,7 +87,7 @@ struct GeometryEvaluation {
                 + " \(gaze["pitch_slope"] ?? 0); correlation of (tilt label - head pitch) with the irises' height in"
                 + " the eyes \(gaze["pitch_residual_iris_correlation"] ?? 0) (negative: the eyes looked up where the"
                 + " head did not)")
-        result["jitter"] = try jitter()
+
         return result
     }
 
@@ -133,8 +143,7 @@ struct GeometryEvaluation {
     ///
     /// Real motion has small acceleration; jitter has a large one.
     /// Lag is shown by the mean distance between smoothed and raw points.
-    private func jitter() throws -> [String: Any] {
-        let path = root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
+    private func jitter(_ path: String) throws -> [String: Any] {
         let stable = [168, FaceLandmark.noseTip, FaceLandmark.rightEyeInnerCorner, FaceLandmark.leftEyeInnerCorner]
         var tracks: [String: [[Point3D]]] = [:]
         var interocular = 0.0
