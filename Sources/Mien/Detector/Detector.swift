@@ -53,6 +53,7 @@ public final class Detector: Sendable {
 
     private let continuation: AsyncStream<DetectorResult>.Continuation
     private let models: ModelStore?
+    private let stages: DetectorStages?
     private let writers: WriterGroup
     /// Entered by `start()`, left once when the input has ended and the writers are finished.
     private let ending = DispatchGroup()
@@ -107,6 +108,22 @@ public final class Detector: Sendable {
         self.source = source
         self.options = options
         self.models = models
+        stages = nil
+        self.writers = WriterGroup(writers)
+        (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
+    }
+
+    /// A detector that finds and tracks faces with `stages` instead of Mien's networks.
+    ///
+    /// No model is loaded; pose, expressions, emotions and appearance are absent. For tests and other
+    /// implementations.
+    public init(
+        source: DetectorSource, options: DetectorOptions, stages: DetectorStages, writers: [any ResultWriter] = []
+    ) {
+        self.source = source
+        self.options = options
+        models = nil
+        self.stages = stages
         self.writers = WriterGroup(writers)
         (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
     }
@@ -130,12 +147,15 @@ public final class Detector: Sendable {
         let opened: SourceBox?
         let built: DetectorEngine
         do {
-            let store = try models ?? ModelStore()
             opened = try openSource()
             if let opened { try writers.begin(opened.source.info) }
-            built = try DetectorEngine(
-                source: source, isStream: opened.map { isStream($0.source.info.kind) }, options: options,
-                models: store)
+            let tracked = opened.map { isStream($0.source.info.kind) }
+            if let stages {
+                built = try DetectorEngine(source: source, isStream: tracked, options: options, stages: stages)
+            } else {
+                built = try DetectorEngine(
+                    source: source, isStream: tracked, options: options, models: models ?? ModelStore())
+            }
         } catch {
             // Nothing was analysed: no output may be left behind looking like a result.
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
@@ -265,6 +285,8 @@ public final class Detector: Sendable {
             return SourceBox(PrefetchingFrameSource(try InputSource.open(path: path, imageInterval: interval ?? 0)))
         case .liveSource(_, let open):
             return SourceBox(try open())
+        case .frames(_, let open):
+            return SourceBox(PrefetchingFrameSource(try open()))
         case .discreteImages, .continuousImages, .pushedFrames:
             return nil
         }
@@ -278,6 +300,7 @@ public final class Detector: Sendable {
         case .image: return false
         case .imageFolder:
             if case .file(_, let interval) = source { return interval != nil }
+            if case .frames = source { return true }
             return false
         }
     }

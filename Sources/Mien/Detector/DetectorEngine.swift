@@ -48,42 +48,66 @@ final class DetectorEngine: Sendable {
         }
     }
 
+    private init(
+        options: DetectorOptions, front: Front, measurer: FaceMeasurer?, runsExpressions: Bool, runsAffect: Bool
+    ) {
+        self.options = options
+        self.front = Locked(front)
+        self.measurer = Locked(measurer)
+        self.runsExpressions = runsExpressions
+        self.runsAffect = runsAffect
+    }
+
+    /// The analysis with Mien's networks for the metrics `options` asks for.
     /// - Parameter isStream: for sources the detector opens itself, whether the opened input is tracked
     ///   (a video, a continuous folder) or a set of unrelated pictures; nil for the others, whose source
     ///   says it.
-    init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, models: ModelStore) throws {
-        self.options = options
-        let stream: Bool
-        if let isStream {
-            stream = isStream
-        } else if case .discreteImages = source {
-            stream = false
-        } else {
-            stream = true
-        }
-        // Pictures given one by one are numbered by the detector; sources it reads keep their own indices.
-        let numbersFrames = !source.readsItself
-        let interval = (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }
+    convenience init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, models: ModelStore) throws {
+        let (interval, numbersFrames) = Self.clock(source: source, options: options)
         if options.detectionOnly {
-            front = Locked(
-                Front(
+            self.init(
+                options: options,
+                front: Front(
                     locator: nil, detector: try BlazeFaceDetector(options: options.detection, models: models),
-                    interval: interval, numbersFrames: numbersFrames))
-            measurer = Locked(nil)
-            runsExpressions = false
-            runsAffect = false
+                    interval: interval, numbersFrames: numbersFrames),
+                measurer: nil, runsExpressions: false, runsAffect: false)
             return
         }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let analyzer = try FaceAnalyzer(
-            mode: stream ? .stream : .discreteImages, detection: options.detection,
+            mode: Self.mode(source: source, isStream: isStream), detection: options.detection,
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
             appearance: options.needsAppearance, models: models)
-        runsExpressions = analyzer.expressions != nil
-        runsAffect = analyzer.runsAffectStage
-        front = Locked(
-            Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames))
-        measurer = Locked(analyzer.measurer)
+        self.init(
+            options: options,
+            front: Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames),
+            measurer: analyzer.measurer, runsExpressions: analyzer.expressions != nil,
+            runsAffect: analyzer.runsAffectStage)
+    }
+
+    /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
+    convenience init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, stages: DetectorStages) throws {
+        let (interval, numbersFrames) = Self.clock(source: source, options: options)
+        let (detector, mesher) = try stages.make(options.detection)
+        let analyzer = FaceAnalyzer(
+            mode: Self.mode(source: source, isStream: isStream), detection: options.detection,
+            tracking: try TrackingOptions(), detector: detector, mesher: mesher, geometry: nil)
+        self.init(
+            options: options,
+            front: Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames),
+            measurer: analyzer.measurer, runsExpressions: false, runsAffect: false)
+    }
+
+    /// The rate cap's interval (seconds) and whether the engine numbers frames itself: pictures given one by
+    /// one are numbered here; sources the detector reads keep their own indices.
+    private static func clock(source: DetectorSource, options: DetectorOptions) -> (Double?, Bool) {
+        ((options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }, !source.readsItself)
+    }
+
+    private static func mode(source: DetectorSource, isStream: Bool?) -> FaceAnalyzer.RunningMode {
+        if let isStream { return isStream ? .stream : .discreteImages }
+        if case .discreteImages = source { return .discreteImages }
+        return .stream
     }
 
     /// The first half for `frame`: numbering, rate cap, then detection, mesh, pose and tracking.

@@ -12,6 +12,9 @@ public enum DetectorSource: Sendable {
     /// of a folder that cannot be read is reported (`didSkip`) and the others go on. `finished` is reported
     /// at the end.
     case file(path: String, imageInterval: Double? = nil)
+    /// Any `FrameSource` the caller opens (another decoder, a synthetic clip), read like a file: as fast as it
+    /// can be analysed, every frame, `finished` at its end. Tracked, unless its kind is `.image`.
+    case frames(name: String, open: @Sendable () throws -> any FrameSource)
     /// Unrelated pictures given one at a time with `process(_:)`: each stands alone.
     case discreteImages
     /// Related pictures (for example one per second) given with `process(_:)`: faces are tracked.
@@ -25,7 +28,7 @@ public enum DetectorSource: Sendable {
     /// Whether the detector reads frames itself on a background thread.
     var readsItself: Bool {
         switch self {
-        case .camera, .videoFile, .file, .liveSource: true
+        case .camera, .videoFile, .file, .frames, .liveSource: true
         case .discreteImages, .continuousImages, .pushedFrames: false
         }
     }
@@ -35,7 +38,7 @@ public enum DetectorSource: Sendable {
         switch self {
         case .camera(let device, _, _): "camera:\(device)"
         case .videoFile(let path), .file(let path, _): path
-        case .liveSource(let name, _): name
+        case .liveSource(let name, _), .frames(let name, _): name
         case .discreteImages, .continuousImages, .pushedFrames: nil
         }
     }

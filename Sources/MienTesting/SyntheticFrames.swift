@@ -1,0 +1,73 @@
+public import Mien
+
+/// A frame source of plain grey frames, numbered and timed like a video (or like the pictures of a
+/// folder), with scripted read failures: input for `DetectorSource.frames` in tests without files.
+public final class SyntheticFrames: FrameSource {
+    public let name: String
+    public let info: SourceInfo
+    private let count: Int
+    private let failing: Set<Int>
+    private var next = 0
+
+    /// - Parameters:
+    ///   - count: frames before the end.
+    ///   - kind: `.video` (frames 1 / `framesPerSecond` apart) or `.imageFolder` (a read failure is
+    ///     followed by the next picture, as a folder's bad image is).
+    ///   - failing: indices whose read throws `.corruptData` instead of returning a frame.
+    public init(
+        name: String = "synthetic", count: Int, kind: SourceKind = .video, width: Int = 320, height: Int = 240,
+        framesPerSecond: Double = 30, failing: Set<Int> = []
+    ) {
+        self.name = name
+        self.count = count
+        self.failing = failing
+        info = SourceInfo(
+            kind: kind, width: width, height: height, framesPerSecond: framesPerSecond, frameCount: count)
+    }
+
+    public func nextFrame() throws -> Frame? {
+        guard next < count else { return nil }
+        let index = next
+        next += 1
+        if failing.contains(index) {
+            throw MienError(.corruptData, "scripted failure", input: "\(name) frame \(index)")
+        }
+        let width = info.width ?? 320
+        let height = info.height ?? 240
+        return try Frame(
+            width: width, height: height, pixels: [UInt8](repeating: 128, count: width * height * Frame.channels),
+            timestamp: Double(index) / (info.framesPerSecond ?? 30), index: index)
+    }
+}
+
+/// A `ResultWriter` that keeps everything it is told, for tests of the plumbing.
+public final class RecordingWriter: ResultWriter, @unchecked Sendable {
+    // Written by the detector's thread, read by the test after `wait()`, which orders the two.
+    public private(set) var info: SourceInfo?
+    public private(set) var results: [DetectorResult] = []
+    /// Whether each write came with the frame's pixels.
+    public private(set) var framesGiven: [Bool] = []
+    public private(set) var skippedErrors: [MienError] = []
+    public private(set) var ends: [InputEnd] = []
+    public private(set) var failures: [MienError] = []
+    public let wantsFrames: Bool
+    /// Throw on the write of this frame index (a full disk, a closed socket).
+    private let failAt: Int?
+
+    public init(wantsFrames: Bool = false, failAt frameIndex: Int? = nil) {
+        self.wantsFrames = wantsFrames
+        failAt = frameIndex
+    }
+
+    public func begin(_ info: SourceInfo) throws { self.info = info }
+
+    public func write(_ result: DetectorResult, frame: Frame?) throws {
+        if result.frameIndex == failAt { throw MienError(.ioFailure, "scripted write failure", input: "recording") }
+        results.append(result)
+        framesGiven.append(frame != nil)
+    }
+
+    public func skipped(_ error: MienError) { skippedErrors.append(error) }
+    public func finish(_ end: InputEnd) throws { ends.append(end) }
+    public func fail(_ error: MienError) { failures.append(error) }
+}

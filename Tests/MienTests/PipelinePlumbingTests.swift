@@ -1,0 +1,240 @@
+import Foundation
+import Mien
+import MienTesting
+import Testing
+
+/// The one pipeline with scripted faces and synthetic frames: writers, ordering, resume, frame limits,
+/// cancellation and failures, without Mien's models.
+@Suite("Detector and writers, scripted", .timeLimit(.minutes(1)))
+struct PipelinePlumbingTests {
+    func detector(
+        frames count: Int = 30, kind: SourceKind = .video, failing: Set<Int> = [], options: DetectorOptions? = nil,
+        faces: ScriptedFaces = .one(), writers: [any ResultWriter]
+    ) throws -> Detector {
+        Detector(
+            source: .frames(
+                name: "clip", open: { SyntheticFrames(name: "clip", count: count, kind: kind, failing: failing) }),
+            options: try options ?? DetectorOptions(), stages: faces.stages, writers: writers)
+    }
+
+    @Test func writers_getEveryFrameOnce_inOrder_thenOneCompleteEnding() throws {
+        let plain = RecordingWriter()
+        let drawing = RecordingWriter(wantsFrames: true)
+        let detector = try detector(writers: [plain, drawing])
+        try detector.start()
+        #expect(detector.wait() == .complete)
+        detector.stop()
+        #expect(plain.info?.frameCount == 30 && plain.info?.kind == .video)
+        #expect(plain.results.map(\.frameIndex) == Array(0..<30))
+        #expect(drawing.results == plain.results)
+        #expect(plain.results.allSatisfy { $0.input == "clip" && $0.width == 320 && $0.faces?.count == 1 })
+        // Pixels only to the writer that asked for them.
+        #expect(drawing.framesGiven == Array(repeating: true, count: 30))
+        #expect(plain.framesGiven == Array(repeating: false, count: 30))
+        #expect(plain.ends == [.complete] && drawing.ends == [.complete] && plain.failures.isEmpty)
+        // One tracked face: found on frame 0, never lost, the face-count stream on every frame.
+        #expect(plain.results.first?.found == [0] && plain.results.allSatisfy { $0.lost.isEmpty })
+        #expect(plain.results.allSatisfy { $0.faceCount != nil })
+    }
+
+    @Test func aWriterThatFails_stopsTheInput_andEveryWriterIsToldToRemoveItsOutput() throws {
+        let breaking = RecordingWriter(failAt: 5)
+        let other = RecordingWriter()
+        let detector = try detector(frames: 60, writers: [other, breaking])
+        try detector.start()
+        let end = detector.wait()
+        detector.stop()
+        #expect(end.error?.code == .ioFailure)
+        #expect(breaking.results.map(\.frameIndex) == Array(0..<5))
+        #expect(other.results.count <= 6, "writing stops at the failure, not at the end of the input")
+        #expect(other.failures.count == 1 && breaking.failures.count == 1)
+        #expect(other.ends.isEmpty && breaking.ends.isEmpty, "a failed output is never finished as if complete")
+    }
+
+    @Test func resume_startsAfterTheGivenFrame_withIDsAboveTheOldOnes_andLosesTheOpenFacesOnce() throws {
+        let writer = RecordingWriter()
+        var options = try DetectorOptions()
+        options.resume = ResumePoint(afterFrame: 9, nextFaceId: 3, openFaces: [1, 2])
+        let detector = try detector(options: options, writers: [writer])
+        try detector.start()
+        #expect(detector.wait() == .complete)
+        detector.stop()
+        #expect(writer.results.map(\.frameIndex) == Array(10..<30))
+        #expect(writer.results.first?.lost == [1, 2] && writer.results.first?.found == [3])
+        #expect(writer.results.dropFirst().allSatisfy { $0.lost.isEmpty && $0.found.isEmpty })
+        #expect(writer.results.allSatisfy { $0.faces.map { Array($0.keys) } == [3] && $0.faces?[3]?.faceId == 3 })
+    }
+
+    @Test func resumePoint_afterFinishedResults_continuesIDsAndClosesTheOpenFaces() {
+        let results = [
+            DetectorResult(frameIndex: 0, timestamp: 0, faces: [:], found: [0, 1]),
+            DetectorResult(frameIndex: 1, timestamp: 0.1, faces: [:], lost: [0]),
+            DetectorResult(frameIndex: 2, timestamp: 0.2, faces: [:], found: [4]),
+        ]
+        let point = ResumePoint(after: results)
+        #expect(point == ResumePoint(afterFrame: 2, nextFaceId: 5, openFaces: [1, 4]))
+        #expect(ResumePoint(after: []) == nil)
+    }
+
+    @Test func maximumFrames_endsTheInputComplete_afterThatManyFrames() throws {
+        let writer = RecordingWriter()
+        let detector = try detector(
+            options: DetectorOptions(detection: DetectionOptions(), maximumFrames: 7), writers: [writer])
+        try detector.start()
+        #expect(detector.wait() == .complete)
+        detector.stop()
+        #expect(writer.results.map(\.frameIndex) == Array(0..<7) && writer.ends == [.complete])
+    }
+
+    @Test func stop_beforeTheEnd_finishesTheWritersAsStopped() throws {
+        // A long input; stop() as soon as a few frames are out.
+        let writer = RecordingWriter()
+        let detector = try detector(frames: 100_000, writers: [writer])
+        try detector.start()
+        Thread.sleep(forTimeInterval: 0.2)
+        detector.stop()
+        #expect(detector.wait() == .stopped)
+        #expect(writer.ends == [.stopped])
+        #expect(writer.results.count < 100_000)
+        #expect(
+            writer.results.map(\.frameIndex) == Array(0..<writer.results.count), "in order, none lost before the stop")
+    }
+
+    @Test func aFolderWithABadPicture_reportsItAsSkipped_andGoesOn() throws {
+        let writer = RecordingWriter()
+        let detector = try detector(frames: 6, kind: .imageFolder, failing: [2, 4], writers: [writer])
+        try detector.start()
+        #expect(detector.wait() == .complete)
+        detector.stop()
+        #expect(writer.results.map(\.frameIndex) == [0, 1, 3, 5])
+        #expect(writer.skippedErrors.count == 2 && writer.skippedErrors.allSatisfy { $0.code == .corruptData })
+    }
+
+    @Test func aVideoThatFails_deliversTheFramesBeforeIt_thenEndsFailed() throws {
+        let writer = RecordingWriter()
+        let detector = try detector(frames: 20, failing: [12], writers: [writer])
+        try detector.start()
+        let end = detector.wait()
+        detector.stop()
+        #expect(end.error?.code == .corruptData)
+        #expect(writer.results.map(\.frameIndex) == Array(0..<12))
+        #expect(writer.ends.count == 1 && writer.ends.first?.error?.code == .corruptData)
+        #expect(writer.failures.isEmpty, "the outputs hold the good frames and are kept")
+    }
+
+    @Test func aSourceThatCannotOpen_failsStart_andLeavesNoOutput() throws {
+        let writer = RecordingWriter()
+        let detector = Detector(
+            source: .frames(name: "gone", open: { throw MienError(.notFound, "no such file", input: "gone") }),
+            options: try DetectorOptions(), stages: ScriptedFaces.one().stages, writers: [writer])
+        #expect(throws: MienError.self) { try detector.start() }
+        #expect(writer.failures.count == 1 && writer.ends.isEmpty && writer.results.isEmpty)
+        #expect(detector.wait() == .failed(MienError(.notFound, "no such file", input: "gone")))
+    }
+
+    @Test func faceLeavingAndComingBack_isLostThenFoundWithANewID() throws {
+        // In frames 10...14 nobody is there.
+        let faces = ScriptedFaces { index in
+            (10..<15).contains(index) ? [] : [Rect(x: 100, y: 60, width: 80, height: 80)]
+        }
+        let writer = RecordingWriter()
+        let detector = try detector(faces: faces, writers: [writer])
+        try detector.start()
+        #expect(detector.wait() == .complete)
+        detector.stop()
+        let found = writer.results.flatMap(\.found)
+        let lost = writer.results.flatMap(\.lost)
+        #expect(found == [0, 1] && lost == [0])
+    }
+}
+
+/// The library's writers, fed fake results: no models, no detector.
+@Suite("Result writers")
+struct ResultWriterTests {
+    func results() throws -> [DetectorResult] {
+        var face = try JSONDecoder().decode(
+            FaceResult.self,
+            from: Data(
+                #"{"faceId":0,"faceBounds":{"x":1,"y":2,"width":30,"height":40},"confidence":0.9,"flags":[],"valence":25,"engagement":40}"#
+                    .utf8))
+        var results: [DetectorResult] = []
+        for index in 0..<5 {
+            face.valence = Double(index * 10)
+            results.append(
+                DetectorResult(
+                    input: "fake.mp4", frameIndex: index, timestamp: Double(index) / 10, width: 64, height: 48,
+                    faces: index == 2 ? nil : [0: face], found: index == 0 ? [0] : []))
+        }
+        return results
+    }
+
+    @Test func jsonLines_roundTrip_andTheCheckpointReadsThemBack_droppingATornLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-writers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("fake.mp4.jsonl").path
+        let expected = try results()
+        let complete = try JSONLinesWriter(path: path)
+        for result in expected { try complete.write(result, frame: nil) }
+        try complete.finish(.complete)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(try lines.map { try JSONDecoder().decode(DetectorResult.self, from: Data($0.utf8)) } == expected)
+        // A second run killed after these frames: its temporary file holds every line, then a torn one.
+        let killed = try JSONLinesWriter(path: path)
+        for result in expected { try killed.write(result, frame: nil) }
+        let partial = try #require(AtomicFile.leftovers(of: path).first)
+        let handle = try #require(FileHandle(forWritingAtPath: partial))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"frameIndex":5,"tim"#.utf8))
+        try handle.close()
+        let checkpoint = try #require(ResumeCheckpoint.load(jsonlPath: path, outputs: [path]))
+        #expect(checkpoint.results == expected)
+        #expect(checkpoint.resumePoint == ResumePoint(afterFrame: 4, nextFaceId: 1, openFaces: [0]))
+        checkpoint.removeLeftovers()
+        #expect(AtomicFile.leftovers(of: path).isEmpty)
+    }
+
+    @Test func csv_hasARowPerFacePerProcessedFrame_andFailRemovesIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-writers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("kept.csv").path
+        let writer = try CSVWriter(path: kept)
+        for result in try results() { try writer.write(result, frame: nil) }
+        try writer.finish(.stopped)
+        let rows = try String(contentsOfFile: kept, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 1 + 4 && rows.first.map(String.init) == ResultTable.headerLine)
+        let broken = folder.appendingPathComponent("broken.csv").path
+        let failing = try CSVWriter(path: broken)
+        try failing.write(try results()[0], frame: nil)
+        failing.fail(MienError(.ioFailure, "disk full"))
+        #expect(!FileManager.default.fileExists(atPath: broken) && AtomicFile.leftovers(of: broken).isEmpty)
+    }
+
+    @Test func summaryAndReport_shareOneSummary_andTheReportNamesHowTheInputEnded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-writers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = ReportWriter(input: "fake.mp4")
+        let alone = SummaryWriter(path: folder.appendingPathComponent("alone.json").path, input: "fake.mp4")
+        let shared = SummaryWriter(
+            path: folder.appendingPathComponent("shared.json").path, input: "fake.mp4", sharing: report)
+        let writers: [any ResultWriter] = [report, alone, shared]
+        for result in try results() { for writer in writers { try writer.write(result, frame: nil) } }
+        for writer in writers { try writer.finish(.stopped) }
+        let a = try String(contentsOfFile: folder.appendingPathComponent("alone.json").path, encoding: .utf8)
+        let b = try String(contentsOfFile: folder.appendingPathComponent("shared.json").path, encoding: .utf8)
+        #expect(a == b && a.contains("valence"))
+        #expect(report.part.problem == "interrupted")
+        #expect(report.part.faces[0] != nil)
+    }
+
+    @Test func annotation_refusesAFileTargetThatDoesNotSuitTheInput() throws {
+        let writer = AnnotationWriter(target: "/tmp/out.png", input: "talk.mp4")
+        #expect(throws: MienError.self) { try writer.begin(SourceInfo(kind: .video)) }
+        #expect(throws: Never.self) {
+            try AnnotationWriter(target: "/tmp/out.mp4", input: "talk.mp4").begin(SourceInfo(kind: .video))
+        }
+        #expect(AnnotationWriter.namesFile("a/b.MP4") && !AnnotationWriter.namesFile("a/b"))
+    }
+}
