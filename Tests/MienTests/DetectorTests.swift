@@ -234,4 +234,38 @@ struct DetectorTests {
         // --- end of README example ---
         #expect(smiles.count == 15 && smiles.allSatisfy { $0 > 50 })
     }
+
+    @Test func readmeLibraryExample_writesTheFilesThroughTheDetector() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-readme-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("talk.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 12).write(to: clip)
+        let csv = folder.appendingPathComponent("talk.csv").path
+        let jsonl = folder.appendingPathComponent("talk.jsonl").path
+        var outcome = ""
+        // --- README example (keep in step with README.md, "Using the library") ---
+        let options = try DetectorOptions(
+            detection: DetectionOptions(faceMode: .small, maximumFaces: 10, minimumConfidence: 0.5),
+            metrics: .allEmotions)
+        let detector = Detector(
+            source: .file(path: clip),
+            options: options, models: try models(),
+            writers: [try CSVWriter(path: csv), try JSONLinesWriter(path: jsonl)])
+        try detector.start()
+        switch detector.wait() {
+        case .complete: outcome = "done"
+        case .stopped: outcome = "stopped"
+        case .failed(let error): outcome = "\(error)"
+        }
+        // --- end of README example ---
+        detector.stop()
+        #expect(outcome == "done")
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 13, "a header and one row per frame")
+        let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
+        let results = try lines.map { try JSONDecoder().decode(DetectorResult.self, from: Data($0.utf8)) }
+        #expect(results.map(\.frameIndex) == Array(0..<12))
+        #expect(results.allSatisfy { ($0.faces?.values.first?.emotions?[.joy] ?? 0) > 50 && $0.input == clip })
+    }
 }
