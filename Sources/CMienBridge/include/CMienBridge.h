@@ -114,6 +114,25 @@ mien_status mien_video_writer_write(mien_video_writer *writer, const uint8_t *pi
                                     char **error_message);
 void mien_video_writer_free(mien_video_writer *writer);
 
+// MARK: - Video encoding with FFmpeg (H.264)
+
+typedef struct mien_video_encoder mien_video_encoder;
+
+/// Opens an H.264 encoder (libx264; MPEG-4 Part 2 when FFmpeg has no libx264) writing `path` in the
+/// container its name asks for (.mp4, .mov, .mkv). `width` and `height` must be even. `preset` is x264's
+/// speed preset ("ultrafast" ... "medium"), `crf` its constant rate factor (0...51, 23 = x264's default);
+/// x264's look-ahead is off ("zerolatency"), so no frames are held back. MIEN_ERR_IO when the file or the
+/// encoder cannot be opened.
+mien_status mien_video_encoder_open(const char *path, double fps, int32_t width, int32_t height, const char *preset,
+                                    int32_t crf, mien_video_encoder **out, char **error_message);
+/// Encodes one BGR picture of the opened size (`stride` bytes per row).
+mien_status mien_video_encoder_write(mien_video_encoder *encoder, const uint8_t *pixels, int32_t stride,
+                                     char **error_message);
+/// Flushes the encoder and completes the file (MIEN_ERR_IO when it cannot be written); later calls do nothing.
+mien_status mien_video_encoder_finish(mien_video_encoder *encoder, char **error_message);
+/// Completes the file if `finish` was not called (errors then go unreported) and frees the encoder.
+void mien_video_encoder_free(mien_video_encoder *encoder);
+
 // MARK: - Geometry on pixels
 
 /// Warps BGR pixels through the 2x3 affine matrix `dst_from_src` (row-major, destination = M * source)

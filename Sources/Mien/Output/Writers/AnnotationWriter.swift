@@ -62,9 +62,10 @@ public final class AnnotationWriter: ResultWriter {
         if kind == .video || kind == .camera {
             if writer == nil {
                 let path = fileTarget ?? path(base + ".mp4")
+                // Written while the video is analysed, on the cores the analysis uses: x264's cheapest preset.
                 writer = try VideoWriter(
                     path: path, width: frame.width, height: frame.height,
-                    framesPerSecond: info?.framesPerSecond ?? 30)
+                    framesPerSecond: info?.framesPerSecond ?? 30, speed: .fastest)
                 written.append(path)
             }
             try writer?.write(drawn)
@@ -75,7 +76,10 @@ public final class AnnotationWriter: ResultWriter {
         pictures += 1
     }
 
-    public func finish(_ end: InputEnd) throws { writer = nil }
+    public func finish(_ end: InputEnd) throws {
+        defer { writer = nil }
+        try writer?.finish()
+    }
 
     public func fail(_ error: MienError) {
         writer = nil
