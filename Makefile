@@ -27,9 +27,10 @@ demo: build
 	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json; annotated: $(DEMO_DIR)/astronaut-pan-zoom.mp4.mp4," \
 	  "$(DEMO_DIR)/astronaut.jpg.png; report: $(DEMO_DIR)/report.html"
 
-## test: install, build, run every test (unit, model, CLI; evaluation-data tests skip loudly without ../shared/eval).
+## test: install, build, run every test (unit, model, CLI). Evaluation-data tests are reported skipped without
+## ../shared/eval (or EVAL_DIR); under CI=true a skipped test fails the run; an EVAL_DIR naming no folder fails them.
 test: deps lint
-	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data will say SKIPPED"
+	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data are reported skipped (under CI=true that fails the run)"
 	$(SWIFT) test 2>&1 | tee .build/test.log
 	@scripts/test-summary.sh .build/test.log
 	@$(MAKE) --no-print-directory report-check

@@ -46,11 +46,31 @@ public enum SampleMedia {
     /// The shared evaluation data (`EVAL_DIR`, default `../shared/eval` beside the repository), or nil
     /// when it is absent, in which case tests that need it say they were skipped.
     public static var evaluationDirectory: URL? {
+        if case .present(let url) = evaluationData { return url }
+        return nil
+    }
+
+    /// Where the evaluation data is, and whether it is there.
+    public enum EvaluationData: Sendable, Equatable {
+        /// The folder exists.
+        case present(URL)
+        /// `EVAL_DIR` is not set and `../shared/eval` does not exist.
+        case absent
+        /// `EVAL_DIR` names a folder that does not exist (a typo must not look like "no data").
+        case missing(String)
+    }
+
+    /// `EVAL_DIR` when set, else `../shared/eval` beside the repository.
+    public static var evaluationData: EvaluationData {
         let environment = ProcessInfo.processInfo.environment["EVAL_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let url =
             environment.map { URL(fileURLWithPath: $0) }
             ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/eval")
-        return FileManager.default.fileExists(atPath: url.path) ? url.standardizedFileURL : nil
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return .present(url.standardizedFileURL)
+        }
+        return environment.map { .missing($0) } ?? .absent
     }
 
     /// A pan-and-zoom clip of the astronaut at `width` x `height`, centred on her face.

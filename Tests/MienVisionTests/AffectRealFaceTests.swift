@@ -42,8 +42,8 @@ struct AffectRealFaceTests {
         #expect(face.appearance == nil && face.emotions == nil && face.expressions != nil)
     }
 
-    @Test func utkface_genderAccuracy_isAbove95Percent() throws {
-        guard let root = evaluationData(for: "gender on utkface") else { return }
+    @Test(.needsEvaluationData) func utkface_genderAccuracy_isAbove95Percent() throws {
+        let root = try evaluationRoot()
         let images = try LabelledExpression.csv(
             root.appendingPathComponent("utkface_crop_subset"), table: "labels.csv", file: "file", label: "gender")
         let analyzer = try analyzer()
@@ -58,8 +58,8 @@ struct AffectRealFaceTests {
         #expect(decided >= 280 && Double(right) / Double(decided) >= 0.95, "\(right)/\(decided)")
     }
 
-    @Test func yalefacesAndMeGlass_glassesAreSeen() throws {
-        guard let root = evaluationData(for: "glasses on yalefaces and MeGlass") else { return }
+    @Test(.needsEvaluationData) func yalefacesAndMeGlass_glassesAreSeen() throws {
+        let root = try evaluationRoot()
         let analyzer = try analyzer()
         let images =
             try LabelledExpression.csv(
@@ -75,8 +75,8 @@ struct AffectRealFaceTests {
         #expect(images.count == 25 && right >= 22, "\(right)/\(images.count)")
     }
 
-    @Test func pointing04_glassesAreSeen_andBowedHeadsAreNotTakenForGlasses() throws {
-        guard let root = evaluationData(for: "glasses on Pointing'04") else { return }
+    @Test(.needsEvaluationData) func pointing04_glassesAreSeen_andBowedHeadsAreNotTakenForGlasses() throws {
+        let root = try evaluationRoot()
         let analyzer = try analyzer()
         // Person 1 wears glasses, persons 2 and 7 do not; person 7's bowed head throws brow shadows across
         // the nose bridge (the step alone called 33 % of those faces glasses).
@@ -109,8 +109,8 @@ struct AffectRealFaceTests {
         return result
     }
 
-    @Test func fer2013_fusionBeatsTheCNNAlone() throws {
-        guard let root = evaluationData(for: "emotions on fer2013") else { return }
+    @Test(.needsEvaluationData) func fer2013_fusionBeatsTheCNNAlone() throws {
+        let root = try evaluationRoot()
         // Every fifth picture of the PublicTest half (718 of 3,589), to keep the test short.
         let images = try LabelledExpression.fer2013(root).enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         let result = try comparison(images)
@@ -120,8 +120,8 @@ struct AffectRealFaceTests {
         #expect(result.mien.macroF1 > result.ferAlone.macroF1)
     }
 
-    @Test func muxspace_fusionBeatsTheCNNAlone() throws {
-        guard let root = evaluationData(for: "emotions on muxspace") else { return }
+    @Test(.needsEvaluationData) func muxspace_fusionBeatsTheCNNAlone() throws {
+        let root = try evaluationRoot()
         // Every third crop (390 of 1,170).
         let images = try LabelledExpression.muxspace(root).enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
         let result = try comparison(images)
@@ -130,8 +130,8 @@ struct AffectRealFaceTests {
         #expect(result.mien.macroF1 > result.ferAlone.macroF1)
     }
 
-    @Test func jaffe_fusionBeatsTheCNNAlone() throws {
-        guard let root = evaluationData(for: "emotions on JAFFE") else { return }
+    @Test(.needsEvaluationData) func jaffe_fusionBeatsTheCNNAlone() throws {
+        let root = try evaluationRoot()
         let result = try comparison(LabelledExpression.jaffe(root))
         // Dev data: 18 of 34 against 15 of 34.
         #expect(result.mien.count == 34 && result.withoutFace == 0)

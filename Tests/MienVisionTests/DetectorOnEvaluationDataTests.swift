@@ -6,8 +6,8 @@ import Testing
 /// Detection on real photographs from ../shared/eval (skipped, and said so, when it is absent).
 @Suite("BlazeFace on the evaluation data")
 struct DetectorOnEvaluationDataTests {
-    @Test func debianStills_eachHaveTheirOneFaceFound() throws {
-        guard let root = evaluationData(for: "debianStills") else { return }
+    @Test(.needsEvaluationData) func debianStills_eachHaveTheirOneFaceFound() throws {
+        let root = try evaluationRoot()
         let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: repositoryModels())
         let astronaut = try detector.detect(
             in: ImageDecoder.decode(file: root.appendingPathComponent("debian_pkg_stills/astronaut.png").path))
@@ -19,8 +19,9 @@ struct DetectorOnEvaluationDataTests {
         #expect(messi.contains { messiFace.contains($0.bounds.center) }, "detections: \(messi.map(\.bounds))")
     }
 
-    @Test func dlibExamples_smallFaces_recallAtLeast90Percent_noDogFaces_boxesOnTheLabels() throws {
-        guard let root = evaluationData(for: "dlibExamples") else { return }
+    @Test(.needsEvaluationData) func dlibExamples_smallFaces_recallAtLeast90Percent_noDogFaces_boxesOnTheLabels() throws
+    {
+        let root = try evaluationRoot()
         let folder = root.appendingPathComponent("dlib_examples_faces")
         let detector = try BlazeFaceDetector(
             options: DetectionOptions(faceMode: .small, maximumFaces: 64), models: repositoryModels())
@@ -40,8 +41,8 @@ struct DetectorOnEvaluationDataTests {
         #expect(dogs.isEmpty, "dog detections: \(dogs.map(\.confidence))")
     }
 
-    @Test func knownCounts_gridOfNine_andGrassOfNone() throws {
-        guard let root = evaluationData(for: "knownCounts") else { return }
+    @Test(.needsEvaluationData) func knownCounts_gridOfNine_andGrassOfNone() throws {
+        let root = try evaluationRoot()
         let detector = try BlazeFaceDetector(
             options: DetectionOptions(faceMode: .small, maximumFaces: 64), models: repositoryModels())
         let assets = root.appendingPathComponent("face_alignment_test_assets")

@@ -76,8 +76,8 @@ struct MeshAndTrackingTests {
         #expect(abs(rolled.yaw - upright.yaw) < 5)
     }
 
-    @Test func landmarkError_onHelen_isBounded() throws {
-        guard let root = evaluationData(for: "landmarkError") else { return }
+    @Test(.needsEvaluationData) func landmarkError_onHelen_isBounded() throws {
+        let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small), models: models)
         var errors: [Double] = []
@@ -102,8 +102,8 @@ struct MeshAndTrackingTests {
         #expect(missed <= 2)
     }
 
-    @Test func headPose_followsPointing04_signsAndMagnitudes() throws {
-        guard let root = evaluationData(for: "headPose") else { return }
+    @Test(.needsEvaluationData) func headPose_followsPointing04_signsAndMagnitudes() throws {
+        let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small), models: models)
         // Persons 1 and 2 within ±60°: enough to pin signs and error, quick to run.
@@ -142,8 +142,8 @@ struct MeshAndTrackingTests {
         #expect(yawError / Double(measured) < 10 && pitchError / Double(measured) < 19)
     }
 
-    @Test func talkingHead_keepsOneFaceIdForAllFrames() throws {
-        guard let root = evaluationData(for: "talkingHead") else { return }
+    @Test(.needsEvaluationData) func talkingHead_keepsOneFaceIdForAllFrames() throws {
+        let root = try evaluationRoot()
         let source = try VideoFileSource(
             path: root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path)
         let analyzer = try FaceAnalyzer(mode: .stream, models: models)

@@ -1,15 +1,21 @@
 import Foundation
 import Mien
 import MienTesting
+import Synchronization
 import Testing
 
 /// A source that yields `count` tiny frames and throws at the indices in `failures`.
-private final class ScriptedSource: FrameSource {
+private final class ScriptedSource: FrameSource, @unchecked Sendable {
+    // Read by one thread at a time: the prefetching thread, then (for `reads`) the test after it ended.
     let name = "scripted"
     let info: SourceInfo
     private let count: Int
     private let failures: Set<Int>
     private var position = 0
+    /// How many frames the last released source had read (set as it is freed).
+    static let lastReads = Mutex(0)
+
+    deinit { Self.lastReads.withLock { $0 = position } }
 
     init(kind: SourceKind, count: Int, failures: Set<Int>) {
         info = SourceInfo(kind: kind, frameCount: count)
@@ -54,16 +60,20 @@ struct PrefetchingTests {
         #expect(errors.count == 1 && errors.first?.input == "scripted")
     }
 
-    @Test func releasingItEarly_stopsTheThread_withoutReadingEverything() throws {
-        let scripted = ScriptedSource(kind: .video, count: 1_000_000, failures: [])
+    @Test(.timeLimit(.minutes(1)))
+    func releasingItEarly_endsTheReadingThread_afterAFewFramesAtMost() throws {
+        weak var released: ScriptedSource?
         do {
+            let scripted = ScriptedSource(kind: .video, count: 1_000_000, failures: [])
+            released = scripted
             let source = PrefetchingFrameSource(scripted, capacity: 2)
             _ = try source.nextFrame()
         }
-        Thread.sleep(forTimeInterval: 0.05)
-        // With a bounded buffer the thread can be at most a few frames ahead when it is told to stop.
-        var remaining = 0
-        while remaining < 10, (try? scripted.nextFrame()) != nil { remaining += 1 }
-        #expect(remaining == 10)
+        // The reading thread holds the scripted source until it ends: once it is gone, the thread is.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while released != nil, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(released == nil, "the reading thread is still running (or blocked) after its source was released")
+        // With a bounded buffer it was at most a few frames ahead when told to stop.
+        #expect(ScriptedSource.lastReads.withLock { $0 } <= 1 + 2 + 2)
     }
 }

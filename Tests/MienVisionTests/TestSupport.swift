@@ -28,13 +28,26 @@ func repositoryModels() throws -> ModelStore {
     try ModelStore(directory: SampleMedia.repositoryRoot.appendingPathComponent("Models"))
 }
 
-/// The evaluation data, or nil after saying loudly that the test is skipped.
-func evaluationData(for test: String) -> URL? {
-    guard let url = SampleMedia.evaluationDirectory else {
-        print("SKIPPED \(test): ../shared/eval (or EVAL_DIR) is not present")
-        return nil
+extension Trait where Self == ConditionTrait {
+    /// For tests that read the evaluation data (../shared/eval, or EVAL_DIR).
+    ///
+    /// Reported as skipped when it is absent, and then, under CI=true, `scripts/test-summary.sh` fails the
+    /// run naming them. An EVAL_DIR that names no folder is not "absent": the tests run and fail on it
+    /// (`evaluationRoot()`).
+    static var needsEvaluationData: Self {
+        .enabled(
+            if: SampleMedia.evaluationData != .absent, "needs the evaluation data (../shared/eval or EVAL_DIR)")
     }
-    return url
+}
+
+/// The evaluation data's folder.
+/// - Throws: `.notFound` naming EVAL_DIR when it is set to a folder that does not exist.
+func evaluationRoot() throws -> URL {
+    switch SampleMedia.evaluationData {
+    case .present(let url): return url
+    case .missing(let path): throw MienError(.notFound, "EVAL_DIR names a folder that does not exist", input: path)
+    case .absent: throw MienError(.notFound, "no evaluation data (the test should have been skipped)")
+    }
 }
 
 /// Catches the `MienError` a throwing expression raises.
