@@ -1,3 +1,4 @@
+import Foundation
 public import Mien
 
 /// Faces at scripted places, frame by frame, for tests of the plumbing (writers, ordering, resume,
@@ -9,18 +10,28 @@ public import Mien
 public struct ScriptedFaces: Sendable {
     /// The face boxes of the frame with this index, in frame pixels.
     public var boxes: @Sendable (Int) -> [Rect]
+    /// Seconds each mesh takes (a slow analysis, for tests of live sources that must drop frames).
+    public var meshSeconds: Double
 
-    public init(boxes: @escaping @Sendable (Int) -> [Rect]) { self.boxes = boxes }
+    public init(meshSeconds: Double = 0, boxes: @escaping @Sendable (Int) -> [Rect]) {
+        self.boxes = boxes
+        self.meshSeconds = meshSeconds
+    }
 
     /// One face at `box` in every frame.
-    public static func one(at box: Rect = Rect(x: 100, y: 60, width: 80, height: 80)) -> ScriptedFaces {
-        ScriptedFaces { _ in [box] }
+    public static func one(at box: Rect = Rect(x: 100, y: 60, width: 80, height: 80), meshSeconds: Double = 0)
+        -> ScriptedFaces
+    {
+        ScriptedFaces(meshSeconds: meshSeconds) { _ in [box] }
     }
 
     /// The stages for `Detector(source:options:stages:writers:)`.
     public var stages: DetectorStages {
         let boxes = self.boxes
-        return DetectorStages { _ in (ScriptedFaceDetector(boxes: boxes), ScriptedMesher(boxes: boxes)) }
+        let seconds = meshSeconds
+        return DetectorStages { _ in
+            (ScriptedFaceDetector(boxes: boxes), ScriptedMesher(boxes: boxes, seconds: seconds))
+        }
     }
 }
 
@@ -43,9 +54,14 @@ private final class ScriptedFaceDetector: FaceDetecting {
 /// A grid of points over the scripted face whose centre lies in the region; presence 0 when none does.
 private final class ScriptedMesher: FaceMeshEstimating {
     let boxes: @Sendable (Int) -> [Rect]
-    init(boxes: @escaping @Sendable (Int) -> [Rect]) { self.boxes = boxes }
+    let seconds: Double
+    init(boxes: @escaping @Sendable (Int) -> [Rect], seconds: Double) {
+        self.boxes = boxes
+        self.seconds = seconds
+    }
 
     func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
+        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
         guard let face = boxes(frame.index).first(where: { region.boundingBox.contains($0.center) }) else {
             return FaceMesh(
                 points: Array(repeating: Point3D(x: 0, y: 0, z: 0), count: 478), presence: 0, region: region)

@@ -132,6 +132,28 @@ struct PipelinePlumbingTests {
         #expect(detector.wait() == .failed(MienError(.notFound, "no such file", input: "gone")))
     }
 
+    @Test func aLiveSourceFasterThanTheAnalysis_dropsTheOldestWaitingFrames_andReportsThemInPlace() async throws {
+        // 90 frames at once into an analysis that takes 20 ms a frame; no rate cap.
+        let detector = Detector(
+            source: .liveSource(name: "fast", open: { SyntheticFrames(name: "fast", count: 90, kind: .camera) }),
+            options: try DetectorOptions(detection: DetectionOptions(), maxProcessRate: 1000),
+            stages: ScriptedFaces.one(meshSeconds: 0.02).stages)
+        let stream = detector.results
+        try detector.start()
+        var results: [DetectorResult] = []
+        for await result in stream {
+            results.append(result)
+            if results.count == 90 { detector.stop() }
+        }
+        #expect(results.map(\.frameIndex) == Array(0..<90), "every frame reported once, in order")
+        let processed = results.filter(\.processed).map(\.frameIndex)
+        // Never more than `liveBufferCapacity` frames wait: nearly all of them are dropped, and the last
+        // ones, still waiting when the source ended, are analysed.
+        #expect(processed.count >= 3 && processed.count <= 30, "\(processed.count) analysed")
+        #expect(processed.suffix(2) == [88, 89])
+        #expect(results.filter { !$0.processed }.allSatisfy { $0.faces == nil && $0.width == 320 })
+    }
+
     @Test func faceLeavingAndComingBack_isLostThenFoundWithANewID() throws {
         // In frames 10...14 nobody is there.
         let faces = ScriptedFaces { index in

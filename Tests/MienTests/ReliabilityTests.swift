@@ -89,10 +89,15 @@ struct ReliabilityTests {
         let store = try models()
         let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 8)
         let frames = try (0..<8).map { try clip.frame(at: $0) }
-        let shared = Detector(
-            source: .discreteImages, options: try DetectorOptions(metrics: .all), models: store)
+        let options = try DetectorOptions(metrics: .all)
+        // What each frame gives on its own, one at a time.
+        let alone = Detector(source: .discreteImages, options: options, models: store)
+        try alone.start()
+        let reference = try frames.map { try alone.process($0).faces?[0] }
+        alone.stop()
+        let shared = Detector(source: .discreteImages, options: options, models: store)
         try shared.start()
-        let perTask = try await withThrowingTaskGroup(of: [Int].self) { group in
+        let perTask = try await withThrowingTaskGroup(of: ([Int], [(Int, DetectorResult)]).self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     let own = Detector(
@@ -100,21 +105,29 @@ struct ReliabilityTests {
                     try own.start()
                     defer { own.stop() }
                     var counts: [Int] = []
-                    for frame in frames {
+                    var sharedResults: [(Int, DetectorResult)] = []
+                    for (index, frame) in frames.enumerated() {
                         counts.append(try own.process(frame).faces?.count ?? -1)
-                        _ = try shared.process(frame)
+                        sharedResults.append((index, try shared.process(frame)))
                     }
-                    return counts
+                    return (counts, sharedResults)
                 }
             }
-            var all: [[Int]] = []
-            for try await counts in group { all.append(counts) }
+            var all: [([Int], [(Int, DetectorResult)])] = []
+            for try await outcome in group { all.append(outcome) }
             return all
         }
         shared.stop()
         #expect(perTask.count == 4)
-        #expect(perTask.allSatisfy { $0 == perTask[0] }, "the same frames give the same faces in every task")
-        #expect(perTask[0].allSatisfy { $0 == 1 })
+        let counts = perTask.map(\.0)
+        #expect(counts.allSatisfy { $0 == counts[0] }, "the same frames give the same faces in every task")
+        #expect(counts[0].allSatisfy { $0 == 1 })
+        // The shared detector: every call numbered once, and each frame measured as it is alone.
+        let sharedResults = perTask.flatMap(\.1)
+        #expect(Set(sharedResults.map(\.1.frameIndex)) == Set(0..<32))
+        for (index, result) in sharedResults {
+            #expect(result.faces?.count == 1 && result.faces?[0] == reference[index], "frame \(index)")
+        }
     }
 
     @Test func damagedPictures_leaveNoFileDescriptorOpen() throws {
