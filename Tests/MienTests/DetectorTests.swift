@@ -50,7 +50,7 @@ private func code(_ body: () throws -> Void) -> MienError.Code? {
     }
 }
 
-@Suite("Detector")
+@Suite("Detector", .timeLimit(.minutes(2)))
 struct DetectorTests {
     @Test func csvColumns_areUnique_andEmptyForMetricsNotAskedFor() throws {
         #expect(Set(ResultTable.header).count == ResultTable.header.count)

@@ -149,7 +149,8 @@ struct PipelinePlumbingTests {
         let processed = results.filter(\.processed).map(\.frameIndex)
         // Never more than `liveBufferCapacity` frames wait: nearly all of them are dropped, and the last
         // ones, still waiting when the source ended, are analysed.
-        #expect(processed.count >= 3 && processed.count <= 30, "\(processed.count) analysed")
+        // (On a loaded machine the reader can deliver all 90 before the first is analysed: then only those 2.)
+        #expect(processed.count >= 2 && processed.count <= 30, "\(processed.count) analysed")
         #expect(processed.suffix(2) == [88, 89])
         #expect(results.filter { !$0.processed }.allSatisfy { $0.faces == nil && $0.width == 320 })
     }
@@ -171,7 +172,7 @@ struct PipelinePlumbingTests {
 }
 
 /// The library's writers, fed fake results: no models, no detector.
-@Suite("Result writers")
+@Suite("Result writers", .timeLimit(.minutes(2)))
 struct ResultWriterTests {
     func results() throws -> [DetectorResult] {
         var face = try JSONDecoder().decode(

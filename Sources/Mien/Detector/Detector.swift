@@ -66,6 +66,9 @@ public final class Detector: Sendable {
     /// Mutable lifecycle state.
     private struct Control {
         var running = false
+        /// Set while `start()` opens the source and loads the models, so a second `start()` at the same
+        /// moment is refused instead of starting a second set of threads.
+        var starting = false
         var generation = 0
         weak var delegate: (any DetectorDelegate)?
         var threads = 0
@@ -141,9 +144,13 @@ public final class Detector: Sendable {
     /// - Throws: `.wrongRunningMode` when already started; `MienError` for a missing, busy or unreadable
     ///   source (naming it) or a missing or altered model.
     public func start() throws {
-        if control.withLock({ $0.running }) {
-            throw MienError(.wrongRunningMode, "the detector is already started")
+        let claimed = control.withLock { state -> Bool in
+            guard !state.running, !state.starting else { return false }
+            state.starting = true
+            return true
         }
+        guard claimed else { throw MienError(.wrongRunningMode, "the detector is already started") }
+        defer { control.withLock { $0.starting = false } }
         let opened: SourceBox?
         let built: DetectorEngine
         do {

@@ -25,12 +25,13 @@ public struct BaselineOptions: Sendable, Equatable {
     /// - Throws: `.invalidArgument` for a quantile outside 0..<1, a memory or warm-up that is not
     ///   positive, or an offset outside 0..<100.
     public init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 3, maximumOffset: Double = 40) throws {
-        guard quantile >= 0, quantile < 1 else { throw MienError(.invalidArgument, "baseline quantile must be 0..<1") }
-        guard memory > 0, warmUp > 0 else {
-            throw MienError(.invalidArgument, "baseline memory and warm-up must be positive seconds")
+        // Comparisons, so NaN fails every one of them.
+        guard quantile >= 0, quantile < 1 else { throw MienError(.invalidOptions, "baseline quantile must be 0..<1") }
+        guard memory > 0, warmUp > 0, warmUp.isFinite else {
+            throw MienError(.invalidOptions, "baseline memory and warm-up must be positive seconds")
         }
         guard maximumOffset >= 0, maximumOffset < 100 else {
-            throw MienError(.invalidArgument, "baseline maximum offset must be 0..<100")
+            throw MienError(.invalidOptions, "baseline maximum offset must be 0..<100")
         }
         self.quantile = quantile
         self.memory = memory
