@@ -8,6 +8,7 @@ public import MienCore
 ///
 /// - Important: Not thread-safe; one stream per measurer, frames in the order they were located.
 public final class FaceMeasurer {
+    private let gazeEstimator = GazeEstimator()
     /// Options of the expression stage, or nil when it does not run.
     public var expressions: ExpressionOptions? { expressionStage?.options }
     private let expressionStage: ExpressionStage?
@@ -46,6 +47,9 @@ public final class FaceMeasurer {
         let quality = FaceQuality(mesh: face.mesh, in: frame)
         face.quality = quality
         face.flags = limits.flags(pose: face.pose, quality: quality)
+        // Cheap (a few mesh points): measured for every face, so `attention` and the `gaze` metric read the
+        // same numbers.
+        face.gaze = face.pose.flatMap { gazeEstimator.gaze(mesh: face.mesh, pose: $0) }
         face = try expressionStage?.measure(face, in: frame, stream: stream) ?? face
         return try affectStage?.measure(face, in: frame, stream: stream) ?? face
     }

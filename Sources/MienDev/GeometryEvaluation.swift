@@ -40,6 +40,8 @@ struct GeometryEvaluation {
         var poseMissed = 0
         // Label and estimate per image.
         var (pans, tilts, yaws, pitches, irisDrops) = ([Double](), [Double](), [Double](), [Double](), [Double]())
+        var eyes: [GazeEvaluation.Sample] = []
+        let gazeEstimator = GazeEstimator()
         for label in try LabelledPose.pointing04(folder)
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
             let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
@@ -56,6 +58,10 @@ struct GeometryEvaluation {
             yaws.append(pose.yaw)
             pitches.append(pose.pitch)
             irisDrops.append(Self.irisDrop(face.mesh))
+            eyes.append(
+                GazeEvaluation.Sample(
+                    person: label.person, pan: label.pan, tilt: label.tilt, pose: pose,
+                    measurement: gazeEstimator.measure(mesh: face.mesh, pose: pose)))
         }
         // Pointing'04 pan > 0 is the person's right; Mien's yaw > 0 is the person's left.
         let yawSigned = zip(yaws, pans).map { $0 + $1 }
@@ -87,7 +93,7 @@ struct GeometryEvaluation {
                 + " \(gaze["pitch_slope"] ?? 0); correlation of (tilt label - head pitch) with the irises' height in"
                 + " the eyes \(gaze["pitch_residual_iris_correlation"] ?? 0) (negative: the eyes looked up where the"
                 + " head did not)")
-
+        result["gaze"] = GazeEvaluation(samples: eyes).run()
         return result
     }
 

@@ -90,6 +90,8 @@ public struct LabelledPose: Sendable {
     public var faceCenter: Point
     /// Whether the person wears glasses in this series.
     public var glasses: Bool
+    /// Who it is (1...15): folds that leave people out are made from this.
+    public var person: Int
 
     /// Reads `labels.csv` (file, person, series, number, tilt, pan, cx, cy, w, h, glasses).
     public static func pointing04(_ folder: URL) throws -> [LabelledPose] {
@@ -98,11 +100,11 @@ public struct LabelledPose: Sendable {
         return rows.compactMap { row in
             let c = row.split(separator: ",").map(String.init)
             guard c.count >= 11, let tilt = Double(c[4]), let pan = Double(c[5]), let cx = Double(c[6]),
-                let cy = Double(c[7])
+                let cy = Double(c[7]), let person = Int(c[1])
             else { return nil }
             return LabelledPose(
                 imagePath: folder.appendingPathComponent(c[0]).path, tilt: tilt, pan: pan,
-                faceCenter: Point(x: cx, y: cy), glasses: c[10] == "1")
+                faceCenter: Point(x: cx, y: cy), glasses: c[10] == "1", person: person)
         }
     }
 }

@@ -19,7 +19,7 @@ struct Analyze: ParsableCommand {
 
     /// Metric groups for `--metrics`.
     enum MetricGroup: String, CaseIterable {
-        case all, expressions, emoji, emotions, appearance, none
+        case all, expressions, emoji, emotions, appearance, gaze, none
 
         var metrics: Set<Metric> {
             switch self {
@@ -28,6 +28,7 @@ struct Analyze: ParsableCommand {
             case .emoji: .allEmoji
             case .emotions: .allEmotions
             case .appearance: .allAppearance
+            case .gaze: [.gaze]
             case .none: []
             }
         }
@@ -45,7 +46,7 @@ struct Analyze: ParsableCommand {
 
     @Option(
         help:
-            "Metric groups, repeated or comma-separated: all (default), expressions, emoji, emotions, appearance, none."
+            "Metric groups, repeated or comma-separated: all (default), expressions, emoji, emotions, appearance, gaze, none."
     )
     var metrics: [String] = []
 

@@ -38,6 +38,9 @@ struct Detect: ParsableCommand {
     @Flag(help: "Also estimate perceived gender, apparent age (with Affdex's bracket) and glasses.")
     var appearance = false
 
+    @Flag(help: "Also measure where each person looks: gaze yaw and pitch in degrees, both eyes and each eye.")
+    var gaze = false
+
     @Flag(help: "With --expressions, score every frame against population norms instead of each face's baseline.")
     var noBaseline = false
 
@@ -51,8 +54,8 @@ struct Detect: ParsableCommand {
         if (noBaseline || blendshapes) && !(expressions || emotions) {
             throw ValidationError("--no-baseline and --blendshapes need --expressions or --emotions")
         }
-        if detectorOnly && (expressions || emotions || appearance || landmarks) {
-            throw ValidationError("--detector-only cannot measure landmarks, expressions, emotions or appearance")
+        if detectorOnly && (expressions || emotions || appearance || landmarks || gaze) {
+            throw ValidationError("--detector-only cannot measure landmarks, expressions, emotions, appearance or gaze")
         }
         _ = try detectorOptions()
     }
@@ -62,6 +65,7 @@ struct Detect: ParsableCommand {
         if expressions { metrics.formUnion(Set<Metric>.allExpressions.union(Set<Metric>.allEmoji)) }
         if emotions { metrics.formUnion(Set<Metric>.allEmotions) }
         if appearance { metrics.formUnion(Set<Metric>.allAppearance) }
+        if gaze { metrics.insert(.gaze) }
         do {
             return try DetectorOptions(
                 detection: detection.options(), metrics: metrics, baseline: !noBaseline, landmarks: landmarks,

@@ -133,8 +133,11 @@ struct AnalyzeCommandTests {
         func count(_ needle: String) -> Int { html.components(separatedBy: needle).count - 1 }
         #expect(count("<section id=\"input-") == 2)
         #expect(count("<article class=\"face\"") == 2, "one face per input")
-        #expect(count("<svg class=\"chart\"") == 3, "emotions, valence, engagement for the video; none for a photo")
-        #expect(count("<polyline") >= 9, "7 emotions + valence + engagement over the clip")
+        #expect(
+            count("<svg class=\"chart\"") == 4, "emotions, valence, engagement and gaze for the video; none for a photo"
+        )
+        #expect(count("<polyline") >= 11, "7 emotions + valence + engagement + gaze yaw and pitch over the clip")
+        #expect(html.contains("Gaze (degrees"), "the gaze timeline")
         #expect(count("src=\"data:image/jpeg;base64,") == 2, "a thumbnail per face")
         #expect(html.contains("<td>joy</td>"), "the summary table")
         #expect(!html.contains("http://") && !html.contains("https://"), "nothing from the network")

@@ -25,7 +25,9 @@ struct OnePipelineTests {
     }
 
     @Test func detectAndAnalyze_printTheSameJSON_validAgainstTheSchema() throws {
-        let detect = try runMien(["detect", "--expressions", "--emotions", "--appearance", SampleMedia.astronautPath])
+        let detect = try runMien([
+            "detect", "--expressions", "--emotions", "--appearance", "--gaze", SampleMedia.astronautPath,
+        ])
         let analyze = try runMien(["analyze", SampleMedia.astronautPath])
         #expect(detect.status == 0 && analyze.status == 0, "\(detect.stderr) \(analyze.stderr)")
         #expect(!detect.stdout.isEmpty && detect.stdout == analyze.stdout)

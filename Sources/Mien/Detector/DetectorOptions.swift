@@ -94,7 +94,7 @@ public struct DetectorOptions: Sendable, Equatable {
             || metrics.contains {
                 switch $0 {
                 case .expression, .emoji, .emotion, .valence, .engagement: true
-                case .gender, .age, .glasses: false
+                case .gender, .age, .glasses, .gaze: false
                 }
             }
     }

@@ -46,6 +46,9 @@ public struct FaceResult: Sendable, Equatable, Codable {
     public var ageYears: Double?
     /// Whether the face wears glasses, when asked for.
     public var glasses: Bool?
+    /// Where the person looks (degrees), when asked for and measurable (eyes open, face large enough and
+    /// not turned away).
+    public var gaze: Gaze?
 
     /// The parts of `face` that `options` ask for.
     init(_ face: TrackedFace, options: DetectorOptions) {
@@ -84,6 +87,7 @@ public struct FaceResult: Sendable, Equatable, Codable {
         age = metrics.contains(.age) ? face.appearance?.ageBracket : nil
         ageYears = metrics.contains(.age) ? face.appearance?.age : nil
         glasses = metrics.contains(.glasses) ? face.appearance?.glasses : nil
+        gaze = metrics.contains(.gaze) ? face.gaze : nil
     }
 
     /// A face the detector alone found (`detectionOnly`): numbered by confidence within the frame.

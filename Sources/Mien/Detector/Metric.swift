@@ -9,6 +9,8 @@ public enum Metric: Hashable, Sendable {
     case emotion(Emotion)
     case valence, engagement
     case gender, age, glasses
+    /// Where the person looks (`Gaze`: degrees, both eyes and each eye, and the eyes' rotation in the head).
+    case gaze
 }
 
 extension Set where Element == Metric {
@@ -23,5 +25,7 @@ extension Set where Element == Metric {
     /// Gender, age and glasses (`setDetectAllAppearances`).
     public static var allAppearance: Set<Metric> { [.gender, .age, .glasses] }
     /// Everything.
-    public static var all: Set<Metric> { allExpressions.union(allEmoji).union(allEmotions).union(allAppearance) }
+    public static var all: Set<Metric> {
+        allExpressions.union(allEmoji).union(allEmotions).union(allAppearance).union([.gaze])
+    }
 }

@@ -22,6 +22,9 @@ public enum FaceAnnotator {
         (result.faces ?? [:]).keys.sorted().flatMap { result.faces?[$0].map(shapes(for:)) ?? [] }
     }
 
+    /// Gaze lines: yellow, apart from the pose axes' red, green and blue.
+    static let gazeColour = Colour(red: 255, green: 220, blue: 0)
+
     /// The shapes for one face.
     public static func shapes(for face: FaceResult) -> [Shape] {
         let box = face.faceBounds
@@ -46,6 +49,16 @@ public enum FaceAnnotator {
             shapes.append(axis(Double.sin(roll), -Double.cos(roll), Colour(red: 60, green: 255, blue: 60)))
             shapes.append(
                 axis(Double.sin(yaw) * Double.cos(pitch), -Double.sin(pitch), Colour(red: 80, green: 140, blue: 255)))
+        }
+        // Gaze: a line from each iris the way the eye looks (its projection: yaw to the image's right for
+        // the person's left, pitch up), as long as the box is wide at 90 degrees.
+        for eye in [face.gaze?.left, face.gaze?.right].compactMap({ $0 }) {
+            let (eyeYaw, eyePitch) = (eye.yaw * Double.pi / 180, eye.pitch * Double.pi / 180)
+            let tip = Point(
+                x: eye.origin.x + box.width * Double.sin(eyeYaw) * Double.cos(eyePitch),
+                y: eye.origin.y - box.width * Double.sin(eyePitch))
+            shapes.append(.line(from: eye.origin, to: tip, Self.gazeColour, thickness: line))
+            shapes.append(.circle(center: eye.origin, radius: max(1, 2 * unit), Self.gazeColour, filled: true))
         }
         var y = box.y + box.height + 14 * unit
         let top = (face.emotions?.present ?? []).filter { $0.key != .neutral && $0.value >= 1 }.sorted {

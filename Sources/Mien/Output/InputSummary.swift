@@ -72,6 +72,8 @@ public struct InputSummary: Sendable, Encodable {
             a.add("engagement", face.engagement)
             for expression in FacialExpression.allCases { a.add(expression.rawValue, face.expressions?[expression]) }
             for emoji in Emoji.allCases { a.add(emoji.rawValue, face.emoji?[emoji]) }
+            a.add("gazeYaw", face.gaze?.yaw)
+            a.add("gazePitch", face.gaze?.pitch)
             if let top = face.emotions?.maximum { a.dominant[top.key.rawValue, default: 0] += 1 }
             accumulators[id] = a
         }

@@ -11,7 +11,8 @@ public enum ResultTable {
     public static let header: [String] =
         [
             "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",
-            "brightness", "flags", "gender", "age", "ageYears", "glasses",
+            "brightness", "flags", "gender", "age", "ageYears", "glasses", "gazeYaw", "gazePitch", "eyeYaw",
+            "eyePitch",
         ] + Emotion.allCases.map(\.rawValue) + ["valence", "engagement"] + FacialExpression.allCases.map(\.rawValue)
         + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji"]
 
@@ -37,7 +38,8 @@ public enum ResultTable {
             number(face.orientation?.pitch), number(face.orientation?.yaw), number(face.orientation?.roll),
             number(face.quality?.brightness), face.flags.map(\.rawValue).joined(separator: ";"),
             face.gender?.rawValue ?? "", face.age?.rawValue ?? "", number(face.ageYears, places: 1),
-            face.glasses.map { $0 ? "1" : "0" } ?? "",
+            face.glasses.map { $0 ? "1" : "0" } ?? "", number(face.gaze?.yaw), number(face.gaze?.pitch),
+            number(face.gaze?.eyeYaw), number(face.gaze?.eyePitch),
         ]
         cells += Emotion.allCases.map { number(face.emotions?[$0]) }
         cells += [number(face.valence), number(face.engagement)]

@@ -44,7 +44,10 @@ public struct ExpressionMapper: Sendable {
     public init() {}
 
     /// The expressions of a face with these blendshapes, features and pose.
-    public func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose) -> Expressions {
+    /// - Parameter gaze: where the person looks, for `attention` (head pose alone without it).
+    public func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose, gaze: Gaze? = nil)
+        -> Expressions
+    {
         var left = Scores<FacialExpression>()
         var right = Scores<FacialExpression>()
         for (side, suffix, scores) in [(Side.left, "Left", \Sides.left), (Side.right, "Right", \Sides.right)] {
@@ -94,39 +97,30 @@ public struct ExpressionMapper: Sendable {
         if let l = left[.smile], let r = right[.smile] {
             whole[.smirk] = (100 * C.smirk(abs(l - r) / 100)).rounded(toPlaces: 2)
         }
-        whole[.attention] = Self.attention(pose: pose, gaze: f.gaze).rounded(toPlaces: 2)
+        whole[.attention] = Self.attention(pose: pose, gaze: gaze).rounded(toPlaces: 2)
         return Expressions(scores: whole, left: left, right: right)
     }
 
     /// Affdex's attention, 0...100: 100 while the face and eyes point at the camera, falling to 0 as the
     /// direction of regard (head yaw/pitch plus the eyes' rotation in the head) turns away.
     ///
-    /// The eyes' rotation comes from the iris offset in half eye widths (`FaceFeatures.gaze`): an eyeball
-    /// radius of 0.8 half eye widths turns an offset `d` into `asin(d / 0.8)`. The vertical offset of a
-    /// relaxed eye looking ahead is +0.17 (the iris centre sits above the line between the corners);
-    /// it is subtracted. Without irises, head pose alone is used.
-    public static func attention(pose: HeadPose, gaze: Point?) -> Double {
-        let degrees = 180 / Double.pi
-        var yaw = pose.yaw
-        var pitch = pose.pitch
-        if let gaze {
-            yaw += Double.asin(max(-1, min(1, gaze.x / Gaze.eyeballRadius))) * degrees
-            pitch += Double.asin(max(-1, min(1, (gaze.y - Gaze.restingVerticalOffset) / Gaze.eyeballRadius))) * degrees
-        }
+    /// The direction of regard is the measured `Gaze` (`GazeEstimator`: head pose plus the eyes' rotation,
+    /// the same numbers the `gaze` metric reports); without it (no irises, eyes closed), head pose alone.
+    public static func attention(pose: HeadPose, gaze: Gaze?) -> Double {
+        let yaw = gaze?.yaw ?? pose.yaw
+        let pitch = gaze?.pitch ?? pose.pitch
         let away = (yaw * yaw + pitch * pitch).squareRoot()
-        return 100 * Gaze.attention(away)
+        return 100 * Attention.curve(away)
     }
 
     private enum Side { case left, right }
     private typealias Sides = FaceFeatures.Sides
     private func mean(_ values: Double...) -> Double { values.reduce(0, +) / Double(values.count) }
 
-    /// Constants of the eye model behind `attention`.
-    enum Gaze {
-        static let eyeballRadius = 0.8
-        static let restingVerticalOffset = 0.17
+    /// How attention falls off as the direction of regard turns from the camera.
+    enum Attention {
         /// Full attention within 10 degrees of the camera, none beyond 45.
-        static let attention = ResponseCurve(neutral: 45, full: 10)
+        static let curve = ResponseCurve(neutral: 45, full: 10)
     }
 
     /// The response curves: raw blendshape scores (0...1) or `FaceFeatures` values (interocular

@@ -39,7 +39,8 @@ public final class ExpressionStage {
         var face = face
         let blendshapes = try estimator.blendshapes(points: face.mesh.points)
         var expressions = mapper.expressions(
-            blendshapes: blendshapes, features: FaceFeatures(face: frontal), pose: pose)
+            blendshapes: blendshapes, features: FaceFeatures(face: frontal), pose: pose,
+            gaze: face.gaze ?? GazeEstimator().gaze(mesh: face.mesh, pose: pose))
         if stream, let baselineOptions = options.baseline {
             var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }

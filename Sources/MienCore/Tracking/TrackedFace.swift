@@ -33,6 +33,8 @@ public struct TrackedFace: Sendable, Equatable {
     public var emotions: Emotions?
     /// Gender, age and glasses, when appearance is enabled.
     public var appearance: Appearance?
+    /// Where the person looks (`GazeEstimator`), nil when it cannot be measured.
+    public var gaze: Gaze?
 
     public init(
         faceId: Int, bounds: Rect, confidence: Double, mesh: FaceMesh, pose: HeadPose?, quality: FaceQuality? = nil,

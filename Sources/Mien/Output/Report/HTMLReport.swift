@@ -13,7 +13,7 @@ public enum HTMLReport {
     static let colours: [String: String] = [
         "anger": "#d62728", "contempt": "#8c564b", "disgust": "#8a8a00", "fear": "#9467bd",
         "joy": "#2ca02c", "sadness": "#1f77b4", "surprise": "#ff7f0e", "valence": "#333333",
-        "engagement": "#17becf",
+        "engagement": "#17becf", "gazeYaw": "#e377c2", "gazePitch": "#7f7f7f",
     ]
 
     /// Renders the page.
@@ -118,6 +118,10 @@ public enum HTMLReport {
                 ("Emotions (0–100)", emotionNames, 0.0...100.0),
                 ("Valence (−100–100)", ["valence"], -100.0...100.0),
                 ("Engagement (0–100)", ["engagement"], 0.0...100.0),
+                (
+                    "Gaze (degrees: yaw > 0 toward the person's left, pitch > 0 up)", ["gazeYaw", "gazePitch"],
+                    -60.0...60.0
+                ),
             ].compactMap { title, names, range in
                 // A face seen in one frame (a picture) has nothing to plot over time: the table says it all.
                 let lines = series(names).filter { $0.samples.count > 1 }

@@ -60,6 +60,8 @@ public struct InputReport: Sendable {
             }
             record("valence", faceResult.valence)
             record("engagement", faceResult.engagement)
+            record("gazeYaw", faceResult.gaze?.yaw)
+            record("gazePitch", faceResult.gaze?.pitch)
             face.gender = faceResult.gender ?? face.gender
             face.age = faceResult.age ?? face.age
             face.glasses = faceResult.glasses ?? face.glasses

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienTesting
+
+/// `MienDev gaze-features`: per Pointing'04 image (|pan|, |tilt| <= 60), the labels, the head pose and where
+/// each iris sits in its eye, as CSV: the measurements the gaze model's constants are fitted from.
+struct GazeFeatures: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gaze-features", abstract: "Print head pose and iris offsets on Pointing'04 as CSV.")
+
+    @Option(help: "pointing04, or yalefaces (labels: expressions, every picture looking at the camera).")
+    var set = "pointing04"
+
+    func run() throws {
+        guard let root = SampleMedia.evaluationDirectory else { throw MienError(.notFound, "no evaluation data") }
+        if set == "yalefaces" { return try yalefaces(root) }
+        let models = try ModelStore()
+        let analyzer = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
+        let estimator = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
+        print("person,pan,tilt,yaw,pitch,roll,iod,leftX,leftY,rightX,rightY,openL,openR,imgLX,imgLY,imgRX,imgRY")
+        for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
+        where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
+            let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
+            guard
+                let face = analysis.faces.min(by: {
+                    $0.bounds.center.distance(to: label.faceCenter) < $1.bounds.center.distance(to: label.faceCenter)
+                }), face.bounds.center.distance(to: label.faceCenter) < face.bounds.width,
+                let (pose, fit) = estimator.fit(points: face.mesh.points),
+                let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
+            else {
+                print("\(label.person),\(label.pan),\(label.tilt),,,,,,,,,,,,,,")
+                continue
+            }
+            let f = FaceFeatures(face: frontal)
+            let values =
+                [
+                    pose.yaw, pose.pitch, pose.roll, pose.interocularDistance, f.leftIris?.x ?? .nan,
+                    f.leftIris?.y ?? .nan,
+                    f.rightIris?.x ?? .nan, f.rightIris?.y ?? .nan, f.eyeOpening.left, f.eyeOpening.right,
+                ] + Self.imageOffsets(face.mesh)
+            print(
+                "\(label.person),\(label.pan),\(label.tilt),"
+                    + values.map { String(format: "%.4f", $0) }.joined(separator: ","))
+        }
+    }
+
+    /// Iris offsets in the picture: along the eye's corner line (toward the person's left) and across it
+    /// (up), in half eye widths, left eye then right.
+    static func imageOffsets(_ mesh: FaceMesh) -> [Double] {
+        let eyes = [
+            (FaceLandmark.leftIrisCenter, FaceLandmark.leftEyeInnerCorner, FaceLandmark.leftEyeOuterCorner),
+            (FaceLandmark.rightIrisCenter, FaceLandmark.rightEyeOuterCorner, FaceLandmark.rightEyeInnerCorner),
+        ]
+        return eyes.flatMap { iris, first, second -> [Double] in
+            // first -> second runs toward the image's right = the person's left.
+            let (a, b, c) = (mesh.points[first].xy, mesh.points[second].xy, mesh.points[iris].xy)
+            let half = max(a.distance(to: b) / 2, 1e-6)
+            let along = Point(x: (b.x - a.x) / (2 * half), y: (b.y - a.y) / (2 * half))
+            let up = Point(x: along.y, y: -along.x)
+            let d = Point(x: c.x - (a.x + b.x) / 2, y: c.y - (a.y + b.y) / 2)
+            return [(d.x * along.x + d.y * along.y) / half, (d.x * up.x + d.y * up.y) / half]
+        }
+    }
+
+    /// Yalefaces: everyone faces the camera; the label is the expression.
+    private func yalefaces(_ root: URL) throws {
+        let models = try ModelStore()
+        let analyzer = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
+        print("subject,label,yaw,pitch,imgLX,imgLY,imgRX,imgRY")
+        for image in try LabelledExpression.yalefaces(root) {
+            guard let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace,
+                let pose = face.pose
+            else { continue }
+            let values = [pose.yaw, pose.pitch] + Self.imageOffsets(face.mesh)
+            print("\(image.subject),\(image.label)," + values.map { String(format: "%.4f", $0) }.joined(separator: ","))
+        }
+    }
+}
