@@ -24,6 +24,10 @@ namespace {
 /// a damaged file ends instead of spinning, a file with a few bad packets keeps its good frames.
 constexpr int kMaxFailedPacketsInARow = 4096;
 
+/// More frames than any real video has (a year at 1000 frames/s is 3.2e10): a larger count announced by
+/// a container is treated as unknown.
+constexpr double kMaxAnnouncedFrames = 1e12;
+
 /// Rows of the BGR conversion buffer are aligned like OpenCV's, because some swscale paths write whole
 /// SIMD blocks past the last pixel of a row.
 constexpr int kRowAlignment = 32;
@@ -76,7 +80,13 @@ FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pi
     if (frame_count_ <= 0) {
         double duration = format_->duration > 0 ? static_cast<double>(format_->duration) / AV_TIME_BASE : 0;
         if (duration <= 0 && stream->duration > 0) duration = static_cast<double>(stream->duration) * seconds(stream->time_base);
-        frame_count_ = duration > 0 && fps_ > 0 ? static_cast<int64_t>(std::floor(duration * fps_ + 0.5)) : 0;
+        // A damaged container can announce any duration and rate (the video_open fuzzer found 1.8e21
+        // frames): beyond what an int64 holds, or any real video, the count is unknown rather than
+        // undefined behaviour.
+        const double frames = duration * fps_;
+        frame_count_ = duration > 0 && fps_ > 0 && std::isfinite(frames) && frames < kMaxAnnouncedFrames
+                           ? static_cast<int64_t>(std::floor(frames + 0.5))
+                           : 0;
     }
     // The display matrix holds the counter-clockwise rotation a player applies; phones record portrait
     // video as rotated landscape frames.
