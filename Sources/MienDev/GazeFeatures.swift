@@ -46,21 +46,11 @@ struct GazeFeatures: ParsableCommand {
         }
     }
 
-    /// Iris offsets in the picture: along the eye's corner line (toward the person's left) and across it
-    /// (up), in half eye widths, left eye then right.
+    /// Iris offsets in the picture (`GazeEstimator.irisOffset`), left eye then right, x then y.
     static func imageOffsets(_ mesh: FaceMesh) -> [Double] {
-        let eyes = [
-            (FaceLandmark.leftIrisCenter, FaceLandmark.leftEyeInnerCorner, FaceLandmark.leftEyeOuterCorner),
-            (FaceLandmark.rightIrisCenter, FaceLandmark.rightEyeOuterCorner, FaceLandmark.rightEyeInnerCorner),
-        ]
-        return eyes.flatMap { iris, first, second -> [Double] in
-            // first -> second runs toward the image's right = the person's left.
-            let (a, b, c) = (mesh.points[first].xy, mesh.points[second].xy, mesh.points[iris].xy)
-            let half = max(a.distance(to: b) / 2, 1e-6)
-            let along = Point(x: (b.x - a.x) / (2 * half), y: (b.y - a.y) / (2 * half))
-            let up = Point(x: along.y, y: -along.x)
-            let d = Point(x: c.x - (a.x + b.x) / 2, y: c.y - (a.y + b.y) / 2)
-            return [(d.x * along.x + d.y * along.y) / half, (d.x * up.x + d.y * up.y) / half]
+        [GazeEstimator.Side.left, .right].flatMap { side -> [Double] in
+            guard let eye = GazeEstimator.irisOffset(side, mesh: mesh) else { return [.nan, .nan] }
+            return [eye.offset.x, eye.offset.y]
         }
     }
 

@@ -149,15 +149,3 @@ struct DetectorLifecycleTests {
         #expect(mienError { _ = try DetectorOptions(maximumFaces: 64, maxProcessRate: 0.5) } == nil)
     }
 }
-
-/// The `MienError` a throwing expression raises.
-private func mienError(_ body: () throws -> Void) -> MienError? {
-    do {
-        try body()
-        return nil
-    } catch let error as MienError {
-        return error
-    } catch {
-        return MienError(.internalFailure, "unexpected \(error)")
-    }
-}

@@ -49,15 +49,3 @@ func evaluationRoot() throws -> URL {
     case .absent: throw MienError(.notFound, "no evaluation data (the test should have been skipped)")
     }
 }
-
-/// Catches the `MienError` a throwing expression raises.
-func mienError(_ body: () throws -> Void) -> MienError? {
-    do {
-        try body()
-        return nil
-    } catch let error as MienError {
-        return error
-    } catch {
-        return MienError(.internalFailure, "unexpected \(error)")
-    }
-}

@@ -124,14 +124,15 @@ public struct GazeEstimator: Sendable {
         )
     }
 
-    enum Side { case left, right }
+    /// The person's left or right eye.
+    public enum Side: Sendable { case left, right }
 
     /// Where the iris sits in the eye as seen in the picture; nil for a degenerate eye.
     ///
     /// Returns the offset from the corners' midpoint along the corner line (toward the person's left) and
     /// across it (up), in half eye widths; the eye's opening (mean lid gap over eye width); and the iris
     /// centre in pixels.
-    static func irisOffset(_ side: Side, mesh: FaceMesh) -> (offset: Point, opening: Double, iris: Point)? {
+    public static func irisOffset(_ side: Side, mesh: FaceMesh) -> (offset: Point, opening: Double, iris: Point)? {
         // `first` -> `second` runs toward the image's right, which is the person's left.
         let (iris, first, second, lids): (Int, Int, Int, [(Int, Int)]) =
             switch side {
