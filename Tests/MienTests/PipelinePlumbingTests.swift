@@ -253,10 +253,10 @@ struct ResultWriterTests {
     }
 
     @Test func annotation_refusesAFileTargetThatDoesNotSuitTheInput() throws {
-        let writer = AnnotationWriter(target: "/tmp/out.png", input: "talk.mp4")
+        let writer = AnnotationWriter(target: "annotated/out.png", input: "talk.mp4")
         #expect(throws: MienError.self) { try writer.begin(SourceInfo(kind: .video)) }
         #expect(throws: Never.self) {
-            try AnnotationWriter(target: "/tmp/out.mp4", input: "talk.mp4").begin(SourceInfo(kind: .video))
+            try AnnotationWriter(target: "annotated/out.mp4", input: "talk.mp4").begin(SourceInfo(kind: .video))
         }
         #expect(AnnotationWriter.namesFile("a/b.MP4") && !AnnotationWriter.namesFile("a/b"))
     }
