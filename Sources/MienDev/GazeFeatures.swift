@@ -19,7 +19,7 @@ struct GazeFeatures: ParsableCommand {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
         let estimator = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
-        print("person,pan,tilt,yaw,pitch,roll,iod,leftX,leftY,rightX,rightY,openL,openR,imgLX,imgLY,imgRX,imgRY")
+        print("person,pan,tilt,yaw,pitch,roll,iod,frontalX,frontalY,openL,openR,imgLX,imgLY,imgRX,imgRY")
         for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
             let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
@@ -30,15 +30,15 @@ struct GazeFeatures: ParsableCommand {
                 let (pose, fit) = estimator.fit(points: face.mesh.points),
                 let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
             else {
-                print("\(label.person),\(label.pan),\(label.tilt),,,,,,,,,,,,,,")
+                print("\(label.person),\(label.pan),\(label.tilt),,,,,,,,,,,,")
                 continue
             }
             let f = FaceFeatures(face: frontal)
+            // The frontalised mean offset (FaceFeatures.gaze) beside the offsets in the picture.
             let values =
                 [
-                    pose.yaw, pose.pitch, pose.roll, pose.interocularDistance, f.leftIris?.x ?? .nan,
-                    f.leftIris?.y ?? .nan,
-                    f.rightIris?.x ?? .nan, f.rightIris?.y ?? .nan, f.eyeOpening.left, f.eyeOpening.right,
+                    pose.yaw, pose.pitch, pose.roll, pose.interocularDistance, f.gaze?.x ?? .nan, f.gaze?.y ?? .nan,
+                    f.eyeOpening.left, f.eyeOpening.right,
                 ] + Self.imageOffsets(face.mesh)
             print(
                 "\(label.person),\(label.pan),\(label.tilt),"

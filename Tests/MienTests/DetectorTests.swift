@@ -152,13 +152,7 @@ struct DetectorTests {
             models: try models())
         let recorder = Recorder()
         detector.delegate = recorder
-        let stream = detector.results
-        try detector.start()
-        var results: [DetectorResult] = []
-        for await result in stream {
-            results.append(result)
-            if results.count == 90 { detector.stop() }
-        }
+        let results = try await collectResults(of: detector, count: 90)
         #expect(results.map(\.frameIndex) == Array(0..<90), "every frame reported once, in order")
         let processed = results.filter(\.processed).count
         // 3 s of frames: at most 5 per second are analysed (fewer when frames were dropped unseen).

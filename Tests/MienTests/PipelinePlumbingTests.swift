@@ -138,13 +138,7 @@ struct PipelinePlumbingTests {
             source: .liveSource(name: "fast", open: { SyntheticFrames(name: "fast", count: 90, kind: .camera) }),
             options: try DetectorOptions(detection: DetectionOptions(), maxProcessRate: 1000),
             stages: ScriptedFaces.one(meshSeconds: 0.02).stages)
-        let stream = detector.results
-        try detector.start()
-        var results: [DetectorResult] = []
-        for await result in stream {
-            results.append(result)
-            if results.count == 90 { detector.stop() }
-        }
+        let results = try await collectResults(of: detector, count: 90)
         #expect(results.map(\.frameIndex) == Array(0..<90), "every frame reported once, in order")
         let processed = results.filter(\.processed).map(\.frameIndex)
         // Never more than `liveBufferCapacity` frames wait: nearly all of them are dropped, and the last

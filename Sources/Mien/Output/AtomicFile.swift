@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An output file written under a temporary name beside its destination and renamed into place by
 /// `commit()`, so a reader never sees a half-written file under the real name (a crash or a full disk
@@ -29,9 +29,13 @@ public final class AtomicFile {
 
     /// Appends `text` as UTF-8 and flushes it to the file.
     /// - Throws: `.ioFailure` naming the file (for example when the disk is full).
-    public func write(_ text: String) throws {
+    public func write(_ text: String) throws { try write(Data(text.utf8)) }
+
+    /// Appends `data` and flushes it to the file.
+    /// - Throws: `.ioFailure` naming the file (for example when the disk is full).
+    public func write(_ data: Data) throws {
         do {
-            try handle.write(contentsOf: Data(text.utf8))
+            try handle.write(contentsOf: data)
         } catch {
             throw MienError(.ioFailure, "cannot write output", input: path, cause: Self.reason(error))
         }

@@ -20,8 +20,8 @@ public final class ExpressionStage {
         self.poses = poses
     }
 
-    /// Adds blendshapes, expressions and emoji to `face` (whose `quality` and `flags` are set) seen in
-    /// `frame`.
+    /// Adds blendshapes, expressions and emoji to `face` (whose `quality`, `flags` and `gaze` are set:
+    /// `attention` reads that gaze, head pose alone without it) seen in `frame`.
     ///
     /// In a `stream` the face's baseline learns from it (unless flagged) and is applied.
     public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
@@ -40,7 +40,7 @@ public final class ExpressionStage {
         let blendshapes = try estimator.blendshapes(points: face.mesh.points)
         var expressions = mapper.expressions(
             blendshapes: blendshapes, features: FaceFeatures(face: frontal), pose: pose,
-            gaze: face.gaze ?? GazeEstimator().gaze(mesh: face.mesh, pose: pose))
+            gaze: face.gaze)
         if stream, let baselineOptions = options.baseline {
             var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }

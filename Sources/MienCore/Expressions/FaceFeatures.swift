@@ -46,12 +46,12 @@ public struct FaceFeatures: Sendable, Equatable, Codable {
     public var cheekHeight: Sides
     /// Height of the nose wing below the inner eye corner (negative; closer to 0 when the nose wrinkles).
     public var noseWingHeight: Sides
-    /// Where the irises sit in their eyes on average: x toward the person's left, y up, in half eye widths
-    /// (0 = centred, ±1 = at a corner).
+    /// Where the irises sit in their eyes on average, in the frontalised face: x toward the person's left,
+    /// y up, in half eye widths (0 = centred, ±1 = at a corner).
+    ///
+    /// A raw feature only (`MienDev features`): gaze and attention read the irises in the picture instead
+    /// (`GazeEstimator` says why).
     public var gaze: Point?
-    /// The same for each eye (the person's left and right).
-    public var leftIris: Point?
-    public var rightIris: Point?
 
     /// Mesh indices of the points each measure reads (MediaPipe face mesh).
     enum Index {
@@ -130,12 +130,8 @@ public struct FaceFeatures: Sendable, Equatable, Codable {
             let left = offset(iris: Index.leftIris, Index.leftEye)
             let right = offset(iris: Index.rightIris, Index.rightEye)
             gaze = Point(x: (left.x + right.x) / 2, y: (left.y + right.y) / 2)
-            leftIris = left
-            rightIris = right
         } else {
             gaze = nil
-            leftIris = nil
-            rightIris = nil
         }
     }
 }

@@ -60,17 +60,18 @@ public struct GazeEstimator: Sendable {
         self.limits = limits
     }
 
+    /// One iris as measured: its offset in the eye (half eye widths, x toward the person's left, y up) and
+    /// its centre (frame pixels).
+    public struct Iris: Sendable, Equatable {
+        public var offset: Point
+        public var origin: Point
+    }
+
     /// Where the irises of the eyes that can be read sit, before any model: what `gaze` turns into angles.
     public struct Measurement: Sendable, Equatable {
-        /// Iris offset (half eye widths, x toward the person's left, y up) and iris centre (pixels), for
-        /// each eye that is open and not on the far side of a turned head.
-        public var left: (offset: Point, origin: Point)?
-        public var right: (offset: Point, origin: Point)?
-
-        public static func == (a: Measurement, b: Measurement) -> Bool {
-            a.left?.offset == b.left?.offset && a.left?.origin == b.left?.origin
-                && a.right?.offset == b.right?.offset && a.right?.origin == b.right?.origin
-        }
+        /// Each eye that is open and not on the far side of a turned head.
+        public var left: Iris?
+        public var right: Iris?
     }
 
     /// The irises of a face with this mesh (frame pixels, with the 10 iris points) and head pose; nil when
@@ -80,10 +81,10 @@ public struct GazeEstimator: Sendable {
             pose.interocularDistance >= limits.minimumInterocularDistance,
             abs(pose.yaw) <= limits.maximumYaw, abs(pose.pitch) <= limits.maximumPitch
         else { return nil }
-        func usable(_ side: Side, hidden: Bool) -> (offset: Point, origin: Point)? {
+        func usable(_ side: Side, hidden: Bool) -> Iris? {
             guard !hidden, let eye = Self.irisOffset(side, mesh: mesh), eye.opening >= limits.closedEyeOpening
             else { return nil }
-            return (eye.offset, eye.iris)
+            return Iris(offset: eye.offset, origin: eye.iris)
         }
         // The person's left eye is on the far side when they turn to their right (yaw < 0).
         let measurement = Measurement(
@@ -99,20 +100,21 @@ public struct GazeEstimator: Sendable {
 
     /// The model applied to measured irises: each eye's rotation added to the head's, both eyes averaged.
     public func gaze(from measurement: Measurement, pose: HeadPose) -> Gaze {
-        func eye(_ measured: (offset: Point, origin: Point)?) -> Gaze.Eye? {
+        func eye(_ measured: Iris?) -> Gaze.Eye? {
             guard let measured else { return nil }
             let (eyeYaw, eyePitch) = rotation(offset: measured.offset)
             return Gaze.Eye(
                 yaw: pose.yaw + eyeYaw, pitch: pose.pitch + eyePitch, eyeYaw: eyeYaw, eyePitch: eyePitch,
                 origin: measured.origin)
         }
-        let eyes = [eye(measurement.left), eye(measurement.right)].compactMap { $0 }
+        let (left, right) = (eye(measurement.left), eye(measurement.right))
+        let eyes = [left, right].compactMap { $0 }
         let count = Double(max(eyes.count, 1))
         let eyeYaw = eyes.map(\.eyeYaw).reduce(0, +) / count
         let eyePitch = eyes.map(\.eyePitch).reduce(0, +) / count
         return Gaze(
-            yaw: pose.yaw + eyeYaw, pitch: pose.pitch + eyePitch, eyeYaw: eyeYaw, eyePitch: eyePitch,
-            left: eye(measurement.left), right: eye(measurement.right))
+            yaw: pose.yaw + eyeYaw, pitch: pose.pitch + eyePitch, eyeYaw: eyeYaw, eyePitch: eyePitch, left: left,
+            right: right)
     }
 
     /// The eye's rotation for an iris offset (half eye widths, x toward the person's left, y up), degrees.

@@ -41,7 +41,7 @@ public final class JSONLinesWriter: ResultWriter {
     public func write(_ result: DetectorResult, frame: Frame?) throws {
         let line = try line(result)
         try stream?(line)
-        try file?.write(String(decoding: line, as: UTF8.self))
+        try file?.write(line)
     }
 
     public func finish(_ end: InputEnd) throws { try file?.commit() }
