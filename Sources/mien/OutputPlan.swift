@@ -78,13 +78,11 @@ struct OutputPlan: Sendable {
         }
         let end = runner.run(name, writers: writers, options: options)
         var part = reportWriter?.part
+        // The report writer records how the input ended, but not another writer failing to commit after it.
         if part != nil, case .failed(let error) = end { part?.problem = error.description }
         let status: InputOutcome.Status =
             InputRunner.isModelProblem(end.error)
             ? .modelProblem : (end.error != nil || skips.skippedPictures ? .failed : .done)
-        if status == .failed, end.error == nil, part?.problem == nil {
-            part?.problem = "some pictures could not be read"
-        }
         return InputOutcome(status: status, report: part)
     }
 }
