@@ -243,10 +243,10 @@ struct ResultWriterTests {
         let b = try String(contentsOfFile: folder.appendingPathComponent("shared.json").path, encoding: .utf8)
         #expect(a == b && a.contains("valence"))
         #expect(report.part.problem == "interrupted")
-        let folder = ReportWriter(input: "pictures/")
-        folder.skipped(MienError(.corruptData, "bad picture", input: "pictures/b.jpg"))
-        try folder.finish(.complete)
-        #expect(folder.part.problem == "some pictures could not be read")
+        let pictures = ReportWriter(input: "pictures/")
+        pictures.skipped(MienError(.corruptData, "bad picture", input: "pictures/b.jpg"))
+        try pictures.finish(.complete)
+        #expect(pictures.part.problem == "some pictures could not be read")
         #expect(report.part.faces[0] != nil)
     }
 
