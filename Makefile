@@ -45,8 +45,8 @@ report-check:
 	  --report .build/report-check/report.html 2>/dev/null
 	scripts/check-report.sh .build/report-check/report.html
 
-## deps: Debian's OpenCV 4.6 (image and camera I/O, DNN), FFmpeg's libraries (video files) and pkg-config,
-## installed only when missing.
+## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files) and
+## pkg-config, and the OpenVINO runtime (inference) from its pinned PyPI wheel; each installed only when missing.
 deps:
 	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil 2>/dev/null; then \
 	  echo "== installing OpenCV 4.6 and FFmpeg's libraries from Debian"; \
@@ -54,6 +54,7 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev \
 	    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config >/dev/null; \
 	fi
+	@scripts/install-openvino.sh
 	@mkdir -p .build
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...).

@@ -44,6 +44,9 @@ let package = Package(
             ]
         ),
 
+        // MARK: - Inference: OpenVINO's C API (installed by `make deps` from the pinned PyPI wheel)
+        .systemLibrary(name: "COpenVINO", pkgConfig: "openvino"),
+
         // MARK: - Pure Swift vocabulary: value types, stage protocols, geometry (no C)
         .target(
             name: "MienCore",
@@ -51,11 +54,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: - OpenCV-backed stages and frame sources (the only importer of the bridge)
+        // MARK: - OpenCV- and OpenVINO-backed stages and frame sources (the only importer of both)
         .target(
             name: "MienVision",
             dependencies: [
-                "MienCore", "CMienBridge",
+                "MienCore", "CMienBridge", "COpenVINO",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,10 +1,13 @@
 // Fuzz target: a pushed frame of arbitrary size, stride and content, and arbitrary crop geometry, through
-// the bridge calls a frame reaches in the pipeline: the detector's warp into its 128 x 128 tensor and
-// inference (BlazeFace short range, loaded once from Models/), a crop warp, and drawing annotations.
+// the calls a frame reaches in the pipeline: the detector's warp into its 128 x 128 tensor (the bridge),
+// inference on it (BlazeFace short range on OpenVINO's C API, loaded once from Models/, uninstrumented, as
+// MienVision runs it), a crop warp, and drawing annotations.
 //
 // Input layout: width (2 bytes), height (2), stride padding (1), six transform coefficients (6 x 2 bytes,
 // mapped to -4...4 and -2048...2048), then pixel bytes (repeated to fill the frame).
 #include "fuzz_common.hpp"
+
+#include <openvino/c/openvino.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +15,18 @@
 #include <vector>
 
 namespace {
-mien_net *detector = nullptr;
+ov_core_t *core = nullptr;
+ov_compiled_model_t *detector = nullptr;
+ov_infer_request_t *request = nullptr;
+float *tensor = nullptr; // the request's input, 1 x 3 x 128 x 128
+size_t tensor_size = 0;
+
+void check(ov_status_e status, const char *what) {
+    if (status != OK) {
+        std::fprintf(stderr, "frame_push: %s failed: %s\n", what, ov_get_last_err_msg());
+        std::exit(2);
+    }
+}
 
 uint16_t read16(const uint8_t *&data, size_t &size) {
     uint16_t value = 0;
@@ -24,21 +38,17 @@ uint16_t read16(const uint8_t *&data, size_t &size) {
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     const char *path = std::getenv("MIEN_FUZZ_MODEL");
     if (path == nullptr) path = "Models/face_detection_short_range.onnx";
-    FILE *file = std::fopen(path, "rb");
-    if (file == nullptr) {
-        std::fprintf(stderr, "frame_push: cannot open %s (run from the repository root)\n", path);
-        std::exit(2);
-    }
-    std::vector<uint8_t> bytes;
-    uint8_t chunk[65536];
-    for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
-    std::fclose(file);
-    const char *names[] = {"regressors", "classificators"};
-    char *error = nullptr;
-    if (mien_net_create(bytes.data(), bytes.size(), names, 2, &detector, &error) != MIEN_OK) {
-        std::fprintf(stderr, "frame_push: %s\n", error ? error : "model failed");
-        std::exit(2);
-    }
+    ov_property_t properties[] = {{"INFERENCE_NUM_THREADS", "1"}, {"INFERENCE_PRECISION_HINT", "f32"}};
+    check(ov_core_create(&core), "ov_core_create");
+    check(ov_core_compile_model_from_file_props(core, path, "CPU", 2, properties, &detector), path);
+    check(ov_compiled_model_create_infer_request(detector, &request), "create request");
+    ov_tensor_t *input = nullptr;
+    check(ov_infer_request_get_input_tensor_by_index(request, 0, &input), "input tensor");
+    void *data = nullptr;
+    check(ov_tensor_data(input, &data), "input data");
+    check(ov_tensor_get_size(input, &tensor_size), "input size");
+    tensor = static_cast<float *>(data); // owned by the request, which lives as long as the process
+    ov_tensor_free(input);
     return 0;
 }
 
@@ -57,14 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = size > 0 ? data[i % size] : static_cast<uint8_t>(i);
 
     char *error = nullptr;
-    std::vector<float> regressors(896 * 16), scores(896);
-    float *outputs[] = {regressors.data(), scores.data()};
-    const size_t capacities[] = {regressors.size(), scores.size()};
-    size_t sizes[2] = {0, 0};
-    const mien_tensor_spec spec{128, 128, 3, 1, 1.0f / 127.5f, -1.0f, 0};
-    if (mien_net_run_image(detector, pixels.data(), width, height, stride, transform, &spec, outputs, capacities,
-                           sizes, &error) != MIEN_OK)
+    const mien_tensor_spec spec{128, 128, 3, 1, 1.0f / 127.5f, -1.0f, 0, 0, 0};
+    if (mien_tensor_from_image(pixels.data(), width, height, stride, transform, &spec, tensor, tensor_size, &error) ==
+        MIEN_OK) {
+        check(ov_infer_request_infer(request), "infer");
+    } else {
         forget(error);
+    }
 
     std::vector<uint8_t> crop(96 * 96 * 3);
     if (mien_image_warp_affine(pixels.data(), width, height, stride, transform, crop.data(), 96, 96, 128, &error) !=

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# libFuzzer over the bridge's C entry points (image decode, video open/read, pushed-frame warp/inference/
-# drawing), built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined) against Debian's
+# libFuzzer over the bridge's C entry points (image decode, video open/read, pushed-frame tensor warp,
+# drawing; the pushed frame's tensor also goes through OpenVINO), built with the Swift toolchain's clang (-fsanitize=fuzzer,address,undefined) against Debian's
 # OpenCV. Each target runs SECONDS (default 600) from a seed corpus made from the bundled sample plus the
 # committed regression inputs in Fuzz/regressions/<target>/. A crash leaves its input in
 # .build/fuzz/<target>/crashes/ and fails the run; fix it, then copy the input to Fuzz/regressions/<target>/.
@@ -21,6 +21,9 @@ build=.build/fuzz
 mkdir -p "$build/bin"
 cv_flags=$(pkg-config --cflags opencv4)
 cv_libs="$(pkg-config --libs opencv4 libavformat libavcodec libswscale libavutil)"
+# OpenVINO (frame_push runs the detector network on the tensor the bridge prepared), uninstrumented.
+ov_flags=$(pkg-config --cflags openvino)
+ov_libs=$(pkg-config --libs openvino)
 bridge=(Sources/CMienBridge/*.cpp)
 # The toolchain's lld when there is one (gold prints a page of harmless ASan symbol warnings).
 linker=""
@@ -36,8 +39,8 @@ for target in "${targets[@]}"; do
     if [ ! -x "$binary" ] || [ -n "$(find Fuzz/$target.cpp Fuzz/fuzz_common.hpp Sources/CMienBridge -newer "$binary" | head -1)" ]; then
         echo "== building $target"
         "$cxx" -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $linker \
-            -ISources/CMienBridge/include $cv_flags -DCV_IGNORE_DEPRECATED_WARNINGS \
-            "Fuzz/$target.cpp" "${bridge[@]}" -o "$binary" $cv_libs
+            -ISources/CMienBridge/include $cv_flags $ov_flags -DCV_IGNORE_DEPRECATED_WARNINGS \
+            "Fuzz/$target.cpp" "${bridge[@]}" -o "$binary" $cv_libs $ov_libs
     fi
     corpus="$build/$target/corpus"
     crashes="$build/$target/crashes"
@@ -49,7 +52,8 @@ for target in "${targets[@]}"; do
     # Regression inputs, when the target has any (git keeps no empty folder).
     regressions=()
     [ -d "Fuzz/regressions/$target" ] && regressions=("Fuzz/regressions/$target")
-    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$corpus" "$build/seeds/$target" \
+    # TBB_ENABLE_SANITIZERS: oneTBB would dlopen libtbbbind with RTLD_DEEPBIND, which ASan refuses.
+    TBB_ENABLE_SANITIZERS=1 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$binary" "$corpus" "$build/seeds/$target" \
         "${regressions[@]}" -max_total_time="$seconds" -seed="$seed" -timeout=20 -rss_limit_mb=3072 -max_len=262144 \
         -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
     rc=$?

@@ -46,7 +46,13 @@ public final class FaceAnalyzer {
         self.tracking = try tracking ?? TrackingOptions()
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
-        // Loaded in pipeline order, so a broken model set reports the first model a frame would need.
+        // Compiled together on both cores first (OpenVINO compiles each network on one thread), then loaded
+        // in pipeline order, so a broken model set reports the first model a frame would need.
+        let networks: [ModelDescriptor] =
+            [BlazeFaceDetector.model(for: self.detection.faceMode), .faceMesh]
+            + (expressions == nil ? [] : [.blendshapes]) + (emotions ? [.ferEmotion] : [])
+            + (appearance ? [.gender, .age] : [])
+        InferenceCore.prepare(networks, store: models)
         let detector = try BlazeFaceDetector(options: self.detection, models: models)
         let mesher = try FaceMeshEstimator(models: models)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))

@@ -162,16 +162,9 @@ typedef struct {
 mien_status mien_image_draw(uint8_t *pixels, int32_t width, int32_t height, int32_t stride, const mien_shape *shapes,
                             int32_t count, char **error_message);
 
-// MARK: - Neural networks (cv::dnn, ONNX)
+// MARK: - Network inputs (the networks themselves run on OpenVINO, outside the bridge)
 
-typedef struct mien_net mien_net;
-
-/// Parses an ONNX model from memory (bytes the caller has already checksummed) and fixes the names of
-/// the outputs `forward` returns, in order.
-mien_status mien_net_create(const uint8_t *onnx_bytes, size_t length, const char *const *output_names,
-                            int32_t output_count, mien_net **out, char **error_message);
-
-/// How an image becomes the network's input tensor (N=1, C, H, W planar float).
+/// How an image becomes a network's input tensor (N=1 float; planar C, H, W unless `interleaved`).
 typedef struct mien_tensor_spec {
     int32_t width;    ///< Tensor width in pixels.
     int32_t height;   ///< Tensor height in pixels.
@@ -181,24 +174,17 @@ typedef struct mien_tensor_spec {
     float offset;
     uint8_t border;   ///< Pixel value (0..255) used outside the source image (when not replicating).
     uint8_t replicate; ///< 1: outside the source repeats its nearest edge pixel (Keras' fill_mode "nearest").
+    uint8_t interleaved; ///< 1: H, W, C order (TensorFlow Lite's NHWC); 0: C, H, W (ONNX's NCHW).
 } mien_tensor_spec;
 
-/// Builds the input tensor by warping the image through `tensor_from_image` (2x3, row-major: tensor
-/// pixel = M * image pixel), runs the network, and copies each output into `outputs[i]` (capacity
-/// `capacities[i]` floats; the number written goes to `sizes[i]`; an output larger than its capacity
-/// fails with MIEN_ERR_INVALID_ARGUMENT).
-mien_status mien_net_run_image(mien_net *net, const uint8_t *pixels, int32_t width, int32_t height,
-                               int32_t stride, const double tensor_from_image[6],
-                               const mien_tensor_spec *spec, float *const *outputs,
-                               const size_t *capacities, size_t *sizes, char **error_message);
+/// Fills `tensor` (exactly `capacity` floats = width * height * channels) by warping the image through
+/// `tensor_from_image` (2x3, row-major: tensor pixel = M * image pixel), converting its colour and scaling
+/// its values as `spec` says. Thread-safe: each thread reuses its own scratch images.
+mien_status mien_tensor_from_image(const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+                                   const double tensor_from_image[6], const mien_tensor_spec *spec, float *tensor,
+                                   size_t capacity, char **error_message);
 
-/// Runs the network on a caller-made float tensor of shape `shape[0..dims)`.
-mien_status mien_net_run_tensor(mien_net *net, const float *input, const int32_t *shape, int32_t dims,
-                                float *const *outputs, const size_t *capacities, size_t *sizes,
-                                char **error_message);
-void mien_net_free(mien_net *net);
-
-/// Sets the number of threads OpenCV uses for its parallel loops and DNN layers (<= 0: OpenCV default).
+/// Sets the number of threads OpenCV uses for its parallel loops (<= 0: OpenCV default).
 void mien_set_threads(int32_t threads);
 
 /// Caps glibc's malloc arenas (mallopt M_ARENA_MAX; at least 1). Does nothing on other C libraries.

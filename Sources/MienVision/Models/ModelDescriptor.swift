@@ -63,6 +63,11 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "dffb149f9ef380a479e90ff85535abcd0f1c292eedc19e6ef58ce8276322c989",
         outputNames: ["probabilities"], outputCounts: [81])
 
+    /// How OpenVINO runs this network unless a stage says otherwise: one thread each, because Mien's
+    /// pipeline already keeps both cores busy with two stages (and several faces on two lanes); see
+    /// README "Performance" for the measurements.
+    public var inferenceSettings: InferenceSettings { .singleThread }
+
     /// Every model this build knows, in `mien models` order.
     public static let all: [ModelDescriptor] = [
         .blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .blendshapes, .faceGeometry, .ferEmotion, .gender, .age,

@@ -15,13 +15,8 @@ public final class AppearanceNetworks: AppearanceClassifying {
     /// Loads and verifies both models.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
     public init(models: ModelStore) throws {
-        func load(_ model: ModelDescriptor) throws -> NeuralNetwork {
-            try NeuralNetwork(
-                bytes: models.bytes(of: model), name: model.fileName,
-                outputs: Array(zip(model.outputNames, model.outputCounts)))
-        }
-        genderNetwork = try load(.gender)
-        ageNetwork = try load(.age)
+        genderNetwork = try NeuralNetwork(.gender, store: models)
+        ageNetwork = try NeuralNetwork(.age, store: models)
     }
 
     public func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {

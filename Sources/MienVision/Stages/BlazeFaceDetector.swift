@@ -33,6 +33,14 @@ public final class BlazeFaceDetector: FaceDetecting {
     /// Tiles per axis at most, bounding SMALL_FACES cost on very large frames to 1 + 3 x 3 model runs.
     static let maximumTilesPerAxis = 3
 
+    /// The model a face mode runs: short range for `.large`, full range for `.small`.
+    public static func model(for faceMode: FaceMode) -> ModelDescriptor {
+        switch faceMode {
+        case .large: .blazeFaceShortRange
+        case .small: .blazeFaceFullRange
+        }
+    }
+
     /// Loads and verifies the model `options.faceMode` needs.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the model file.
     public init(options: DetectionOptions, models: ModelStore) throws {
@@ -49,9 +57,7 @@ public final class BlazeFaceDetector: FaceDetecting {
                 minimumFaceSize: Self.smallModeMinimumFace, modelMinimumFace: Self.fullRangeReliableFace,
                 modelInput: Double(anchors.inputWidth), maximumTilesPerAxis: Self.maximumTilesPerAxis)
         }
-        network = try NeuralNetwork(
-            bytes: models.bytes(of: descriptor), name: descriptor.fileName,
-            outputs: Array(zip(descriptor.outputNames, descriptor.outputCounts)))
+        network = try NeuralNetwork(descriptor, store: models)
         decoder = BlazeFaceDecoder(options: anchors)
         inputSize = anchors.inputWidth
         suppression = WeightedNonMaxSuppression(threshold: options.suppressionThreshold)

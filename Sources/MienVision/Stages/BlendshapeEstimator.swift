@@ -12,10 +12,7 @@ public final class BlendshapeEstimator: BlendshapeEstimating {
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
     public init(models: ModelStore) throws {
-        let model = ModelDescriptor.blendshapes
-        network = try NeuralNetwork(
-            bytes: models.bytes(of: model), name: model.fileName,
-            outputs: Array(zip(model.outputNames, model.outputCounts)))
+        network = try NeuralNetwork(.blendshapes, store: models)
     }
 
     /// The blendshapes of a face whose 478 mesh points (pixels; z unused) are `points`.

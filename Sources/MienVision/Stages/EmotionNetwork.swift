@@ -16,10 +16,7 @@ public final class EmotionNetwork: EmotionClassifying {
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
     public init(models: ModelStore) throws {
-        let model = ModelDescriptor.ferEmotion
-        network = try NeuralNetwork(
-            bytes: models.bytes(of: model), name: model.fileName,
-            outputs: Array(zip(model.outputNames, model.outputCounts)))
+        network = try NeuralNetwork(.ferEmotion, store: models)
     }
 
     /// The number of views of the face (`EmotionView.views(of:in:)`), each averaged with its mirror image.

@@ -19,7 +19,6 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
     public static let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 2))
     private let network: NeuralNetwork
     private var extraNetworks: [NeuralNetwork] = []
-    private let models: ModelStore
     /// MediaPipe's landmark-model normalisation: RGB, pixel / 255.
     private static let spec = TensorSpec(
         width: inputSize, height: inputSize, channels: 3, rgb: true, scale: 1 / 255, offset: 0, border: 0)
@@ -27,15 +26,11 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
     /// Loads and verifies the mesh model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
     public init(models: ModelStore) throws {
-        self.models = models
         network = try Self.load(models)
     }
 
     private static func load(_ models: ModelStore) throws -> NeuralNetwork {
-        let model = ModelDescriptor.faceMesh
-        return try NeuralNetwork(
-            bytes: models.bytes(of: model), name: model.fileName,
-            outputs: Array(zip(model.outputNames, model.outputCounts)))
+        try NeuralNetwork(.faceMesh, store: models)
     }
 
     public func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
@@ -44,7 +39,7 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
 
     public func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
         guard regions.count > 1, Self.lanes > 1 else { return try regions.map { try mesh(in: frame, region: $0) } }
-        while extraNetworks.count < Self.lanes - 1 { extraNetworks.append(try Self.load(models)) }
+        while extraNetworks.count < Self.lanes - 1 { extraNetworks.append(try network.lane()) }
         let work = LaneWork(networks: [network] + extraNetworks, count: regions.count)
         defer { work.release() }
         DispatchQueue.concurrentPerform(iterations: work.networks.count) { lane in
