@@ -18,12 +18,14 @@ namespace {
 ov_core_t *core = nullptr;
 ov_compiled_model_t *detector = nullptr;
 ov_infer_request_t *request = nullptr;
-float *tensor = nullptr; // the request's input, 1 x 3 x 128 x 128
+float *tensor = nullptr; // the request's input, 1 x 128 x 128 x 3
 size_t tensor_size = 0;
 
 void check(ov_status_e status, const char *what) {
     if (status != OK) {
-        std::fprintf(stderr, "frame_push: %s failed: %s\n", what, ov_get_last_err_msg());
+        const char *message = ov_get_last_err_msg();
+        std::fprintf(stderr, "frame_push: %s failed: %s\n", what, message != nullptr ? message : "");
+        ov_free(message);
         std::exit(2);
     }
 }
@@ -37,7 +39,7 @@ uint16_t read16(const uint8_t *&data, size_t &size) {
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     const char *path = std::getenv("MIEN_FUZZ_MODEL");
-    if (path == nullptr) path = "Models/face_detection_short_range.onnx";
+    if (path == nullptr) path = "Models/face_detection_short_range.tflite";
     ov_property_t properties[] = {{"INFERENCE_NUM_THREADS", "1"}, {"INFERENCE_PRECISION_HINT", "f32"}};
     check(ov_core_create(&core), "ov_core_create");
     check(ov_core_compile_model_from_file_props(core, path, "CPU", 2, properties, &detector), path);
@@ -67,7 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = size > 0 ? data[i % size] : static_cast<uint8_t>(i);
 
     char *error = nullptr;
-    const mien_tensor_spec spec{128, 128, 3, 1, 1.0f / 127.5f, -1.0f, 0, 0, 0};
+    const mien_tensor_spec spec{128, 128, 3, 1, 1.0f / 127.5f, -1.0f, 0, 0, 1}; // NHWC, as the TFLite model
+
     if (mien_tensor_from_image(pixels.data(), width, height, stride, transform, &spec, tensor, tensor_size, &error) ==
         MIEN_OK) {
         check(ov_infer_request_infer(request), "infer");

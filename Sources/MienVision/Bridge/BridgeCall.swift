@@ -32,7 +32,7 @@ func bridgeStatus(
         case MIEN_ERR_DECODE: (.corruptData, "could not be decoded")
         case MIEN_ERR_TOO_LARGE: (.tooLarge, "is too large")
         case MIEN_ERR_OPEN: (openFailure, "could not be opened")
-        case MIEN_ERR_MODEL: (.modelInvalid, "is not a model OpenCV can run")
+        case MIEN_ERR_MODEL: (.modelInvalid, "is not a usable model")
         case MIEN_ERR_IO: (.ioFailure, "could not be read or written")
         case MIEN_ERR_INVALID_ARGUMENT: (.invalidArgument, "was given an invalid argument")
         default: (.internalFailure, "failed inside OpenCV")
@@ -43,5 +43,5 @@ func bridgeStatus(
 /// The OpenCV version Mien's bridge was built with, such as "4.6.0".
 public var openCVVersion: String { String(cString: mien_opencv_version()) }
 
-/// Sets how many threads OpenCV's loops and DNN layers use (0 or less: OpenCV's default, one per core).
+/// Sets how many threads OpenCV's loops use (0 or less: OpenCV's default, one per core).
 public func setOpenCVThreads(_ count: Int) { mien_set_threads(Int32(clamping: count)) }

@@ -70,7 +70,7 @@ public final class InferenceCore: @unchecked Sendable {
         let bytes = try store.bytes(of: model)
         let key = CompiledKey(sha256: model.sha256, settings: settings)
         if let cached = lock.withLock({ compiled[key] }) { return cached }
-        let source = try SourceModel(core: self, bytes: bytes, name: model.fileName)
+        let source = try SourceModel(core: self, bytes: bytes, file: store.url(of: model))
         let made = try CompiledModel(core: self, source: source, name: model.fileName, settings: settings)
         return lock.withLock {
             if let first = compiled[key] { return first }

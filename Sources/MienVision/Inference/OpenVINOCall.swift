@@ -14,9 +14,12 @@ func openVINOCall(
 ) throws {
     let status = body()
     guard status != OK else { return }
-    // Both strings belong to OpenVINO (static or thread-local): copied, never freed here.
+    // The status text is static; the last message is a fresh copy the caller frees (seen under ASan: the
+    // header does not say).
     let name = ov_get_error_info(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
-    let detail = ov_get_last_err_msg().map { String(cString: $0) } ?? ""
+    let message = ov_get_last_err_msg()
+    defer { ov_free(message) }
+    let detail = message.map { String(cString: $0) } ?? ""
     let cause = detail.isEmpty ? name : "\(name): \(detail)"
     throw MienError(code, "OpenVINO could not \(action) the model", input: model, cause: cause)
 }

@@ -13,17 +13,19 @@ public struct ModelDescriptor: Sendable, Hashable {
     let outputNames: [String]
     let outputCounts: [Int]
 
-    /// MediaPipe BlazeFace short range (faces within ~2 m), 128 x 128 RGB in [-1, 1], 896 anchors.
+    /// MediaPipe BlazeFace short range (faces within ~2 m), 128 x 128 RGB (NHWC) in [-1, 1], 896 anchors;
+    /// MediaPipe's TensorFlow Lite file as shipped.
     public static let blazeFaceShortRange = ModelDescriptor(
-        identifier: "blazeface-short-range", fileName: "face_detection_short_range.onnx",
-        sha256: "dd299487acf88eea38d572b01e93e49c73083f395ebde8c622ae8df775c4c7dc",
+        identifier: "blazeface-short-range", fileName: "face_detection_short_range.tflite",
+        sha256: "3bc182eb9f33925d9e58b5c8d59308a760f4adea8f282370e428c51212c26633",
         outputNames: ["regressors", "classificators"], outputCounts: [896 * 16, 896])
 
-    /// MediaPipe BlazeFace full range (small and distant faces), 192 x 192 RGB in [-1, 1], 2304 anchors.
+    /// MediaPipe BlazeFace full range (small and distant faces), 192 x 192 RGB (NHWC) in [-1, 1], 2304
+    /// anchors; MediaPipe's TensorFlow Lite file as shipped.
     public static let blazeFaceFullRange = ModelDescriptor(
-        identifier: "blazeface-full-range", fileName: "face_detection_full_range.onnx",
-        sha256: "9c512ee5d64b7034816bbd3819c3326fd7a6ec8cbcf48bceb3ea8dce063ee3a7",
-        outputNames: ["regressors", "classificators"], outputCounts: [2304 * 16, 2304])
+        identifier: "blazeface-full-range", fileName: "face_detection_full_range.tflite",
+        sha256: "99bf9494d84f50acc6617d89873f71bf6635a841ea699c17cb3377f9507cfec3",
+        outputNames: ["reshaped_regressor_face_4", "reshaped_classifier_face_4"], outputCounts: [2304 * 16, 2304])
 
     /// MediaPipe FaceMesh v2: 478 points (with irises) and a face-presence logit from a 256 x 256 RGB
     /// crop in [0, 1].
@@ -32,11 +34,12 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "55a93bdddf880717e54309f4a42359013f0252018d08af8c9281b00a7cc567d2",
         outputNames: ["landmarks", "presence"], outputCounts: [1434, 1])
 
-    /// MediaPipe's blendshape model: 52 scores from 146 mesh points in pixels, input [1, 1, 146, 2].
+    /// MediaPipe's blendshape model: 52 scores from 146 mesh points in pixels, input [1, 146, 2];
+    /// MediaPipe's TensorFlow Lite file as shipped.
     public static let blendshapes = ModelDescriptor(
-        identifier: "blendshapes", fileName: "face_blendshapes.onnx",
-        sha256: "923cbcd77428b9a26fe92043d1420c50b748e84ca75f4b155c05cf3abd68f041",
-        outputNames: ["blendshapes"], outputCounts: [52])
+        identifier: "blendshapes", fileName: "face_blendshapes.tflite",
+        sha256: "4f36dded049db18d76048567439b2a7f58f1daabc00d78bfe8f3ad396a2d2082",
+        outputNames: ["StatefulPartitionedCall:0"], outputCounts: [52])
 
     /// MediaPipe's canonical face and Procrustes weights (binary protobuf, parsed by Mien).
     public static let faceGeometry = ModelDescriptor(
@@ -54,13 +57,13 @@ public struct ModelDescriptor: Sendable, Hashable {
     /// Cydral's gender classifier (dlib-models): female, male from a 32 x 32 aligned RGB face chip.
     public static let gender = ModelDescriptor(
         identifier: "cydral-gender", fileName: "gender.onnx",
-        sha256: "24dbd7a8328e2b08350a2ac8265faef1343e5dac9ec2220c21878d1120d7db8f",
+        sha256: "d4c4116cf720cde18de28a09071d8e1826bcff7935ef3470052163f3f6b5d734",
         outputNames: ["probabilities"], outputCounts: [2])
 
     /// Cydral's age predictor (dlib-models): a distribution over 81 ages from a 64 x 64 aligned RGB chip.
     public static let age = ModelDescriptor(
         identifier: "cydral-age", fileName: "age.onnx",
-        sha256: "dffb149f9ef380a479e90ff85535abcd0f1c292eedc19e6ef58ce8276322c989",
+        sha256: "4f9f0075200bd8ea6cd65ae6e6893cf820c513169382c08e82e533158358ed1c",
         outputNames: ["probabilities"], outputCounts: [81])
 
     /// How OpenVINO runs this network unless a stage says otherwise: one thread each, because Mien's

@@ -39,11 +39,16 @@ public struct ModelStore: Sendable {
         self.directory = found
     }
 
+    /// Where `model`'s file is (whether or not it is there).
+    public func url(of model: ModelDescriptor) -> URL {
+        directory.appendingPathComponent(model.fileName)
+    }
+
     /// The verified bytes of `model`.
     /// - Throws: `.modelMissing` when the file is absent or unreadable, `.modelAltered` when its SHA-256
     ///   differs from the one this build expects; both name the file.
     public func bytes(of model: ModelDescriptor) throws -> [UInt8] {
-        let url = directory.appendingPathComponent(model.fileName)
+        let url = url(of: model)
         let data: Data
         do {
             data = try Data(contentsOf: url)

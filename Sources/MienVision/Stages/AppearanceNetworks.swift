@@ -22,7 +22,7 @@ public final class AppearanceNetworks: AppearanceClassifying {
     public func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {
         let output = try run(genderNetwork, frame: frame, points: points, size: 32)
         guard output.count == 2 else {
-            throw MienError(.modelInvalid, "unexpected gender output", input: "gender.onnx")
+            throw MienError(.modelInvalid, "unexpected gender output", input: ModelDescriptor.gender.fileName)
         }
         return Double(output[1])
     }
@@ -30,7 +30,7 @@ public final class AppearanceNetworks: AppearanceClassifying {
     public func age(in frame: Frame, points: [Point3D]) throws -> Double {
         let output = try run(ageNetwork, frame: frame, points: points, size: 64)
         guard output.count == Self.ages.count else {
-            throw MienError(.modelInvalid, "unexpected age output", input: "age.onnx")
+            throw MienError(.modelInvalid, "unexpected age output", input: ModelDescriptor.age.fileName)
         }
         let total = output.reduce(0, +)
         guard total > 0 else { return .nan }

@@ -18,7 +18,10 @@ public final class BlazeFaceDetector: FaceDetecting {
 
     /// MediaPipe's BlazeFace input normalisation: RGB, pixel / 127.5 - 1.
     private static func tensorSpec(size: Int) -> TensorSpec {
-        TensorSpec(width: size, height: size, channels: 3, rgb: true, scale: 1 / 127.5, offset: -1, border: 0)
+        // MediaPipe's TensorFlow Lite model, read as shipped: height, width, channel order (NHWC).
+        TensorSpec(
+            width: size, height: size, channels: 3, rgb: true, scale: 1 / 127.5, offset: -1, border: 0,
+            interleaved: true)
     }
 
     /// Affdex's smallest detectable face is about 30 px; tiles are planned so faces of this width

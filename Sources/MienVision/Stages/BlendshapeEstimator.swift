@@ -26,7 +26,7 @@ public final class BlendshapeEstimator: BlendshapeEstimating {
             input.append(Float(points[index].x))
             input.append(Float(points[index].y))
         }
-        let outputs = try network.run(tensor: input, shape: [1, 1, Blendshapes.meshSubset.count, 2])
+        let outputs = try network.run(tensor: input, shape: [1, Blendshapes.meshSubset.count, 2])
         guard let scores = outputs.first, scores.count == Blendshapes.names.count else {
             throw MienError(.modelInvalid, "unexpected blendshape output", input: network.name)
         }
