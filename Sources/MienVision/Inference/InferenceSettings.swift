@@ -1,17 +1,16 @@
-/// How OpenVINO runs one network: threads, streams and its performance hint.
+/// How OpenVINO runs one network: threads and streams (the hint is always latency, the precision float32).
 ///
-/// Each network gets its own settings because they differ in size by two orders of magnitude: FaceMesh
-/// (about 1.9 ms on one thread) gains from a second thread when it runs alone, while the blendshape and
-/// BlazeFace networks (0.3–0.6 ms) only lose time handing work to a second thread (measured on the 2-core
-/// machine, `docs`-free: see README "Performance").
+/// Per network because they differ: the small networks (BlazeFace 0.4–0.6 ms, blendshapes 0.3 ms on one
+/// thread) were slower on two threads (0.45 → 0.62 ms for the blendshapes), while the mesh runs the faces
+/// of a frame on two streams at once (`ModelDescriptor.inferenceSettings`).
 public struct InferenceSettings: Sendable, Hashable {
-    /// Threads one inference may use (at least 1).
+    /// Threads the compiled model may use in all (at least 1), shared among its streams.
     public var threads: Int
-    /// Parallel streams inside the compiled model (1: one inference at a time per request, the lowest
-    /// latency; several faces run on several requests instead).
+    /// Inferences the compiled model runs at once, one per infer request (at least 1; with 1, OpenVINO
+    /// queues a second request behind the first).
     public var streams: Int
 
-    /// - Throws: `MienError.invalidOptions` when `threads` or `streams` is below 1.
+    /// Values below 1 become 1.
     public init(threads: Int = 1, streams: Int = 1) {
         self.threads = max(1, threads)
         self.streams = max(1, streams)
