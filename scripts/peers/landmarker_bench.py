@@ -6,14 +6,13 @@ Mien's Models/ are rebuilt from). Prints one JSON line: frames/s (median of --ru
 RSS of this process (MB). Run by scripts/bench-peers.sh inside its throwaway venv (mediapipe==1.2.2).
 """
 import argparse
-import json
-import resource
-import statistics
 import time
 
 import cv2
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
+
+from peer_runs import report
 
 
 def landmarker(path, task, faces, blendshapes):
@@ -46,18 +45,8 @@ def main():
     parser.add_argument("--no-blendshapes", action="store_true")
     args = parser.parse_args()
     cv2.setNumThreads(2)
-    rates = []
-    faces_per_frame = 0.0
-    for _ in range(args.runs):
-        frames, found, seconds = landmarker(args.clip, args.task, args.faces, not args.no_blendshapes)
-        rates.append(frames / seconds)
-        faces_per_frame = found / max(frames, 1)
-    print(json.dumps({
-        "clip": args.clip,
-        "mode": "mediapipe-landmarker" + ("" if args.no_blendshapes else "+blendshapes"),
-        "fps": round(statistics.median(rates), 1), "faces_per_frame": round(faces_per_frame, 2),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }))
+    report(args.clip, "mediapipe-landmarker" + ("" if args.no_blendshapes else "+blendshapes"), args.runs,
+           lambda: landmarker(args.clip, args.task, args.faces, not args.no_blendshapes))
 
 
 if __name__ == "__main__":

@@ -4,12 +4,11 @@ Prints one JSON line: frames/s (median of --runs), faces per frame, peak RSS of 
 Run by scripts/bench-peers.sh inside its throwaway venv (mediapipe==0.10.21, which bundles its models).
 """
 import argparse
-import json
-import resource
-import statistics
 import time
 
 import cv2
+
+from peer_runs import report
 
 
 def decode(path):
@@ -55,18 +54,8 @@ def main():
     parser.add_argument("--faces", type=int, default=1)
     args = parser.parse_args()
     cv2.setNumThreads(2)
-    rates = []
-    faces_per_frame = 0.0
-    for _ in range(args.runs):
-        frames, found, seconds = decode(args.clip) if args.mode == "decode" else facemesh(args.clip, args.faces)
-        rates.append(frames / seconds)
-        faces_per_frame = found / max(frames, 1)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({
-        "clip": args.clip, "mode": "mediapipe-facemesh" if args.mode == "facemesh" else "decode-opencv",
-        "fps": round(statistics.median(rates), 1), "faces_per_frame": round(faces_per_frame, 2),
-        "peak_rss_mb": round(peak, 1),
-    }))
+    report(args.clip, "mediapipe-facemesh" if args.mode == "facemesh" else "decode-opencv", args.runs,
+           lambda: decode(args.clip) if args.mode == "decode" else facemesh(args.clip, args.faces))
 
 
 if __name__ == "__main__":

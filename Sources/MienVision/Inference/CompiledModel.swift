@@ -11,7 +11,7 @@ final class CompiledModel: @unchecked Sendable {
     /// The model's file name, used in errors.
     let name: String
     /// The shape of the model's only input, such as [1, 3, 256, 256].
-    private(set) var inputShape: [Int]
+    let inputShape: [Int]
 
     init(core: InferenceCore, source: SourceModel, name: String, settings: InferenceSettings) throws {
         self.name = name
@@ -22,17 +22,31 @@ final class CompiledModel: @unchecked Sendable {
             }
         }
         guard let compiled else { throw MienError(.modelInvalid, "OpenVINO returned no compiled model", input: name) }
+        do {
+            inputShape = try Self.inputShape(of: compiled, name: name)
+        } catch {
+            ov_compiled_model_free(compiled)
+            throw error
+        }
         handle = compiled
+    }
+
+    /// The shape of the compiled model's only input (static: `SourceModel` fixed any dynamic batch).
+    private static func inputShape(of compiled: OpaquePointer, name: String) throws -> [Int] {
         var inputs = 0
-        let status = ov_compiled_model_inputs_size(compiled, &inputs)
-        guard status == OK, inputs == 1 else {
-            inputShape = []
+        try openVINOCall(model: name, "inspect") { ov_compiled_model_inputs_size(compiled, &inputs) }
+        guard inputs == 1 else {
             throw MienError(.modelInvalid, "the model has \(inputs) inputs, Mien's networks take one", input: name)
         }
-        inputShape = []
-        // The input's shape, read from a request's input tensor (static for every model Mien ships).
-        let probe = try InferRequest(model: self)
-        inputShape = try probe.inputTensor().shape
+        var port: OpaquePointer? = nil
+        try openVINOCall(model: name, "inspect") { ov_compiled_model_input(compiled, &port) }
+        defer { ov_output_const_port_free(port) }
+        var shape = ov_shape_t()
+        try openVINOCall(model: name, "read the input shape of", code: .modelInvalid) {
+            ov_const_port_get_shape(port, &shape)
+        }
+        defer { ov_shape_free(&shape) }
+        return (0..<Int(shape.rank)).map { Int(shape.dims[$0]) }
     }
 
     deinit { ov_compiled_model_free(handle) }
