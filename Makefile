@@ -46,7 +46,8 @@ report-check:
 	scripts/check-report.sh .build/report-check/report.html
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files) and
-## pkg-config, and the OpenVINO runtime (inference) from its pinned PyPI wheel; each installed only when missing.
+## pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
+## (inference) from its pinned PyPI wheel; each installed only when missing.
 deps:
 	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil 2>/dev/null; then \
 	  echo "== installing OpenCV 4.6 and FFmpeg's libraries from Debian"; \
@@ -54,6 +55,7 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev \
 	    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config >/dev/null; \
 	fi
+	@scripts/install-opencv-pc.sh
 	@scripts/install-openvino.sh
 	@mkdir -p .build
 

@@ -27,9 +27,11 @@ let package = Package(
     ],
     targets: [
         // MARK: - The only C++: Debian's OpenCV 4.6 behind a plain C API
+        // mien-opencv4.pc (written by `make deps` from opencv4.pc) links the 4 modules the bridge uses instead of
+        // all 55: each linked module is loaded at start (scripts/install-opencv-pc.sh has the measurements).
         .systemLibrary(
             name: "COpenCV",
-            pkgConfig: "opencv4",
+            pkgConfig: "mien-opencv4",
             providers: [.apt(["libopencv-dev"])]
         ),
         .target(

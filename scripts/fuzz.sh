@@ -19,8 +19,8 @@ cxx=${FUZZ_CXX:-$(command -v clang++ || true)}
 [ -n "$cxx" ] || { echo "fuzz: no clang++ (the Swift toolchain's clang has libFuzzer)" >&2; exit 1; }
 build=.build/fuzz
 mkdir -p "$build/bin"
-cv_flags=$(pkg-config --cflags opencv4)
-cv_libs="$(pkg-config --libs opencv4 libavformat libavcodec libswscale libavutil)"
+cv_flags=$(pkg-config --cflags mien-opencv4)
+cv_libs="$(pkg-config --libs mien-opencv4 libavformat libavcodec libswscale libavutil)"
 # OpenVINO (frame_push runs the detector network on the tensor the bridge prepared), uninstrumented.
 ov_flags=$(pkg-config --cflags openvino)
 ov_libs=$(pkg-config --libs openvino)
