@@ -12,10 +12,11 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Mien",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "Mien", targets: ["Mien"]),
         .library(name: "MienTesting", targets: ["MienTesting"]),
+        .library(name: "MienService", targets: ["MienService"]),
         .executable(name: "mien", targets: ["mien"]),
     ],
     dependencies: [
@@ -24,6 +25,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.0"),
     ],
     targets: [
         // MARK: - The only C++: Debian's OpenCV 4.6 behind a plain C API
@@ -77,6 +83,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - The service: `mien serve` (HTTP and WebSocket over the same Detector and writers)
+        .target(
+            name: "MienService",
+            dependencies: [
+                "Mien",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Resources/index.html"), .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/detector-result.schema.json"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Fakes and synthetic inputs for tests, benchmarks and demos
         .target(name: "MienTesting", dependencies: ["Mien"], swiftSettings: swiftSettings),
 
@@ -84,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "mien",
             dependencies: [
-                "Mien",
+                "Mien", "MienService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -106,6 +130,16 @@ let package = Package(
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienCLITests", dependencies: ["mien", "MienTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MienServiceTests",
+            dependencies: [
+                "MienService", "MienTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

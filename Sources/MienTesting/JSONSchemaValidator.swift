@@ -22,6 +22,12 @@ public struct JSONSchemaValidator {
         self.root = root
     }
 
+    /// Checks against `schema`, a JSON Schema already parsed (for example one of an OpenAPI document's
+    /// `components.schemas`).
+    public init(schema: [String: Any]) {
+        root = schema
+    }
+
     /// One way a value breaks the schema.
     public struct ValidationFailure: Error, CustomStringConvertible {
         /// Where in the value, as a JSON pointer-like path ("$.faces.0.faceBounds").

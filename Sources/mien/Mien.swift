@@ -13,7 +13,7 @@ struct MienCommand: ParsableCommand {
             the others were still processed, 3 when Mien's models are missing or altered, 64 for a usage error.
             """,
         version: MienVersion.string,
-        subcommands: [Analyze.self, Detect.self, Models.self]
+        subcommands: [Analyze.self, Detect.self, Models.self, Serve.self]
     )
 
     static func main() {

@@ -1,0 +1,116 @@
+public import Mien
+
+/// What a client asks the service to measure: the query parameters of `POST /v1/analyze` and the
+/// `options` control message of `/v1/live`, with the command line's names.
+///
+/// Every field is optional; an absent field takes the `Detector`'s default (5 faces, large faces, no
+/// metric beyond mesh, pose and tracking, 5 frames per second for live sessions).
+public struct AnalysisSettings: Sendable, Equatable, Codable {
+    /// Metric groups, as the command line's flags: `expressions` (with the emoji), `emotions`,
+    /// `appearance`, `gaze`, or `all`.
+    public var metrics: [String]?
+    /// Most faces per frame (1...64).
+    public var maxFaces: Int?
+    /// `large` (near the camera) or `small` (small or distant faces).
+    public var faceMode: String?
+    /// Detections below this confidence (0...1) are dropped.
+    public var minConfidence: Double?
+    /// Live sessions: most frames analysed per second (frames in between are reported unprocessed).
+    public var rate: Double?
+    /// Whether expressions are scored against each face's own baseline (default true).
+    public var baseline: Bool?
+    /// Whether each face's 478 mesh points are included.
+    public var landmarks: Bool?
+    /// Whether MediaPipe's 52 blendshapes are included.
+    public var blendshapes: Bool?
+
+    /// The metric groups `metrics` may name.
+    public static let metricGroups = ["expressions", "emotions", "appearance", "gaze", "all"]
+
+    public init(
+        metrics: [String]? = nil, maxFaces: Int? = nil, faceMode: String? = nil, minConfidence: Double? = nil,
+        rate: Double? = nil, baseline: Bool? = nil, landmarks: Bool? = nil, blendshapes: Bool? = nil
+    ) {
+        self.metrics = metrics
+        self.maxFaces = maxFaces
+        self.faceMode = faceMode
+        self.minConfidence = minConfidence
+        self.rate = rate
+        self.baseline = baseline
+        self.landmarks = landmarks
+        self.blendshapes = blendshapes
+    }
+
+    /// Reads query parameters (`metrics=expressions,emotions&maxFaces=2&faceMode=small`).
+    /// - Throws: `.invalidArgument` naming an unknown parameter or a value that is not of its type.
+    public init(query: [(String, String)]) throws {
+        self.init()
+        for (name, value) in query {
+            switch name {
+            case "metrics": metrics = value.split(separator: ",").map { String($0) }
+            case "maxFaces": maxFaces = try Self.parse(value, name) { Int($0) }
+            case "faceMode": faceMode = value
+            case "minConfidence": minConfidence = try Self.parse(value, name) { Double($0) }
+            case "rate": rate = try Self.parse(value, name) { Double($0) }
+            case "baseline": baseline = try Self.parse(value, name, Self.bool)
+            case "landmarks": landmarks = try Self.parse(value, name, Self.bool)
+            case "blendshapes": blendshapes = try Self.parse(value, name, Self.bool)
+            case "token": continue  // the access token, read by `AccessControl`
+            default:
+                throw MienError(
+                    .invalidArgument,
+                    "unknown parameter '\(name)' (known: metrics, maxFaces, faceMode, minConfidence, rate, baseline, landmarks, blendshapes)"
+                )
+            }
+        }
+    }
+
+    /// The detector options these settings ask for.
+    /// - Throws: `.invalidOptions` for an unknown metric group or face mode, or a value out of range.
+    public func detectorOptions() throws -> DetectorOptions {
+        var chosen = Set<Metric>()
+        for group in metrics ?? [] {
+            switch group {
+            case "expressions": chosen.formUnion(Set<Metric>.allExpressions.union(Set<Metric>.allEmoji))
+            case "emotions": chosen.formUnion(Set<Metric>.allEmotions)
+            case "appearance": chosen.formUnion(Set<Metric>.allAppearance)
+            case "gaze": chosen.insert(.gaze)
+            case "all": chosen.formUnion(Set<Metric>.all)
+            default:
+                throw MienError(
+                    .invalidOptions,
+                    "unknown metric group '\(group)' (known: \(Self.metricGroups.joined(separator: ", ")))")
+            }
+        }
+        let mode: FaceMode
+        switch faceMode {
+        case nil: mode = .large
+        case let name?:
+            guard let parsed = FaceMode(rawValue: name) else {
+                throw MienError(.invalidOptions, "unknown face mode '\(name)' (known: large, small)")
+            }
+            mode = parsed
+        }
+        let detection = try DetectionOptions(
+            faceMode: mode, maximumFaces: maxFaces ?? DetectionOptions.defaultMaximumFaces,
+            minimumConfidence: minConfidence ?? DetectionOptions.defaultMinimumConfidence)
+        return try DetectorOptions(
+            detection: detection, maxProcessRate: rate, metrics: chosen, baseline: baseline ?? true,
+            landmarks: landmarks ?? false, blendshapes: blendshapes ?? false)
+    }
+
+    private static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "1", "yes": true
+        case "false", "0", "no": false
+        default: nil
+        }
+    }
+
+    private static func parse<T>(_ text: String, _ name: String, _ convert: (String) -> T?) throws -> T {
+        guard let value = convert(text) else {
+            throw MienError(.invalidArgument, "parameter '\(name)' cannot be '\(text)'")
+        }
+        return value
+    }
+}

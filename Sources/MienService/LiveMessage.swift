@@ -1,0 +1,109 @@
+import Foundation
+import Mien
+
+/// One JSON text message the service sends on a live socket.
+///
+/// By `type`:
+/// - `ready`: the session is analysing with `settings` (after opening and after every `options`);
+/// - `found` / `lost`: a face appeared (before the result of its first frame) or left (after its last);
+/// - `result`: one frame's `DetectorResult` (the command line's schema; `faces` absent when the frame was not
+///   processed), with `latencyMs` from the frame's arrival to this message;
+/// - `error`: a frame or message was refused (`error`: the `ErrorBody` detail); the session goes on.
+struct LiveMessage: Encodable, Sendable {
+    var type: String
+    var session: String?
+    var settings: AnalysisSettings?
+    var faceId: Int?
+    var frameIndex: Int?
+    var result: DetectorResult?
+    /// Milliseconds from the frame's arrival at the service to its result being handed to the socket.
+    var latencyMs: Double?
+    var error: ErrorBody.Detail?
+
+    static func ready(session: String, settings: AnalysisSettings) -> LiveMessage {
+        LiveMessage(type: "ready", session: session, settings: settings)
+    }
+    static func event(_ type: String, faceId: Int, frameIndex: Int) -> LiveMessage {
+        LiveMessage(type: type, faceId: faceId, frameIndex: frameIndex)
+    }
+    static func result(_ result: DetectorResult, latencyMs: Double?) -> LiveMessage {
+        LiveMessage(type: "result", result: result, latencyMs: latencyMs)
+    }
+    static func failure(_ body: ErrorBody) -> LiveMessage { LiveMessage(type: "error", error: body.error) }
+
+    /// The message as one line of JSON (sorted keys, as every JSON Mien writes).
+    func text() -> String {
+        guard let data = try? JSONLinesWriter.makeEncoder().encode(self) else {
+            return #"{"error":{"code":"internalFailure","message":"a message could not be encoded"},"type":"error"}"#
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A control message a client sends on a live socket (JSON text): `{"type": "options", …settings}` replaces
+/// the session's detector with one for these settings; `{"type": "reset"}` forgets faces, IDs and
+/// baselines (Affdex's `reset`).
+enum LiveControl: Sendable, Equatable {
+    case options(AnalysisSettings)
+    case reset
+
+    private struct Kind: Decodable { var type: String }
+
+    /// - Throws: `.invalidArgument` for text that is not JSON, has no known `type`, or bad settings.
+    init(text: String) throws {
+        let data = Data(text.utf8)
+        let kind: Kind
+        do {
+            kind = try JSONDecoder().decode(Kind.self, from: data)
+        } catch {
+            throw MienError(
+                .invalidArgument, "a control message is JSON with a \"type\" of \"options\" or \"reset\"",
+                input: "control message")
+        }
+        switch kind.type {
+        case "reset": self = .reset
+        case "options":
+            do {
+                self = .options(try JSONDecoder().decode(AnalysisSettings.self, from: data))
+            } catch {
+                throw MienError(
+                    .invalidArgument, "the options message's fields do not have their types (\(error))",
+                    input: "control message")
+            }
+        default:
+            throw MienError(
+                .invalidArgument, "unknown control message type \"\(kind.type)\" (known: options, reset)",
+                input: "control message")
+        }
+    }
+}
+
+/// A binary message on a live socket: one encoded picture (JPEG or PNG, any format Mien reads) after an
+/// 8-byte little-endian IEEE 754 double, the client's timestamp in milliseconds (`performance.now()` in
+/// a browser), which must increase from frame to frame.
+struct LiveFrameMessage: Sendable {
+    /// The client's timestamp, in seconds (the unit of `DetectorResult.timestamp`).
+    var timestamp: Double
+    var image: [UInt8]
+
+    static let headerBytes = 8
+
+    /// - Throws: `.corruptData` when the message is too short or the timestamp is not a finite number.
+    init(_ bytes: [UInt8]) throws {
+        guard bytes.count > Self.headerBytes else {
+            throw MienError(
+                .corruptData,
+                "a frame message is an 8-byte little-endian timestamp (milliseconds) followed by a JPEG or PNG; got \(bytes.count) bytes",
+                input: "live frame")
+        }
+        var bits: UInt64 = 0
+        for index in 0..<Self.headerBytes { bits |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        let milliseconds = Double(bitPattern: bits)
+        guard milliseconds.isFinite, milliseconds >= 0 else {
+            throw MienError(
+                .corruptData, "the frame's timestamp is not a finite, non-negative number", input: "live frame")
+        }
+        timestamp = milliseconds / 1000
+        image = Array(bytes[Self.headerBytes...])
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Mien
+import Prometheus
+import Synchronization
+
+/// One `/v1/live` connection: a `Detector` on a live source fed by the socket's frames, and the messages
+/// going back.
+///
+/// The detector is the only frame loop (live mode: at most `Detector.liveBufferCapacity` frames wait, the
+/// oldest is dropped and reported unprocessed, so latency stays bounded). The session only refuses what
+/// must not reach it (undecodable, over the pixel limit, time not advancing, a sender faster than
+/// `ServiceOptions.maximumIncomingFrameRate`), each with an `error` message, and carries on.
+final class LiveSession: DetectorDelegate, @unchecked Sendable {
+    // Mutable state is in `state` (a Mutex); the rest is immutable.
+    let id: String
+    private let limits: ServiceOptions
+    private let models: ModelStore
+    private let metrics: ServiceMetrics
+    private let send: @Sendable (String) -> Void
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+
+    private struct State {
+        var detector: Detector?
+        var feed: LiveFrameFeed?
+        var settings = AnalysisSettings()
+        /// Arrival time of every frame handed to the detector and not yet reported, by frame index.
+        var arrivals: [Int: ContinuousClock.Instant] = [:]
+        var lastTimestamp: Double?
+        /// The incoming-rate bucket: frames allowed now (up to `burst`), refilled at the rate limit.
+        var allowance = LiveSession.burst
+        var lastArrival: ContinuousClock.Instant?
+        var lastTooFastNotice: ContinuousClock.Instant?
+    }
+
+    /// Frames a client may send back to back before the incoming rate limit applies.
+    static let burst = 3.0
+
+    /// - Parameter send: hands a JSON text message to the socket (never blocks; messages are queued).
+    init(
+        id: String, limits: ServiceOptions, models: ModelStore, metrics: ServiceMetrics,
+        send: @escaping @Sendable (String) -> Void
+    ) {
+        self.id = id
+        self.limits = limits
+        self.models = models
+        self.metrics = metrics
+        self.send = send
+    }
+
+    /// Starts (or restarts) analysis with `settings`, and says `ready`.
+    ///
+    /// The previous detector, if any, is stopped first; frames it had not reported are lost with it.
+    /// - Throws: `MienError` for settings that are not valid or a model that cannot be loaded; the
+    ///   previous detector is stopped either way.
+    func begin(_ settings: AnalysisSettings) async throws {
+        let options = try settings.detectorOptions()
+        await end()
+        let feed = LiveFrameFeed(name: "live:\(id)")
+        let detector = Detector(
+            source: .liveSource(name: "live:\(id)", open: { feed }), options: options, models: models)
+        detector.delegate = self
+        try await Offload.run { try detector.start() }
+        state.withLock {
+            $0.detector = detector
+            $0.feed = feed
+            $0.settings = settings
+            $0.arrivals = [:]
+            $0.lastTimestamp = nil
+        }
+        send(LiveMessage.ready(session: id, settings: settings).text())
+    }
+
+    /// Stops the detector (after the frames it holds) and closes the feed.
+    func end() async {
+        let (detector, feed) = state.withLock { state in
+            defer {
+                state.detector = nil
+                state.feed = nil
+            }
+            return (state.detector, state.feed)
+        }
+        feed?.close()
+        guard let detector else { return }
+        _ = try? await Offload.run { detector.stop() }
+    }
+
+    /// A binary message: decode the picture and hand it to the detector, or say why not.
+    func receiveFrame(_ bytes: [UInt8]) async {
+        let arrival = clock.now
+        guard admit(at: arrival) else { return }
+        do {
+            let message = try LiveFrameMessage(bytes)
+            let maximumPixels = limits.maximumPixels
+            let frame = try await Offload.run {
+                try ImageDecoder.decode(
+                    bytes: message.image, input: "live frame", maximumPixels: maximumPixels,
+                    timestamp: message.timestamp)
+            }
+            try state.withLock { state in
+                guard let feed = state.feed else {
+                    throw MienError(.notStarted, "the session has no detector (its options were refused)")
+                }
+                if let last = state.lastTimestamp, message.timestamp <= last {
+                    throw MienError(
+                        .nonMonotonicTimestamp,
+                        "the frame's timestamp (\(message.timestamp * 1000) ms) does not follow the previous one (\(last * 1000) ms)",
+                        input: "live frame")
+                }
+                state.lastTimestamp = message.timestamp
+                // Pushed under the lock, so the arrival is on record before the detector can report it.
+                if let pushed = feed.push(frame) { state.arrivals[pushed] = arrival }
+            }
+        } catch {
+            refuse(error)
+        }
+    }
+
+    /// A text message: options or reset.
+    func receiveText(_ text: String) async {
+        do {
+            switch try LiveControl(text: text) {
+            case .reset:
+                state.withLock { $0.detector }?.reset()
+            case .options(let settings):
+                try await begin(settings)
+            }
+        } catch {
+            refuse(error, counted: false)
+        }
+    }
+
+    /// Whether a frame arriving now is within the incoming rate (a token bucket of `burst` frames,
+    /// refilled at `maximumIncomingFrameRate`); a refused frame is answered at most once a second.
+    private func admit(at now: ContinuousClock.Instant) -> Bool {
+        let rate = limits.maximumIncomingFrameRate
+        let (admitted, notify) = state.withLock { state -> (Bool, Bool) in
+            if let last = state.lastArrival {
+                let seconds = (now - last).seconds
+                state.allowance = min(Self.burst, state.allowance + seconds * rate)
+            }
+            state.lastArrival = now
+            guard state.allowance < 1 else {
+                state.allowance -= 1
+                return (true, false)
+            }
+            let notify = state.lastTooFastNotice.map { now - $0 >= .seconds(1) } ?? true
+            if notify { state.lastTooFastNotice = now }
+            return (false, notify)
+        }
+        if !admitted {
+            metrics.framesRefused.increment()
+            if notify {
+                send(
+                    LiveMessage.failure(
+                        ErrorBody(
+                            code: "tooFast",
+                            message: "frames arrive faster than \(rate) per second; the extra ones are refused",
+                            input: "live frame")
+                    ).text())
+            }
+        }
+        return admitted
+    }
+
+    private func refuse(_ error: any Error, counted: Bool = true) {
+        if counted { metrics.framesRefused.increment() }
+        let body =
+            (error as? MienError).map(ErrorBody.init)
+            ?? ErrorBody(code: "internalFailure", message: "\(error)")
+        send(LiveMessage.failure(body).text())
+    }
+
+    // MARK: - DetectorDelegate (on the detector's analysing thread)
+
+    func detector(_ detector: Detector, didProcess result: DetectorResult) {
+        let arrival = state.withLock { $0.arrivals.removeValue(forKey: result.frameIndex) }
+        let latency = arrival.map { clock.now - $0 }
+        if result.processed {
+            metrics.framesAnalysed.increment()
+            if let latency { metrics.latency.record(latency) }
+        } else {
+            metrics.framesUnprocessed.increment()
+        }
+        for id in result.found {
+            send(LiveMessage.event("found", faceId: id, frameIndex: result.frameIndex).text())
+        }
+        let milliseconds = latency.map { ($0.seconds * 1000).rounded(toPlaces: 2) }
+        send(LiveMessage.result(result, latencyMs: milliseconds).text())
+        for id in result.lost {
+            send(LiveMessage.event("lost", faceId: id, frameIndex: result.frameIndex).text())
+        }
+    }
+
+    /// A frame failed inside the detector, which then stops: say so, and start a fresh detector with
+    /// the same settings so the session carries on.
+    func detector(_ detector: Detector, didFail error: MienError) {
+        send(LiveMessage.failure(ErrorBody(error)).text())
+        let settings = state.withLock { $0.detector === detector ? $0.settings : nil }
+        guard let settings else { return }
+        Task { try? await self.begin(settings) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

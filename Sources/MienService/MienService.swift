@@ -1,0 +1,214 @@
+import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+public import Logging
+public import Mien
+import NIOCore
+import NIOWebSocket
+import Prometheus
+import Synchronization
+import UnixSignals
+
+/// `mien serve`: Mien over HTTP and WebSocket, for browsers and any language.
+///
+/// A thin layer: every endpoint maps its input to a `Detector` and its output to Mien's result schema.
+/// - `GET /`: the live page; `GET /healthz`; `GET /metrics` (Prometheus); `GET /openapi.yaml`;
+///   `GET /detector-result.schema.json`.
+/// - `POST /v1/analyze`: one picture → its `DetectorResult` (discrete-image semantics).
+/// - `GET /v1/live` (WebSocket): frames in, one result per frame out (see `LiveSession`).
+///
+/// ```swift
+/// let service = try MienService(options: ServiceOptions(port: 8080), models: ModelStore())
+/// try await service.run()  // until SIGTERM or SIGINT
+/// ```
+public struct MienService: Sendable {
+    public let options: ServiceOptions
+    public let metrics: ServiceMetrics
+    let models: ModelStore
+    let sessions: SessionLimiter
+
+    public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) {
+        self.options = options
+        self.models = models
+        self.metrics = metrics
+        sessions = SessionLimiter(maximum: options.maximumSessions, gauge: metrics)
+    }
+
+    /// The routes, behind the error and access middleware.
+    public func router() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(ErrorMiddleware())
+        router.middlewares.add(AccessControl(token: options.token))
+        router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
+        router.get("/") { _, _ in Self.file(ServiceResources.page, type: "text/html; charset=utf-8") }
+        router.get("/openapi.yaml") { _, _ in Self.file(ServiceResources.openAPI, type: "application/yaml") }
+        router.get("/detector-result.schema.json") { _, _ in
+            Self.file(ServiceResources.resultSchema, type: "application/schema+json")
+        }
+        router.get("/metrics") { [metrics] _, _ in
+            Self.file(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.post("/v1/analyze") { request, _ in try await analyze(request) }
+        router.ws("/v1/live") { inbound, outbound, context in
+            let query = context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            try await live(query: query, inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+        return router
+    }
+
+    /// The application: HTTP/1.1 with the WebSocket upgrade, bound as `options` say.
+    /// - Parameter onListening: called once the socket is bound, with the port (the chosen one when
+    ///   `options.port` is 0).
+    public func application(
+        logger: Logger = Logger(label: "mien.serve"), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = router()
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(
+                    // Idle HTTP connections are closed; live sockets have their own idle limit (`live`).
+                    http1: .init(idleTimeout: .seconds(Int64(options.idleSeconds.rounded(.up)))),
+                    ws: .init(maxFrameSize: options.maximumMessageBytes, closeTimeout: .seconds(5)))),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "mien"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT: then it stops accepting, closes live sockets with a close frame and
+    /// returns once open requests are answered.
+    public func run(
+        logger: Logger = Logger(label: "mien.serve"), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
+        try await application(logger: logger, onListening: onListening).runService(
+            gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    // MARK: - Routes
+
+    private func analyze(_ request: Request) async throws -> Response {
+        let settings = try AnalysisSettings(
+            query: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        let detectorOptions = try settings.detectorOptions()
+        let body = try await request.body.collect(upTo: options.maximumBodyBytes)
+        let arrival = ContinuousClock.now
+        let bytes = [UInt8](buffer: body)
+        let (models, maximumPixels) = (self.models, options.maximumPixels)
+        let result = try await Offload.run {
+            let frame = try ImageDecoder.decode(bytes: bytes, input: "request body", maximumPixels: maximumPixels)
+            let detector = Detector(source: .discreteImages, options: detectorOptions, models: models)
+            try detector.start()
+            defer { detector.stop() }
+            return try detector.process(frame)
+        }
+        metrics.framesAnalysed.increment()
+        metrics.latency.record(ContinuousClock.now - arrival)
+        return JSONBody.response(result)
+    }
+
+    private func live(
+        query: [(String, String)], inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger
+    ) async throws {
+        guard sessions.open() else {
+            let body = ErrorBody(
+                code: "tooManySessions", message: "\(options.maximumSessions) live sessions are open; try again later")
+            try await outbound.write(.text(LiveMessage.failure(body).text()))
+            try await outbound.close(.unknown(1013), reason: "too many sessions")
+            return
+        }
+        defer { sessions.close() }
+        let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        let session = LiveSession(
+            id: UUID().uuidString.lowercased(), limits: options, models: models, metrics: metrics,
+            send: { continuation.yield($0) })
+        let activity = LastActivity()
+        let idle = Duration.seconds(options.idleSeconds)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in messages { try await outbound.write(.text(message)) }
+            }
+            group.addTask {
+                // Closes a session that has been silent for `idleSeconds`.
+                while true {
+                    try await Task.sleep(for: .seconds(1))
+                    if activity.silence > idle {
+                        let body = ErrorBody(code: "idle", message: "no message for \(idle); closing")
+                        try await outbound.write(.text(LiveMessage.failure(body).text()))
+                        try await outbound.close(.goingAway, reason: "idle")
+                        return
+                    }
+                }
+            }
+            do {
+                let settings = try AnalysisSettings(query: query)
+                try await session.begin(settings)
+            } catch {
+                continuation.yield(
+                    LiveMessage.failure(
+                        (error as? MienError).map(ErrorBody.init)
+                            ?? ErrorBody(code: "internalFailure", message: "\(error)")
+                    ).text())
+            }
+            for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
+                activity.touch()
+                switch message {
+                case .binary(let buffer): await session.receiveFrame([UInt8](buffer: buffer))
+                case .text(let text): await session.receiveText(text)
+                }
+            }
+            await session.end()
+            continuation.finish()
+            group.cancelAll()
+        }
+        logger.debug("live session \(session.id) ended")
+    }
+
+    private static func file(_ bytes: [UInt8], type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// Counts open live sessions against the limit (and mirrors the count in the metrics' gauge).
+final class SessionLimiter: Sendable {
+    private let count = Mutex(0)
+    private let maximum: Int
+    private let metrics: ServiceMetrics
+
+    init(maximum: Int, gauge metrics: ServiceMetrics) {
+        self.maximum = maximum
+        self.metrics = metrics
+    }
+
+    /// Takes a place; false when every place is taken.
+    func open() -> Bool {
+        let opened = count.withLock { count -> Int? in
+            guard count < maximum else { return nil }
+            count += 1
+            return count
+        }
+        if let opened { metrics.openSessions.set(Double(opened)) }
+        return opened != nil
+    }
+
+    func close() {
+        metrics.openSessions.set(
+            Double(
+                count.withLock { count in
+                    count -= 1
+                    return count
+                }))
+    }
+}
+
+/// When a live socket last received a message (for its idle limit).
+final class LastActivity: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    func touch() { instant.withLock { $0 = ContinuousClock.now } }
+
+    /// Time since the last message.
+    var silence: Duration { ContinuousClock.now - instant.withLock { $0 } }
+}

@@ -1,0 +1,14 @@
+import Dispatch
+
+/// Runs blocking work (decoding, analysis, stopping a detector) on Dispatch's threads instead of Swift's
+/// cooperative pool, which has one thread per core (2 here): an analysis holding one of them would stall
+/// every other request and socket.
+enum Offload {
+    private static let queue = DispatchQueue(label: "mien.service.work", attributes: .concurrent)
+
+    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import Mien
+import NIOCore
+
+/// The one JSON shape of every error the service answers, over HTTP and on a live socket:
+/// `{"error": {"code": "corruptData", "message": "…", "input": "…"}}`.
+struct ErrorBody: Codable, Sendable, Equatable {
+    struct Detail: Codable, Sendable, Equatable {
+        /// A `MienError` code (`corruptData`, `tooLarge`, …) or one of the service's own (`unauthorized`,
+        /// `notFound`, `tooFast`, …).
+        var code: String
+        var message: String
+        /// The input the error is about (a request body, a live frame), when there is one.
+        var input: String?
+    }
+    var error: Detail
+
+    init(code: String, message: String, input: String? = nil) {
+        error = Detail(code: code, message: message, input: input)
+    }
+
+    init(_ error: MienError) {
+        self.init(code: error.code.description, message: error.message, input: error.input)
+    }
+
+    /// The HTTP status a `MienError` answers with.
+    static func status(of error: MienError) -> HTTPResponse.Status {
+        switch error.code {
+        case .tooLarge: .contentTooLarge
+        case .unsupportedFormat: .unsupportedMediaType
+        case .corruptData, .invalidOptions, .invalidArgument, .nonMonotonicTimestamp, .truncatedStream: .badRequest
+        case .notFound: .notFound
+        default: .internalServerError
+        }
+    }
+
+    /// The response carrying this body.
+    func response(_ status: HTTPResponse.Status) -> Response {
+        JSONBody.response(self, status: status)
+    }
+}
+
+/// Turns whatever a route throws into an `ErrorBody` response, so that clients get one error shape:
+/// Mien's errors with their code, Hummingbird's (404, 405, 413, …) with the status's name.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as MienError {
+            return ErrorBody(error).response(ErrorBody.status(of: error))
+        } catch is NIOTooManyBytesError {
+            return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(
+                .contentTooLarge)
+        } catch let error as HTTPError {
+            let code = error.status == .notFound ? "notFound" : error.status == .unauthorized ? "unauthorized" : "http"
+            var response = ErrorBody(code: code, message: error.body ?? error.status.reasonPhrase).response(
+                error.status)
+            for field in error.headers { response.headers.append(field) }
+            return response
+        }
+    }
+}
+
+/// JSON responses with Mien's encoder (sorted keys, slashes unescaped), as the command line prints them.
+enum JSONBody {
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        do {
+            let data = try JSONLinesWriter.makeEncoder().encode(value)
+            return Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        } catch {
+            return Response(status: .internalServerError)
+        }
+    }
+}

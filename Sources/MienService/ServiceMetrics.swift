@@ -1,0 +1,52 @@
+import Foundation
+public import Prometheus
+
+/// The service's Prometheus metrics (`GET /metrics`), in a registry of its own so that two services in
+/// one process (tests) do not share counts.
+public final class ServiceMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    /// Frames analysed (live frames and `/v1/analyze` pictures).
+    let framesAnalysed: Counter
+    /// Live frames reported unprocessed: skipped by the session's rate, or dropped because analysis fell
+    /// behind (the oldest waiting frame goes).
+    let framesUnprocessed: Counter
+    /// Live frames refused before decoding (undecodable, too large, too fast, time going backwards).
+    let framesRefused: Counter
+    /// From a frame's arrival (a live message or an upload's last byte) to its result being sent.
+    let latency: DurationHistogram
+    /// Live sessions open now.
+    let openSessions: Gauge
+    /// Jobs waiting or running.
+    let queuedJobs: Gauge
+
+    /// Latency buckets: 5 ms to 2 s, finer where a live session should be (under 60 ms).
+    static let latencyBuckets: [Duration] = [5, 10, 20, 30, 40, 60, 80, 120, 250, 500, 1000, 2000].map {
+        .milliseconds($0)
+    }
+
+    public init() {
+        framesAnalysed = registry.makeCounter(
+            descriptor: .init(metricName: "mien_frames_analysed", unitName: "total", helpText: "Frames analysed."))
+        framesUnprocessed = registry.makeCounter(
+            descriptor: .init(
+                metricName: "mien_frames_unprocessed", unitName: "total",
+                helpText:
+                    "Live frames reported unprocessed (skipped by the rate, or dropped when analysis fell behind)."))
+        framesRefused = registry.makeCounter(
+            descriptor: .init(
+                metricName: "mien_frames_refused", unitName: "total",
+                helpText: "Live frames refused before analysis (bad, too large, too fast)."))
+        latency = registry.makeDurationHistogram(
+            descriptor: .init(
+                metricName: "mien_frame_latency", unitName: "seconds",
+                helpText: "From a frame's arrival to its result being sent."),
+            buckets: Self.latencyBuckets)
+        openSessions = registry.makeGauge(
+            descriptor: .init(metricName: "mien_live_sessions", unitName: "", helpText: "Live sessions open."))
+        queuedJobs = registry.makeGauge(
+            descriptor: .init(metricName: "mien_jobs_queued", unitName: "", helpText: "Jobs waiting or running."))
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+}

@@ -1,0 +1,75 @@
+public import Mien
+
+/// How `mien serve` listens and what it accepts, validated at creation.
+///
+/// The defaults are safe for one person on their own machine: loopback only, no token needed. Binding any
+/// other address requires a token, checked on every request but `GET /healthz`.
+public struct ServiceOptions: Sendable, Equatable {
+    /// The address to bind (default 127.0.0.1: loopback only).
+    public var host: String
+    /// The TCP port (default 8080; 0 lets the system choose one, for tests).
+    public var port: Int
+    /// The bearer token every request but `GET /healthz` must carry; required unless `host` is loopback.
+    ///
+    /// Given as `Authorization: Bearer …`, or `?token=…` for a browser's WebSocket (which cannot set headers).
+    public var token: String?
+    /// The largest request body, in bytes (a picture for `/v1/analyze`; default 32 MiB).
+    public var maximumBodyBytes: Int
+    /// The largest WebSocket message, in bytes (one encoded frame; default 16 MiB).
+    public var maximumMessageBytes: Int
+    /// The largest picture, in pixels, for uploads and live frames (default: Mien's image limit).
+    public var maximumPixels: Int
+    /// Live sessions open at once (default 4); the next is refused with a close frame.
+    public var maximumSessions: Int
+    /// Seconds a live session may stay silent before it is closed (default 60).
+    public var idleSeconds: Double
+    /// Frames per second a live session may send (default 60).
+    ///
+    /// Faster frames are refused before decoding; an error message says so, at most once a second.
+    public var maximumIncomingFrameRate: Double
+
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 8080
+
+    /// - Throws: `.invalidOptions` for a port outside 0...65535, an empty token, a non-loopback `host`
+    ///   without a token, or a limit that is not positive.
+    public init(
+        host: String = ServiceOptions.defaultHost, port: Int = ServiceOptions.defaultPort, token: String? = nil,
+        maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
+        maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
+        maximumIncomingFrameRate: Double = 60
+    ) throws {
+        guard (0...65535).contains(port) else {
+            throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
+        }
+        if let token, token.isEmpty { throw MienError(.invalidOptions, "the token is empty") }
+        guard token != nil || Self.isLoopback(host) else {
+            throw MienError(
+                .invalidOptions,
+                "binding \(host) exposes the service beyond this machine: give a token (--token or MIEN_TOKEN)")
+        }
+        for (name, value) in [
+            ("maximumBodyBytes", Double(maximumBodyBytes)), ("maximumMessageBytes", Double(maximumMessageBytes)),
+            ("maximumPixels", Double(maximumPixels)), ("maximumSessions", Double(maximumSessions)),
+            ("idleSeconds", idleSeconds), ("maximumIncomingFrameRate", maximumIncomingFrameRate),
+        ] where !(value > 0 && value.isFinite) {
+            throw MienError(.invalidOptions, "\(name) must be positive, got \(value)")
+        }
+        self.host = host
+        self.port = port
+        self.token = token
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumMessageBytes = maximumMessageBytes
+        self.maximumPixels = maximumPixels
+        self.maximumSessions = maximumSessions
+        self.idleSeconds = idleSeconds
+        self.maximumIncomingFrameRate = maximumIncomingFrameRate
+    }
+
+    /// Whether `host` names this machine only: `localhost`, `::1` or an address in 127.0.0.0/8.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+}

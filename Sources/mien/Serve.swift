@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienService
+import Synchronization
+
+/// `mien serve`: the HTTP and WebSocket service (`MienService`), until SIGTERM or Ctrl-C.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve Mien over HTTP and WebSocket: a live page at /, /v1/analyze, /v1/live, /metrics.",
+        discussion: """
+            Binds 127.0.0.1 unless --host says otherwise; any other address needs a token (--token or \
+            MIEN_TOKEN), then required on every request but /healthz. TLS belongs to a reverse proxy (README, \
+            "Service"). SIGTERM stops accepting, closes live sockets with a close frame and exits.
+            """)
+
+    @Option(help: "Address to bind (default: loopback only).") var host = ServiceOptions.defaultHost
+    @Option(help: "TCP port (0: any free port, printed on start).") var port = ServiceOptions.defaultPort
+    @Option(help: "Bearer token required on every request but /healthz (default: $MIEN_TOKEN).") var token: String?
+    @Option(help: "Live sessions open at once.") var maxSessions = 4
+    @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
+    @Option(help: "Seconds a live session may stay silent before it is closed.") var idleSeconds = 60.0
+
+    func options() throws -> ServiceOptions {
+        let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        return try ServiceOptions(
+            host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
+            idleSeconds: idleSeconds)
+    }
+
+    func validate() throws {
+        do {
+            _ = try options()
+        } catch let error as MienError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let options = try options()
+        let models: ModelStore
+        do {
+            models = try ModelStore()
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.modelProblem
+        }
+        let service = MienService(options: options, models: models)
+        let host = options.host
+        let outcome = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // The command line is synchronous; the service runs on Swift's concurrency pool until a signal.
+        Task {
+            do {
+                try await service.run { port in
+                    Console.error("mien serve: listening on http://\(host):\(port)/\n")
+                }
+            } catch {
+                outcome.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) {
+            Console.error("mien serve: \(error)\n")
+            throw ExitCode.failure
+        }
+    }
+}

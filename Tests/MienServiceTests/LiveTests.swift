@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import Mien
+import MienService
+import MienTesting
+import NIOCore
+import NIOWebSocket
+import Testing
+import WSCore
+
+/// `/v1/live` over a real WebSocket on loopback: results for every frame, one stable face ID, and bad
+/// frames and messages answered on the socket while the session carries on.
+@Suite("mien serve: live WebSocket", .timeLimit(.minutes(3)))
+struct LiveTests {
+    /// A frame message: the timestamp (ms, little-endian double) and the encoded picture.
+    static func frame(_ image: [UInt8], milliseconds: Double) -> ByteBuffer {
+        var bits = milliseconds.bitPattern.littleEndian
+        var bytes = withUnsafeBytes(of: &bits) { Array($0) }
+        bytes += image
+        return ByteBuffer(bytes: bytes)
+    }
+
+    static func messages(_ texts: [String]) -> [[String: Any]] {
+        texts.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test func liveSession_resultsForEveryFrame_badInputsAnsweredAndTheSessionGoesOn() async throws {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        let schema = try JSONSchemaValidator(
+            path: SampleMedia.repositoryRoot.appendingPathComponent("Schema/detector-result.schema.json").path)
+        let service = try MienService(
+            options: ServiceOptions(port: 0, maximumIncomingFrameRate: 100), models: ModelStore())
+        let good = 8
+        let received = try await service.application().test(.live) { client -> [String] in
+            let texts = TextLog()
+            try await client.ws("/v1/live?rate=100&metrics=expressions") { inbound, outbound, _ in
+                var clock = 0.0
+                func send(_ image: [UInt8], at milliseconds: Double? = nil) async throws {
+                    clock += 100
+                    try await outbound.write(.binary(Self.frame(image, milliseconds: milliseconds ?? clock)))
+                    try await Task.sleep(for: .milliseconds(60))
+                }
+                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                // The session says it is ready before the first frame.
+                if case .text(let text)? = try await iterator.next() { texts.append(text) }
+                for _ in 0..<good / 2 { try await send(jpeg) }
+                // Bad inputs, each answered with an error, none ending the session.
+                try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // no timestamp
+                try await send(Array("definitely not a picture".utf8))
+                try await send(Array(jpeg.prefix(20)))  // a JPEG cut after its header
+                try await send(TinyPNG.headerOnly(width: 50_000, height: 50_000))  // huge dimensions
+                try await send(jpeg, at: 1)  // time going backwards
+                try await outbound.write(.text("not json"))
+                try await outbound.write(.text(#"{"type":"launch"}"#))
+                try await outbound.write(.text(#"{"type":"options","maxFaces":"two"}"#))
+                for _ in 0..<good / 2 { try await send(jpeg) }
+                // Results for every good frame, then close.
+                var results = 0
+                while results < good, let message = try await iterator.next() {
+                    guard case .text(let text) = message else { continue }
+                    texts.append(text)
+                    if text.contains(#""type":"result""#) { results += 1 }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            return texts.all
+        }
+        let messages = Self.messages(received)
+        #expect(messages.count == received.count, "every message is JSON")
+        let messageSchema = try OpenAPIDocument().schema("LiveMessage")
+        for text in received {
+            #expect(messageSchema.failures(ofJSON: text).isEmpty, "\(text.prefix(200)) breaks LiveMessage")
+        }
+        #expect(messages.first?["type"] as? String == "ready")
+        let results = messages.filter { $0["type"] as? String == "result" }
+        #expect(results.count == good)
+        for message in results {
+            let result = try #require(message["result"])
+            let line = String(decoding: try JSONSerialization.data(withJSONObject: result), as: UTF8.self)
+            #expect(schema.failures(ofJSON: line).isEmpty, "\(schema.failures(ofJSON: line).prefix(3))")
+            let faces = try #require((result as? [String: Any])?["faces"] as? [String: Any], "a frame went unprocessed")
+            #expect(Array(faces.keys) == ["0"], "one stable face ID")
+            #expect((message["latencyMs"] as? Double).map { $0 >= 0 && $0 < 5000 } == true)
+        }
+        #expect(messages.filter { $0["type"] as? String == "found" }.count == 1, "the face is found once")
+        let codes = messages.compactMap { ($0["error"] as? [String: Any])?["code"] as? String }
+        for code in ["corruptData", "unsupportedFormat", "tooLarge", "nonMonotonicTimestamp", "invalidArgument"] {
+            #expect(codes.contains(code), "no \(code) error among \(codes)")
+        }
+        #expect(codes.filter { $0 == "invalidArgument" }.count == 3, "three bad control messages: \(codes)")
+    }
+
+    @Test func liveSession_senderFasterThanTheLimit_isToldAndKeepsItsSession() async throws {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        let service = try MienService(
+            options: ServiceOptions(port: 0, idleSeconds: 3, maximumIncomingFrameRate: 5), models: ModelStore())
+        let received = try await service.application().test(.live) { client -> [String] in
+            let texts = TextLog()
+            try await client.ws("/v1/live") { inbound, outbound, _ in
+                // 20 frames at once: the burst passes, the rest are refused, one notice.
+                for index in 0..<20 {
+                    try await outbound.write(.binary(Self.frame(jpeg, milliseconds: Double(index) * 10)))
+                }
+                // Until the notice and 3 results have come (or the server closes the silent socket after 3 s).
+                var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                var (results, noticed) = (0, false)
+                while results < 3 || !noticed, let message = try await iterator.next() {
+                    guard case .text(let text) = message else { continue }
+                    texts.append(text)
+                    if text.contains(#""type":"result""#) { results += 1 }
+                    if text.contains("tooFast") { noticed = true }
+                }
+                try? await outbound.close(.normalClosure, reason: nil)
+            }
+            return texts.all
+        }
+        let messages = Self.messages(received)
+        let tooFast = messages.filter { ($0["error"] as? [String: Any])?["code"] as? String == "tooFast" }
+        #expect(tooFast.count == 1, "one notice, not one per refused frame")
+        #expect(messages.filter { $0["type"] as? String == "result" }.count == 3)
+    }
+
+    @Test func sessions_overTheLimit_areRefusedWithAMessage() async throws {
+        let service = try MienService(options: ServiceOptions(port: 0, maximumSessions: 1), models: ModelStore())
+        try await service.application().test(.live) { client in
+            let refusal = TextLog()
+            try await client.ws("/v1/live") { inbound, _, _ in
+                var first = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try await first.next()  // ready: the one place is taken
+                try await client.ws("/v1/live") { second, _, _ in
+                    for try await message in second.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message { refusal.append(text) }
+                    }
+                }
+            }
+            #expect(refusal.all.contains { $0.contains("tooManySessions") }, "\(refusal.all)")
+        }
+    }
+}
+
+/// Text messages collected by a WebSocket handler (which is `@Sendable`).
+final class TextLog: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var texts: [String] = []
+    private let lock = NSLock()
+    func append(_ text: String) { lock.withLock { texts.append(text) } }
+    var all: [String] { lock.withLock { texts } }
+}
