@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean report-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -34,6 +34,7 @@ test: deps lint
 	$(SWIFT) test 2>&1 | tee .build/test.log
 	@scripts/test-summary.sh .build/test.log
 	@$(MAKE) --no-print-directory report-check
+	@$(MAKE) --no-print-directory live-check
 
 ## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
 report-check:
@@ -44,6 +45,13 @@ report-check:
 	.build/debug/mien analyze .build/report-check/clip.mp4 Samples/astronaut.jpg --output .build/report-check \
 	  --report .build/report-check/report.html 2>/dev/null
 	scripts/check-report.sh .build/report-check/report.html
+
+## live-check: `mien serve` and its live page in headless Chromium with a fake camera playing a clip of the sample;
+## the page's own self-check (results, one stable face ID, boxes, a picture) must pass, then SIGTERM stops it.
+live-check:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/check-live-page.sh .build/debug/mien
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files) and
 ## pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime

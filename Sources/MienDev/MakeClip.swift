@@ -5,7 +5,7 @@ import MienTesting
 struct MakeClip: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Write a pan-and-zoom video of Samples/astronaut.jpg.")
 
-    @Argument(help: "Output video (.mp4 or .avi).")
+    @Argument(help: "Output video (.mp4 or .avi; .y4m: raw frames for Chromium's fake camera).")
     var output: String
 
     @Option(help: "Width in pixels.") var width = 640
@@ -20,8 +20,12 @@ struct MakeClip: ParsableCommand {
     }
 
     func run() throws {
-        try SampleMedia.astronautClip(width: width, height: height, frameCount: frames, framesPerSecond: fps).write(
-            to: output)
+        let clip = try SampleMedia.astronautClip(width: width, height: height, frameCount: frames, framesPerSecond: fps)
+        if output.hasSuffix(".y4m") {
+            try Y4MFile.write((0..<frames).map(clip.frame(at:)), framesPerSecond: Int(fps.rounded()), to: output)
+        } else {
+            try clip.write(to: output)
+        }
         print("wrote \(output): \(width)x\(height), \(frames) frames at \(fps) fps")
     }
 }

@@ -17,7 +17,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     private let models: ModelStore
     private let metrics: ServiceMetrics
     private let send: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let clock = ContinuousClock()
 
     private struct State {
@@ -28,13 +28,17 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         var arrivals: [Int: ContinuousClock.Instant] = [:]
         var lastTimestamp: Double?
         /// The incoming-rate bucket: frames allowed now (up to `burst`), refilled at the rate limit.
-        var allowance = LiveSession.burst
+        var allowance: Double
         var lastArrival: ContinuousClock.Instant?
         var lastTooFastNotice: ContinuousClock.Instant?
     }
 
     /// Frames a client may send back to back before the incoming rate limit applies.
-    static let burst = 3.0
+    ///
+    /// A quarter of a second's worth at the limit, at least 3. A browser's timers and `toBlob` callbacks bunch up (Chromium
+    /// sent 4 frames within a few milliseconds at 15 fps when the page started), which must not count as
+    /// flooding; a sustained excess still does.
+    let burst: Double
 
     /// - Parameter send: hands a JSON text message to the socket (never blocks; messages are queued).
     init(
@@ -46,6 +50,8 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         self.models = models
         self.metrics = metrics
         self.send = send
+        burst = max(3, limits.maximumIncomingFrameRate / 4)
+        state = Mutex(State(allowance: burst))
     }
 
     /// Starts (or restarts) analysis with `settings`, and says `ready`.
@@ -137,7 +143,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         let (admitted, notify) = state.withLock { state -> (Bool, Bool) in
             if let last = state.lastArrival {
                 let seconds = (now - last).seconds
-                state.allowance = min(Self.burst, state.allowance + seconds * rate)
+                state.allowance = min(burst, state.allowance + seconds * rate)
             }
             state.lastArrival = now
             guard state.allowance < 1 else {

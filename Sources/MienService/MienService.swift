@@ -6,6 +6,7 @@ public import Mien
 import NIOCore
 import NIOWebSocket
 import Prometheus
+import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
@@ -26,6 +27,7 @@ public struct MienService: Sendable {
     public let metrics: ServiceMetrics
     let models: ModelStore
     let sessions: SessionLimiter
+    let selfCheck = SelfCheckBox()
 
     public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) {
         self.options = options
@@ -49,6 +51,22 @@ public struct MienService: Sendable {
             Self.file(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.post("/v1/analyze") { request, _ in try await analyze(request) }
+        // The live page's self-check (`/?autostart=1&selfcheck=SECONDS`): what it received and drew, with a
+        // picture of it; kept in memory (the last one only) for whoever checks the setup, the browser test first.
+        router.post("/v1/selfcheck") { [selfCheck] request, _ in
+            let body = try await request.body.collect(upTo: Self.selfCheckBytes)
+            guard (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: body)))) is [String: Any] else {
+                throw MienError(.invalidArgument, "a self-check report is a JSON object", input: "request body")
+            }
+            selfCheck.store([UInt8](buffer: body))
+            return Response(status: .noContent)
+        }
+        router.get("/v1/selfcheck") { [selfCheck] _, _ in
+            guard let report = selfCheck.last else {
+                throw MienError(.notFound, "no page has sent its self-check yet", input: "/v1/selfcheck")
+            }
+            return Self.file(report, type: "application/json")
+        }
         router.ws("/v1/live") { inbound, outbound, context in
             let query = context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }
             try await live(query: query, inbound: inbound, outbound: outbound, logger: context.logger)
@@ -76,13 +94,22 @@ public struct MienService: Sendable {
             logger: logger)
     }
 
-    /// Serves until SIGTERM or SIGINT: then it stops accepting, closes live sockets with a close frame and
-    /// returns once open requests are answered.
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully: stops accepting, closes live sockets with a
+    /// close frame, lets requests in progress finish; whatever is still running after `shutdownGrace` is
+    /// cancelled.
+    ///
+    /// - Note: A connection that a browser opened ahead of time and never sent a request on is closed neither
+    ///   by the server's quiescing nor by cancellation (Chromium's kept the process alive 100 s after
+    ///   SIGTERM, 20 s with the deadline); `mien serve` therefore exits on its own deadline after the signal.
     public func run(
-        logger: Logger = Logger(label: "mien.serve"), onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5),
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        try await application(logger: logger, onListening: onListening).runService(
-            gracefulShutdownSignals: [.sigterm, .sigint])
+        var configuration = ServiceGroupConfiguration(
+            services: [application(logger: logger, onListening: onListening)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownGrace
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     // MARK: - Routes
@@ -164,6 +191,9 @@ public struct MienService: Sendable {
         logger.debug("live session \(session.id) ended")
     }
 
+    /// The largest self-check report (it carries a PNG of the page's video and drawing).
+    static let selfCheckBytes = 16 << 20
+
     private static func file(_ bytes: [UInt8], type: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
@@ -211,4 +241,13 @@ final class LastActivity: Sendable {
 
     /// Time since the last message.
     var silence: Duration { ContinuousClock.now - instant.withLock { $0 } }
+}
+
+/// The last self-check report a live page sent.
+final class SelfCheckBox: Sendable {
+    private let report = Mutex<[UInt8]?>(nil)
+
+    func store(_ bytes: [UInt8]) { report.withLock { $0 = bytes } }
+
+    var last: [UInt8]? { report.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Mien
 import MienService
 import Synchronization
@@ -20,6 +21,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Live sessions open at once.") var maxSessions = 4
     @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
     @Option(help: "Seconds a live session may stay silent before it is closed.") var idleSeconds = 60.0
+
+    /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
+    static let shutdownGrace = 5.0
 
     func options() throws -> ServiceOptions {
         let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -49,10 +53,23 @@ struct Serve: ParsableCommand {
         let host = options.host
         let outcome = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
+        // The service shuts down gracefully on SIGTERM / SIGINT; a connection a browser opened and never used
+        // can outlive that (MienService.run says why), so the process ends on its own deadline after it.
+        let deadlines = [Int32(SIGTERM), Int32(SIGINT)].map { (signalNumber: Int32) -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.shutdownGrace + 1) {
+                    Console.error("mien serve: connections still open after the shutdown deadline were dropped\n")
+                    Glibc.exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
         // The command line is synchronous; the service runs on Swift's concurrency pool until a signal.
         Task {
             do {
-                try await service.run { port in
+                try await service.run(shutdownGrace: .seconds(Self.shutdownGrace)) { port in
                     Console.error("mien serve: listening on http://\(host):\(port)/\n")
                 }
             } catch {
@@ -61,6 +78,7 @@ struct Serve: ParsableCommand {
             done.signal()
         }
         done.wait()
+        for deadline in deadlines { deadline.cancel() }
         if let error = outcome.withLock({ $0 }) {
             Console.error("mien serve: \(error)\n")
             throw ExitCode.failure
