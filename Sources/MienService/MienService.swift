@@ -28,12 +28,17 @@ public struct MienService: Sendable {
     let models: ModelStore
     let sessions: SessionLimiter
     let selfCheck = SelfCheckBox()
+    let jobs: JobQueue
 
-    public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) {
+    /// - Throws: `.ioFailure` naming the jobs folder when it cannot be created.
+    public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) throws {
         self.options = options
         self.models = models
         self.metrics = metrics
         sessions = SessionLimiter(maximum: options.maximumSessions, gauge: metrics)
+        jobs = try JobQueue(
+            folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
+            metrics: metrics)
     }
 
     /// The routes, behind the error and access middleware.
@@ -66,6 +71,32 @@ public struct MienService: Sendable {
                 throw MienError(.notFound, "no page has sent its self-check yet", input: "/v1/selfcheck")
             }
             return Self.file(report, type: "application/json")
+        }
+        router.post("/v1/jobs") { request, _ in try await submitJob(request) }
+        router.get("/v1/jobs/{id}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            guard JobQueue.isJobID(id), let status = jobs.status(of: id) else { throw Self.noJob(id) }
+            return JSONBody.response(status)
+        }
+        router.get("/v1/jobs/{id}/{output}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            let output = try context.parameters.require("output")
+            guard JobQueue.isJobID(id), let status = jobs.status(of: id) else { throw Self.noJob(id) }
+            guard let url = jobs.output(output, of: id), let type = JobQueue.outputs[output]?.type,
+                let bytes = try? Data(contentsOf: url)
+            else {
+                throw ServiceRefusal(
+                    status: .notFound, code: "notFound",
+                    message: status.state == .done
+                        ? "a job has \(JobQueue.outputs.keys.sorted().joined(separator: ", ")), not \(output)"
+                        : "the job is \(status.state.rawValue); its outputs come when it is done")
+            }
+            return Self.file([UInt8](bytes), type: type)
+        }
+        router.delete("/v1/jobs/{id}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            guard jobs.remove(id) else { throw Self.noJob(id) }
+            return Response(status: .noContent)
         }
         router.ws("/v1/live") { inbound, outbound, context in
             let query = context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }
@@ -106,7 +137,7 @@ public struct MienService: Sendable {
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         var configuration = ServiceGroupConfiguration(
-            services: [application(logger: logger, onListening: onListening)],
+            services: [application(logger: logger, onListening: onListening), JobsShutdown(jobs: jobs)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownGrace
         try await ServiceGroup(configuration: configuration).run()
@@ -132,6 +163,50 @@ public struct MienService: Sendable {
         metrics.framesAnalysed.increment()
         metrics.latency.record(ContinuousClock.now - arrival)
         return JSONBody.response(result)
+    }
+
+    /// Streams the upload to the job's folder (refused past `maximumUploadBytes`), then queues it: 202 with
+    /// the job's status and its URL in `Location`.
+    private func submitJob(_ request: Request) async throws -> Response {
+        var query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let name = query.first { $0.0 == "name" }?.1 ?? "upload"
+        query.removeAll { $0.0 == "name" }
+        let settings = try AnalysisSettings(query: query)
+        let detectorOptions = try settings.detectorOptions()
+        let (id, folder) = try jobs.reserve()
+        let upload = folder.appendingPathComponent("upload")
+        do {
+            try await Self.save(request.body, to: upload, limit: options.maximumUploadBytes)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        jobs.submit(id: id, input: name, upload: upload, settings: settings, options: detectorOptions)
+        var response = JSONBody.response(jobs.status(of: id), status: .accepted)
+        response.headers[.location] = "/v1/jobs/\(id)"
+        return response
+    }
+
+    /// Writes a request body to `url` as it arrives, never holding more than one chunk in memory.
+    /// - Throws: `.tooLarge` past `limit` bytes, `.corruptData` for an empty body, `.ioFailure`.
+    private static func save(_ body: RequestBody, to url: URL, limit: Int) async throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: url.path)
+        else { throw MienError(.ioFailure, "cannot create the upload's file", input: url.path) }
+        defer { try? handle.close() }
+        var written = 0
+        for try await chunk in body {
+            written += chunk.readableBytes
+            guard written <= limit else {
+                throw MienError(.tooLarge, "the upload is over the limit of \(limit) bytes", input: "request body")
+            }
+            try handle.write(contentsOf: chunk.readableBytesView)
+        }
+        guard written > 0 else { throw MienError(.corruptData, "the upload is empty", input: "request body") }
+    }
+
+    private static func noJob(_ id: String) -> ServiceRefusal {
+        ServiceRefusal(status: .notFound, code: "notFound", message: "no job \(id)")
     }
 
     private func live(
@@ -250,4 +325,15 @@ final class SelfCheckBox: Sendable {
     func store(_ bytes: [UInt8]) { report.withLock { $0 = bytes } }
 
     var last: [UInt8]? { report.withLock { $0 } }
+}
+
+/// Marks the job queue stopped when the service shuts down: the running job is stopped and reported
+/// interrupted, waiting ones too.
+struct JobsShutdown: Service {
+    let jobs: JobQueue
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        jobs.stop()
+    }
 }

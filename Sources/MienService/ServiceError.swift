@@ -41,6 +41,13 @@ struct ErrorBody: Codable, Sendable, Equatable {
     }
 }
 
+/// A request the service refuses for a reason of its own (the job queue is full, ...), with its status.
+struct ServiceRefusal: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+}
+
 /// Turns whatever a route throws into an `ErrorBody` response, so that clients get one error shape:
 /// Mien's errors with their code, Hummingbird's (404, 405, 413, …) with the status's name.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -51,6 +58,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as MienError {
             return ErrorBody(error).response(ErrorBody.status(of: error))
+        } catch let refusal as ServiceRefusal {
+            return ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
         } catch is NIOTooManyBytesError {
             return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(
                 .contentTooLarge)

@@ -1,3 +1,4 @@
+import Foundation
 public import Mien
 
 /// How `mien serve` listens and what it accepts, validated at creation.
@@ -28,6 +29,14 @@ public struct ServiceOptions: Sendable, Equatable {
     /// Faster frames are refused before decoding; an error message says so, at most once a second.
     public var maximumIncomingFrameRate: Double
 
+    /// The largest job upload, in bytes (a video for `/v1/jobs`; default 2 GiB).
+    public var maximumUploadBytes: Int
+    /// Jobs waiting or running at once (default 8); the next upload is refused with 503.
+    public var maximumJobs: Int
+    /// The folder jobs keep their upload and outputs in, one subfolder per job, deleted with the job
+    /// (default: `mien-jobs` in the temporary folder).
+    public var jobsFolder: String
+
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
 
@@ -37,7 +46,8 @@ public struct ServiceOptions: Sendable, Equatable {
         host: String = ServiceOptions.defaultHost, port: Int = ServiceOptions.defaultPort, token: String? = nil,
         maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
-        maximumIncomingFrameRate: Double = 60
+        maximumIncomingFrameRate: Double = 60, maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8,
+        jobsFolder: String? = nil
     ) throws {
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
@@ -52,6 +62,7 @@ public struct ServiceOptions: Sendable, Equatable {
             ("maximumBodyBytes", Double(maximumBodyBytes)), ("maximumMessageBytes", Double(maximumMessageBytes)),
             ("maximumPixels", Double(maximumPixels)), ("maximumSessions", Double(maximumSessions)),
             ("idleSeconds", idleSeconds), ("maximumIncomingFrameRate", maximumIncomingFrameRate),
+            ("maximumUploadBytes", Double(maximumUploadBytes)), ("maximumJobs", Double(maximumJobs)),
         ] where !(value > 0 && value.isFinite) {
             throw MienError(.invalidOptions, "\(name) must be positive, got \(value)")
         }
@@ -64,6 +75,10 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumSessions = maximumSessions
         self.idleSeconds = idleSeconds
         self.maximumIncomingFrameRate = maximumIncomingFrameRate
+        self.maximumUploadBytes = maximumUploadBytes
+        self.maximumJobs = maximumJobs
+        self.jobsFolder =
+            jobsFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("mien-jobs").path
     }
 
     /// Whether `host` names this machine only: `localhost`, `::1` or an address in 127.0.0.0/8.

@@ -21,6 +21,10 @@ struct Serve: ParsableCommand {
     @Option(help: "Live sessions open at once.") var maxSessions = 4
     @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
     @Option(help: "Seconds a live session may stay silent before it is closed.") var idleSeconds = 60.0
+    @Option(help: "Jobs waiting or running at once.") var maxJobs = 8
+    @Option(help: "Largest job upload, in MiB.") var maxUploadMb = 2048
+    @Option(help: "Folder for job uploads and outputs (default: mien-jobs in the temporary folder).")
+    var jobsDir: String?
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -29,7 +33,7 @@ struct Serve: ParsableCommand {
         let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         return try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
-            idleSeconds: idleSeconds)
+            idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir)
     }
 
     func validate() throws {
@@ -49,7 +53,13 @@ struct Serve: ParsableCommand {
             Diagnostics.report(error)
             throw ExitStatus.modelProblem
         }
-        let service = MienService(options: options, models: models)
+        let service: MienService
+        do {
+            service = try MienService(options: options, models: models)
+        } catch {
+            Diagnostics.report(error)
+            throw ExitCode.failure
+        }
         let host = options.host
         let outcome = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)

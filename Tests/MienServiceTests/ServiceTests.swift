@@ -135,7 +135,8 @@ struct ServiceHTTPTests {
         let document = try OpenAPIDocument()
         for operation in [
             "GET /healthz", "GET /", "GET /openapi.yaml", "GET /detector-result.schema.json", "GET /metrics",
-            "POST /v1/analyze", "GET /v1/live",
+            "POST /v1/analyze", "GET /v1/live", "POST /v1/jobs", "GET /v1/jobs/{id}", "DELETE /v1/jobs/{id}",
+            "GET /v1/jobs/{id}/{output}",
         ] {
             #expect(document.operations.contains(operation), "openapi.yaml does not describe \(operation)")
         }

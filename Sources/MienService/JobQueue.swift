@@ -1,0 +1,280 @@
+import Foundation
+import HTTPTypes
+import Mien
+import Prometheus
+import Synchronization
+
+/// The service's batch jobs: uploads kept in a folder of their own (`jobs/<id>/`), analysed one at a time,
+/// in order, by the same `Detector` and writers as `mien analyze` (JSON Lines, CSV, summary, HTML report).
+///
+/// The queue is bounded (`maximumJobs` waiting or running); a job's folder holds its upload and its outputs
+/// only, and is deleted with the job (`DELETE`). Job IDs are UUIDs made here; anything else is refused
+/// before it reaches the file system, so an ID cannot name a path outside the folder.
+final class JobQueue: Sendable {
+    let folder: URL
+    private let models: ModelStore
+    private let maximumJobs: Int
+    private let metrics: ServiceMetrics
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+
+    private struct Entry {
+        var status: JobStatus
+        var options: DetectorOptions
+        var upload: URL
+        var progress = JobProgress()
+        var detector: Detector?
+    }
+
+    private struct State {
+        var jobs: [String: Entry] = [:]
+        var order: [String] = []
+        var stopping = false
+    }
+
+    /// The output files a finished job serves, by the name in its URL.
+    static let outputs: [String: (file: String, type: String)] = [
+        "results.jsonl": ("results.jsonl", "application/x-ndjson"),
+        "results.csv": ("results.csv", "text/csv; charset=utf-8"),
+        "summary.json": ("summary.json", "application/json"),
+        "report.html": ("report.html", "text/html; charset=utf-8"),
+    ]
+
+    /// - Throws: `.ioFailure` naming `folder` when it cannot be created.
+    init(folder: URL, models: ModelStore, maximumJobs: Int, metrics: ServiceMetrics) throws {
+        self.folder = folder
+        self.models = models
+        self.maximumJobs = maximumJobs
+        self.metrics = metrics
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Jobs do not outlive the service yet: folders a previous run left (job IDs only) are removed.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where Self.isJobID(name) {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        } catch {
+            throw MienError(.ioFailure, "cannot create the jobs folder", input: folder.path, cause: "\(error)")
+        }
+        let thread = Thread { [weak self] in
+            while let queue = self, queue.runNext() {}
+        }
+        thread.name = "mien.jobs"
+        thread.start()
+    }
+
+    /// Whether `id` has the shape of a job ID (a lower-case UUID), checked before any path is made from it.
+    static func isJobID(_ id: String) -> Bool {
+        UUID(uuidString: id) != nil && id == id.lowercased()
+    }
+
+    /// A new job's ID and folder.
+    /// - Throws: `ServiceRefusal` (503) when `maximumJobs` are waiting or running; `.ioFailure` when the
+    ///   folder cannot be made.
+    func reserve() throws -> (id: String, folder: URL) {
+        try state.withLock { state in
+            let active = state.jobs.values.filter { [.queued, .running].contains($0.status.state) }.count
+            guard active < maximumJobs, !state.stopping else {
+                throw ServiceRefusal(
+                    status: .serviceUnavailable, code: "queueFull",
+                    message: "\(maximumJobs) jobs are waiting or running; try again later")
+            }
+        }
+        let id = UUID().uuidString.lowercased()
+        let jobFolder = folder.appendingPathComponent(id)
+        do {
+            try FileManager.default.createDirectory(at: jobFolder, withIntermediateDirectories: false)
+        } catch {
+            throw MienError(.ioFailure, "cannot create the job's folder", input: jobFolder.path, cause: "\(error)")
+        }
+        return (id, jobFolder)
+    }
+
+    /// Queues a reserved job whose upload is complete.
+    func submit(id: String, input: String, upload: URL, settings: AnalysisSettings, options: DetectorOptions) {
+        let status = JobStatus(
+            id: id, state: .queued, input: input, settings: settings, frames: 0, totalFrames: nil, progress: nil,
+            error: nil, results: nil)
+        state.withLock { state in
+            state.jobs[id] = Entry(status: status, options: options, upload: upload)
+            state.order.append(id)
+        }
+        refreshGauge()
+        wake.signal()
+    }
+
+    /// The job's status now, or nil for an unknown ID.
+    func status(of id: String) -> JobStatus? {
+        state.withLock { state -> JobStatus? in
+            guard let entry = state.jobs[id] else { return nil }
+            var status = entry.status
+            let (frames, total) = entry.progress.counts
+            status.frames = frames
+            status.totalFrames = total
+            if let total, total > 0 { status.progress = min(1, Double(frames) / Double(total)) }
+            if status.state == .done { status.progress = 1 }
+            return status
+        }
+    }
+
+    /// The path of a finished job's output, or nil (unknown job, not finished, unknown output).
+    func output(_ name: String, of id: String) -> URL? {
+        guard let file = Self.outputs[name]?.file,
+            state.withLock({ $0.jobs[id]?.status.state }) == .done
+        else { return nil }
+        return folder.appendingPathComponent(id).appendingPathComponent(file)
+    }
+
+    /// Cancels the job if it is waiting or running, then deletes it and its folder; false for an unknown ID.
+    func remove(_ id: String) -> Bool {
+        guard Self.isJobID(id) else { return false }
+        let (known, detector) = state.withLock { state -> (Bool, Detector?) in
+            guard var entry = state.jobs[id] else { return (false, nil) }
+            if [.queued, .running].contains(entry.status.state) { entry.status.state = .cancelled }
+            state.jobs[id] = nil
+            state.order.removeAll { $0 == id }
+            return (true, entry.detector)
+        }
+        guard known else { return false }
+        detector?.stop()
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
+        refreshGauge()
+        return true
+    }
+
+    /// Stops taking jobs: the running one is stopped and marked interrupted, the waiting ones too.
+    func stop() {
+        let running = state.withLock { state -> Detector? in
+            state.stopping = true
+            var running: Detector?
+            for id in state.order {
+                guard var entry = state.jobs[id], [.queued, .running].contains(entry.status.state) else { continue }
+                if entry.status.state == .running { running = entry.detector }
+                entry.status.state = .interrupted
+                entry.status.error = ErrorBody.Detail(
+                    code: "interrupted", message: "the service stopped before the job finished",
+                    input: entry.status.input)
+                state.jobs[id] = entry
+            }
+            return running
+        }
+        running?.stop()
+        wake.signal()
+        refreshGauge()
+    }
+
+    /// Runs the next queued job, waiting for one; false once the queue is stopping.
+    private func runNext() -> Bool {
+        wake.wait()
+        while let (id, entry) = take() {
+            run(id, entry)
+        }
+        return !state.withLock { $0.stopping }
+    }
+
+    /// The first queued job, marked running.
+    private func take() -> (String, Entry)? {
+        state.withLock { state -> (String, Entry)? in
+            guard !state.stopping,
+                let id = state.order.first(where: { state.jobs[$0]?.status.state == .queued }),
+                var entry = state.jobs[id]
+            else { return nil }
+            entry.status.state = .running
+            // Opened under the client's name for it, so results and errors never show the server's paths.
+            let path = entry.upload.path
+            entry.detector = Detector(
+                source: .frames(name: entry.status.input, open: { try InputSource.open(path: path) }),
+                options: entry.options, models: models,
+                writers: writers(for: id, input: entry.status.input, progress: entry.progress))
+            state.jobs[id] = entry
+            return (id, entry)
+        }
+    }
+
+    private func writers(for id: String, input: String, progress: JobProgress) -> [any ResultWriter] {
+        let jobFolder = folder.appendingPathComponent(id)
+        let report = ReportWriter(input: input)
+        var writers: [any ResultWriter] = [progress, report]
+        if let jsonl = try? JSONLinesWriter(path: jobFolder.appendingPathComponent("results.jsonl").path) {
+            writers.append(jsonl)
+        }
+        if let csv = try? CSVWriter(path: jobFolder.appendingPathComponent("results.csv").path) {
+            writers.append(csv)
+        }
+        writers.append(
+            SummaryWriter(path: jobFolder.appendingPathComponent("summary.json").path, input: input, sharing: report))
+        writers.append(HTMLReportFile(path: jobFolder.appendingPathComponent("report.html").path, report: report))
+        return writers
+    }
+
+    /// Analyses one job to its end and records how it ended.
+    private func run(_ id: String, _ entry: Entry) {
+        guard let detector = entry.detector else { return }
+        var outcome: (JobStatus.State, ErrorBody.Detail?)
+        do {
+            try detector.start()
+            let end = detector.wait()
+            detector.stop()
+            switch end {
+            case .complete: outcome = (.done, nil)
+            case .stopped: outcome = (.interrupted, nil)
+            case .failed(let error): outcome = (.failed, ErrorBody(Self.named(error, entry)).error)
+            }
+        } catch {
+            let failure = (error as? MienError) ?? MienError(.internalFailure, "\(error)")
+            outcome = (.failed, ErrorBody(Self.named(failure, entry)).error)
+        }
+        state.withLock { state in
+            guard var current = state.jobs[id] else { return }  // deleted meanwhile
+            if current.status.state == .running { current.status.state = outcome.0 }
+            if current.status.error == nil { current.status.error = outcome.1 }
+            if current.status.state == .done {
+                current.status.results = Dictionary(
+                    uniqueKeysWithValues: Self.outputs.keys.map { ($0, "/v1/jobs/\(id)/\($0)") })
+            }
+            current.detector = nil
+            state.jobs[id] = current
+        }
+        // The upload is not needed any more; outputs stay until the job is deleted.
+        try? FileManager.default.removeItem(at: entry.upload)
+        refreshGauge()
+    }
+
+    /// `error` naming the upload by the client's name for it rather than by its path on the server.
+    private static func named(_ error: MienError, _ entry: Entry) -> MienError {
+        var error = error
+        if error.input == nil || error.input == entry.upload.path { error.input = entry.status.input }
+        error.message = error.message.replacingOccurrences(of: entry.upload.path, with: entry.status.input)
+        return error
+    }
+
+    private func refreshGauge() {
+        let active = state.withLock { state in
+            state.jobs.values.filter { [.queued, .running].contains($0.status.state) }.count
+        }
+        metrics.queuedJobs.set(Double(active))
+    }
+}
+
+/// Writes the job's HTML report when its input ends, from the report writer's part (the same page as
+/// `mien analyze --report`, for one input).
+final class HTMLReportFile: ResultWriter, @unchecked Sendable {
+    // Used by the detector's delivering thread only.
+    private let path: String
+    private let report: ReportWriter
+
+    init(path: String, report: ReportWriter) {
+        self.path = path
+        self.report = report
+    }
+
+    func write(_ result: DetectorResult, frame: Frame?) throws {}
+
+    func finish(_ end: InputEnd) throws {
+        let page = try HTMLReport.render([report.part], generator: "mien serve")
+        let file = try AtomicFile(path: path)
+        try file.write(Data(page.utf8))
+        try file.commit()
+    }
+
+    func fail(_ error: MienError) {}
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Mien
+import MienService
+import MienTesting
+import NIOCore
+import Testing
+
+/// `/v1/jobs`: uploads analysed by the same Detector and writers as the command line, their outputs, and
+/// the bad inputs.
+@Suite("mien serve: jobs", .timeLimit(.minutes(3)))
+struct JobTests {
+    static func service(maximumUploadBytes: Int = 64 << 20, maximumJobs: Int = 8) throws -> (MienService, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-job-tests-\(UUID())")
+        let service = try MienService(
+            options: ServiceOptions(
+                port: 0, maximumUploadBytes: maximumUploadBytes, maximumJobs: maximumJobs, jobsFolder: folder.path),
+            models: ModelStore())
+        return (service, folder)
+    }
+
+    static func clip(frames: Int = 20) throws -> (URL, [UInt8]) {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mien-job-clip-\(UUID()).mp4")
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: frames, framesPerSecond: 15).write(
+            to: url.path)
+        return (url, [UInt8](try Data(contentsOf: url)))
+    }
+
+    static func object(_ buffer: ByteBuffer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: buffer)))) as? [String: Any] ?? [:]
+    }
+
+    /// Polls the job until it leaves `queued` / `running` (at most 60 s).
+    static func finished(_ id: String, _ client: some TestClientProtocol) async throws -> [String: Any] {
+        for _ in 0..<600 {
+            let status = try await client.execute(uri: "/v1/jobs/\(id)", method: .get) { Self.object($0.body) }
+            if let state = status["state"] as? String, state != "queued", state != "running" { return status }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("job \(id) did not finish in 60 s")
+        return [:]
+    }
+
+    @Test func videoJob_givesTheCommandLinesResults_thenIsDeletedWithItsFiles() async throws {
+        let (clipURL, clip) = try Self.clip()
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (service, folder) = try Self.service()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, jsonl, csv, report, afterDelete) = try await service.application().test(.live) { client in
+            let id = try await client.execute(
+                uri: "/v1/jobs?name=talk.mp4&metrics=expressions", method: .post, body: ByteBuffer(bytes: clip)
+            ) { response -> String in
+                #expect(response.status == .accepted)
+                let id = Self.object(response.body)["id"] as? String ?? ""
+                #expect(response.headers[.location] == "/v1/jobs/\(id)")
+                return id
+            }
+            let status = try await Self.finished(id, client)
+            let jsonl = try await client.execute(uri: "/v1/jobs/\(id)/results.jsonl", method: .get) {
+                String(buffer: $0.body)
+            }
+            let csv = try await client.execute(uri: "/v1/jobs/\(id)/results.csv", method: .get) {
+                String(buffer: $0.body)
+            }
+            let report = try await client.execute(uri: "/v1/jobs/\(id)/report.html", method: .get) {
+                String(buffer: $0.body)
+            }
+            try await client.execute(uri: "/v1/jobs/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            let afterDelete = try await client.execute(uri: "/v1/jobs/\(id)", method: .get) { $0.status }
+            return (status, jsonl, csv, report, afterDelete)
+        }
+        #expect(status["state"] as? String == "done", "\(status)")
+        let statusJSON = String(decoding: try JSONSerialization.data(withJSONObject: status), as: UTF8.self)
+        #expect(try OpenAPIDocument().schema("JobStatus").failures(ofJSON: statusJSON).isEmpty, "\(statusJSON)")
+        #expect(status["frames"] as? Int == 20 && status["totalFrames"] as? Int == 20)
+        #expect(afterDelete == .notFound)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the job's files are gone")
+        // The same Detector and writer as the command line, on the same file, gives the same lines.
+        var direct: [String] = []
+        let writer = JSONLinesWriter(stream: { direct.append(String(decoding: $0, as: UTF8.self)) })
+        let detector = Detector(
+            source: .frames(name: "talk.mp4", open: { try InputSource.open(path: clipURL.path) }),
+            options: try DetectorOptions(metrics: Set<Metric>.allExpressions.union(Set<Metric>.allEmoji)),
+            models: try ModelStore(), writers: [writer])
+        try detector.start()
+        detector.wait()
+        detector.stop()
+        #expect(jsonl == direct.joined(), "the job's results.jsonl differs from a direct run")
+        #expect(csv.split(separator: "\n").count == 21, "a header and one row per frame with its face")
+        #expect(report.contains("talk.mp4") && report.contains("<html"))
+    }
+
+    @Test func badUploads_areRefusedOrFailClearly_andLeaveNothingBehind() async throws {
+        let (service, folder) = try Self.service(maximumUploadBytes: 4096)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await service.application().test(.live) { client in
+            try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer()) { response in
+                #expect(response.status == .badRequest)
+                #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "corruptData")
+            }
+            try await client.execute(
+                uri: "/v1/jobs?name=big.mp4", method: .post, body: ByteBuffer(repeating: 7, count: 10_000)
+            ) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            try await client.execute(uri: "/v1/jobs?metrics=smiles", method: .post, body: ByteBuffer(string: "x")) {
+                #expect($0.status == .badRequest)
+            }
+            let id = try await client.execute(
+                uri: "/v1/jobs?name=notes.mp4", method: .post, body: ByteBuffer(string: "not a video at all")
+            ) { Self.object($0.body)["id"] as? String ?? "" }
+            let failed = try await Self.finished(id, client)
+            #expect(failed["state"] as? String == "failed")
+            let failedJSON = String(decoding: try JSONSerialization.data(withJSONObject: failed), as: UTF8.self)
+            #expect(try OpenAPIDocument().schema("JobStatus").failures(ofJSON: failedJSON).isEmpty, "\(failedJSON)")
+            let error = failed["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "unsupportedFormat")
+            #expect(error?["input"] as? String == "notes.mp4", "the error names the upload, not a server path")
+            #expect(!"\(failed)".contains(folder.path), "the server's folder leaks into the status")
+            try await client.execute(uri: "/v1/jobs/\(id)/results.jsonl", method: .get) {
+                #expect($0.status == .notFound)
+            }
+            for bad in ["..%2F..%2Fetc%2Fpasswd", "not-a-job", id.uppercased(), "00000000-0000-0000-0000-000000000000"]
+            {
+                try await client.execute(uri: "/v1/jobs/\(bad)", method: .get) {
+                    #expect($0.status == .notFound, "\(bad)")
+                }
+                try await client.execute(uri: "/v1/jobs/\(bad)", method: .delete) {
+                    #expect($0.status == .notFound, "\(bad)")
+                }
+            }
+            try await client.execute(uri: "/v1/jobs/\(id)", method: .delete) { #expect($0.status == .noContent) }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing left behind")
+    }
+
+    @Test func fullQueue_refusesTheNextUpload() async throws {
+        let (clipURL, clip) = try Self.clip(frames: 60)
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (service, folder) = try Self.service(maximumJobs: 1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await service.application().test(.live) { client in
+            let first = try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) {
+                Self.object($0.body)["id"] as? String ?? ""
+            }
+            try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "queueFull")
+            }
+            // Cancelling the running job frees its place.
+            try await client.execute(uri: "/v1/jobs/\(first)", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) {
+                #expect($0.status == .accepted)
+            }
+        }
+    }
+}
