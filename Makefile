@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -82,6 +82,11 @@ bench: build
 ## bench-peers: Mien vs MediaPipe FaceMesh (pinned, throwaway venv) vs decode only, same clips, same run.
 bench-peers: build
 	EVAL_DIR=$(EVAL_DIR) scripts/bench-peers.sh
+
+## bench-serve: `mien serve` on loopback: 1 and 4 WebSocket clients sending 720p JPEG at 30 fps with every metric
+## (latency p50/p99, frames analysed and dropped, server RSS), then /v1/analyze requests/s (JSON summary last).
+bench-serve: build
+	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
 
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
 eval: build

@@ -117,7 +117,11 @@ let package = Package(
         // Developer tool: benchmarks, evaluation on ../shared/eval, synthetic clips (`make bench|eval|demo`).
         .executableTarget(
             name: "MienDev",
-            dependencies: ["Mien", "MienTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Mien", "MienTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -7,20 +7,29 @@ import Mien
 /// Each command ends by printing a
 /// machine-readable JSON summary as its last line.
 @main
-struct MienDev: ParsableCommand {
+struct MienDev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "MienDev",
         abstract: "Mien benchmarks, evaluation and sample clips.",
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
             PeerBench.self,
-            PeerClips.self, BenchOutputs.self, GazeFeatures.self,
+            PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self,
         ]
     )
 
-    static func main() {
+    static func main() async {
         // Measured as the mien tool runs (see ProcessTuning).
         ProcessTuning.limitMallocArenas()
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

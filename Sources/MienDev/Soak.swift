@@ -112,8 +112,11 @@ enum MemoryUse {
     /// Highest resident set size so far, MB.
     static var peakResidentMegabytes: Double { value(of: "VmHWM:") }
 
-    private static func value(of key: String) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    /// Highest resident set size so far of another process, MB (0 when it is gone).
+    static func peakResidentMegabytes(ofProcess pid: Int32) -> Double { value(of: "VmHWM:", process: "\(pid)") }
+
+    private static func value(of key: String, process: String = "self") -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(key) {
             let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
             return kilobytes / 1024

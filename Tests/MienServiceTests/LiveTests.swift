@@ -122,6 +122,25 @@ struct LiveTests {
         #expect(messages.filter { $0["type"] as? String == "result" }.count == 3)
     }
 
+    @Test func silentSession_isClosedAfterTheIdleLimit() async throws {
+        let service = try MienService(options: ServiceOptions(port: 0, idleSeconds: 2), models: ModelStore())
+        let started = ContinuousClock.now
+        let received = try await service.application().test(.live) { client -> [String] in
+            let texts = TextLog()
+            try await client.ws("/v1/live") { inbound, _, _ in
+                // Send nothing; the service closes the socket, which ends this loop.
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { texts.append(text) }
+                }
+            }
+            return texts.all
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(received.first?.contains(#""type":"ready""#) == true)
+        #expect(received.last?.contains(#""code":"idle""#) == true, "\(received)")
+        #expect(elapsed < .seconds(30), "closed after \(elapsed)")
+    }
+
     @Test func sessions_overTheLimit_areRefusedWithAMessage() async throws {
         let service = try MienService(options: ServiceOptions(port: 0, maximumSessions: 1), models: ModelStore())
         try await service.application().test(.live) { client in
