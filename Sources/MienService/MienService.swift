@@ -29,6 +29,7 @@ public struct MienService: Sendable {
     let sessions: SessionLimiter
     let selfCheck = SelfCheckBox()
     let jobs: JobQueue
+    let pictures: DetectorPool
 
     /// - Throws: `.ioFailure` naming the jobs folder when it cannot be created.
     public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) throws {
@@ -36,6 +37,7 @@ public struct MienService: Sendable {
         self.models = models
         self.metrics = metrics
         sessions = SessionLimiter(maximum: options.maximumSessions, gauge: metrics)
+        pictures = DetectorPool(models: models)
         jobs = try JobQueue(
             folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
             metrics: metrics)
@@ -152,13 +154,11 @@ public struct MienService: Sendable {
         let body = try await request.body.collect(upTo: options.maximumBodyBytes)
         let arrival = ContinuousClock.now
         let bytes = [UInt8](buffer: body)
-        let (models, maximumPixels) = (self.models, options.maximumPixels)
+        let (pictures, maximumPixels) = (self.pictures, options.maximumPixels)
+        let key = try String(decoding: JSONLinesWriter.makeEncoder().encode(settings), as: UTF8.self)
         let result = try await Offload.run {
             let frame = try ImageDecoder.decode(bytes: bytes, input: "request body", maximumPixels: maximumPixels)
-            let detector = Detector(source: .discreteImages, options: detectorOptions, models: models)
-            try detector.start()
-            defer { detector.stop() }
-            return try detector.process(frame)
+            return try pictures.analyze(frame, options: detectorOptions, key: key)
         }
         metrics.framesAnalysed.increment()
         metrics.latency.record(ContinuousClock.now - arrival)
