@@ -27,6 +27,10 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         /// Arrival time of every frame handed to the detector and not yet reported, by frame index.
         var arrivals: [Int: ContinuousClock.Instant] = [:]
         var lastTimestamp: Double?
+        /// Frames received and not yet decoded, oldest first, with their arrival.
+        var pending: [(LiveFrameMessage, ContinuousClock.Instant)] = []
+        /// Whether the decoding task is running.
+        var decoding = false
         /// The incoming-rate bucket: frames allowed now (up to `burst`), refilled at the rate limit.
         var allowance: Double
         var lastArrival: ContinuousClock.Instant?
@@ -91,22 +95,18 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         _ = try? await Offload.run { detector.stop() }
     }
 
-    /// A binary message: decode the picture and hand it to the detector, or say why not.
+    /// A binary message: checked, then queued for decoding (at most `pendingCapacity` wait; beyond, the
+    /// oldest is dropped and reported), or refused with an error message.
+    ///
+    /// Decoding happens on the session's own decoding task, so the socket is read as fast as frames come and
+    /// a sender faster than the service waits in no buffer: latency stays bounded.
     func receiveFrame(_ bytes: [UInt8]) async {
         let arrival = clock.now
         guard admit(at: arrival) else { return }
+        let message: LiveFrameMessage
         do {
-            let message = try LiveFrameMessage(bytes)
-            let maximumPixels = limits.maximumPixels
-            let frame = try await Offload.run {
-                try ImageDecoder.decode(
-                    bytes: message.image, input: "live frame", maximumPixels: maximumPixels,
-                    timestamp: message.timestamp)
-            }
+            message = try LiveFrameMessage(bytes)
             try state.withLock { state in
-                guard let feed = state.feed else {
-                    throw MienError(.notStarted, "the session has no detector (its options were refused)")
-                }
                 if let last = state.lastTimestamp, message.timestamp <= last {
                     throw MienError(
                         .nonMonotonicTimestamp,
@@ -114,11 +114,54 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
                         input: "live frame")
                 }
                 state.lastTimestamp = message.timestamp
-                // Pushed under the lock, so the arrival is on record before the detector can report it.
-                if let pushed = feed.push(frame) { state.arrivals[pushed] = arrival }
             }
         } catch {
             refuse(error)
+            return
+        }
+        let (dropped, startsDecoding) = state.withLock { state -> (LiveFrameMessage?, Bool) in
+            state.pending.append((message, arrival))
+            let dropped = state.pending.count > Self.pendingCapacity ? state.pending.removeFirst().0 : nil
+            let starts = !state.decoding
+            state.decoding = true
+            return (dropped, starts)
+        }
+        if let dropped {
+            metrics.framesUnprocessed.increment()
+            send(LiveMessage.dropped(timestamp: dropped.timestamp).text())
+        }
+        if startsDecoding { Task { await decodePending() } }
+    }
+
+    /// Encoded frames that may wait for decoding; beyond, the oldest is dropped (`dropped` message).
+    static let pendingCapacity = 2
+
+    /// Decodes waiting frames one at a time and hands them to the detector, until none is left.
+    private func decodePending() async {
+        let maximumPixels = limits.maximumPixels
+        while let (message, arrival) = state.withLock({ state -> (LiveFrameMessage, ContinuousClock.Instant)? in
+            guard !state.pending.isEmpty else {
+                state.decoding = false
+                return nil
+            }
+            return state.pending.removeFirst()
+        }) {
+            do {
+                let frame = try await Offload.run {
+                    try ImageDecoder.decode(
+                        bytes: message.image, input: "live frame", maximumPixels: maximumPixels,
+                        timestamp: message.timestamp)
+                }
+                try state.withLock { state in
+                    guard let feed = state.feed else {
+                        throw MienError(.notStarted, "the session has no detector (its options were refused)")
+                    }
+                    // Pushed under the lock, so the arrival is on record before the detector can report it.
+                    if let pushed = feed.push(frame) { state.arrivals[pushed] = arrival }
+                }
+            } catch {
+                refuse(error)
+            }
         }
     }
 
