@@ -55,8 +55,13 @@ final class JobQueue: Sendable {
         } catch {
             throw MienError(.ioFailure, "cannot create the jobs folder", input: folder.path, cause: "\(error)")
         }
+        // The thread holds the queue only while it runs jobs, so a released queue ends it (`deinit` wakes it).
+        let wake = self.wake
         let thread = Thread { [weak self] in
-            while let queue = self, queue.runNext() {}
+            while true {
+                wake.wait()
+                guard let queue = self, queue.runWaiting() else { return }
+            }
         }
         thread.name = "mien.jobs"
         thread.start()
@@ -162,9 +167,10 @@ final class JobQueue: Sendable {
         refreshGauge()
     }
 
-    /// Runs the next queued job, waiting for one; false once the queue is stopping.
-    private func runNext() -> Bool {
-        wake.wait()
+    deinit { wake.signal() }
+
+    /// Runs the queued jobs in order; false once the queue is stopping.
+    private func runWaiting() -> Bool {
         while let (id, entry) = take() {
             run(id, entry)
         }
