@@ -7,8 +7,9 @@ import Synchronization
 /// The service's batch jobs: uploads kept in a folder of their own (`jobs/<id>/`), analysed one at a time,
 /// in order, by the same `Detector` and writers as `mien analyze` (JSON Lines, CSV, summary, HTML report).
 ///
-/// The queue is bounded (`maximumJobs` waiting or running); a job's folder holds its upload and its outputs
-/// only, and is deleted with the job (`DELETE`). Job IDs are UUIDs made here; anything else is refused
+/// The queue is bounded (`maximumJobs` waiting or running); a job's folder holds its upload, its status
+/// (`job.json`) and its outputs only, and is deleted with the job (`DELETE`). A job the service stopped in
+/// (SIGTERM) is marked interrupted and keeps its upload; the next service on the same folder runs it again. Job IDs are UUIDs made here; anything else is refused
 /// before it reaches the file system, so an ID cannot name a path outside the folder.
 final class JobQueue: Sendable {
     let folder: URL
@@ -48,13 +49,10 @@ final class JobQueue: Sendable {
         self.metrics = metrics
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // Jobs do not outlive the service yet: folders a previous run left (job IDs only) are removed.
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where Self.isJobID(name) {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-            }
         } catch {
             throw MienError(.ioFailure, "cannot create the jobs folder", input: folder.path, cause: "\(error)")
         }
+        resumeEarlierJobs()
         // The thread holds the queue only while it runs jobs, so a released queue ends it (`deinit` wakes it).
         let wake = self.wake
         let thread = Thread { [weak self] in
@@ -103,6 +101,7 @@ final class JobQueue: Sendable {
             state.jobs[id] = Entry(status: status, options: options, upload: upload)
             state.order.append(id)
         }
+        record(status)
         refreshGauge()
         wake.signal()
     }
@@ -148,21 +147,25 @@ final class JobQueue: Sendable {
 
     /// Stops taking jobs: the running one is stopped and marked interrupted, the waiting ones too.
     func stop() {
-        let running = state.withLock { state -> Detector? in
+        let (running, interrupted) = state.withLock { state -> (Detector?, [JobStatus]) in
             state.stopping = true
             var running: Detector?
+            var interrupted: [JobStatus] = []
             for id in state.order {
                 guard var entry = state.jobs[id], [.queued, .running].contains(entry.status.state) else { continue }
                 if entry.status.state == .running { running = entry.detector }
                 entry.status.state = .interrupted
                 entry.status.error = ErrorBody.Detail(
-                    code: "interrupted", message: "the service stopped before the job finished",
+                    code: "interrupted",
+                    message: "the service stopped before the job finished; it runs again when the service restarts",
                     input: entry.status.input)
                 state.jobs[id] = entry
+                interrupted.append(entry.status)
             }
-            return running
+            return (running, interrupted)
         }
         running?.stop()
+        for status in interrupted { record(status) }
         wake.signal()
         refreshGauge()
     }
@@ -185,6 +188,7 @@ final class JobQueue: Sendable {
                 var entry = state.jobs[id]
             else { return nil }
             entry.status.state = .running
+            entry.status.error = nil
             // Opened under the client's name for it, so results and errors never show the server's paths.
             let path = entry.upload.path
             entry.detector = Detector(
@@ -215,6 +219,7 @@ final class JobQueue: Sendable {
     /// Analyses one job to its end and records how it ended.
     private func run(_ id: String, _ entry: Entry) {
         guard let detector = entry.detector else { return }
+        record(entry.status)
         var outcome: (JobStatus.State, ErrorBody.Detail?)
         do {
             try detector.start()
@@ -229,8 +234,8 @@ final class JobQueue: Sendable {
             let failure = (error as? MienError) ?? MienError(.internalFailure, "\(error)")
             outcome = (.failed, ErrorBody(Self.named(failure, entry)).error)
         }
-        state.withLock { state in
-            guard var current = state.jobs[id] else { return }  // deleted meanwhile
+        let final = state.withLock { state -> JobStatus? in
+            guard var current = state.jobs[id] else { return nil }  // deleted meanwhile
             if current.status.state == .running { current.status.state = outcome.0 }
             if current.status.error == nil { current.status.error = outcome.1 }
             if current.status.state == .done {
@@ -239,10 +244,64 @@ final class JobQueue: Sendable {
             }
             current.detector = nil
             state.jobs[id] = current
+            return current.status
         }
-        // The upload is not needed any more; outputs stay until the job is deleted.
-        try? FileManager.default.removeItem(at: entry.upload)
+        guard let final else { return }
+        record(final)
+        // The upload is kept only for a job that must run again (interrupted); outputs stay until the job is
+        // deleted.
+        if final.state != .interrupted { try? FileManager.default.removeItem(at: entry.upload) }
         refreshGauge()
+    }
+
+    /// The file a job's status is kept in, beside its upload and outputs.
+    static let statusFile = "job.json"
+
+    /// Writes the job's status to its folder (atomically), so a restarted service knows its jobs.
+    private func record(_ status: JobStatus) {
+        let url = folder.appendingPathComponent(status.id).appendingPathComponent(Self.statusFile)
+        guard let data = try? JSONLinesWriter.makeEncoder().encode(status) else { return }
+        try? data.write(to: url, options: .atomic)
+    }
+
+    /// Loads the jobs an earlier run of the service left in the folder.
+    ///
+    /// Finished ones are served again; unfinished ones (queued, running or interrupted, their upload kept)
+    /// are queued again, oldest folder change first, and run from the start. A folder without a status
+    /// (an upload cut short) is removed.
+    private func resumeEarlierJobs() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var found: [(status: JobStatus, upload: URL, created: Date)] = []
+        for name in names where Self.isJobID(name) {
+            let jobFolder = folder.appendingPathComponent(name)
+            let upload = jobFolder.appendingPathComponent("upload")
+            guard let data = try? Data(contentsOf: jobFolder.appendingPathComponent(Self.statusFile)),
+                var status = try? JSONDecoder().decode(JobStatus.self, from: data), status.id == name
+            else {
+                try? FileManager.default.removeItem(at: jobFolder)
+                continue
+            }
+            if [.queued, .running, .interrupted].contains(status.state) {
+                guard FileManager.default.fileExists(atPath: upload.path) else {
+                    try? FileManager.default.removeItem(at: jobFolder)
+                    continue
+                }
+                status.state = .queued
+                status.error = nil
+            }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: jobFolder.path)
+            found.append((status, upload, attributes?[.modificationDate] as? Date ?? .distantPast))
+        }
+        for job in found.sorted(by: { $0.created < $1.created }) {
+            guard let options = try? job.status.settings.detectorOptions() else { continue }
+            state.withLock { state in
+                state.jobs[job.status.id] = Entry(status: job.status, options: options, upload: job.upload)
+                state.order.append(job.status.id)
+            }
+            record(job.status)
+        }
+        refreshGauge()
+        if found.contains(where: { $0.status.state == .queued }) { wake.signal() }
     }
 
     /// `error` naming the upload by the client's name for it rather than by its path on the server.

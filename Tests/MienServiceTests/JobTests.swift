@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mien
-import MienService
 import MienTesting
 import NIOCore
 import Testing
+
+@testable import MienService
 
 /// `/v1/jobs`: uploads analysed by the same Detector and writers as the command line, their outputs, and
 /// the bad inputs.
@@ -133,6 +134,31 @@ struct JobTests {
             try await client.execute(uri: "/v1/jobs/\(id)", method: .delete) { #expect($0.status == .noContent) }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing left behind")
+    }
+
+    @Test func interruptedJob_runsAgainWhenTheServiceRestarts() async throws {
+        let (clipURL, clip) = try Self.clip(frames: 90)
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (first, folder) = try Self.service()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try await first.application().test(.live) { client in
+            let id = try await client.execute(
+                uri: "/v1/jobs?name=long.mp4", method: .post, body: ByteBuffer(bytes: clip)
+            ) {
+                Self.object($0.body)["id"] as? String ?? ""
+            }
+            // As SIGTERM does: the running job is stopped and marked interrupted.
+            first.jobs.stop()
+            let status = try await Self.finished(id, client)
+            #expect(status["state"] as? String == "interrupted", "\(status)")
+            return id
+        }
+        // A new service on the same folder takes the job up again and runs it to the end.
+        let second = try MienService(
+            options: ServiceOptions(port: 0, jobsFolder: folder.path), models: ModelStore())
+        let status = try await second.application().test(.live) { client in try await Self.finished(id, client) }
+        #expect(status["state"] as? String == "done", "\(status)")
+        #expect(status["frames"] as? Int == 90)
     }
 
     @Test func fullQueue_refusesTheNextUpload() async throws {

@@ -143,20 +143,72 @@ struct LiveTests {
     }
 
     @Test func sessions_overTheLimit_areRefusedWithAMessage() async throws {
-        let service = try MienService(options: ServiceOptions(port: 0, maximumSessions: 1), models: ModelStore())
-        try await service.application().test(.live) { client in
-            let refusal = TextLog()
-            try await client.ws("/v1/live") { inbound, _, _ in
-                var first = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                _ = try await first.next()  // ready: the one place is taken
-                try await client.ws("/v1/live") { second, _, _ in
-                    for try await message in second.messages(maxSize: 1 << 20) {
-                        if case .text(let text) = message { refusal.append(text) }
-                    }
+        // One place; the first session keeps it until the service closes it for silence (2 s).
+        let service = try MienService(
+            options: ServiceOptions(port: 0, maximumSessions: 1, idleSeconds: 2), models: ModelStore())
+        let refusal = try await service.application().test(.live) { client -> [String] in
+            let holder = Task {
+                try await client.ws("/v1/live") { inbound, _, _ in
+                    for try await _ in inbound.messages(maxSize: 1 << 20) {}
                 }
             }
-            #expect(refusal.all.contains { $0.contains("tooManySessions") }, "\(refusal.all)")
+            // Until the service counts the first session open (at most 10 s).
+            for _ in 0..<100 {
+                let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                if metrics.contains("mien_live_sessions 1") { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let texts = TextLog()
+            try await client.ws("/v1/live") { second, _, _ in
+                for try await message in second.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { texts.append(text) }
+                }
+            }
+            _ = try await holder.value
+            return texts.all
         }
+        #expect(refusal.contains { $0.contains("tooManySessions") }, "\(refusal)")
+    }
+
+    /// A session sent bad frames; another, at the same time, gets its results and no error.
+    @Test func badFramesInOneSession_leaveTheOtherSessionAlone() async throws {
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        let service = try MienService(options: ServiceOptions(port: 0, idleSeconds: 5), models: ModelStore())
+        let (bad, good) = try await service.application().test(.live) { client -> ([String], [String]) in
+            async let bad = Self.session(
+                client,
+                frames: [
+                    jpeg, Array("garbage".utf8), Array(jpeg.prefix(20)),
+                    TinyPNG.headerOnly(width: 50_000, height: 50_000),
+                    jpeg, jpeg,
+                ])
+            async let good = Self.session(client, frames: Array(repeating: jpeg, count: 6))
+            return try await (bad, good)
+        }
+        // Both sessions end with the service's `idle` notice; any other error is a refused frame.
+        func refusals(_ texts: [String]) -> [String] {
+            texts.filter { $0.contains(#""type":"error""#) && !$0.contains(#""code":"idle""#) }
+        }
+        let goodResults = good.filter { $0.contains(#""type":"result""#) }
+        #expect(goodResults.count == 6, "the clean session got \(goodResults.count) results of 6")
+        #expect(refusals(good).isEmpty, "the clean session saw an error: \(refusals(good))")
+        #expect(refusals(bad).count == 3)
+        #expect(bad.filter { $0.contains(#""type":"result""#) }.count == 3)
+    }
+
+    /// Sends `frames` 80 ms apart on a new session, then reads until the service closes it for silence.
+    static func session(_ client: some TestClientProtocol, frames: [[UInt8]]) async throws -> [String] {
+        let texts = TextLog()
+        try await client.ws("/v1/live?rate=100") { inbound, outbound, _ in
+            for (index, image) in frames.enumerated() {
+                try await outbound.write(.binary(Self.frame(image, milliseconds: Double(index + 1) * 100)))
+                try await Task.sleep(for: .milliseconds(80))
+            }
+            for try await message in inbound.messages(maxSize: 1 << 24) {
+                if case .text(let text) = message { texts.append(text) }
+            }
+        }
+        return texts.all
     }
 }
 

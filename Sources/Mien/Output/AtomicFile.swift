@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// An output file written under a temporary name beside its destination and renamed into place by
 /// `commit()`, so a reader never sees a half-written file under the real name (a crash or a full disk
@@ -7,6 +8,8 @@ public final class AtomicFile {
     /// Where the file will be once committed.
     public let path: String
     private let temporaryPath: String
+    /// Numbers the temporary files this process creates.
+    private static let sequence = Atomic<Int>(0)
     private let handle: FileHandle
     private var closed = false
 
@@ -18,7 +21,11 @@ public final class AtomicFile {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw MienError(.ioFailure, "is a folder; an output file cannot replace it", input: path)
         }
-        temporaryPath = Self.temporaryPrefix(of: path) + "\(ProcessInfo.processInfo.processIdentifier)"
+        // The process ID names the writer; the sequence number keeps two files for one destination in one
+        // process apart (a service re-running a job while the first run's writer is being released), so one
+        // never deletes the other's temporary file.
+        let sequence = Self.sequence.add(1, ordering: .relaxed).newValue
+        temporaryPath = Self.temporaryPrefix(of: path) + "\(ProcessInfo.processInfo.processIdentifier)-\(sequence)"
         guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporaryPath)
         else {
@@ -71,7 +78,8 @@ public final class AtomicFile {
 
     deinit { abandon() }
 
-    /// `<folder>/.<name>.partial-`: the temporary files of `path` are this plus a process ID.
+    /// `<folder>/.<name>.partial-`: the temporary files of `path` are this plus a process ID and a sequence
+    /// number.
     private static func temporaryPrefix(of path: String) -> String {
         let url = URL(fileURLWithPath: path)
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-").path

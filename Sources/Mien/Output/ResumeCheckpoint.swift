@@ -4,7 +4,7 @@ import Foundation
 /// instead of starting over (`mien analyze --resume`).
 ///
 /// The JSON Lines output is the checkpoint: every line is written (unbuffered) as its frame completes, so
-/// after a SIGKILL the temporary file `.<name>.jsonl.partial-<pid>` holds every finished frame, at most
+/// after a SIGKILL the temporary file `.<name>.jsonl.partial-<pid>-<n>` holds every finished frame, at most
 /// followed by one torn line, which is dropped. The other outputs are rebuilt by replaying these results
 /// into the new run's writers, and the detector continues from `resumePoint`, so each frame is in the
 /// outputs exactly once. Without a JSON Lines output there is no checkpoint and an input starts over.
