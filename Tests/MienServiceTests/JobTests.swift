@@ -10,7 +10,7 @@ import Testing
 
 /// `/v1/jobs`: uploads analysed by the same Detector and writers as the command line, their outputs, and
 /// the bad inputs.
-@Suite("mien serve: jobs", .timeLimit(.minutes(3)))
+@Suite("mien serve: jobs", .serialized, .timeLimit(.minutes(3)))
 struct JobTests {
     static func service(maximumUploadBytes: Int = 64 << 20, maximumJobs: Int = 8) throws -> (MienService, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-job-tests-\(UUID())")
@@ -21,9 +21,9 @@ struct JobTests {
         return (service, folder)
     }
 
-    static func clip(frames: Int = 20) throws -> (URL, [UInt8]) {
+    static func clip(frames: Int = 20, width: Int = 320, height: Int = 240) throws -> (URL, [UInt8]) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mien-job-clip-\(UUID()).mp4")
-        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: frames, framesPerSecond: 15).write(
+        try SampleMedia.astronautClip(width: width, height: height, frameCount: frames, framesPerSecond: 15).write(
             to: url.path)
         return (url, [UInt8](try Data(contentsOf: url)))
     }
@@ -162,12 +162,15 @@ struct JobTests {
     }
 
     @Test func fullQueue_refusesTheNextUpload() async throws {
-        let (clipURL, clip) = try Self.clip(frames: 60)
+        // Long enough (every metric, 150 frames at 640 x 480: seconds) to be running when the next one comes.
+        let (clipURL, clip) = try Self.clip(frames: 150, width: 640, height: 480)
         defer { try? FileManager.default.removeItem(at: clipURL) }
         let (service, folder) = try Self.service(maximumJobs: 1)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await service.application().test(.live) { client in
-            let first = try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) {
+            let first = try await client.execute(
+                uri: "/v1/jobs?metrics=all", method: .post, body: ByteBuffer(bytes: clip)
+            ) {
                 Self.object($0.body)["id"] as? String ?? ""
             }
             try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) { response in
