@@ -56,6 +56,16 @@ struct Analyze: ParsableCommand {
     @Option(help: "Folder for the output files (created if missing). Without it, JSON Lines go to stdout.")
     var output: String?
 
+    @Option(
+        help: """
+            Analyse share K of N of the inputs (K from 0), balanced by size and independent of the list's order; \
+            'auto' reads it from a Slurm, Kubernetes Indexed Job or AWS Batch array task's environment.
+            """)
+    var shard: String?
+
+    @Option(help: "With --shard auto on Kubernetes or AWS Batch: how many tasks the array has.")
+    var shardCount: Int?
+
     /// How the images of a folder relate (Affdex's discrete and continuous image modes).
     enum ImageMode: String, EnumerableFlag {
         case discrete, continuous
@@ -99,6 +109,7 @@ struct Analyze: ParsableCommand {
     func validate() throws {
         if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
+        _ = try chosenShard()
         let several = source.inputs.count + (source.camera == nil ? 0 : 1) > 1 || source.inputsFrom != nil
         if let annotate, several, AnnotationWriter.namesFile(annotate) {
             throw ValidationError("--annotate names one file, but there are several inputs: give a folder")
@@ -137,10 +148,30 @@ struct Analyze: ParsableCommand {
         }
     }
 
+    /// The shard `--shard` asks for, if any.
+    func chosenShard() throws -> Shard? {
+        guard let shard else { return nil }
+        do {
+            return shard == "auto"
+                ? try Shard.fromEnvironment(ProcessInfo.processInfo.environment, count: shardCount)
+                : try Shard(shard)
+        } catch let error as MienError {
+            throw ValidationError("--shard \(shard): \(error.message)")
+        }
+    }
+
+    /// `names`, or this task's share of them under `--shard`.
+    private func shardOf(_ names: [String]) throws -> [String] {
+        guard let shard = try chosenShard() else { return names }
+        let mine = shard.select(names)
+        Diagnostics.logger.notice("shard \(shard): \(mine.count) of \(names.count) inputs")
+        return mine
+    }
+
     func run() throws {
         let options = try detectorOptions()
         let formats = try formats()
-        let names = try source.names()
+        let names = try shardOf(source.names())
         let models: ModelStore
         do {
             models = try ModelStore()
