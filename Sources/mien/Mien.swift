@@ -25,7 +25,27 @@ struct MienCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // Bounded memory over many inputs (see ProcessTuning).
         ProcessTuning.limitMallocArenas()
-        main(nil)
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch {
+            // As swift-argument-parser's own exit: help and version to standard output, errors to standard error.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                let text = message.hasSuffix("\n") ? message : message + "\n"
+                if code == .success { try? Console.output(Data(text.utf8)) } else { Console.error(text) }
+            }
+            status = code.rawValue
+        }
+        // End without running C++ static destructors: OpenVINO's and oneTBB's worker threads may still be
+        // winding down, and a destructor racing them was seen to abort an otherwise finished run (`free():
+        // double free` while the main thread was in GDCM's dictionary destructor, which Debian's imgcodecs
+        // loads through GDAL). Every output is already committed and standard streams are flushed here.
+        fflush(nil)  // every C stream
+        _exit(status)
     }
 }
 

@@ -70,7 +70,8 @@ struct Serve: ParsableCommand {
             source.setEventHandler {
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.shutdownGrace + 1) {
                     Console.error("mien serve: connections still open after the shutdown deadline were dropped\n")
-                    Glibc.exit(0)
+                    fflush(nil)
+                    _exit(0)  // as MienCommand ends: no static destructors racing the runtimes' threads
                 }
             }
             source.resume()
