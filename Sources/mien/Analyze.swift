@@ -109,6 +109,9 @@ struct Analyze: ParsableCommand {
     func validate() throws {
         if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
+        if shard != nil && output == nil {
+            throw ValidationError("--shard needs --output (each task records its share's manifest there)")
+        }
         _ = try chosenShard()
         let several = source.inputs.count + (source.camera == nil ? 0 : 1) > 1 || source.inputsFrom != nil
         if let annotate, several, AnnotationWriter.namesFile(annotate) {
@@ -160,18 +163,37 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    /// `names`, or this task's share of them under `--shard`.
-    private func shardOf(_ names: [String]) throws -> [String] {
-        guard let shard = try chosenShard() else { return names }
-        let mine = shard.select(names)
-        Diagnostics.logger.notice("shard \(shard): \(mine.count) of \(names.count) inputs")
-        return mine
+    /// Every setting the results depend on, for the shard manifest.
+    private func settings(_ options: DetectorOptions) -> [String: String] {
+        options.settings.merging([
+            "imageMode": imageMode.rawValue, "interval": imageMode == .continuous ? "\(interval)" : "none",
+        ]) { $1 }
+    }
+
+    /// This task's inputs: all of them, or its share under `--shard`, whose manifest it then starts.
+    private func share(
+        of allNames: [String], outputNames: OutputNames, options: DetectorOptions, formats: Set<Format>
+    ) throws -> ([String], ManifestRecorder?) {
+        guard let shard = try chosenShard(), let output else { return (allNames, nil) }
+        let names = shard.select(allNames)
+        Diagnostics.logger.notice("shard \(shard): \(names.count) of \(Set(allNames).count) inputs")
+        do {
+            let recorder = try ManifestRecorder(
+                output: output, shard: shard, allInputs: allNames, share: names, names: outputNames,
+                settings: settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary"])
+            return (names, recorder)
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
     }
 
     func run() throws {
         let options = try detectorOptions()
         let formats = try formats()
-        let names = try shardOf(source.names())
+        let allNames = try source.names()
+        let outputNames = OutputNames(allNames)
+        let (names, recorder) = try share(of: allNames, outputNames: outputNames, options: options, formats: formats)
         let models: ModelStore
         do {
             models = try ModelStore()
@@ -191,11 +213,14 @@ struct Analyze: ParsableCommand {
             interruption: interruption)
         let plan = OutputPlan(
             folder: output, formats: formats, annotate: annotate, report: report != nil, resume: resume,
-            board: ProgressBoard(total: names.count))
+            board: ProgressBoard(total: names.count), names: outputNames, previous: recorder?.previous ?? [:])
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
             if interruption.requested { return InputOutcome(status: .skipped) }
-            return plan.analyse(name, with: runner)
+            let outcome = plan.analyse(name, with: runner)
+            recorder?.record(name, outcome)
+            return outcome
         }
+        if !interruption.requested { recorder?.finish() }
         if let report {
             do {
                 let file = try AtomicFile(path: report)
@@ -210,5 +235,6 @@ struct Analyze: ParsableCommand {
         if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
         if interruption.requested { throw ExitCode(130) }
         if outcomes.contains(where: { $0.status == .failed }) { throw ExitStatus.inputFailed }
+        if recorder?.manifestWriteFailed == true { throw ExitStatus.inputFailed }
     }
 }

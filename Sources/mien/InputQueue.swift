@@ -5,10 +5,22 @@ import Synchronization
 /// What became of one input of `mien analyze`.
 struct InputOutcome: Sendable {
     enum Status: Sendable {
-        case done, skipped, failed, modelProblem
+        /// Analysed to the end.
+        case done
+        /// Not started (Ctrl-C came first).
+        case skipped
+        /// Its outputs were already complete (`--resume`).
+        case alreadyDone
+        /// Stopped by Ctrl-C or SIGTERM part way; the files hold the frames done.
+        case interrupted
+        case failed, modelProblem
     }
     var status: Status
     var report: InputReport?
+    /// Frames written, when the input ran (or its earlier run's count, when already done).
+    var frames: Int?
+    /// Why it failed, or what stopped it.
+    var error: String?
 }
 
 /// Runs inputs on up to `jobs` threads, each taking the next input when it is free; outcomes come back

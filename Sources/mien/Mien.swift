@@ -10,10 +10,11 @@ struct MienCommand: ParsableCommand {
         abstract: "Reads faces in images, videos and camera streams, the way Affectiva's Affdex SDK did.",
         discussion: """
             Exit status: 0 when every input was read, 1 when at least one input (or frame) failed while \
-            the others were still processed, 3 when Mien's models are missing or altered, 64 for a usage error.
+            the others were still processed (merge: missing or failed), 2 when merge refuses to combine \
+            shards, 3 when Mien's models are missing or altered, 64 for a usage error.
             """,
         version: MienVersion.string,
-        subcommands: [Analyze.self, Detect.self, Models.self, Serve.self]
+        subcommands: [Analyze.self, Detect.self, Merge.self, Models.self, Serve.self]
     )
 
     static func main() {
@@ -53,6 +54,8 @@ struct MienCommand: ParsableCommand {
 enum ExitStatus {
     /// Some input failed; the others produced results.
     static let inputFailed = ExitCode(1)
+    /// `mien merge`: the shards' manifests cannot be combined (or there are none); nothing was written.
+    static let refused = ExitCode(2)
     /// Models missing, altered or unloadable: nothing could run.
     static let modelProblem = ExitCode(3)
 }

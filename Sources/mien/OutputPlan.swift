@@ -13,6 +13,11 @@ struct OutputPlan: Sendable {
     /// `--resume`: skip complete inputs, continue an incomplete one after its last finished frame.
     var resume: Bool
     var board: ProgressBoard
+    /// The output files' names, settled over the whole list of inputs.
+    var names: OutputNames
+    /// Under `--shard`, how an earlier run of the same shard left each input (its manifest), so that
+    /// `--resume` continues an input a signal stopped even though its files were completed.
+    var previous: [String: ShardManifest.Entry] = [:]
 
     /// The output files of `input` (named after its last path component).
     struct Files {
@@ -25,7 +30,7 @@ struct OutputPlan: Sendable {
 
     func files(for input: String) -> Files {
         guard let folder else { return Files() }
-        let base = URL(fileURLWithPath: input).lastPathComponent.replacingOccurrences(of: ":", with: "-")
+        let base = names[input]
         func path(_ suffix: String) -> String {
             URL(fileURLWithPath: folder).appendingPathComponent(base + suffix).path
         }
@@ -37,13 +42,20 @@ struct OutputPlan: Sendable {
     /// One input, start to end: its writers, a checkpoint to continue from, one detector run.
     func analyse(_ name: String, with runner: InputRunner) -> InputOutcome {
         let files = files(for: name)
-        if resume, !files.all.isEmpty, files.all.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+        let complete = !files.all.isEmpty && files.all.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        let stoppedBefore = previous[name]?.status == .interrupted
+        if resume, complete, !stoppedBefore {
             Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
-            return InputOutcome(status: .skipped)
+            return InputOutcome(
+                status: .alreadyDone, frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:)))
         }
         // A checkpoint is only used where frames can be found again by index: not for cameras, and not when
-        // annotating (the annotated video would lack the frames before the resume point).
-        let found = resume ? files.jsonl.flatMap { ResumeCheckpoint.load(jsonlPath: $0, outputs: files.all) } : nil
+        // annotating (the annotated video would lack the frames before the resume point). A killed run left
+        // temporary files; one stopped by a signal completed its files, and its manifest says so.
+        var found = resume ? files.jsonl.flatMap { ResumeCheckpoint.load(jsonlPath: $0, outputs: files.all) } : nil
+        if resume, found == nil, complete, stoppedBefore, let jsonl = files.jsonl {
+            found = ResumeCheckpoint.load(committed: jsonl)
+        }
         let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
         Diagnostics.logger.info("\(name): started")
@@ -69,7 +81,7 @@ struct OutputPlan: Sendable {
             let failure = (error as? MienError)?.naming(name) ?? MienError(.ioFailure, "\(error)", input: name)
             for writer in writers { writer.fail(failure) }
             Diagnostics.report(failure)
-            return InputOutcome(status: .failed)
+            return InputOutcome(status: .failed, error: failure.description)
         }
         var options = runner.options
         if let point = checkpoint?.resumePoint {
@@ -80,9 +92,27 @@ struct OutputPlan: Sendable {
         var part = reportWriter?.part
         // The report writer records how the input ended, but not another writer failing to commit after it.
         if part != nil, case .failed(let error) = end { part?.problem = error.description }
-        let status: InputOutcome.Status =
-            InputRunner.isModelProblem(end.error)
-            ? .modelProblem : (end.error != nil || skips.skippedPictures ? .failed : .done)
-        return InputOutcome(status: status, report: part)
+        let status: InputOutcome.Status
+        var problem = end.error?.description
+        if InputRunner.isModelProblem(end.error) {
+            status = .modelProblem
+        } else if end.error != nil || skips.skippedPictures {
+            status = .failed
+            problem = problem ?? "some pictures of the folder could not be read"
+        } else if end == .stopped {
+            status = .interrupted
+            problem = "stopped by a signal"
+        } else {
+            status = .done
+        }
+        return InputOutcome(status: status, report: part, frames: skips.frames, error: problem)
+    }
+
+    /// The frame count of a summary file (`InputSummary`'s `frames`), if it can be read.
+    static func frames(inSummary path: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["frames"] as? Int
     }
 }

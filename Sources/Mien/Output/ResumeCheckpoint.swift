@@ -24,6 +24,18 @@ public struct ResumeCheckpoint: Sendable {
         guard let newest = AtomicFile.leftovers(of: jsonlPath).first,
             let data = FileManager.default.contents(atPath: newest)
         else { return nil }
+        return finishedFrames(data).map { ResumeCheckpoint(results: $0, leftovers: leftovers) }
+    }
+
+    /// Reads a committed JSON Lines file of a run a signal stopped (`ShardManifest.Status.interrupted`): it
+    /// holds the frames done, and the new run replaces it.
+    public static func load(committed jsonlPath: String) -> ResumeCheckpoint? {
+        guard let data = FileManager.default.contents(atPath: jsonlPath) else { return nil }
+        return finishedFrames(data).map { ResumeCheckpoint(results: $0, leftovers: []) }
+    }
+
+    /// The results of the complete lines of `data`, up to the first that is not one; nil when none is.
+    private static func finishedFrames(_ data: Data) -> [DetectorResult]? {
         let decoder = JSONDecoder()
         var results: [DetectorResult] = []
         // Only lines that end with a newline were finished; decoding stops at the first one that fails.
@@ -34,8 +46,7 @@ public struct ResumeCheckpoint: Sendable {
             if let last = results.last, result.frameIndex <= last.frameIndex { break }
             results.append(result)
         }
-        guard !results.isEmpty else { return nil }
-        return ResumeCheckpoint(results: results, leftovers: leftovers)
+        return results.isEmpty ? nil : results
     }
 
     /// Writes the finished frames to a new run's writers (no pixels: they are not kept).

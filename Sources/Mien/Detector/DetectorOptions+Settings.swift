@@ -1,0 +1,41 @@
+extension Metric {
+    /// The metric's name in results (Affdex spelling: `smile`, `joy`, `valence`), prefixed by its group
+    /// where one name could mean two metrics (`emoji.smiley`).
+    public var name: String {
+        switch self {
+        case .expression(let expression): "expression.\(expression.rawValue)"
+        case .emoji(let emoji): "emoji.\(emoji.rawValue)"
+        case .emotion(let emotion): "emotion.\(emotion.rawValue)"
+        case .valence: "valence"
+        case .engagement: "engagement"
+        case .gender: "gender"
+        case .age: "age"
+        case .glasses: "glasses"
+        case .gaze: "gaze"
+        }
+    }
+}
+
+extension DetectorOptions {
+    /// Every setting that changes what the results hold, as text, keyed by the option's name: what a shard
+    /// manifest records so that `mien merge` can refuse to combine results made differently.
+    ///
+    /// The resume point is left out: it says where a run started, not how frames were analysed.
+    public var settings: [String: String] {
+        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "default" }
+        return [
+            "faceMode": detection.faceMode.rawValue,
+            "maximumFaces": "\(detection.maximumFaces)",
+            "minimumConfidence": "\(detection.minimumConfidence)",
+            "suppressionThreshold": "\(detection.suppressionThreshold)",
+            "wholePictureFallback": "\(detection.wholePictureFallback)",
+            "maxProcessRate": text(maxProcessRate),
+            "metrics": metrics.map(\.name).sorted().joined(separator: ","),
+            "baseline": "\(baseline)",
+            "landmarks": "\(landmarks)",
+            "blendshapes": "\(blendshapes)",
+            "detectionOnly": "\(detectionOnly)",
+            "maximumFrames": maximumFrames.map { "\($0)" } ?? "all",
+        ]
+    }
+}

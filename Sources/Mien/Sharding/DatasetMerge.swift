@@ -1,0 +1,310 @@
+import Foundation
+
+/// `mien merge`: one data set from the output folder of a sharded run (`mien analyze --shard`): a CSV of
+/// every input's rows with an `input` column, one summary JSON, one HTML report with an index of inputs,
+/// and the list of inputs missing or failed.
+///
+/// It reads the shards' manifests and JSON Lines (the complete record of each input; CSV and the
+/// summaries are rebuilt from them, so every file of the data set has the one result schema). It refuses
+/// manifests made with different models, settings, input lists or shard counts, since rows made
+/// differently must not be mixed silently.
+public struct DatasetMerge: Sendable {
+    /// An input that was analysed but did not end well, or whose files disagree with its manifest.
+    public struct Failure: Sendable, Equatable, Encodable {
+        public var input: String
+        public var error: String
+    }
+
+    /// An input no manifest reports done or failed.
+    public struct Missing: Sendable, Equatable, Encodable {
+        public var input: String
+        /// The shard it belongs to, when a manifest lists it.
+        public var shard: Int?
+        /// Why: no manifest lists it, or how far it got.
+        public var reason: String
+    }
+
+    /// What the merge found.
+    public struct Outcome: Sendable {
+        /// Inputs whose every frame is in the data set, in path order.
+        public var done: [String]
+        public var failed: [Failure]
+        public var missing: [Missing]
+        /// Frames and CSV rows (one per face per processed frame) in the data set.
+        public var frames: Int
+        public var rows: Int
+        /// Shards (0-based) that wrote no manifest.
+        public var missingShards: [Int]
+
+        /// Whether every input of the list is done.
+        public var isComplete: Bool { failed.isEmpty && missing.isEmpty }
+    }
+
+    /// CSV rows gathered before each write to the merged file.
+    static let rowsPerWrite = 2_000
+
+    /// The merged data set's file names inside the output folder.
+    public enum FileName {
+        public static let csv = "results.csv"
+        public static let summary = "summary.json"
+        public static let report = "report.html"
+        public static let missing = "missing.tsv"
+    }
+
+    /// The output folder of the sharded run.
+    public let folder: String
+    /// The manifests read, by file name.
+    public let manifests: [String: ShardManifest]
+    /// The whole list of inputs, in path order.
+    public let inputs: [String]
+    /// Per input, the entry of the manifest that got furthest with it.
+    let entries: [String: (entry: ShardManifest.Entry, shard: Int)]
+
+    /// Reads and checks the manifests of `folder`.
+    /// - Throws: `.notFound` when there are none; `.invalidArgument` saying what differs when they cannot
+    ///   be combined; the manifest's own error when one cannot be read.
+    public init(folder: String) throws {
+        self.folder = folder
+        let directory = ShardManifest.folder(in: folder)
+        let names =
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
+        guard !names.isEmpty else {
+            throw MienError(
+                .notFound, "holds no shard manifests (\(ShardManifest.folderName)/shard-*.json): analyse with --shard",
+                input: folder)
+        }
+        var manifests: [String: ShardManifest] = [:]
+        for name in names {
+            manifests[name] = try ShardManifest.read(URL(fileURLWithPath: directory).appendingPathComponent(name).path)
+        }
+        try Self.checkCompatible(manifests)
+        self.manifests = manifests
+        guard let first = manifests.values.first else { throw MienError(.internalFailure, "no manifest") }
+        inputs = try first.readInputList(from: directory)
+        var entries: [String: (entry: ShardManifest.Entry, shard: Int, updated: String)] = [:]
+        for manifest in manifests.values {
+            for entry in manifest.inputs {
+                if let old = entries[entry.input],
+                    (Self.rank(old.entry.status), old.updated) >= (Self.rank(entry.status), manifest.updated)
+                {
+                    continue
+                }
+                entries[entry.input] = (entry, manifest.shard, manifest.updated)
+            }
+        }
+        self.entries = entries.mapValues { ($0.entry, $0.shard) }
+    }
+
+    /// How far an input got, for choosing between two manifests that list it.
+    private static func rank(_ status: ShardManifest.Status) -> Int {
+        switch status {
+        case .pending: 0
+        case .interrupted: 1
+        case .failed: 2
+        case .done: 3
+        }
+    }
+
+    /// Refuses manifests that must not be combined, naming the difference and two files that show it.
+    static func checkCompatible(_ manifests: [String: ShardManifest]) throws {
+        guard let (firstName, first) = manifests.min(by: { $0.key < $1.key }) else { return }
+        for (name, manifest) in manifests.sorted(by: { $0.key < $1.key }) {
+            func refuse(_ what: String) -> MienError {
+                MienError(.invalidArgument, "cannot merge: \(what) (\(firstName) and \(name))")
+            }
+            if manifest.shardCount != first.shardCount {
+                throw refuse("the shards divide the inputs \(first.shardCount) and \(manifest.shardCount) ways")
+            }
+            if manifest.inputList.sha256 != first.inputList.sha256 {
+                throw refuse("the shards were given different lists of inputs")
+            }
+            for file in Set(first.models.keys).union(manifest.models.keys).sorted()
+            where first.models[file] != manifest.models[file] {
+                throw refuse(
+                    "model \(file) differs: \(first.models[file] ?? "absent") against \(manifest.models[file] ?? "absent")")
+            }
+            for key in Set(first.settings.keys).union(manifest.settings.keys).sorted()
+            where first.settings[key] != manifest.settings[key] {
+                throw refuse(
+                    "setting \(key) differs: \(first.settings[key] ?? "absent") against \(manifest.settings[key] ?? "absent")"
+                )
+            }
+            if !manifest.outputs.contains("jsonl") {
+                throw MienError(
+                    .invalidArgument,
+                    "cannot merge: \(name)'s task wrote no JSON Lines (--format without jsonl); merge reads them")
+            }
+        }
+    }
+
+    /// Writes the data set into `output` (created if missing): `results.csv`, `summary.json`,
+    /// `report.html` (when `report`) and `missing.tsv`, each atomically.
+    /// - Parameter generator: the program doing the merge, recorded in the summary and the report.
+    /// - Throws: `.ioFailure` naming an output file that cannot be written.
+    public func write(to output: String, report: Bool, generator: String) throws -> Outcome {
+        try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { URL(fileURLWithPath: output).appendingPathComponent(name).path }
+        let csv = try AtomicFile(path: path(FileName.csv))
+        try csv.write("input," + ResultTable.headerLine + "\n")
+        var outcome = Outcome(done: [], failed: [], missing: [], frames: 0, rows: 0, missingShards: missingShards)
+        var summaries: [InputSummary] = []
+        var reports: [InputReport] = []
+        // Timelines shrink as inputs grow, so a report of thousands of inputs stays a page a browser opens.
+        let capacity = max(100, min(600, 30_000 / max(1, inputs.count)))
+        for input in inputs {
+            guard let (entry, shard) = entries[input] else {
+                let reason =
+                    outcome.missingShards.isEmpty
+                    ? "no manifest lists it" : "no manifest lists it (shards without a manifest: "
+                        + outcome.missingShards.map(String.init).joined(separator: ", ") + ")"
+                outcome.missing.append(Missing(input: input, shard: nil, reason: reason))
+                continue
+            }
+            switch entry.status {
+            case .pending:
+                outcome.missing.append(Missing(input: input, shard: shard, reason: "not finished by its task"))
+                continue
+            case .interrupted:
+                let reason = "interrupted after \(entry.frames ?? 0) frames: rerun its shard with --resume"
+                outcome.missing.append(Missing(input: input, shard: shard, reason: reason))
+                continue
+            case .done, .failed:
+                break
+            }
+            var part = InputReport(input: input, timelineCapacity: capacity)
+            var frames = 0
+            var problem: String? = entry.status == .failed ? entry.error ?? "failed" : nil
+            let jsonl = URL(fileURLWithPath: folder).appendingPathComponent(entry.outputName + ".jsonl").path
+            // Rows go to the file in batches (an input can be far larger than memory). When the file turns out
+            // inconsistent, the rows before the problem stay, like a failed input's, and the input is failed.
+            var batch = ""
+            var batchRows = 0
+            let quotedInput = ResultTable.quoted(input)
+            func flush() throws {
+                try csv.write(batch)
+                outcome.rows += batchRows
+                batch = ""
+                batchRows = 0
+            }
+            do {
+                var last = -1
+                try JSONLinesReader(path: jsonl).forEachResult { result in
+                    guard result.frameIndex > last else {
+                        throw MienError(
+                            .corruptData, "frame \(result.frameIndex) follows frame \(last): frames repeat", input: jsonl)
+                    }
+                    last = result.frameIndex
+                    frames += 1
+                    part.add(result, frame: nil)
+                    for line in ResultTable.lines(for: result) {
+                        batch += quotedInput + "," + line + "\n"
+                        batchRows += 1
+                    }
+                    if batchRows >= Self.rowsPerWrite { try flush() }
+                }
+                try flush()
+                if entry.status == .done, let recorded = entry.frames, recorded != frames {
+                    throw MienError(
+                        .corruptData, "holds \(frames) frames; the manifest records \(recorded)", input: jsonl)
+                }
+            } catch let error as MienError where error.code == .ioFailure && error.input == csv.path {
+                throw error
+            } catch {
+                try flush()
+                if entry.status == .done || FileManager.default.fileExists(atPath: jsonl) {
+                    problem = (error as? MienError)?.description ?? "\(error)"
+                }
+            }
+            outcome.frames += frames
+            if let problem {
+                outcome.failed.append(Failure(input: input, error: problem))
+                part.problem = problem
+            } else {
+                outcome.done.append(input)
+            }
+            summaries.append(part.summary)
+            if report { reports.append(part) }
+        }
+        try csv.commit()
+        try writeMissing(outcome, to: path(FileName.missing))
+        try writeSummary(outcome, summaries: summaries, generator: generator, to: path(FileName.summary))
+        if report {
+            let page = try AtomicFile(path: path(FileName.report))
+            try page.write(try HTMLReport.render(reports, generator: generator))
+            try page.commit()
+        }
+        return outcome
+    }
+
+    /// Shards of the count that wrote no manifest.
+    public var missingShards: [Int] {
+        guard let count = manifests.values.first?.shardCount else { return [] }
+        let present = Set(manifests.values.map(\.shard))
+        return (0..<count).filter { !present.contains($0) }
+    }
+
+    private func writeMissing(_ outcome: Outcome, to path: String) throws {
+        func clean(_ text: String) -> String {
+            text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+        }
+        var text = "status\tinput\tshard\treason\n"
+        for failure in outcome.failed {
+            let shard = entries[failure.input].map { String($0.shard) } ?? ""
+            text += "failed\t\(clean(failure.input))\t\(shard)\t\(clean(failure.error))\n"
+        }
+        for missing in outcome.missing {
+            text += "missing\t\(clean(missing.input))\t\(missing.shard.map(String.init) ?? "")\t\(clean(missing.reason))\n"
+        }
+        let file = try AtomicFile(path: path)
+        try file.write(text)
+        try file.commit()
+    }
+
+    /// The merged summary's layout.
+    struct Summary: Encodable {
+        var format = "mien-merged-dataset/1"
+        var generator: String
+        var folder: String
+        var shardCount: Int
+        var manifests: [String]
+        var missingShards: [Int]
+        var models: [String: String]
+        var settings: [String: String]
+        var inputs: Counts
+        var frames: Int
+        var rows: Int
+        var failed: [Failure]
+        var missing: [Missing]
+        /// Per input analysed, the same numbers as its own `.summary.json`.
+        var summaries: [InputSummary]
+
+        struct Counts: Encodable {
+            var total: Int
+            var done: Int
+            var failed: Int
+            var missing: Int
+        }
+    }
+
+    private func writeSummary(
+        _ outcome: Outcome, summaries: [InputSummary], generator: String, to path: String
+    ) throws {
+        let first = manifests.min(by: { $0.key < $1.key })?.value
+        let summary = Summary(
+            generator: generator, folder: folder, shardCount: first?.shardCount ?? 0,
+            manifests: manifests.keys.sorted(), missingShards: outcome.missingShards, models: first?.models ?? [:],
+            settings: first?.settings ?? [:],
+            inputs: .init(
+                total: inputs.count, done: outcome.done.count, failed: outcome.failed.count,
+                missing: outcome.missing.count),
+            frames: outcome.frames, rows: outcome.rows, failed: outcome.failed, missing: outcome.missing,
+            summaries: summaries)
+        let encoder = JSONLinesWriter.makeEncoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        let file = try AtomicFile(path: path)
+        try file.write(try encoder.encode(summary))
+        try file.write("\n")
+        try file.commit()
+    }
+}
