@@ -122,7 +122,8 @@ public struct DatasetMerge: Sendable {
             for file in Set(first.models.keys).union(manifest.models.keys).sorted()
             where first.models[file] != manifest.models[file] {
                 throw refuse(
-                    "model \(file) differs: \(first.models[file] ?? "absent") against \(manifest.models[file] ?? "absent")")
+                    "model \(file) differs: \(first.models[file] ?? "absent") against \(manifest.models[file] ?? "absent")"
+                )
             }
             for key in Set(first.settings.keys).union(manifest.settings.keys).sorted()
             where first.settings[key] != manifest.settings[key] {
@@ -156,7 +157,8 @@ public struct DatasetMerge: Sendable {
             guard let (entry, shard) = entries[input] else {
                 let reason =
                     outcome.missingShards.isEmpty
-                    ? "no manifest lists it" : "no manifest lists it (shards without a manifest: "
+                    ? "no manifest lists it"
+                    : "no manifest lists it (shards without a manifest: "
                         + outcome.missingShards.map(String.init).joined(separator: ", ") + ")"
                 outcome.missing.append(Missing(input: input, shard: nil, reason: reason))
                 continue
@@ -192,7 +194,8 @@ public struct DatasetMerge: Sendable {
                 try JSONLinesReader(path: jsonl).forEachResult { result in
                     guard result.frameIndex > last else {
                         throw MienError(
-                            .corruptData, "frame \(result.frameIndex) follows frame \(last): frames repeat", input: jsonl)
+                            .corruptData, "frame \(result.frameIndex) follows frame \(last): frames repeat",
+                            input: jsonl)
                     }
                     last = result.frameIndex
                     frames += 1
@@ -254,7 +257,8 @@ public struct DatasetMerge: Sendable {
             text += "failed\t\(clean(failure.input))\t\(shard)\t\(clean(failure.error))\n"
         }
         for missing in outcome.missing {
-            text += "missing\t\(clean(missing.input))\t\(missing.shard.map(String.init) ?? "")\t\(clean(missing.reason))\n"
+            text +=
+                "missing\t\(clean(missing.input))\t\(missing.shard.map(String.init) ?? "")\t\(clean(missing.reason))\n"
         }
         let file = try AtomicFile(path: path)
         try file.write(text)

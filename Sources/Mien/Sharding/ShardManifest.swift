@@ -158,7 +158,8 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         }
         let paths = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         guard Self.inputList(of: paths).sha256 == inputList.sha256 else {
-            throw MienError(.corruptData, "the list of inputs does not match its checksum in the manifests", input: path)
+            throw MienError(
+                .corruptData, "the list of inputs does not match its checksum in the manifests", input: path)
         }
         return paths
     }
