@@ -138,8 +138,10 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     /// The sorted, de-duplicated paths.
     public static func canonicalList(_ inputs: [String]) -> [String] { Set(inputs).sorted() }
 
-    /// Writes the list file of `inputs` into `manifests` unless it is already there. Every task writes the
-    /// same bytes under the same name, atomically, so concurrent tasks cannot leave a mixed file.
+    /// Writes the list file of `inputs` into `manifests` unless it is already there.
+    ///
+    /// Every task writes the same bytes under the same name, atomically, so concurrent tasks cannot leave a
+    /// mixed file.
     /// - Throws: `.ioFailure` naming the file.
     public static func writeInputList(_ inputs: [String], into manifests: String) throws {
         let path = URL(fileURLWithPath: manifests).appendingPathComponent(inputList(of: inputs).file).path
