@@ -10,7 +10,7 @@ DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
 
-.PHONY: bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -35,6 +35,7 @@ test: deps lint
 	@scripts/test-summary.sh .build/test.log
 	@$(MAKE) --no-print-directory report-check
 	@$(MAKE) --no-print-directory live-check
+	@$(MAKE) --no-print-directory slurm-test
 
 ## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
 report-check:
@@ -52,6 +53,13 @@ live-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/check-live-page.sh .build/debug/mien
+
+## slurm-test: a real Slurm (Debian's slurm-wlm and munge, installed when missing) on this machine: an array job
+## of 4 tasks merged equals one process; a task killed mid-input and resubmitted completes the data set.
+slurm-test:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/slurm-test.sh .build/debug/mien .build/debug/MienDev
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files) and
 ## pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime

@@ -63,7 +63,11 @@ struct Analyze: ParsableCommand {
             """)
     var shard: String?
 
-    @Option(help: "With --shard auto on Kubernetes or AWS Batch: how many tasks the array has.")
+    @Option(
+        help: """
+            With --shard auto: how many shards there are. Required on Kubernetes and AWS Batch; on Slurm it makes \
+            the array task ID the shard index, which resubmitting one index (sbatch --array=7) needs.
+            """)
     var shardCount: Int?
 
     /// How the images of a folder relate (Affdex's discrete and continuous image modes).
@@ -182,6 +186,8 @@ struct Analyze: ParsableCommand {
                 output: output, shard: shard, allInputs: allNames, share: names, names: outputNames,
                 settings: settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary"])
             return (names, recorder)
+        } catch let error as MienError where error.code == .invalidArgument {
+            throw ValidationError(error.description)
         } catch {
             Diagnostics.report(error)
             throw ExitStatus.inputFailed

@@ -23,12 +23,14 @@ final class ManifestRecorder: Sendable {
     ) throws {
         directory = ShardManifest.folder(in: output)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let list = ShardManifest.inputList(of: allInputs)
+        try Self.checkFolder(directory, shard: shard, list: list, output: output)
         let path = URL(fileURLWithPath: directory).appendingPathComponent(ShardManifest.fileName(for: shard)).path
         let earlier = FileManager.default.fileExists(atPath: path) ? try? ShardManifest.read(path) : nil
         previous = Dictionary(earlier?.inputs.map { ($0.input, $0) } ?? [], uniquingKeysWith: { $1 })
         try ShardManifest.writeInputList(allInputs, into: directory)
         var manifest = ShardManifest(
-            generator: MienVersion.string, shard: shard, inputList: ShardManifest.inputList(of: allInputs),
+            generator: MienVersion.string, shard: shard, inputList: list,
             models: Dictionary(uniqueKeysWithValues: ModelDescriptor.all.map { ($0.fileName, $0.sha256) }),
             settings: settings, outputs: outputs,
             inputs: ShardManifest.canonicalList(share).map {
@@ -36,6 +38,31 @@ final class ManifestRecorder: Sendable {
             })
         try manifest.write(into: directory)
         self.manifest = Mutex(manifest)
+    }
+
+    /// Refuses to add this task's outputs to a folder that holds another division of the inputs, or another
+    /// list's outputs: `mien merge` could not combine them, and the mistake is cheapest to catch here.
+    /// - Throws: `.invalidArgument` saying what differs and what to do.
+    static func checkFolder(_ directory: String, shard: Shard, list: ShardManifest.InputList, output: String) throws {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
+        for name in names {
+            guard let other = try? ShardManifest.read(URL(fileURLWithPath: directory).appendingPathComponent(name).path)
+            else { continue }
+            if other.shardCount != shard.count {
+                throw MienError(
+                    .invalidArgument,
+                    "holds the manifests of \(other.shardCount) shards, and this task is shard \(shard): resubmitting one Slurm index? Give --shard-count \(other.shardCount) (MIEN_SHARDS=\(other.shardCount) with deploy/slurm/mien-array.sbatch)",
+                    input: output)
+            }
+            if other.inputList.sha256 != list.sha256 {
+                throw MienError(
+                    .invalidArgument,
+                    "holds the outputs of another list of inputs (\(other.inputList.count) inputs, \(name)); use a new output folder for a new list",
+                    input: output)
+            }
+            return
+        }
     }
 
     /// Records how `input` ended and rewrites the manifest.

@@ -103,6 +103,12 @@ struct ShardCommandTests {
         let empty = try runMien(["merge", folder.path])
         #expect(empty.status == 2 && empty.stderr.contains("holds no shard manifests"), "\(empty.stderr)")
         #expect(try runMien(["analyze", copy, "--shard", "0/2"]).status == 64, "--shard needs --output")
+        // A task of another division (a Slurm index resubmitted alone, without its count) or of another list
+        // is refused before it analyses anything.
+        let otherCount = try runMien(["analyze"] + inputs + ["--shard", "0/1", "--output", out])
+        #expect(otherCount.status == 64 && otherCount.stderr.contains("holds the manifests of 2 shards"))
+        let otherList = try runMien(["analyze", copy, "--shard", "0/2", "--output", out])
+        #expect(otherList.status == 64 && otherList.stderr.contains("another list of inputs"), "\(otherList.stderr)")
     }
 
     /// A scheduler's time limit or preemption sends SIGTERM: the task completes the files of the frames done

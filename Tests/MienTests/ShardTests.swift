@@ -60,7 +60,15 @@ struct ShardTests {
             "SLURM_ARRAY_TASK_STEP": "2",
         ]
         #expect(try Shard.fromEnvironment(stepped) == Shard(index: 3, count: 8))
-        #expect(throws: MienError.self) { try Shard.fromEnvironment(slurm, count: 5) }
+        // With the count given, the task ID is the index: resubmitting index 2 alone (`--array=2`, where
+        // Slurm describes a one-task array) still runs shard 2 of 4.
+        let resubmitted = [
+            "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2",
+            "SLURM_ARRAY_TASK_COUNT": "1",
+        ]
+        #expect(try Shard.fromEnvironment(resubmitted) == Shard(index: 0, count: 1))
+        #expect(try Shard.fromEnvironment(resubmitted, count: 4) == Shard(index: 2, count: 4))
+        #expect(throws: MienError.self) { try Shard.fromEnvironment(slurm, count: 3) }
         #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], count: 5) == Shard(index: 2, count: 5))
         #expect(throws: MienError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "2"]) }
         #expect(try Shard.fromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"], count: 2) == Shard(index: 0, count: 2))

@@ -35,14 +35,18 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// The shard a scheduler's array task is, read from its environment.
     ///
-    /// - Slurm job arrays: `SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_STEP` (default 1)
-    ///   and `SLURM_ARRAY_TASK_COUNT` (or `SLURM_ARRAY_TASK_MAX`): index (ID − MIN) / STEP, so `--array=1-8`
-    ///   and `--array=0-14:2` work as well as `--array=0-3`.
+    /// - Slurm job arrays, with `count` given: the array task ID is the shard index (`SLURM_ARRAY_TASK_ID`,
+    ///   0..<count). This is the form that survives resubmitting one index (`sbatch --array=7`), where
+    ///   Slurm's own count, minimum and maximum describe the one-task array.
+    /// - Slurm job arrays without `count`: the array is the whole set of shards, `SLURM_ARRAY_TASK_ID`,
+    ///   `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_STEP` (default 1) and `SLURM_ARRAY_TASK_COUNT` (or
+    ///   `SLURM_ARRAY_TASK_MAX`) give index (ID − MIN) / STEP, so `--array=1-8` and `--array=0-14:2` work as
+    ///   well as `--array=0-3`.
     /// - Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX`; the count is the Job's `completions`, given as
     ///   `count` (`--shard-count`), since the pod's environment does not carry it.
     /// - AWS Batch array jobs: `AWS_BATCH_JOB_ARRAY_INDEX`, with the array size given as `count`.
-    /// - Parameter count: the number of tasks, required for Kubernetes and AWS Batch, and when given for
-    ///   Slurm it must agree with Slurm's.
+    /// - Parameter count: the number of shards, required for Kubernetes and AWS Batch; for Slurm it makes
+    ///   the task ID the index.
     /// - Throws: `.invalidArgument` naming what is missing or inconsistent.
     public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws -> Shard {
         func number(_ name: String) throws -> Int? {
@@ -53,6 +57,15 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
             return value
         }
         if let id = try number("SLURM_ARRAY_TASK_ID") {
+            if let count {
+                guard (0..<count).contains(id) else {
+                    throw MienError(
+                        .invalidArgument,
+                        "SLURM_ARRAY_TASK_ID \(id) is not a shard of \(count): with --shard-count, the array's task IDs are the shard indices 0...\(count - 1)",
+                        input: "environment")
+                }
+                return try Shard(index: id, count: count)
+            }
             let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 0
             let step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
             let slurmCount =
@@ -61,11 +74,6 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
             guard let slurmCount else {
                 throw MienError(
                     .invalidArgument, "SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor _MAX",
-                    input: "environment")
-            }
-            if let count, count != slurmCount {
-                throw MienError(
-                    .invalidArgument, "--shard-count \(count) disagrees with Slurm's \(slurmCount) array tasks",
                     input: "environment")
             }
             guard (id - minimum) % step == 0 else {
