@@ -184,7 +184,7 @@ struct Analyze: ParsableCommand {
         do {
             let recorder = try ManifestRecorder(
                 output: output, shard: shard, allInputs: allNames, share: names, names: outputNames,
-                settings: settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary"])
+                settings: settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary", "report"])
             return (names, recorder)
         } catch let error as MienError where error.code == .invalidArgument {
             throw ValidationError(error.description)
@@ -218,8 +218,9 @@ struct Analyze: ParsableCommand {
             options: options, models: models, imageInterval: imageMode == .continuous ? interval : nil,
             interruption: interruption)
         let plan = OutputPlan(
-            folder: output, formats: formats, annotate: annotate, report: report != nil, resume: resume,
-            board: ProgressBoard(total: names.count), names: outputNames, previous: recorder?.previous ?? [:])
+            folder: output, formats: formats, annotate: annotate, report: report != nil, reportParts: recorder != nil,
+            resume: resume, board: ProgressBoard(total: names.count), names: outputNames,
+            previous: recorder?.previous ?? [:])
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
             if interruption.requested { return InputOutcome(status: .skipped) }
             let outcome = plan.analyse(name, with: runner)

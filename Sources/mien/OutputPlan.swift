@@ -10,6 +10,8 @@ struct OutputPlan: Sendable {
     var formats: Set<Analyze.Format>
     var annotate: String?
     var report: Bool
+    /// Under `--shard`: each input's report part as `<name>.report.json`, for `mien merge`.
+    var reportParts = false
     /// `--resume`: skip complete inputs, continue an incomplete one after its last finished frame.
     var resume: Bool
     var board: ProgressBoard
@@ -24,8 +26,9 @@ struct OutputPlan: Sendable {
         var jsonl: String?
         var csv: String?
         var summary: String?
+        var reportPart: String?
 
-        var all: [String] { [jsonl, csv, summary].compactMap { $0 } }
+        var all: [String] { [jsonl, csv, summary, reportPart].compactMap { $0 } }
     }
 
     func files(for input: String) -> Files {
@@ -36,7 +39,7 @@ struct OutputPlan: Sendable {
         }
         return Files(
             jsonl: formats.contains(.jsonl) ? path(".jsonl") : nil, csv: formats.contains(.csv) ? path(".csv") : nil,
-            summary: path(".summary.json"))
+            summary: path(".summary.json"), reportPart: reportParts ? path(".report.json") : nil)
     }
 
     /// One input, start to end: its writers, a checkpoint to continue from, one detector run.
@@ -60,7 +63,7 @@ struct OutputPlan: Sendable {
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
         Diagnostics.logger.info("\(name): started")
         let skips = SkipReporter()
-        let reportWriter = report ? ReportWriter(input: name) : nil
+        let reportWriter = report || reportParts ? ReportWriter(input: name) : nil
         var writers: [any ResultWriter] = [ProgressWriter(board: board, input: name), skips]
         do {
             if folder == nil {
@@ -71,6 +74,9 @@ struct OutputPlan: Sendable {
             if let reportWriter { writers.append(reportWriter) }
             if let path = files.summary {
                 writers.append(SummaryWriter(path: path, input: name, sharing: reportWriter))
+            }
+            if let path = files.reportPart, let reportWriter {
+                writers.append(ReportPartWriter(path: path, report: reportWriter))
             }
             if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
             if let checkpoint {
@@ -89,7 +95,7 @@ struct OutputPlan: Sendable {
             options.resume = point
         }
         let end = runner.run(name, writers: writers, options: options)
-        var part = reportWriter?.part
+        var part = report ? reportWriter?.part : nil
         // The report writer records how the input ended, but not another writer failing to commit after it.
         if part != nil, case .failed(let error) = end { part?.problem = error.description }
         let status: InputOutcome.Status

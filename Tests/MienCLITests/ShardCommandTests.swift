@@ -67,6 +67,18 @@ struct ShardCommandTests {
         #expect((summary["inputs"] as? [String: Int]) == ["total": 4, "done": 3, "failed": 1, "missing": 0])
         let html = try String(contentsOfFile: "\(shards)/merged/report.html", encoding: .utf8)
         #expect(html.contains(clip) && html.contains(twin))
+        // Thumbnails come from the tasks' report parts (merge never sees a frame): one per face.
+        #expect(html.components(separatedBy: "data:image/jpeg;base64,").count - 1 == 3, "three faces, three thumbnails")
+
+        // Without a task's report part, merge replays the input's JSON Lines instead: the same rows.
+        let clipPart = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: shards).first {
+                $0.hasPrefix("clip.mp4") && $0.hasSuffix(".report.json")
+            })
+        try FileManager.default.removeItem(atPath: "\(shards)/\(clipPart)")
+        let replayed = try runMien(["merge", shards, "--output", folder.appendingPathComponent("m1").path])
+        #expect(replayed.status == 1, "\(replayed.stderr)")
+        #expect(try Self.rows(folder.appendingPathComponent("m1/results.csv").path) == rows)
 
         // A shard whose task never ran: merge names its inputs and exits 1.
         let shard2 = try ShardManifest.read("\(shards)/manifests/shard-0002-of-0003.json")

@@ -30,18 +30,26 @@ public struct InputSummary: Sendable, Encodable {
 
     private var accumulators: [Int: Accumulator] = [:]
 
-    private struct Accumulator: Sendable {
+    /// Running sums of one metric of one face.
+    struct Sums: Sendable, Codable {
+        var sum: Double
+        var max: Double
+        var count: Int
+    }
+
+    /// One face's running sums (part of `State`).
+    struct Accumulator: Sendable, Codable {
         var faceId: Int
         var frames = 0
         var first = 0.0
         var last = 0.0
-        var sums: [String: (sum: Double, max: Double, count: Int)] = [:]
+        var sums: [String: Sums] = [:]
         var dominant: [String: Int] = [:]
 
         mutating func add(_ name: String, _ value: Double?) {
             guard let value, value.isFinite else { return }
-            let old = sums[name] ?? (0, -Double.infinity, 0)
-            sums[name] = (old.sum + value, Swift.max(old.max, value), old.count + 1)
+            let old = sums[name] ?? Sums(sum: 0, max: -Double.infinity, count: 0)
+            sums[name] = Sums(sum: old.sum + value, max: Swift.max(old.max, value), count: old.count + 1)
         }
 
         var summary: Face {
@@ -57,6 +65,28 @@ public struct InputSummary: Sendable, Encodable {
     }
 
     public init(input: String) { self.input = input }
+
+    /// Everything the summary has gathered, sums included, so it can be stored and rebuilt (a shard's
+    /// report part, read back by `mien merge`); the summary file itself holds only the results.
+    struct State: Sendable, Codable {
+        var input: String
+        var frames: Int
+        var processedFrames: Int
+        var accumulators: [Accumulator]
+    }
+
+    var state: State {
+        State(
+            input: input, frames: frames, processedFrames: processedFrames,
+            accumulators: accumulators.keys.sorted().compactMap { accumulators[$0] })
+    }
+
+    init(state: State) {
+        input = state.input
+        frames = state.frames
+        processedFrames = state.processedFrames
+        accumulators = Dictionary(state.accumulators.map { ($0.faceId, $0) }, uniquingKeysWith: { $1 })
+    }
 
     /// Adds one frame's result.
     public mutating func add(_ result: DetectorResult) {

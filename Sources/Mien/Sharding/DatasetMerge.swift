@@ -40,9 +40,6 @@ public struct DatasetMerge: Sendable {
         public var isComplete: Bool { failed.isEmpty && missing.isEmpty }
     }
 
-    /// CSV rows gathered before each write to the merged file.
-    static let rowsPerWrite = 2_000
-
     /// The merged data set's file names inside the output folder.
     public enum FileName {
         public static let csv = "results.csv"
@@ -148,6 +145,7 @@ public struct DatasetMerge: Sendable {
         func path(_ name: String) -> String { URL(fileURLWithPath: output).appendingPathComponent(name).path }
         let csv = try AtomicFile(path: path(FileName.csv))
         try csv.write("input," + ResultTable.headerLine + "\n")
+        let rows = MergedRows(file: csv)
         var outcome = Outcome(done: [], failed: [], missing: [], frames: 0, rows: 0, missingShards: missingShards)
         var summaries: [InputSummary] = []
         var reports: [InputReport] = []
@@ -177,45 +175,34 @@ public struct DatasetMerge: Sendable {
             var part = InputReport(input: input, timelineCapacity: capacity)
             var frames = 0
             var problem: String? = entry.status == .failed ? entry.error ?? "failed" : nil
-            let jsonl = URL(fileURLWithPath: folder).appendingPathComponent(entry.outputName + ".jsonl").path
-            // Rows go to the file in batches (an input can be far larger than memory). When the file turns out
-            // inconsistent, the rows before the problem stay, like a failed input's, and the input is failed.
-            var batch = ""
-            var batchRows = 0
-            let quotedInput = ResultTable.quoted(input)
-            func flush() throws {
-                try csv.write(batch)
-                outcome.rows += batchRows
-                batch = ""
-                batchRows = 0
-            }
+            let base = URL(fileURLWithPath: folder).appendingPathComponent(entry.outputName).path
+            let rowsBefore = rows.count
             do {
-                var last = -1
-                try JSONLinesReader(path: jsonl).forEachResult { result in
-                    guard result.frameIndex > last else {
-                        throw MienError(
-                            .corruptData, "frame \(result.frameIndex) follows frame \(last): frames repeat",
-                            input: jsonl)
+                // The fast path reads what the task already made: its CSV rows and its report part. Without
+                // them (a task run with --format jsonl), the JSON Lines are replayed.
+                if let stored = Self.readPart(base + ".report.json"),
+                    FileManager.default.fileExists(atPath: base + ".csv")
+                {
+                    try rows.copy(csvPath: base + ".csv", input: input)
+                    part = stored.resampled(timelineCapacity: capacity)
+                    frames = stored.summary.frames
+                } else {
+                    try rows.replay(jsonlPath: base + ".jsonl", input: input) { result in
+                        frames += 1
+                        part.add(result, frame: nil)
                     }
-                    last = result.frameIndex
-                    frames += 1
-                    part.add(result, frame: nil)
-                    for line in ResultTable.lines(for: result) {
-                        batch += quotedInput + "," + line + "\n"
-                        batchRows += 1
-                    }
-                    if batchRows >= Self.rowsPerWrite { try flush() }
                 }
-                try flush()
                 if entry.status == .done, let recorded = entry.frames, recorded != frames {
                     throw MienError(
-                        .corruptData, "holds \(frames) frames; the manifest records \(recorded)", input: jsonl)
+                        .corruptData, "holds \(frames) frames; the manifest records \(recorded)", input: base + ".jsonl"
+                    )
                 }
             } catch let error as MienError where error.code == .ioFailure && error.input == csv.path {
                 throw error
             } catch {
-                try flush()
-                if entry.status == .done || FileManager.default.fileExists(atPath: jsonl) {
+                // Unreadable or inconsistent files: the rows before the problem stay, like a failed input's.
+                try rows.flush()
+                if entry.status == .done || rows.count > rowsBefore {
                     problem = (error as? MienError)?.description ?? "\(error)"
                 }
             }
@@ -229,6 +216,8 @@ public struct DatasetMerge: Sendable {
             summaries.append(part.summary)
             if report { reports.append(part) }
         }
+        try rows.flush()
+        outcome.rows = rows.count
         try csv.commit()
         try writeMissing(outcome, to: path(FileName.missing))
         try writeSummary(outcome, summaries: summaries, generator: generator, to: path(FileName.summary))
@@ -238,6 +227,13 @@ public struct DatasetMerge: Sendable {
             try page.commit()
         }
         return outcome
+    }
+
+    /// A task's report part for one input, or nil when it is absent or unreadable (the input's JSON Lines
+    /// are replayed instead).
+    static func readPart(_ path: String) -> InputReport? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(InputReport.self, from: data)
     }
 
     /// Shards of the count that wrote no manifest.
@@ -310,5 +306,80 @@ public struct DatasetMerge: Sendable {
         try file.write(try encoder.encode(summary))
         try file.write("\n")
         try file.commit()
+    }
+}
+
+/// The merged CSV's rows, written in batches (an input can be far larger than memory), each prefixed with
+/// its input; checks that every input's rows run in frame order with no face of a frame twice.
+final class MergedRows {
+    private let file: AtomicFile
+    private var batch = ""
+    private var batchRows = 0
+    /// Rows taken so far (written or in the batch).
+    private(set) var count = 0
+    /// Rows gathered before each write.
+    static let rowsPerWrite = 2_000
+
+    init(file: AtomicFile) { self.file = file }
+
+    func flush() throws {
+        guard batchRows > 0 else { return }
+        try file.write(batch)
+        batch = ""
+        batchRows = 0
+    }
+
+    private func append(_ row: String, input quoted: String) throws {
+        batch += quoted + "," + row + "\n"
+        batchRows += 1
+        count += 1
+        if batchRows >= Self.rowsPerWrite { try flush() }
+    }
+
+    /// Copies a task's CSV (`ResultTable` rows) for `input`.
+    /// - Throws: `.corruptData` naming the file when its header is not this Mien's or a row repeats or goes
+    ///   back (frame, then face ID).
+    func copy(csvPath: String, input: String) throws {
+        let quoted = ResultTable.quoted(input)
+        var last = (frame: -1, face: -1)
+        try LineReader(path: csvPath).forEachLine { line, number in
+            let text = String(decoding: line, as: UTF8.self)
+            if number == 1 {
+                guard text == ResultTable.headerLine else {
+                    throw MienError(.corruptData, "the header is not this Mien's CSV header", input: csvPath)
+                }
+                return
+            }
+            guard !text.isEmpty else { return }
+            // TimeStamp, frame, faceId lead every row, unquoted numbers.
+            let cells = text.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
+            guard cells.count == 4, let frame = Int(cells[1]), let face = Int(cells[2]) else {
+                throw MienError(.corruptData, "line \(number) is not a result row", input: csvPath)
+            }
+            guard (frame, face) > last else {
+                throw MienError(
+                    .corruptData,
+                    "line \(number): frame \(frame), face \(face) repeats or comes after frame \(last.frame)",
+                    input: csvPath)
+            }
+            last = (frame, face)
+            try append(text, input: quoted)
+        }
+    }
+
+    /// Replays a task's JSON Lines for `input` into rows, passing each result to `body` too.
+    /// - Throws: `.corruptData` naming the file when a line is not a result or a frame repeats.
+    func replay(jsonlPath: String, input: String, _ body: (DetectorResult) -> Void) throws {
+        let quoted = ResultTable.quoted(input)
+        var last = -1
+        try JSONLinesReader(path: jsonlPath).forEachResult { result in
+            guard result.frameIndex > last else {
+                throw MienError(
+                    .corruptData, "frame \(result.frameIndex) follows frame \(last): frames repeat", input: jsonlPath)
+            }
+            last = result.frameIndex
+            body(result)
+            for line in ResultTable.lines(for: result) { try append(line, input: quoted) }
+        }
     }
 }

@@ -95,7 +95,7 @@ public enum HTMLReport {
 
         init(_ face: InputReport.Face, summary: InputSummary.Face, timeRange: ClosedRange<Double>) {
             faceId = face.faceId
-            let encoded = face.thumbnail.flatMap { try? $0.encoded(as: .jpeg(quality: 85)) } ?? []
+            let encoded = face.encodedThumbnail ?? []
             hasThumbnail = !encoded.isEmpty
             thumbnail = "data:image/jpeg;base64," + Data(encoded).base64EncodedString()
             seen = "\(LineChart.timeLabel(summary.firstSeen))–\(LineChart.timeLabel(summary.lastSeen))"

@@ -1,3 +1,4 @@
+import Foundation
 public import MienCore
 
 /// What the HTML report shows about one input, gathered frame by frame at bounded memory: the summary,
@@ -10,12 +11,23 @@ public struct InputReport: Sendable {
         public var timelines: [String: Timeline] = [:]
         /// A square picture of the face from its best frame (largest, preferably without quality flags).
         public var thumbnail: Frame?
+        /// The thumbnail as JPEG, when the report was read back from a file (`InputReport`'s `Codable`
+        /// form: a shard's `<name>.report.json`) rather than gathered from frames.
+        public var thumbnailJPEG: [UInt8]?
         /// The latest appearance (already aggregated over the track by the detector).
         public var gender: Gender?
         public var age: AgeBracket?
         public var glasses: Bool?
         var thumbnailScore = 0.0
+
+        /// The thumbnail as JPEG (quality 85), from the file it was read from or encoded from the pixels.
+        public var encodedThumbnail: [UInt8]? {
+            thumbnailJPEG ?? thumbnail.flatMap { try? $0.encoded(as: .jpeg(quality: InputReport.thumbnailQuality)) }
+        }
     }
+
+    /// JPEG quality of the thumbnails in the page and in report files.
+    static let thumbnailQuality = 85
 
     /// Side of the thumbnails, pixels.
     public static let thumbnailSize = 96
@@ -74,5 +86,82 @@ public struct InputReport: Sendable {
             }
             faces[id] = face
         }
+    }
+}
+
+extension InputReport {
+    /// The same part with its timelines re-bucketed to at most `capacity` points (a page of thousands of
+    /// inputs draws fewer points per chart); unchanged when they are already that small.
+    public func resampled(timelineCapacity capacity: Int) -> InputReport {
+        guard capacity < timelineCapacity else { return self }
+        var copy = self
+        for (id, face) in faces {
+            var face = face
+            face.timelines = face.timelines.mapValues { timeline in
+                var smaller = Timeline(capacity: capacity)
+                for sample in timeline.samples { smaller.add(time: sample.time, value: sample.value) }
+                return smaller
+            }
+            copy.faces[id] = face
+        }
+        return copy
+    }
+}
+
+/// The file form of a report part (`mien analyze --shard` writes one per input, `<name>.report.json`, and
+/// `mien merge` builds the data set's page from them without reading the frames again): the summary's
+/// running sums, the timelines, and each face's thumbnail as JPEG.
+extension InputReport: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case input, summary, faces, timeRange, problem, timelineCapacity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        input = try container.decode(String.self, forKey: .input)
+        summary = InputSummary(state: try container.decode(InputSummary.State.self, forKey: .summary))
+        let faces = try container.decode([Face].self, forKey: .faces)
+        self.faces = Dictionary(faces.map { ($0.faceId, $0) }, uniquingKeysWith: { $1 })
+        timeRange = try container.decodeIfPresent(ClosedRange<Double>.self, forKey: .timeRange)
+        problem = try container.decodeIfPresent(String.self, forKey: .problem)
+        timelineCapacity = try container.decode(Int.self, forKey: .timelineCapacity)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(summary.state, forKey: .summary)
+        try container.encode(faces.keys.sorted().compactMap { faces[$0] }, forKey: .faces)
+        try container.encodeIfPresent(timeRange, forKey: .timeRange)
+        try container.encodeIfPresent(problem, forKey: .problem)
+        try container.encode(timelineCapacity, forKey: .timelineCapacity)
+    }
+}
+
+extension InputReport.Face: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case faceId, timelines, thumbnailJPEG, gender, age, glasses, thumbnailScore
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        faceId = try container.decode(Int.self, forKey: .faceId)
+        timelines = try container.decode([String: Timeline].self, forKey: .timelines)
+        thumbnailJPEG = try container.decodeIfPresent(Data.self, forKey: .thumbnailJPEG).map { [UInt8]($0) }
+        gender = try container.decodeIfPresent(Gender.self, forKey: .gender)
+        age = try container.decodeIfPresent(AgeBracket.self, forKey: .age)
+        glasses = try container.decodeIfPresent(Bool.self, forKey: .glasses)
+        thumbnailScore = try container.decode(Double.self, forKey: .thumbnailScore)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(faceId, forKey: .faceId)
+        try container.encode(timelines, forKey: .timelines)
+        try container.encodeIfPresent(encodedThumbnail.map { Data($0) }, forKey: .thumbnailJPEG)
+        try container.encodeIfPresent(gender, forKey: .gender)
+        try container.encodeIfPresent(age, forKey: .age)
+        try container.encodeIfPresent(glasses, forKey: .glasses)
+        try container.encode(thumbnailScore, forKey: .thumbnailScore)
     }
 }

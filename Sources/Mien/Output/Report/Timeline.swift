@@ -4,9 +4,9 @@
 /// mean time and mean value of a bucket of consecutive samples. When the points fill up, neighbouring
 /// pairs merge and later buckets hold twice as many samples, so a 30-minute video costs the same memory
 /// as a 30-second one and every stretch of time keeps the same resolution.
-public struct Timeline: Sendable {
+public struct Timeline: Sendable, Codable {
     /// One plotted point: `time` in seconds from the start of the input, `value` in the metric's units.
-    public struct Sample: Sendable, Equatable {
+    public struct Sample: Sendable, Equatable, Codable {
         public var time: Double
         public var value: Double
 
@@ -25,7 +25,13 @@ public struct Timeline: Sendable {
     /// Every sample ever added.
     public private(set) var count = 0
 
-    private var pending = (time: 0.0, value: 0.0, count: 0)
+    /// The bucket still filling: sums of its samples' times and values, and how many there are.
+    private struct Pending: Sendable, Codable {
+        var time = 0.0
+        var value = 0.0
+        var count = 0
+    }
+    private var pending = Pending()
 
     /// - Parameter capacity: most points kept; rounded up to an even number of at least 2.
     public init(capacity: Int = 600) {
@@ -37,10 +43,10 @@ public struct Timeline: Sendable {
     public mutating func add(time: Double, value: Double) {
         guard time.isFinite, value.isFinite else { return }
         count += 1
-        pending = (pending.time + time, pending.value + value, pending.count + 1)
+        pending = Pending(time: pending.time + time, value: pending.value + value, count: pending.count + 1)
         guard pending.count == bucketSize else { return }
         points.append(Sample(time: pending.time / Double(bucketSize), value: pending.value / Double(bucketSize)))
-        pending = (0, 0, 0)
+        pending = Pending()
         if points.count == capacity { halve() }
     }
 
