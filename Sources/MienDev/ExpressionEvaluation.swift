@@ -59,7 +59,45 @@ struct ExpressionEvaluation {
         print(
             "expressions faces in pictures without one (dogs, grass): Mien \(counts["mien"] ?? 0), with the"
                 + " fallback \(counts["mien_fallback"] ?? 0), MediaPipe \(counts["peer"] ?? 0)")
+
+        // Non-face patches (as skimage's): square crops of the dogs and grass pictures, 48-256 px, at random
+        // places from a fixed seed, saved as PNG so that the peer reads the same pixels.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-eval-patches-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SplitMix64(seed: 24)
+        var patches: [String] = []
+        for source in noFace {
+            let picture = try ImageDecoder.decode(file: source)
+            for index in 0..<Self.patchesPerPicture {
+                let side = Double(Int.random(in: 48...256, using: &generator))
+                let size = min(side, Double(min(picture.width, picture.height)))
+                let x = Double.random(in: 0...(Double(picture.width) - size), using: &generator)
+                let y = Double.random(in: 0...(Double(picture.height) - size), using: &generator)
+                let patch = try picture.thumbnail(
+                    of: Rect(x: x, y: y, width: size, height: size), size: Int(size), margin: 0)
+                let path = folder.appendingPathComponent(
+                    "\(index)-\(URL(fileURLWithPath: source).lastPathComponent).png")
+                try Data(patch.encoded(as: .png)).write(to: path)
+                patches.append(path.path)
+            }
+        }
+        let peerPatches = try peerRunner.pictures(patches)
+        func facesInPatches(_ analyzer: FaceAnalyzer) throws -> Int {
+            try patches.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
+        }
+        let patchCounts = [
+            "patches": patches.count, "mien": try facesInPatches(plain), "mien_fallback": try facesInPatches(fallback),
+            "peer": patches.filter { (peerPatches[$0]?.faces ?? 0) > 0 }.count,
+        ]
+        result["non_face_patches_with_a_face"] = patchCounts
+        print(
+            "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0), with the fallback"
+                + " \(patchCounts["mien_fallback"] ?? 0), MediaPipe \(patchCounts["peer"] ?? 0), of \(patches.count)")
     }
+
+    /// Non-face patches cut from each picture without a face.
+    static let patchesPerPicture = 100
 
     /// One task's ROC-AUC inputs: scores of the positive and negative pictures, and pictures without a face
     /// (or a score).
@@ -214,5 +252,20 @@ struct ExpressionEvaluation {
         result["wink_both_eyes_closed"] = bothClosed
         print("expressions wink side: \(correct)/\(winks.count) correct, \(bothClosed) read as both eyes closed")
         return result
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the evaluation's random patches are the same each run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
