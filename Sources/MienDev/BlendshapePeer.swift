@@ -98,6 +98,15 @@ struct BlendshapePeer {
         return (brows + jaw) / 2
     }
 
+    /// The blendshapes Mien's own surprise reading is built from: browRaise ← browOuterUpLeft/Right and
+    /// mouthOpen ← jawOpen, as (mean of the brows + jawOpen) / 2 (`ExpressionMapper`'s table).
+    static func surpriseSource(_ shapes: [String: Double]) -> Double? {
+        guard let brows = mean(shapes, ["browOuterUpLeft", "browOuterUpRight"]), let jaw = shapes["jawOpen"] else {
+            return nil
+        }
+        return (brows + jaw) / 2
+    }
+
     private static func mean(_ shapes: [String: Double], _ names: [String]) -> Double? {
         let values = names.compactMap { shapes[$0] }
         return values.count == names.count ? values.reduce(0, +) / Double(values.count) : nil

@@ -186,6 +186,20 @@ struct ExpressionEvaluation {
                 }
                 result[name + "_peer_auc"] = round3(peer.auc)
                 result[name + "_peer_counts"] = peer.counts
+                if name.hasPrefix("surprise") {
+                    // Mien's surprise is built from browOuterUp and jawOpen, not browInnerUp: its own source too.
+                    var source = TaskScores()
+                    for ((label, _), path) in zip(set, setPaths)
+                    where positive.contains(label) || (negative?.contains(label) ?? true) {
+                        source.add(
+                            peerPictures[path]?.blendshapes.flatMap(BlendshapePeer.surpriseSource),
+                            positive: positive.contains(label))
+                    }
+                    result[name + "_source_auc"] = round3(source.auc)
+                    print(
+                        "expressions \(name): its blendshape source, (browOuterUp + jawOpen) / 2: \(round3(source.auc))"
+                    )
+                }
                 result[name + "_common_auc"] = ["mien": round3(mienCommon.auc), "peer": round3(peerCommon.auc)]
                 result[name + "_common_counts"] = Array(mienCommon.counts.prefix(2))
                 print(
