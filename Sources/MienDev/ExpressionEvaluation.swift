@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Mien
 import MienTesting
@@ -94,6 +95,67 @@ struct ExpressionEvaluation {
         print(
             "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0), with the fallback"
                 + " \(patchCounts["mien_fallback"] ?? 0), MediaPipe \(patchCounts["peer"] ?? 0), of \(patches.count)")
+
+        let skimage = try Self.skimagePatches(root: sets.root, into: folder)
+        guard !skimage.faces.isEmpty else { return }
+        let peerSkimage = try peerRunner.pictures(skimage.faces + skimage.nonFaces)
+        for (key, paths) in [("faces", skimage.faces), ("non_faces", skimage.nonFaces)] {
+            let counts = [
+                "patches": paths.count,
+                "mien": try paths.reduce(0) {
+                    $0 + (try plain.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1)
+                },
+                "mien_fallback": try paths.reduce(0) {
+                    $0 + (try fallback.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1)
+                },
+                "peer": paths.filter { (peerSkimage[$0]?.faces ?? 0) > 0 }.count,
+            ]
+            result["skimage_\(key)_read_as_a_face"] = counts
+            print(
+                "expressions skimage's 25 x 25 \(key == "faces" ? "face" : "non-face") patches (enlarged 4 x) read as"
+                    + " a face: Mien \(counts["mien"] ?? 0), with the fallback \(counts["mien_fallback"] ?? 0),"
+                    + " MediaPipe \(counts["peer"] ?? 0), of \(paths.count)")
+        }
+    }
+
+    /// skimage's LFW subset (`skimage.data.lfw_subset()`: 100 face and 100 non-face 25 x 25 patches from the
+    /// same LFW pictures, float64 in 0...1), enlarged 4 x (nearest pixel) so that a detector has something
+    /// to read, as PNG files in `folder`.
+    /// - Returns: the faces' and the non-faces' paths; empty when the set is absent.
+    static func skimagePatches(root: URL, into folder: URL) throws -> (faces: [String], nonFaces: [String]) {
+        let file = root.appendingPathComponent("skimage_lfw_subset/lfw_subset.npy")
+        guard let data = FileManager.default.contents(atPath: file.path), data.count > 10 else { return ([], []) }
+        let bytes = [UInt8](data)
+        // NPY 1.0: magic (6), version (2), header length (2, little-endian), header, then the array.
+        let headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
+        let header = String(decoding: bytes[10..<(10 + headerLength)], as: UTF8.self)
+        guard header.contains("'<f8'"), header.contains("(200, 25, 25)") else {
+            throw ValidationError("\(file.path): expected a float64 array of shape (200, 25, 25)")
+        }
+        let side = 25
+        let scale = 4
+        var faces: [String] = []
+        var nonFaces: [String] = []
+        for index in 0..<200 {
+            var pixels = [UInt8](repeating: 0, count: side * scale * side * scale * Frame.channels)
+            for y in 0..<(side * scale) {
+                for x in 0..<(side * scale) {
+                    let offset = 10 + headerLength + ((index * side + y / scale) * side + x / scale) * 8
+                    let raw = bytes[offset..<(offset + 8)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    let value = UInt8(max(0, min(255, (Double(bitPattern: UInt64(littleEndian: raw)) * 255).rounded())))
+                    let pixel = (y * side * scale + x) * Frame.channels
+                    pixels[pixel] = value
+                    pixels[pixel + 1] = value
+                    pixels[pixel + 2] = value
+                }
+            }
+            let frame = try Frame(width: side * scale, height: side * scale, pixels: pixels)
+            let path = folder.appendingPathComponent(String(format: "skimage-%03d.png", index))
+            try Data(frame.encoded(as: .png)).write(to: path)
+            // Indices 0-99 are faces, 100-199 non-face crops (skimage's documentation, labels.csv).
+            if index < 100 { faces.append(path.path) } else { nonFaces.append(path.path) }
+        }
+        return (faces, nonFaces)
     }
 
     /// Non-face patches cut from each picture without a face.
