@@ -34,7 +34,7 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-WORK=$(mktemp -d /tmp/mien-slurm.XXXXXX)
+WORK=$(mktemp -d -t mien-slurm.XXXXXX)
 DAEMONS=()
 cleanup() {
     status=$?
