@@ -32,12 +32,16 @@ struct ExpressionEvaluation {
         func found(_ paths: [String], _ analyzer: FaceAnalyzer) throws -> Int {
             try paths.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
         }
-        for (name, images) in [("jaffe", jaffe), ("muxspace", muxspace)] where !images.isEmpty {
-            let paths = images.map(\.imagePath)
-            let counts = [
-                "pictures": paths.count, "mien": try found(paths, plain), "mien_fallback": try found(paths, fallback),
+        /// How many of `paths` each reader finds a face in, beside their number (under `total`).
+        func readers(_ paths: [String], peer: [String: BlendshapePeer.Picture], total: String) throws -> [String: Int] {
+            [
+                total: paths.count, "mien": try found(paths, plain), "mien_fallback": try found(paths, fallback),
                 "peer": paths.filter { (peer[$0]?.faces ?? 0) > 0 }.count,
             ]
+        }
+        for (name, images) in [("jaffe", jaffe), ("muxspace", muxspace)] where !images.isEmpty {
+            let paths = images.map(\.imagePath)
+            let counts = try readers(paths, peer: peer, total: "pictures")
             result["crops_found_" + name] = counts
             print(
                 "expressions faces found in \(name)'s crops: Mien \(counts["mien"] ?? 0), with the whole-picture"
@@ -66,7 +70,7 @@ struct ExpressionEvaluation {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-eval-patches-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SplitMix64(seed: 24)
+        var generator = SeededGenerator(seed: 24)
         var patches: [String] = []
         for source in noFace {
             let picture = try ImageDecoder.decode(file: source)
@@ -83,14 +87,7 @@ struct ExpressionEvaluation {
                 patches.append(path.path)
             }
         }
-        let peerPatches = try peerRunner.pictures(patches)
-        func facesInPatches(_ analyzer: FaceAnalyzer) throws -> Int {
-            try patches.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
-        }
-        let patchCounts = [
-            "patches": patches.count, "mien": try facesInPatches(plain), "mien_fallback": try facesInPatches(fallback),
-            "peer": patches.filter { (peerPatches[$0]?.faces ?? 0) > 0 }.count,
-        ]
+        let patchCounts = try readers(patches, peer: try peerRunner.pictures(patches), total: "patches")
         result["non_face_patches_with_a_face"] = patchCounts
         print(
             "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0), with the fallback"
@@ -100,16 +97,7 @@ struct ExpressionEvaluation {
         guard !skimage.faces.isEmpty else { return }
         let peerSkimage = try peerRunner.pictures(skimage.faces + skimage.nonFaces)
         for (key, paths) in [("faces", skimage.faces), ("non_faces", skimage.nonFaces)] {
-            let counts = [
-                "patches": paths.count,
-                "mien": try paths.reduce(0) {
-                    $0 + (try plain.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1)
-                },
-                "mien_fallback": try paths.reduce(0) {
-                    $0 + (try fallback.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1)
-                },
-                "peer": paths.filter { (peerSkimage[$0]?.faces ?? 0) > 0 }.count,
-            ]
+            let counts = try readers(paths, peer: peerSkimage, total: "patches")
             result["skimage_\(key)_read_as_a_face"] = counts
             print(
                 "expressions skimage's 25 x 25 \(key == "faces" ? "face" : "non-face") patches (enlarged 4 x) read as"
@@ -328,20 +316,5 @@ struct ExpressionEvaluation {
         result["wink_both_eyes_closed"] = bothClosed
         print("expressions wink side: \(correct)/\(winks.count) correct, \(bothClosed) read as both eyes closed")
         return result
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the evaluation's random patches are the same each run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -44,9 +44,7 @@ final class ManifestRecorder: Sendable {
     /// list's outputs: `mien merge` could not combine them, and the mistake is cheapest to catch here.
     /// - Throws: `.invalidArgument` saying what differs and what to do.
     static func checkFolder(_ directory: String, shard: Shard, list: ShardManifest.InputList, output: String) throws {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
-        for name in names {
+        for name in ShardManifest.fileNames(in: directory) {
             guard let other = try? ShardManifest.read(URL(fileURLWithPath: directory).appendingPathComponent(name).path)
             else { continue }
             if other.shardCount != shard.count {

@@ -299,22 +299,7 @@ struct BadInputTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait for 40 finished frames in the temporary JSON Lines file, then SIGKILL (no chance to clean up).
-        let deadline = Date().addingTimeInterval(120)
-        var partial: String?
-        while Date() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-            if let name = names.first(where: { $0.hasPrefix(".long.mp4.jsonl.partial-") }) {
-                let path = output.appendingPathComponent(name).path
-                // FileHandle, not String(contentsOfFile:), which leaks a buffer on a still-empty file.
-                let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd()) ?? nil
-                let lines = data?.filter { $0 == UInt8(ascii: "\n") }.count ?? 0
-                if lines >= 40 {
-                    partial = path
-                    break
-                }
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let partial = waitForFinishedFrames(of: "long.mp4", in: output, atLeast: 40)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(partial != nil, "the run got 40 frames in")

@@ -229,3 +229,23 @@ struct DetectCommandTests {
         #expect(result.stdout.contains("ok       blazeface-full-range"))
     }
 }
+
+/// Waits, at most `timeout` seconds, until the temporary JSON Lines file a running `mien analyze` writes
+/// for `name` in `folder` (`.<name>.jsonl.partial-<pid>-<n>`) holds `frames` finished lines.
+/// - Returns: the temporary file's path, or nil when the time ran out first.
+func waitForFinishedFrames(of name: String, in folder: URL, atLeast frames: Int, timeout: TimeInterval = 120)
+    -> String?
+{
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if let file = names.first(where: { $0.hasPrefix(".\(name).jsonl.partial-") }) {
+            let path = folder.appendingPathComponent(file).path
+            // FileHandle, not String(contentsOfFile:), which leaks a buffer on a still-empty file.
+            let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd()) ?? nil
+            if (data?.filter { $0 == UInt8(ascii: "\n") }.count ?? 0) >= frames { return path }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return nil
+}

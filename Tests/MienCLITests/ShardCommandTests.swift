@@ -137,17 +137,7 @@ struct ShardCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait for 40 finished frames in the temporary JSON Lines file, then SIGTERM.
-        let deadline = Date().addingTimeInterval(120)
-        var started = false
-        while Date() < deadline && !started {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-            if let name = names.first(where: { $0.hasPrefix(".long.mp4.jsonl.partial-") }) {
-                let path = output.appendingPathComponent(name).path
-                let data = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readToEnd()) ?? nil
-                started = (data?.filter { $0 == UInt8(ascii: "\n") }.count ?? 0) >= 40
-            }
-            if !started { Thread.sleep(forTimeInterval: 0.05) }
-        }
+        let started = waitForFinishedFrames(of: "long.mp4", in: output, atLeast: 40) != nil
         process.terminate()
         process.waitUntilExit()
         #expect(started && process.terminationStatus == 130)

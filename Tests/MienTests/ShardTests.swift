@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienTesting
 import Testing
 
 /// Shards for array jobs: every input in exactly one shard, stable under reordering, balanced by size; the
@@ -77,19 +78,6 @@ struct ShardTests {
             try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "2"])
         }
         #expect(throws: MienError.self) { try Shard.fromEnvironment([:]) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible test data.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

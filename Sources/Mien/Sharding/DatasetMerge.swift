@@ -63,9 +63,7 @@ public struct DatasetMerge: Sendable {
     public init(folder: String) throws {
         self.folder = folder
         let directory = ShardManifest.folder(in: folder)
-        let names =
-            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
+        let names = ShardManifest.fileNames(in: directory)
         guard !names.isEmpty else {
             throw MienError(
                 .notFound, "holds no shard manifests (\(ShardManifest.folderName)/shard-*.json): analyse with --shard",

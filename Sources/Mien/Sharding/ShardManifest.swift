@@ -118,6 +118,13 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         URL(fileURLWithPath: folder).appendingPathComponent(folderName).path
     }
 
+    /// The manifests' file names in the manifests folder `directory` (`shard-*.json`, in shard order; none
+    /// when the folder is missing).
+    public static func fileNames(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
+    }
+
     /// The environment variables that identify a scheduler's task, kept for tracing a manifest back to
     /// its job.
     public static func schedulerIdentifiers(_ environment: [String: String]) -> [String: String] {
