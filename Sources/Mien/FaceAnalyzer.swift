@@ -34,31 +34,38 @@ public final class FaceAnalyzer {
     public let measurer: FaceMeasurer
 
     /// Loads the detector, mesh and face-geometry models, the blendshape model when `expressions` is
-    /// given (or emotions need it), fer's CNN for `emotions` and Cydral's models for `appearance`
-    /// (checksums verified).
+    /// given (or emotions need it), fer's CNN for `emotions`, Cydral's models for `appearance` and dlib's
+    /// recognition network for `reidentification` in streams (checksums verified).
+    /// - Parameter reidentification: faces that come back get their old IDs (`Reidentifier`); streams
+    ///   only, ignored for discrete images. nil (default): off.
     /// - Throws: `MienError` naming a missing or altered model.
     public init(
         mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
-        expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false, models: ModelStore
+        expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false,
+        reidentification: ReidentificationOptions? = nil, models: ModelStore
     ) throws {
         self.mode = mode
         self.detection = try detection ?? DetectionOptions()
         self.tracking = try tracking ?? TrackingOptions()
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
+        let reidentification = mode == .stream ? reidentification : nil
         // Compiled together on both cores first (OpenVINO compiles each network on one thread), then loaded
         // in pipeline order, so a broken model set reports the first model a frame would need.
         let networks: [ModelDescriptor] =
             [BlazeFaceDetector.model(for: self.detection.faceMode), .faceMesh]
             + (expressions == nil ? [] : [.blendshapes]) + (emotions ? [.ferEmotion] : [])
-            + (appearance ? [.gender, .age] : [])
+            + (appearance ? [.gender, .age] : []) + (reidentification == nil ? [] : [.faceRecognition])
         InferenceCore.prepare(networks, store: models)
         let detector = try BlazeFaceDetector(options: self.detection, models: models)
         let mesher = try FaceMeshEstimator(models: models)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         locator = FaceLocator(
             mode: mode, tracking: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector,
-            mesher: mesher, poses: poses, wholePictureFallback: self.detection.wholePictureFallback)
+            mesher: mesher, poses: poses, wholePictureFallback: self.detection.wholePictureFallback,
+            reidentifier: try reidentification.map {
+                Reidentifier(options: $0, recognizer: try FaceRecognitionNetwork(models: models))
+            })
         let expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }
@@ -67,7 +74,8 @@ public final class FaceAnalyzer {
             ? AffectStage(
                 emotions: emotions, cnn: emotions ? try EmotionNetwork(models: models) : nil,
                 appearance: appearance ? try AppearanceNetworks(models: models) : nil) : nil
-        measurer = FaceMeasurer(expressionStage: expressionStage, affectStage: affectStage)
+        measurer = FaceMeasurer(
+            expressionStage: expressionStage, affectStage: affectStage, retention: reidentification?.window)
     }
 
     /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative

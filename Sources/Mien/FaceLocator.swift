@@ -15,17 +15,22 @@ public final class FaceLocator {
     private var lastTimestamp: Double?
     /// Still images: whether a picture without a detected face is read as one face crop.
     private let wholePictureFallback: Bool
+    /// Streams: gives faces that come back their old IDs (nil: off, the tracker's IDs as they are).
+    private let reidentifier: Reidentifier?
 
     /// - Parameters:
     ///   - maximumFaces: the most faces followed at once.
     ///   - poses: the head-pose fit, or nil for no pose.
     ///   - wholePictureFallback: `DetectionOptions.wholePictureFallback` (still images only).
+    ///   - reidentifier: re-identification of returning faces (streams only), or nil (default) for none.
     public init(
         mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
-        mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false
+        mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
+        reidentifier: Reidentifier? = nil
     ) {
         self.mode = mode
         self.wholePictureFallback = wholePictureFallback
+        self.reidentifier = reidentifier
         tracker = FaceTracker(
             options: tracking, maximumFaces: maximumFaces, detector: detector, mesher: mesher, poseEstimator: poses)
     }
@@ -46,9 +51,13 @@ public final class FaceLocator {
                     "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
             }
             lastTimestamp = frame.timestamp
-            let (faces, events) = try tracker.update(frame)
+            var (faces, events) = try tracker.update(frame)
+            // The count is of faces present, including a new face held back while it is being recognised.
             let lost = events.contains { if case .lost = $0 { true } else { false } }
             let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
+            if let reidentifier {
+                (faces, events) = try reidentifier.resolve(faces: faces, events: events, in: frame)
+            }
             return LocatedFrame(
                 frame: frame, faces: faces, events: events, faceCount: count,
                 fullFrameDetection: tracker.detectorRanOnLastFrame, isStream: true)
@@ -58,6 +67,7 @@ public final class FaceLocator {
     /// Forgets all faces, IDs and timestamps.
     public func reset() {
         tracker.reset()
+        reidentifier?.reset()
         counter.reset()
         lastTimestamp = nil
     }

@@ -4,7 +4,8 @@ public import MienCore
 /// emotions, appearance).
 ///
 /// Keeps per-face memory in streams (neutral baselines, appearance aggregates), keyed by face ID and
-/// dropped as soon as a face is no longer in a located frame.
+/// dropped as soon as a face is no longer in a located frame, or, with re-identification, kept for
+/// `retention` seconds in case the face comes back under its old ID.
 ///
 /// - Important: Not thread-safe; one stream per measurer, frames in the order they were located.
 public final class FaceMeasurer {
@@ -14,13 +15,18 @@ public final class FaceMeasurer {
     private let expressionStage: ExpressionStage?
     private let affectStage: AffectStage?
     private let limits: ReliabilityLimits
+    /// Seconds a lost face's memory is kept for its return (the re-identification window), or nil.
+    public let retention: Double?
 
     /// - Parameters:
     ///   - expressionStage: expressions and emoji, or nil.
     ///   - affectStage: emotions and appearance, or nil.
-    public init(expressionStage: ExpressionStage?, affectStage: AffectStage?) {
+    ///   - retention: seconds a lost face's baseline and appearance are kept (re-identification's
+    ///     window); nil (default) forgets them when the face is lost.
+    public init(expressionStage: ExpressionStage?, affectStage: AffectStage?, retention: Double? = nil) {
         self.expressionStage = expressionStage
         self.affectStage = affectStage
+        self.retention = retention
         limits = expressionStage?.options.limits ?? .standard
     }
 
@@ -30,12 +36,13 @@ public final class FaceMeasurer {
     /// Measures every face of a located frame.
     public func measure(_ located: LocatedFrame) throws -> FrameAnalysis {
         let frame = located.frame
-        let faces = try located.faces.map { try measure($0, in: frame, stream: located.isStream) }
         if located.isStream {
-            let ids = Set(faces.map(\.faceId))
-            expressionStage?.forget(allBut: ids)
-            affectStage?.forget(allBut: ids)
+            // Before measuring: a face back under its old ID finds its baseline where it left it.
+            let ids = Set(located.faces.map(\.faceId))
+            expressionStage?.keep(only: ids, at: frame.timestamp, retainingFor: retention)
+            affectStage?.keep(only: ids, at: frame.timestamp, retainingFor: retention)
         }
+        let faces = try located.faces.map { try measure($0, in: frame, stream: located.isStream) }
         return FrameAnalysis(
             frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
             faces: faces, events: located.events, faceCount: located.faceCount,

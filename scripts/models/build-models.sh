@@ -20,6 +20,13 @@ if ! "$python" -c "import venv, ensurepip" >/dev/null 2>&1; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv python3-pip >/dev/null
 fi
+# dlib itself reads the face recognition network's .dat file (scripts/models/dlib-face-recognition/).
+if ! dpkg-query -W -f='${Status}' libdlib-dev 2>/dev/null | grep -q "ok installed" || ! command -v g++ >/dev/null; then
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "== installing libdlib-dev and g++ from Debian"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libdlib-dev g++ >/dev/null
+fi
 if [ ! -x "$venv/bin/python" ]; then
   echo "== creating converter venv in $venv"
   "$python" -m venv "$venv"

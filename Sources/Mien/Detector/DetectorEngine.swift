@@ -77,7 +77,7 @@ final class DetectorEngine: Sendable {
         let analyzer = try FaceAnalyzer(
             mode: Self.mode(source: source, isStream: isStream), detection: options.detection,
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
-            appearance: options.needsAppearance, models: models)
+            appearance: options.needsAppearance, reidentification: options.reidentification, models: models)
         self.init(
             options: options,
             front: Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames),
@@ -156,15 +156,20 @@ final class DetectorEngine: Sendable {
         for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options) }
         var found: [Int] = []
         var lost: [Int] = []
+        var returned: [Int] = []
         for event in analysis.events {
             switch event {
             case .found(let id): found.append(id)
+            case .returned(let id):
+                found.append(id)
+                returned.append(id)
             case .lost(let id): lost.append(id)
             }
         }
         return DetectorResult(
             frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, width: analysis.width,
             height: analysis.height, faces: faces, found: found, lost: lost,
+            returned: returned.isEmpty ? nil : returned,
             faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 

@@ -36,6 +36,11 @@ extension DetectorOptions {
             "blendshapes": "\(blendshapes)",
             "detectionOnly": "\(detectionOnly)",
             "maximumFrames": maximumFrames.map { "\($0)" } ?? "all",
+            "reidentification": reidentification.map {
+                "window=\($0.window),threshold=\($0.threshold),samples=\($0.samples),decisionTime=\($0.decisionTime),"
+                    + "maximumYaw=\($0.maximumYaw),maximumPitch=\($0.maximumPitch),"
+                    + "minimumInterocularDistance=\($0.minimumInterocularDistance),minimumSharpness=\($0.minimumSharpness)"
+            } ?? "off",
         ]
     }
 }

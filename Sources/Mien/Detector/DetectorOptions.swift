@@ -36,6 +36,12 @@ public struct DetectorOptions: Sendable, Equatable {
     ///
     /// nil (default) reads to the end (a camera: until `stop()`). At least 1.
     public var maximumFrames: Int?
+    /// Opt-in re-identification: in streams, a face that comes back within the window gets its old `faceId`,
+    /// baseline and appearance averages (see `Reidentifier`; `DetectorResult.returned` names the returns).
+    ///
+    /// Default nil (off): faces are biometric data, and recognising them is a choice the user makes. On, a
+    /// descriptor of each face is held in memory only, for the window, and never written to any output.
+    public var reidentification: ReidentificationOptions?
     /// Sources the detector reads itself: continue a run that ended early (see `ResumePoint`).
     ///
     /// Default nil: start at the first frame with face ID 0.
@@ -45,13 +51,16 @@ public struct DetectorOptions: Sendable, Equatable {
     public init(
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
         landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false, maximumFrames: Int? = nil,
-        resume: ResumePoint? = nil
+        resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil
     ) throws {
         if let maxProcessRate, !(maxProcessRate > 0 && maxProcessRate.isFinite) {
             throw MienError(.invalidOptions, "maxProcessRate must be a positive number of frames per second")
         }
         if let maximumFrames, maximumFrames < 1 {
             throw MienError(.invalidOptions, "maximumFrames must be at least 1, got \(maximumFrames)")
+        }
+        if detectionOnly && reidentification != nil {
+            throw MienError(.invalidOptions, "detectionOnly does not track faces, so it cannot re-identify them")
         }
         if detectionOnly && (!metrics.isEmpty || landmarks || blendshapes) {
             throw MienError(
@@ -66,6 +75,7 @@ public struct DetectorOptions: Sendable, Equatable {
         self.detectionOnly = detectionOnly
         self.maximumFrames = maximumFrames
         self.resume = resume
+        self.reidentification = reidentification
     }
 
     /// The Affdex-style initializer: the detection settings by name, with `DetectionOptions`' defaults.

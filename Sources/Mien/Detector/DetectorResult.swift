@@ -22,12 +22,16 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var found: [Int]
     /// Faces no longer seen from this frame on (Affdex `onFaceDetectionStopped`).
     public var lost: [Int]
+    /// The faces of `found` that are returns: seen before, lost, and re-identified under their old IDs
+    /// (`DetectorOptions.reidentification`); nil when there is none.
+    public var returned: [Int]?
     /// EnableX FaceAI's face-count stream; streams' processed frames only.
     public var faceCount: FaceCount?
 
     public init(
         input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
-        faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], faceCount: FaceCount? = nil
+        faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], returned: [Int]? = nil,
+        faceCount: FaceCount? = nil
     ) {
         self.input = input
         self.frameIndex = frameIndex
@@ -37,6 +41,7 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         self.faces = faces
         self.found = found
         self.lost = lost
+        self.returned = returned
         self.faceCount = faceCount
     }
 

@@ -44,6 +44,7 @@ public struct ResumePoint: Sendable, Equatable {
                 })
         }
         shifted.found = result.found.map { $0 + nextFaceId }
+        shifted.returned = result.returned?.map { $0 + nextFaceId }
         shifted.lost = (first ? openFaces : []) + result.lost.map { $0 + nextFaceId }
         return shifted
     }

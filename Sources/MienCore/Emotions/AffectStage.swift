@@ -12,8 +12,8 @@ public final class AffectStage {
     private let appearanceClassifier: (any AppearanceClassifying)?
     private let scoresEmotions: Bool
     private let fusion = EmotionFusion()
-    private var tracks: [Int: AppearanceTrack] = [:]
-    private var emotionViews: [Int: EmotionViewWindow] = [:]
+    private var tracks = PerFaceMemory<AppearanceTrack>()
+    private var emotionViews = PerFaceMemory<EmotionViewWindow>()
 
     /// - Parameters:
     ///   - emotions: whether to score emotions; `cnn` is fer's CNN (nil: rules only).
@@ -61,15 +61,16 @@ public final class AffectStage {
         return face
     }
 
-    /// Forgets the tracks of faces no longer tracked.
-    public func forget(allBut faceIds: Set<Int>) {
-        tracks = tracks.filter { faceIds.contains($0.key) }
-        emotionViews = emotionViews.filter { faceIds.contains($0.key) }
+    /// Keeps the tracks of `faceIds` (the frame's faces, before they are measured); see
+    /// `PerFaceMemory.keep(only:at:retainingFor:)`.
+    public func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+        tracks.keep(only: faceIds, at: time, retainingFor: retention)
+        emotionViews.keep(only: faceIds, at: time, retainingFor: retention)
     }
 
     /// Forgets every track.
     public func reset() {
-        tracks.removeAll()
-        emotionViews.removeAll()
+        tracks.reset()
+        emotionViews.reset()
     }
 }

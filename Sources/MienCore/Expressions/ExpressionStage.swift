@@ -3,7 +3,7 @@
 ///
 /// Runs after tracking (it reads the smoothed mesh and pose). In streams each `faceId` keeps its own
 /// `NeutralBaseline`, learnt only from frames without quality flags and forgotten when the face is
-/// lost; discrete images are scored against population norms.
+/// lost (kept for its return with re-identification); discrete images are scored against population norms.
 ///
 /// - Important: Not thread-safe; one stream per stage.
 public final class ExpressionStage {
@@ -12,7 +12,7 @@ public final class ExpressionStage {
     private let poses: HeadPoseEstimator
     private let mapper = ExpressionMapper()
     private let emojiMapper = EmojiMapper()
-    private var baselines: [Int: NeutralBaseline] = [:]
+    private var baselines = PerFaceMemory<NeutralBaseline>()
 
     public init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
         self.options = options
@@ -54,11 +54,12 @@ public final class ExpressionStage {
         return face
     }
 
-    /// Forgets the baselines of faces no longer tracked.
-    public func forget(allBut faceIds: Set<Int>) {
-        baselines = baselines.filter { faceIds.contains($0.key) }
+    /// Keeps the baselines of `faceIds` (the frame's faces, before they are measured); see
+    /// `PerFaceMemory.keep(only:at:retainingFor:)`.
+    public func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+        baselines.keep(only: faceIds, at: time, retainingFor: retention)
     }
 
     /// Forgets every baseline.
-    public func reset() { baselines.removeAll() }
+    public func reset() { baselines.reset() }
 }

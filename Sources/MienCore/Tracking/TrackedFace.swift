@@ -62,4 +62,7 @@ public enum FaceEvent: Sendable, Equatable {
     case found(faceId: Int)
     /// A face no longer seen (Affdex `didStopDetectingFace`).
     case lost(faceId: Int)
+    /// A face seen before, lost, and now back under its old ID (re-identification, `Reidentifier`): a
+    /// `found` that is a return.
+    case returned(faceId: Int)
 }

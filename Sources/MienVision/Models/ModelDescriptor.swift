@@ -66,6 +66,13 @@ public struct ModelDescriptor: Sendable, Hashable {
         sha256: "4f9f0075200bd8ea6cd65ae6e6893cf820c513169382c08e82e533158358ed1c",
         outputNames: ["probabilities"], outputCounts: [81])
 
+    /// dlib's face recognition ResNet (Davis King, CC0): a 128-number descriptor from a 150 x 150 RGB chip of
+    /// plain pixels (the graph normalises them), for re-identification; converted from dlib's `.dat`.
+    public static let faceRecognition = ModelDescriptor(
+        identifier: "dlib-face-recognition", fileName: "dlib_face_recognition_resnet_model_v1.onnx",
+        sha256: "94d85048c1e3c2f66fa57ee0afa310f41f30715caeb2fa12a70c0cbe586d4b65",
+        outputNames: ["descriptor"], outputCounts: [128])
+
     /// How OpenVINO runs this network unless a stage says otherwise.
     ///
     /// One thread per inference: Mien's pipeline already keeps both cores busy with two stages. The mesh
@@ -82,5 +89,6 @@ public struct ModelDescriptor: Sendable, Hashable {
     /// Every model this build knows, in `mien models` order.
     public static let all: [ModelDescriptor] = [
         .blazeFaceShortRange, .blazeFaceFullRange, .faceMesh, .blendshapes, .faceGeometry, .ferEmotion, .gender, .age,
+        .faceRecognition,
     ]
 }

@@ -1,6 +1,10 @@
 """dlib's face recognition ResNet (dlib_face_recognition_resnet_model_v1.dat, written out by dlib's own
-net_to_xml) as an ONNX graph: input [1, 3, 150, 150] RGB as dlib feeds it ((pixel - mean) / 256), output
-[1, 128], the face descriptor.
+net_to_xml) as an ONNX graph: input [1, 3, 150, 150], RGB planes of pixels 0..255; output [1, 128], the face
+descriptor.
+
+dlib's input layer (input_rgb_image_sized<150>) feeds the network (pixel - channel mean) / 256; that step is
+the graph's first two nodes, so that Mien warps a chip straight into the input tensor as it does for its
+other networks, and the model carries its own normalisation.
 
 dlib semantics kept: convolutions with dlib's padding (none when strided); affine layers as per-channel
 scale and shift; add_prev of tensors of different sizes adds them zero-padded to the larger (the shortcut
@@ -58,6 +62,11 @@ def convert(xml_path, onnx_path):
         t, tag, a, v = layer["type"], layer["tag"], layer["attrs"], layer["values"]
         if t == "input":
             shape = (3, int(a["nr"]), int(a["nc"]))
+            means = [float(a[key]) for key in ("r", "g", "b")]
+            centred = name("centred")
+            nodes.append(helper.make_node("Sub", [x, const(np.array(means).reshape(1, 3, 1, 1), "mean")], [centred]))
+            x = name("normalised")
+            nodes.append(helper.make_node("Mul", [centred, const(np.array([1 / 256.0]), "scale")], [x]))
             continue
         if t == "tag":
             tags[layer["id"]] = (x, shape)

@@ -1,0 +1,44 @@
+/// Per-face state of a stage (a neutral baseline, appearance averages) keyed by `faceId`, for the faces
+/// of the current frame, and, with re-identification, for lost faces that may come back.
+///
+/// `keep(only:at:retainingFor:)` runs once per frame, before the frame's faces are measured: state of faces
+/// no longer seen is dropped, or with a retention time parked; a parked face seen again (re-identified
+/// under its old ID) gets its state back; parked state older than the retention time is dropped.
+public struct PerFaceMemory<State: Sendable>: Sendable {
+    private var active: [Int: State] = [:]
+    private var parked: [Int: (state: State, since: Double)] = [:]
+
+    public init() {}
+
+    /// The state of face `faceId` in the current frame (nil before its first measurement).
+    public subscript(faceId: Int) -> State? {
+        get { active[faceId] }
+        set { active[faceId] = newValue }
+    }
+
+    /// Faces with state, seen or parked.
+    public var count: Int { active.count + parked.count }
+
+    /// Keeps the state of `faceIds` (the current frame's faces) at `time` seconds.
+    /// - Parameter retention: seconds a lost face's state is kept for its return; nil drops it at once.
+    public mutating func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+        for (faceId, state) in active where !faceIds.contains(faceId) {
+            active[faceId] = nil
+            if retention != nil { parked[faceId] = (state, time) }
+        }
+        for faceId in faceIds {
+            if let back = parked.removeValue(forKey: faceId) { active[faceId] = back.state }
+        }
+        if let retention {
+            parked = parked.filter { time - $0.value.since <= retention }
+        } else {
+            parked.removeAll()
+        }
+    }
+
+    /// Forgets every face.
+    public mutating func reset() {
+        active.removeAll()
+        parked.removeAll()
+    }
+}
