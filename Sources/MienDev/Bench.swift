@@ -74,6 +74,7 @@ struct Bench: ParsableCommand {
             "camera latency (720p at 30 fps, every metric, Detector defaults): p50 \(latency["latency_ms_p50"] ?? 0) ms,"
                 + " p99 \(latency["latency_ms_p99"] ?? 0) ms over \(latency["processed"] ?? 0) analysed frames"
                 + " (\(latency["unprocessed"] ?? 0) reported unprocessed)")
+        let reidentification = try ReidentificationBench(models: models, runs: runs).run()
         var trackingRows: [[String: Any]] = []
         if let talking = clips.first(where: { $0.label.hasPrefix("talking head") }) {
             let tracking = TrackingBench(models: models, runs: runs)
@@ -140,7 +141,7 @@ struct Bench: ParsableCommand {
             "benchmark": "mien", "runs": runs, "detection": rows, "tracking": trackingRows,
             "expression_stage": expressionRow, "affect_stage": affectRow, "camera_latency": latency,
             "five_faces_over_one_face": facesCost ?? NSNull(),
-            "analyze_outputs": outputRows,
+            "analyze_outputs": outputRows, "reidentification": reidentification,
         ]
         let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

@@ -2,8 +2,9 @@ import Foundation
 import Mien
 import MienTesting
 
-/// Face verification for re-identification (issue 26): muxspace's crops are LFW pictures named by person
-/// (`Name_Surname_0001.jpg`). Each picture's face is found as a discrete image (small faces, the whole-picture
+/// Face verification for re-identification (issue 26).
+///
+/// muxspace's crops are LFW (and IMFDB) pictures named by person (`Name_Surname_0001.jpg`). Each picture's face is found as a discrete image (small faces, the whole-picture
 /// fallback), aligned on its 68 points (`RecognitionChip`) and described by dlib's network. Every
 /// same-person pair counts; different-person pairs are sampled with a fixed seed.
 ///

@@ -23,13 +23,17 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     public var landmarks: Bool?
     /// Whether MediaPipe's 52 blendshapes are included.
     public var blendshapes: Bool?
+    /// Videos and live sessions: whether a face that comes back gets its old ID (re-identification, default
+    /// false; descriptors stay in the session's memory for 10 minutes and are never sent).
+    public var reidentify: Bool?
 
     /// The metric groups `metrics` may name.
     public static let metricGroups = ["expressions", "emotions", "appearance", "gaze", "all"]
 
     public init(
         metrics: [String]? = nil, maxFaces: Int? = nil, faceMode: String? = nil, minConfidence: Double? = nil,
-        rate: Double? = nil, baseline: Bool? = nil, landmarks: Bool? = nil, blendshapes: Bool? = nil
+        rate: Double? = nil, baseline: Bool? = nil, landmarks: Bool? = nil, blendshapes: Bool? = nil,
+        reidentify: Bool? = nil
     ) {
         self.metrics = metrics
         self.maxFaces = maxFaces
@@ -39,6 +43,7 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
         self.baseline = baseline
         self.landmarks = landmarks
         self.blendshapes = blendshapes
+        self.reidentify = reidentify
     }
 
     /// Reads query parameters (`metrics=expressions,emotions&maxFaces=2&faceMode=small`).
@@ -55,11 +60,12 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
             case "baseline": baseline = try Self.parse(value, name, Self.bool)
             case "landmarks": landmarks = try Self.parse(value, name, Self.bool)
             case "blendshapes": blendshapes = try Self.parse(value, name, Self.bool)
+            case "reidentify": reidentify = try Self.parse(value, name, Self.bool)
             case "token": continue  // the access token, read by `AccessControl`
             default:
                 throw MienError(
                     .invalidArgument,
-                    "unknown parameter '\(name)' (known: metrics, maxFaces, faceMode, minConfidence, rate, baseline, landmarks, blendshapes)"
+                    "unknown parameter '\(name)' (known: metrics, maxFaces, faceMode, minConfidence, rate, baseline, landmarks, blendshapes, reidentify)"
                 )
             }
         }
@@ -96,7 +102,8 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
             minimumConfidence: minConfidence ?? DetectionOptions.defaultMinimumConfidence)
         return try DetectorOptions(
             detection: detection, maxProcessRate: rate, metrics: chosen, baseline: baseline ?? true,
-            landmarks: landmarks ?? false, blendshapes: blendshapes ?? false)
+            landmarks: landmarks ?? false, blendshapes: blendshapes ?? false,
+            reidentification: reidentify == true ? ReidentificationOptions() : nil)
     }
 
     private static func bool(_ text: String) -> Bool? {

@@ -1,9 +1,10 @@
 /// Face verification statistics on descriptor distances (smaller = more alike): the threshold for a
 /// false-match rate, and accept rates.
 public enum Verification {
-    /// The largest distance threshold at which at most `rate` (0...1) of `different` (distances between
-    /// two people) would be accepted (`distance <= threshold`): halfway between the last accepted and the
-    /// first refused distance. Nil when `different` is empty.
+    /// The largest distance threshold at which at most `rate` (0...1) of `different` would be accepted.
+    ///
+    /// `different` are distances between two people; accepted means `distance <= threshold`. The threshold
+    /// lies halfway between the last accepted and the first refused distance; nil when `different` is empty.
     public static func threshold(falseMatchRate rate: Double, different: [Double]) -> Double? {
         let sorted = different.sorted()
         guard let first = sorted.first else { return nil }

@@ -50,6 +50,17 @@ struct Analyze: ParsableCommand {
     )
     var metrics: [String] = []
 
+    @Flag(
+        help: """
+            Videos, cameras and continuous folders: a face that comes back within --reidentify-window gets its old \
+            ID, baseline and appearance (dlib's face recognition network). Off by default: faces are biometric \
+            data. Face descriptors stay in memory for the window and are never written.
+            """)
+    var reidentify = false
+
+    @Option(help: "With --reidentify: minutes a lost face is remembered (default 10).")
+    var reidentifyWindow: Double?
+
     @Option(help: "Output formats with --output, repeated or comma-separated: jsonl, csv (default: both).")
     var format: [String] = []
 
@@ -149,10 +160,17 @@ struct Analyze: ParsableCommand {
             return try DetectorOptions(
                 detection: detection.options(), maxProcessRate: rate,
                 metrics: (groups.isEmpty ? [.all] : groups).reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
-                maximumFrames: source.maxFrames)
+                maximumFrames: source.maxFrames, reidentification: reidentification())
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
+    }
+
+    /// `--reidentify` and its window, or nil.
+    private func reidentification() throws -> ReidentificationOptions? {
+        if reidentifyWindow != nil && !reidentify { throw ValidationError("--reidentify-window needs --reidentify") }
+        guard reidentify else { return nil }
+        return try reidentifyWindow.map { try ReidentificationOptions(window: $0 * 60) } ?? ReidentificationOptions()
     }
 
     /// The shard `--shard` asks for, if any.

@@ -235,6 +235,9 @@ public final class Detector: Sendable {
         }
         guard leave else { return }
         writers.finish(how)
+        // The run's faces are forgotten with it: re-identification's descriptors of lost faces (biometric
+        // data) must not outlive their input.
+        engine.withLock { $0 }?.reset()
         ending.leave()
     }
 

@@ -86,8 +86,9 @@ public struct ReidentificationOptions: Sendable, Equatable, Hashable {
         self.minimumSharpness = minimumSharpness
     }
 
-    /// Whether a face's frame is good enough to describe: within the yaw and pitch limits, eyes at least
-    /// `minimumInterocularDistance` apart, and the iBUG points the chip is aligned on (frame pixels; brows,
+    /// Whether a face's frame is good enough to describe.
+    ///
+    /// Good enough means within the yaw and pitch limits, eyes at least `minimumInterocularDistance` apart, and the iBUG points the chip is aligned on (frame pixels; brows,
     /// nose, eyes and upper lip, `RecognitionChip.alignedPoints`) inside the frame: a chin cut by the frame's
     /// edge does not move the alignment. The chip's sharpness is judged after, on the chip.
     public func admits(pose: HeadPose?, ibug68: [Point], in frame: Frame) -> Bool {

@@ -57,7 +57,7 @@ public struct TrackedFace: Sendable, Equatable {
 }
 
 /// What changed in the set of tracked faces on one frame.
-public enum FaceEvent: Sendable, Equatable {
+public enum FaceEvent: Sendable, Hashable {
     /// A new face (Affdex `didStartDetectingFace`).
     case found(faceId: Int)
     /// A face no longer seen (Affdex `didStopDetectingFace`).
