@@ -1,14 +1,28 @@
 import Foundation
 import Mien
 import MienTesting
+import Synchronization
 import Testing
 
 /// Re-identification on real faces (issue 26): a clip of person A (a talking-head video from the
 /// evaluation data), a gap, person B (the bundled astronaut), a gap, A again, and A and B crossing.
 @Suite("Re-identification on real faces", .serialized)
 struct ReidentificationTests {
+    /// The delegate's found callbacks, in order: (faceId, whether it came as a return).
+    final class FoundRecorder: DetectorDelegate {
+        let found = Mutex<[(id: Int, returning: Bool)]>([])
+        func detector(_ detector: Detector, didFind face: FaceResult) {
+            found.withLock { $0.append((face.faceId, false)) }
+        }
+        func detector(_ detector: Detector, didFindReturning face: FaceResult) {
+            found.withLock { $0.append((face.faceId, true)) }
+        }
+    }
+
     /// Per frame: the scene and the results.
-    private func run(reidentify: Bool) throws -> [(scene: ReentryClip.Scene, result: DetectorResult)] {
+    private func run(reidentify: Bool, delegate: FoundRecorder? = nil) throws -> [(
+        scene: ReentryClip.Scene, result: DetectorResult
+    )] {
         let root = try evaluationRoot()
         let clip = try ReentryClip(
             videoA: root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path,
@@ -17,6 +31,7 @@ struct ReidentificationTests {
             detection: DetectionOptions(maximumFaces: 2), metrics: [.expression(.smile)],
             reidentification: reidentify ? ReidentificationOptions() : nil)
         let detector = Detector(source: .pushedFrames, options: options, models: try repositoryModels())
+        detector.delegate = delegate
         try detector.start()
         defer { detector.stop() }
         return try (0..<ReentryClip.frameCount).map { index in
@@ -25,7 +40,8 @@ struct ReidentificationTests {
     }
 
     @Test(.needsEvaluationData) func returningFaces_getTheirIDsBack_andNobodyTakesAnothersID() throws {
-        let frames = try run(reidentify: true)
+        let recorder = FoundRecorder()
+        let frames = try run(reidentify: true, delegate: recorder)
         let idsOf = { (scene: ReentryClip.Scene) in
             Set(frames.filter { $0.scene == scene }.flatMap { $0.result.faces.map { Array($0.keys) } ?? [] })
         }
@@ -44,6 +60,11 @@ struct ReidentificationTests {
         let returned = frames.flatMap { $0.result.returned ?? [] }
         #expect(returned.filter { $0 == a }.count == 2 && returned.filter { $0 == b }.count == 1, "\(returned)")
         #expect(frames.allSatisfy { Set($0.result.returned ?? []).isSubset(of: $0.result.found) })
+        // The delegate hears a return as one: A and B found, then A back, then both back.
+        let heard = recorder.found.withLock { $0 }
+        #expect(
+            heard.map(\.id) == [a, b, a] + [a, b].sorted()
+                && heard.map(\.returning) == [false, false, true, true, true])
         // A face is held back at most the decision time (1 s) after it appears.
         let crossing = frames.filter { $0.scene == .crossing }
         #expect(crossing.prefix(25).contains { ($0.result.faces?.count ?? 0) == 2 })
@@ -89,7 +110,7 @@ struct ReidentificationTests {
             descriptor.distance(to: try network.descriptor(ofChip: grey)) > ReidentificationOptions.calibratedThreshold)
         #expect(ChipSharpness.of(chip) >= ReidentificationOptions.calibratedSharpness)
         #expect(ChipSharpness.of(grey) == 0)
-        #expect(mienError { try network.descriptor(ofChip: sample) }?.code == .invalidArgument)
+        #expect(mienError { _ = try network.descriptor(ofChip: sample) }?.code == .invalidArgument)
     }
 
     @Test func verification_thresholdAcceptsAtMostTheRate() throws {

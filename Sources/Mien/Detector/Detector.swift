@@ -484,8 +484,14 @@ public final class Detector: Sendable {
             result = resume.renumbered(result, first: first)
         }
         let delegate = self.delegate
+        let returned = Set(result.returned ?? [])
         for id in result.found {
-            if let face = result.faces?[id] { delegate?.detector(self, didFind: face) }
+            guard let face = result.faces?[id] else { continue }
+            if returned.contains(id) {
+                delegate?.detector(self, didFindReturning: face)
+            } else {
+                delegate?.detector(self, didFind: face)
+            }
         }
         delegate?.detector(self, didProcess: result)
         for id in result.lost { delegate?.detector(self, didLoseFace: id) }

@@ -7,6 +7,9 @@
 public protocol DetectorDelegate: AnyObject, Sendable {
     /// A new face (Affdex `onFaceDetectionStarted`).
     func detector(_ detector: Detector, didFind face: FaceResult)
+    /// A face seen before, lost, and now back under its old ID (re-identification,
+    /// `DetectorOptions.reidentification`), in place of `didFind`. By default it calls `didFind`.
+    func detector(_ detector: Detector, didFindReturning face: FaceResult)
     /// A face is no longer seen (Affdex `onFaceDetectionStopped`).
     func detector(_ detector: Detector, didLoseFace faceId: Int)
     /// Every frame's result, processed or not (Affdex `onImageResults`).
@@ -22,6 +25,9 @@ public protocol DetectorDelegate: AnyObject, Sendable {
 
 extension DetectorDelegate {
     public func detector(_ detector: Detector, didFind face: FaceResult) {}
+    public func detector(_ detector: Detector, didFindReturning face: FaceResult) {
+        self.detector(detector, didFind: face)
+    }
     public func detector(_ detector: Detector, didLoseFace faceId: Int) {}
     public func detector(_ detector: Detector, didProcess result: DetectorResult) {}
     public func detectorDidFinishProcessing(_ detector: Detector) {}
