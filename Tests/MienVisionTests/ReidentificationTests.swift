@@ -28,7 +28,7 @@ struct ReidentificationTests {
             videoA: root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path,
             stillB: SampleMedia.astronautPath)
         let options = try DetectorOptions(
-            detection: DetectionOptions(maximumFaces: 2), metrics: [.expression(.smile)],
+            detection: DetectionOptions(maximumFaces: 2), metrics: [.expression(.smile), .age],
             reidentification: reidentify ? ReidentificationOptions() : nil)
         let detector = Detector(source: .pushedFrames, options: options, models: try repositoryModels())
         detector.delegate = delegate
@@ -68,6 +68,13 @@ struct ReidentificationTests {
         // A face is held back at most the decision time (1 s) after it appears.
         let crossing = frames.filter { $0.scene == .crossing }
         #expect(crossing.prefix(25).contains { ($0.result.faces?.count ?? 0) == 2 })
+        // A comes back with its appearance averages: after 40 frames they were settled, so A's first frame back
+        // reads exactly what its last frame before the gap did (a new face would start from one frame).
+        let firstAScene = frames.prefix(ReentryClip.scenes[0].frames)
+        let lastBefore = try #require(firstAScene.last?.result.faces?[a]?.ageYears)
+        let firstBack = try #require(
+            frames.first { $0.result.returned == [a] }?.result.faces?[a]?.ageYears)
+        #expect(firstBack == lastBefore)
         // The per-person summary has one row for A and one for B.
         var summary = InputSummary(input: "clip")
         for (_, result) in frames { summary.add(result) }
@@ -77,6 +84,10 @@ struct ReidentificationTests {
     @Test(.needsEvaluationData) func off_everyAppearanceIsANewFace_asBefore() throws {
         let frames = try run(reidentify: false)
         let found = frames.flatMap(\.result.found)
+        // Without re-identification A's second appearance starts its appearance afresh.
+        let lastBefore = try #require(frames[ReentryClip.scenes[0].frames - 1].result.faces?[0]?.ageYears)
+        let firstOfTheNext = try #require(frames.first { $0.result.found == [2] }?.result.faces?[2]?.ageYears)
+        #expect(firstOfTheNext != lastBefore)
         // A, B, A again, then A and B crossing: five faces, numbered in order, none a return.
         #expect(found == [0, 1, 2, 3, 4], "\(found)")
         #expect(frames.allSatisfy { $0.result.returned == nil })
