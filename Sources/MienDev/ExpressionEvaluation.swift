@@ -17,25 +17,27 @@ struct ExpressionEvaluation {
         }
     }
 
-    /// Faces found in pictures that are themselves face crops (JAFFE, muxspace), by Mien as configured
-    /// above, by Mien with the whole-picture fallback (`--whole-picture-fallback`) and by the peer; and
+    /// Faces found in pictures that are themselves face crops (JAFFE, muxspace), by Mien as it is by default
+    /// (with the whole-picture fallback), by its detector alone (`--no-whole-picture-fallback`) and by the
+    /// peer; and
     /// faces "found" in pictures without one (dlib's dogs, face_alignment's grass), which must stay 0.
     private func compareFacesFound(
         jaffe: [LabelledExpression], muxspace: [LabelledExpression], peer: [String: BlendshapePeer.Picture],
         into result: inout [String: Any]
     ) throws {
-        let plain = try FaceAnalyzer(
+        let mien = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
-        let fallback = try FaceAnalyzer(
+        let detectorAlone = try FaceAnalyzer(
             mode: .discreteImages,
-            detection: DetectionOptions(faceMode: .small, maximumFaces: 4, wholePictureFallback: true), models: models)
+            detection: DetectionOptions(faceMode: .small, maximumFaces: 4, wholePictureFallback: false), models: models)
         func found(_ paths: [String], _ analyzer: FaceAnalyzer) throws -> Int {
             try paths.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
         }
         /// How many of `paths` each reader finds a face in, beside their number (under `total`).
         func readers(_ paths: [String], peer: [String: BlendshapePeer.Picture], total: String) throws -> [String: Int] {
             [
-                total: paths.count, "mien": try found(paths, plain), "mien_fallback": try found(paths, fallback),
+                total: paths.count, "mien": try found(paths, mien),
+                "mien_detector_alone": try found(paths, detectorAlone),
                 "peer": paths.filter { (peer[$0]?.faces ?? 0) > 0 }.count,
             ]
         }
@@ -44,8 +46,8 @@ struct ExpressionEvaluation {
             let counts = try readers(paths, peer: peer, total: "pictures")
             result["crops_found_" + name] = counts
             print(
-                "expressions faces found in \(name)'s crops: Mien \(counts["mien"] ?? 0), with the whole-picture"
-                    + " fallback \(counts["mien_fallback"] ?? 0), MediaPipe \(counts["peer"] ?? 0), of \(paths.count)")
+                "expressions faces found in \(name)'s crops: Mien \(counts["mien"] ?? 0) (its detector alone"
+                    + " \(counts["mien_detector_alone"] ?? 0)), MediaPipe \(counts["peer"] ?? 0), of \(paths.count)")
         }
         let noFace = [
             sets.root.appendingPathComponent("dlib_examples_faces/dogs.jpg").path,
@@ -57,13 +59,14 @@ struct ExpressionEvaluation {
             try noFace.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.count) }
         }
         let counts = [
-            "pictures": noFace.count, "mien": try faces(plain), "mien_fallback": try faces(fallback),
+            "pictures": noFace.count, "mien": try faces(mien),
+            "mien_detector_alone": try faces(detectorAlone),
             "peer": noFace.reduce(0) { $0 + (peerNoFace[$1]?.faces ?? 0) },
         ]
         result["no_face_pictures_faces"] = counts
         print(
-            "expressions faces in pictures without one (dogs, grass): Mien \(counts["mien"] ?? 0), with the"
-                + " fallback \(counts["mien_fallback"] ?? 0), MediaPipe \(counts["peer"] ?? 0)")
+            "expressions faces in pictures without one (dogs, grass): Mien \(counts["mien"] ?? 0) (its detector"
+                + " alone \(counts["mien_detector_alone"] ?? 0)), MediaPipe \(counts["peer"] ?? 0)")
 
         // Non-face patches (as skimage's): square crops of the dogs and grass pictures, 48-256 px, at random
         // places from a fixed seed, saved as PNG so that the peer reads the same pixels.
@@ -90,8 +93,9 @@ struct ExpressionEvaluation {
         let patchCounts = try readers(patches, peer: try peerRunner.pictures(patches), total: "patches")
         result["non_face_patches_with_a_face"] = patchCounts
         print(
-            "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0), with the fallback"
-                + " \(patchCounts["mien_fallback"] ?? 0), MediaPipe \(patchCounts["peer"] ?? 0), of \(patches.count)")
+            "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0) (its detector alone"
+                + " \(patchCounts["mien_detector_alone"] ?? 0)), MediaPipe \(patchCounts["peer"] ?? 0), of \(patches.count)"
+        )
 
         let skimage = try Self.skimagePatches(root: sets.root, into: folder)
         guard !skimage.faces.isEmpty else { return }
@@ -101,7 +105,7 @@ struct ExpressionEvaluation {
             result["skimage_\(key)_read_as_a_face"] = counts
             print(
                 "expressions skimage's 25 x 25 \(key == "faces" ? "face" : "non-face") patches (enlarged 4 x) read as"
-                    + " a face: Mien \(counts["mien"] ?? 0), with the fallback \(counts["mien_fallback"] ?? 0),"
+                    + " a face: Mien \(counts["mien"] ?? 0) (its detector alone \(counts["mien_detector_alone"] ?? 0)),"
                     + " MediaPipe \(counts["peer"] ?? 0), of \(paths.count)")
         }
     }

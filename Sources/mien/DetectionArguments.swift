@@ -18,10 +18,11 @@ struct DetectionArguments: ParsableArguments {
     var minConfidence: Double = DetectionOptions.defaultMinimumConfidence
 
     @Flag(
+        inversion: .prefixedNo,
         help:
-            "Still images: when no face is detected, read the whole picture as one face (for face crops such as FER-2013's 48x48 pictures, too tight for the detector)."
+            "Still images: when no face is detected, read the whole picture as one face if the mesh finds one there twice (for face crops such as FER-2013's 48x48 pictures, too tight for the detector)."
     )
-    var wholePictureFallback = false
+    var wholePictureFallback = true
 
     func options() throws -> DetectionOptions {
         try DetectionOptions(

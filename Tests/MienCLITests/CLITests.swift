@@ -196,15 +196,15 @@ struct DetectCommandTests {
         #expect(face["gender"] is String && face["age"] is String && face["glasses"] is Bool)
     }
 
-    @Test func wholePictureFallbackFlag_findsTheFaceInATightCrop() throws {
-        // Her face framed as FER-2013 frames faces, which `--face-mode small` misses.
+    @Test func wholePictureFallback_findsTheFaceInATightCrop_unlessTurnedOff() throws {
+        // Her face framed as FER-2013 frames faces, which `--face-mode small`'s detector misses.
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("crop.png").path
         try SampleMedia.astronautTightCrop().write(toImageFile: path)
-        let plain = try runMien(["detect", "--face-mode", "small", path])
+        let plain = try runMien(["detect", "--face-mode", "small", "--no-whole-picture-fallback", path])
         #expect(plain.status == 0 && (plain.jsonLines.first?["faces"] as? [String: Any])?.isEmpty == true)
-        let fallback = try runMien(["detect", "--face-mode", "small", "--whole-picture-fallback", "--emotions", path])
+        let fallback = try runMien(["detect", "--face-mode", "small", "--emotions", path])
         #expect(fallback.status == 0, "\(fallback.stderr)")
         let faces = try #require(fallback.jsonLines.first.map(facesOf))
         #expect(faces.count == 1 && faces.first?["emotions"] is [String: Any])
@@ -212,7 +212,7 @@ struct DetectCommandTests {
         let analyzed = try runMien(["analyze", "--face-mode", "small", "--whole-picture-fallback", path])
         #expect(analyzed.status == 0, "\(analyzed.stderr)")
         #expect((analyzed.jsonLines.first?["faces"] as? [String: Any])?.count == 1, "\(analyzed.stdout)")
-        let unaided = try runMien(["analyze", "--face-mode", "small", path])
+        let unaided = try runMien(["analyze", "--face-mode", "small", "--no-whole-picture-fallback", path])
         #expect((unaided.jsonLines.first?["faces"] as? [String: Any])?.isEmpty == true, "\(unaided.stdout)")
     }
 

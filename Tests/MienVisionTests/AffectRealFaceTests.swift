@@ -114,8 +114,9 @@ struct AffectRealFaceTests {
         // Every fifth picture of the PublicTest half (718 of 3,589), to keep the test short.
         let images = try LabelledExpression.fer2013(root).enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         let result = try comparison(images)
-        // Dev data: 68.4 % (macro-F1 0.671) against 64.3 % (0.640); 32 pictures without a face.
-        #expect(result.mien.count == 718 && result.withoutFace <= 40)
+        // Dev data: 68.2 % (macro-F1 0.670) against 64.3 % (0.640); 43 pictures without a face (32 while the
+        // whole-picture fallback took a face at presence 0.5 once; it now needs 0.9 twice).
+        #expect(result.mien.count == 718 && result.withoutFace <= 50)
         #expect(result.mien.accuracy >= 0.67 && result.mien.accuracy > result.ferAlone.accuracy + 0.02)
         #expect(result.mien.macroF1 > result.ferAlone.macroF1)
     }

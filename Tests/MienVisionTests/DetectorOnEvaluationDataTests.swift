@@ -54,3 +54,33 @@ struct DetectorOnEvaluationDataTests {
             try detector.detect(in: ImageDecoder.decode(file: assets.appendingPathComponent("grass.jpg").path)).isEmpty)
     }
 }
+
+/// The whole-picture fallback on skimage's LFW subset: 25 x 25 face and non-face patches of the same
+/// pictures, enlarged 4 x (issue 24: tight crops found without new false faces).
+@Suite("Whole-picture fallback on skimage's patches")
+struct WholePictureFallbackTests {
+    @Test(.needsEvaluationData) func facePatches_areFound_andNonFacePatchesAreNot() throws {
+        let folder = try evaluationRoot().appendingPathComponent("skimage_lfw_subset")
+        let labels = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",") }
+        let analyzer = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            models: repositoryModels())
+        var faces = (found: 0, of: 0)
+        var nonFaces = (found: 0, of: 0)
+        for row in labels where row.count == 3 {
+            let patch = try ImageDecoder.decode(file: folder.appendingPathComponent(String(row[0])).path)
+            let enlarged = try patch.warped(by: .scale(4, thenTranslate: 0, 0), width: 100, height: 100)
+            let found = try !analyzer.analyze(enlarged).faces.isEmpty
+            if row[2] == "1" {
+                faces = (faces.found + (found ? 1 : 0), faces.of + 1)
+            } else {
+                nonFaces = (nonFaces.found + (found ? 1 : 0), nonFaces.of + 1)
+            }
+        }
+        #expect(faces.of == 100 && nonFaces.of == 100)
+        // make eval (nearest-pixel enlargement): 93 faces, 0 non-faces; the detector alone finds 40 faces.
+        #expect(faces.found >= 85, "\(faces.found) face patches found")
+        #expect(nonFaces.found == 0, "\(nonFaces.found) non-face patches read as faces")
+    }
+}

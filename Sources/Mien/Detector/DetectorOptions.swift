@@ -83,7 +83,7 @@ public struct DetectorOptions: Sendable, Equatable {
     public init(
         maximumFaces: Int = DetectionOptions.defaultMaximumFaces, faceMode: FaceMode = .large,
         minimumConfidence: Double = DetectionOptions.defaultMinimumConfidence, maxProcessRate: Double? = nil,
-        metrics: Set<Metric> = [], baseline: Bool = true, wholePictureFallback: Bool = false
+        metrics: Set<Metric> = [], baseline: Bool = true, wholePictureFallback: Bool = true
     ) throws {
         try self.init(
             detection: DetectionOptions(
