@@ -17,6 +17,44 @@ struct ExpressionEvaluation {
         }
     }
 
+    /// `ExpressionCrossValidation` on each set's faces: smile on every set, eye closure on yalefaces, surprise
+    /// on every set (the tasks above, with the same labels).
+    private func crossValidate(_ sets: [(String, [LabelledExpression], [(String, TrackedFace?)])]) throws
+        -> [String: Any]
+    {
+        let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
+        let validation = ExpressionCrossValidation()
+        var result: [String: Any] = [:]
+        for (name, images, faces) in sets where !images.isEmpty {
+            var samples: [ExpressionCrossValidation.Sample] = []
+            for (image, (label, face)) in zip(images, faces) {
+                guard let face, let blendshapes = face.blendshapes, let (_, fit) = poses.fit(points: face.mesh.points),
+                    let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
+                else { continue }
+                // muxspace names no subject; its files are named after the person (LFW's Name_Surname_0001).
+                let person =
+                    image.subject.isEmpty
+                    ? URL(fileURLWithPath: image.imagePath).deletingPathExtension().lastPathComponent
+                        .split(separator: "_").dropLast().joined(separator: "_") : image.subject
+                samples.append(
+                    .init(person: person, label: label, blendshapes: blendshapes, features: FaceFeatures(face: frontal))
+                )
+            }
+            let tasks: [(ExpressionCrossValidation.Task, Set<String>, Set<String>?)] =
+                [
+                    (ExpressionCrossValidation.smile, ["happiness"], name == "muxspace" ? ["neutral"] : nil),
+                    (ExpressionCrossValidation.surprise, ["surprise"], ["neutral"]),
+                ]
+                + (name == "yalefaces"
+                    ? [(ExpressionCrossValidation.eyeClosure, ["sleepy", "wink"], ["neutral"])] : [])
+            for (task, positive, negative) in tasks {
+                result["\(task.name)_\(name)"] = validation.run(
+                    task, set: name, samples: samples, positive: positive, negative: negative)
+            }
+        }
+        return result
+    }
+
     /// Faces found in pictures that are themselves face crops (JAFFE, muxspace), by Mien as it is by default
     /// (with the whole-picture fallback), by its detector alone (`--no-whole-picture-fallback`) and by the
     /// peer; and
@@ -292,6 +330,8 @@ struct ExpressionEvaluation {
         if let peerPictures {
             try compareFacesFound(jaffe: jaffeImages, muxspace: muxImages, peer: peerPictures, into: &result)
         }
+        result["cross_validated"] = try crossValidate(
+            [("yalefaces", yaleImages, yale), ("jaffe", jaffeImages, jaffe), ("muxspace", muxImages, mux)])
 
         guard hasYale else { return result }
         // CIDetector booleans at their documented thresholds.

@@ -1,0 +1,189 @@
+import Foundation
+import Mien
+import MienTesting
+
+/// Person-wise cross-validation of the expressions that have a blendshape source (issue 24): does Mien's
+/// construction (response curves, the population zero, geometry beside the blendshape) rank faces of people
+/// it was not fitted on at least as well as the plain blendshape?
+///
+/// For smile, eye closure and surprise, Mien's formula (`ExpressionMapper`: per side the mean of the
+/// blendshape's curve and the geometric measures' curves, then the sides' mean, or their maximum for eye
+/// closure; surprise is (browRaise + mouthOpen) / 2) is rebuilt here with its curves refitted on the training
+/// people of each of five folds: neutral = the median of their neutral faces, full = the
+/// `fullQuantile` of their positive faces. The held-out people's scores are pooled into one ROC-AUC, beside
+/// the plain source's, the refitted blendshape alone and the refitted geometry alone.
+struct ExpressionCrossValidation {
+    static let folds = 5
+    static let seed: UInt64 = 24
+    /// Where the refitted curve's full point lies among the training positives (0.5, their median, clips
+    /// half of them to 1 and ties them; the shipped curves' full points lie above most posed faces).
+    static let fullQuantile = 0.9
+
+    /// One labelled face's raw evidence.
+    struct Sample: Sendable {
+        let person: String
+        let label: String
+        let blendshapes: Blendshapes
+        let features: FaceFeatures
+    }
+
+    /// A raw measure of one side (or of the whole face), and whether it is the blendshape source.
+    struct Component: Sendable {
+        let name: String
+        let isBlendshape: Bool
+        let value: @Sendable (Sample, _ left: Bool) -> Double
+    }
+
+    /// One expression task.
+    struct Task: Sendable {
+        let name: String
+        let components: [Component]
+        /// The expression from each component's activation (0...1) on one side.
+        let side: @Sendable ([String: Double]) -> Double
+        /// Eye closure takes the more closed eye, the others the sides' mean.
+        let takesMaximum: Bool
+        /// The plain blendshape reading (no curve).
+        let source: @Sendable (Sample) -> Double
+    }
+
+    static func blendshape(_ name: String, _ s: Sample, _ left: Bool) -> Double {
+        s.blendshapes[name + (left ? "Left" : "Right")] ?? 0
+    }
+
+    static let smile = Task(
+        name: "smile",
+        components: [
+            Component(name: "mouthSmile", isBlendshape: true) { blendshape("mouthSmile", $0, $1) },
+            Component(name: "cornerLift", isBlendshape: false) {
+                $1 ? $0.features.cornerLift.left : $0.features.cornerLift.right
+            },
+            Component(name: "mouthWidth", isBlendshape: false) { s, _ in s.features.mouthWidth },
+        ],
+        side: { a in mean(a, ["mouthSmile", "cornerLift", "mouthWidth"]) }, takesMaximum: false,
+        source: { s in (blendshape("mouthSmile", s, true) + blendshape("mouthSmile", s, false)) / 2 })
+
+    static let eyeClosure = Task(
+        name: "eye_closure",
+        components: [
+            Component(name: "eyeBlink", isBlendshape: true) { blendshape("eyeBlink", $0, $1) },
+            Component(name: "eyeOpening", isBlendshape: false) {
+                $1 ? $0.features.eyeOpening.left : $0.features.eyeOpening.right
+            },
+        ],
+        side: { a in mean(a, ["eyeBlink", "eyeOpening"]) }, takesMaximum: true,
+        source: { s in max(blendshape("eyeBlink", s, true), blendshape("eyeBlink", s, false)) })
+
+    static let surprise = Task(
+        name: "surprise",
+        components: [
+            Component(name: "browOuterUp", isBlendshape: true) { blendshape("browOuterUp", $0, $1) },
+            Component(name: "browHeight", isBlendshape: false) {
+                $1 ? $0.features.browHeight.left : $0.features.browHeight.right
+            },
+            Component(name: "jawOpen", isBlendshape: true) { s, _ in s.blendshapes["jawOpen"] ?? 0 },
+            Component(name: "lipGap", isBlendshape: false) { s, _ in s.features.lipGap },
+        ],
+        side: { a in (mean(a, ["browOuterUp", "browHeight"]) + mean(a, ["jawOpen", "lipGap"])) / 2 },
+        takesMaximum: false,
+        source: { s in
+            ((blendshape("browOuterUp", s, true) + blendshape("browOuterUp", s, false)) / 2
+                + (s.blendshapes["jawOpen"] ?? 0))
+                / 2
+        })
+
+    /// The mean of the activations present among `names` (a group with none counts 0).
+    private static func mean(_ activations: [String: Double], _ names: [String]) -> Double {
+        let present = names.compactMap { activations[$0] }
+        return present.isEmpty ? 0 : present.reduce(0, +) / Double(present.count)
+    }
+
+    /// Which components an arm uses.
+    enum Arm: String, CaseIterable {
+        case refit
+        case refitBlendshapeOnly = "refit_blendshape_only"
+        case refitGeometryOnly = "refit_geometry_only"
+
+        func uses(_ component: Component) -> Bool {
+            switch self {
+            case .refit: true
+            case .refitBlendshapeOnly: component.isBlendshape
+            case .refitGeometryOnly: !component.isBlendshape
+            }
+        }
+    }
+
+    /// The held-out results of `task` on `samples` (positives and negatives by label; neutral faces fix the
+    /// curves' zero).
+    func run(
+        _ task: Task, set: String, samples: [Sample], positive: Set<String>, negative: Set<String>?
+    ) -> [String: Any] {
+        var generator = SeededGenerator(seed: Self.seed)
+        let people = Set(samples.map(\.person)).sorted().shuffled(using: &generator)
+        let folds = min(Self.folds, people.count)
+        guard folds >= 2 else { return [:] }
+        var fold: [String: Int] = [:]
+        for (i, person) in people.enumerated() { fold[person] = i % folds }
+        func isPositive(_ s: Sample) -> Bool { positive.contains(s.label) }
+        func isNegative(_ s: Sample) -> Bool { negative.map { $0.contains(s.label) } ?? !positive.contains(s.label) }
+
+        var pooled: [String: (positives: [Double], negatives: [Double])] = [:]
+        var perFold: [String: [Double]] = [:]
+        for k in 0..<folds {
+            let training = samples.filter { fold[$0.person] != k }
+            let test = samples.filter { fold[$0.person] == k && (isPositive($0) || isNegative($0)) }
+            let curves = Self.fit(task, training: training, isPositive: isPositive)
+            var scorers: [(String, (Sample) -> Double)] = [("source", task.source)]
+            for arm in Arm.allCases {
+                scorers.append((arm.rawValue, { Self.score(task, $0, curves: curves, arm: arm) }))
+            }
+            for (name, scorer) in scorers {
+                let positives = test.filter(isPositive).map(scorer)
+                let negatives = test.filter(isNegative).map(scorer)
+                pooled[name, default: ([], [])].positives += positives
+                pooled[name, default: ([], [])].negatives += negatives
+                perFold[name, default: []].append(ROC.auc(positives: positives, negatives: negatives))
+            }
+        }
+        var result: [String: Any] = ["people": people.count, "folds": folds]
+        var line: [String] = []
+        for name in ["source"] + Arm.allCases.map(\.rawValue) {
+            let auc = ROC.auc(positives: pooled[name]?.positives ?? [], negatives: pooled[name]?.negatives ?? [])
+            let folds = (perFold[name] ?? []).map { $0.isNaN ? "-" : String(format: "%.3f", $0) }
+            result[name] = ["auc": round3(auc), "fold_auc": (perFold[name] ?? []).map { $0.isNaN ? -1 : round3($0) }]
+            line.append("\(name) \(String(format: "%.3f", auc)) [\(folds.joined(separator: " "))]")
+        }
+        print(
+            "expressions cross-validated \(task.name)_\(set) (\(people.count) people, \(folds) folds, held-out"
+                + " AUC pooled [per fold]): " + line.joined(separator: "; "))
+        return result
+    }
+
+    /// Each component's curve from the training people: neutral at their neutral faces' median, full at
+    /// the `fullQuantile` of their positives (the sides' mean for a per-side measure).
+    private static func fit(_ task: Task, training: [Sample], isPositive: (Sample) -> Bool) -> [String: ResponseCurve] {
+        var curves: [String: ResponseCurve] = [:]
+        for component in task.components {
+            let value = { (s: Sample) in (component.value(s, true) + component.value(s, false)) / 2 }
+            let neutral = training.filter { $0.label == "neutral" }.map(value).sorted()
+            let positives = training.filter(isPositive).map(value).sorted()
+            guard !neutral.isEmpty, !positives.isEmpty else { continue }
+            let zero = neutral[neutral.count / 2]
+            let full = positives[min(positives.count - 1, Int(fullQuantile * Double(positives.count)))]
+            // A measure that shrinks as the expression grows (the eye's opening) has full below neutral.
+            curves[component.name] = ResponseCurve(neutral: zero, full: full == zero ? zero + 1e-6 : full)
+        }
+        return curves
+    }
+
+    private static func score(_ task: Task, _ sample: Sample, curves: [String: ResponseCurve], arm: Arm) -> Double {
+        let sides = [true, false].map { left -> Double in
+            var activations: [String: Double] = [:]
+            for component in task.components where arm.uses(component) {
+                guard let curve = curves[component.name] else { continue }
+                activations[component.name] = curve(component.value(sample, left))
+            }
+            return task.side(activations)
+        }
+        return task.takesMaximum ? (sides.max() ?? 0) : sides.reduce(0, +) / 2
+    }
+}
