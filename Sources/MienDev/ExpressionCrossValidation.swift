@@ -2,9 +2,10 @@ import Foundation
 import Mien
 import MienTesting
 
-/// Person-wise cross-validation of the expressions that have a blendshape source (issue 24): does Mien's
-/// construction (response curves, the population zero, geometry beside the blendshape) rank faces of people
-/// it was not fitted on at least as well as the plain blendshape?
+/// Person-wise cross-validation of the expressions that have a blendshape source (issue 24).
+///
+/// The question: does Mien's construction (response curves, the population zero, geometry beside the
+/// blendshape) rank faces of people it was not fitted on at least as well as the plain blendshape?
 ///
 /// For smile, eye closure and surprise, Mien's formula (`ExpressionMapper`: per side the mean of the
 /// blendshape's curve and the geometric measures' curves, then the sides' mean, or their maximum for eye
