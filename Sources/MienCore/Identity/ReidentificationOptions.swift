@@ -47,7 +47,7 @@ public struct ReidentificationOptions: Sendable, Equatable, Hashable {
     /// 0.527-0.539 over five person-wise folds, with a held-out FAR of 0.091 % and TAR of 89.9 %. Rounded down
     /// to 0.53, since a false merge (two people under one ID) costs more than a missed return (a new ID).
     public static let calibratedThreshold = 0.53
-    /// The chip sharpness floor: refuses 4.1 % of the development faces (the 5th percentile is 4.2), the
+    /// The chip sharpness floor: refuses 4 % of the development faces (the 5th percentile is 4.2), the
     /// upscaled and defocused ones (see README "Faces that come back").
     public static let calibratedSharpness = 4.0
 
