@@ -24,8 +24,16 @@ struct ExpressionCrossValidation {
     struct Sample: Sendable {
         let person: String
         let label: String
-        let blendshapes: Blendshapes
+        /// The 52 blendshapes by name, as `BlendshapePeer`'s measures read them.
+        let shapes: [String: Double]
         let features: FaceFeatures
+
+        init(person: String, label: String, blendshapes: Blendshapes, features: FaceFeatures) {
+            self.person = person
+            self.label = label
+            shapes = Dictionary(uniqueKeysWithValues: zip(Blendshapes.names, blendshapes.scores))
+            self.features = features
+        }
     }
 
     /// A raw measure of one side (or of the whole face), and whether it is the blendshape source.
@@ -33,6 +41,30 @@ struct ExpressionCrossValidation {
         let name: String
         let isBlendshape: Bool
         let value: @Sendable (Sample, _ left: Bool) -> Double
+
+        /// A blendshape with a Left and a Right score (`mouthSmileLeft`, ...).
+        static func blendshape(_ name: String) -> Component {
+            Component(name: name, isBlendshape: true) { $0.shapes[name + ($1 ? "Left" : "Right")] ?? 0 }
+        }
+
+        /// A blendshape of the whole face (`jawOpen`).
+        static func wholeFaceBlendshape(_ name: String) -> Component {
+            Component(name: name, isBlendshape: true) { sample, _ in sample.shapes[name] ?? 0 }
+        }
+
+        /// A geometric measure of each side.
+        static func feature(_ name: String, _ sides: @escaping @Sendable (FaceFeatures) -> FaceFeatures.Sides)
+            -> Component
+        {
+            Component(name: name, isBlendshape: false) { $1 ? sides($0.features).left : sides($0.features).right }
+        }
+
+        /// A geometric measure of the whole face.
+        static func wholeFaceFeature(_ name: String, _ value: @escaping @Sendable (FaceFeatures) -> Double)
+            -> Component
+        {
+            Component(name: name, isBlendshape: false) { sample, _ in value(sample.features) }
+        }
     }
 
     /// One expression task.
@@ -43,54 +75,32 @@ struct ExpressionCrossValidation {
         let side: @Sendable ([String: Double]) -> Double
         /// Eye closure takes the more closed eye, the others the sides' mean.
         let takesMaximum: Bool
-        /// The plain blendshape reading (no curve).
-        let source: @Sendable (Sample) -> Double
-    }
-
-    static func blendshape(_ name: String, _ s: Sample, _ left: Bool) -> Double {
-        s.blendshapes[name + (left ? "Left" : "Right")] ?? 0
+        /// The plain blendshape reading (no curve): `BlendshapePeer`'s measure of the expression's source.
+        let source: @Sendable ([String: Double]) -> Double?
     }
 
     static let smile = Task(
         name: "smile",
         components: [
-            Component(name: "mouthSmile", isBlendshape: true) { blendshape("mouthSmile", $0, $1) },
-            Component(name: "cornerLift", isBlendshape: false) {
-                $1 ? $0.features.cornerLift.left : $0.features.cornerLift.right
-            },
-            Component(name: "mouthWidth", isBlendshape: false) { s, _ in s.features.mouthWidth },
+            .blendshape("mouthSmile"), .feature("cornerLift") { $0.cornerLift },
+            .wholeFaceFeature("mouthWidth") { $0.mouthWidth },
         ],
         side: { a in mean(a, ["mouthSmile", "cornerLift", "mouthWidth"]) }, takesMaximum: false,
-        source: { s in (blendshape("mouthSmile", s, true) + blendshape("mouthSmile", s, false)) / 2 })
+        source: BlendshapePeer.smile)
 
     static let eyeClosure = Task(
         name: "eye_closure",
-        components: [
-            Component(name: "eyeBlink", isBlendshape: true) { blendshape("eyeBlink", $0, $1) },
-            Component(name: "eyeOpening", isBlendshape: false) {
-                $1 ? $0.features.eyeOpening.left : $0.features.eyeOpening.right
-            },
-        ],
-        side: { a in mean(a, ["eyeBlink", "eyeOpening"]) }, takesMaximum: true,
-        source: { s in max(blendshape("eyeBlink", s, true), blendshape("eyeBlink", s, false)) })
+        components: [.blendshape("eyeBlink"), .feature("eyeOpening") { $0.eyeOpening }],
+        side: { a in mean(a, ["eyeBlink", "eyeOpening"]) }, takesMaximum: true, source: BlendshapePeer.eyeClosure)
 
     static let surprise = Task(
         name: "surprise",
         components: [
-            Component(name: "browOuterUp", isBlendshape: true) { blendshape("browOuterUp", $0, $1) },
-            Component(name: "browHeight", isBlendshape: false) {
-                $1 ? $0.features.browHeight.left : $0.features.browHeight.right
-            },
-            Component(name: "jawOpen", isBlendshape: true) { s, _ in s.blendshapes["jawOpen"] ?? 0 },
-            Component(name: "lipGap", isBlendshape: false) { s, _ in s.features.lipGap },
+            .blendshape("browOuterUp"), .feature("browHeight") { $0.browHeight }, .wholeFaceBlendshape("jawOpen"),
+            .wholeFaceFeature("lipGap") { $0.lipGap },
         ],
         side: { a in (mean(a, ["browOuterUp", "browHeight"]) + mean(a, ["jawOpen", "lipGap"])) / 2 },
-        takesMaximum: false,
-        source: { s in
-            ((blendshape("browOuterUp", s, true) + blendshape("browOuterUp", s, false)) / 2
-                + (s.blendshapes["jawOpen"] ?? 0))
-                / 2
-        })
+        takesMaximum: false, source: BlendshapePeer.surpriseSource)
 
     /// The mean of the activations present among `names` (a group with none counts 0).
     private static func mean(_ activations: [String: Double], _ names: [String]) -> Double {
@@ -133,7 +143,7 @@ struct ExpressionCrossValidation {
             let training = samples.filter { fold[$0.person] != k }
             let test = samples.filter { fold[$0.person] == k && (isPositive($0) || isNegative($0)) }
             let curves = Self.fit(task, training: training, isPositive: isPositive)
-            var scorers: [(String, (Sample) -> Double)] = [("source", task.source)]
+            var scorers: [(String, (Sample) -> Double)] = [("source", { task.source($0.shapes) ?? 0 })]
             for arm in Arm.allCases {
                 scorers.append((arm.rawValue, { Self.score(task, $0, curves: curves, arm: arm) }))
             }

@@ -31,13 +31,10 @@ struct ExpressionEvaluation {
                 guard let face, let blendshapes = face.blendshapes, let (_, fit) = poses.fit(points: face.mesh.points),
                     let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
                 else { continue }
-                // muxspace names no subject; its files are named after the person (LFW's Name_Surname_0001).
-                let person =
-                    image.subject.isEmpty
-                    ? URL(fileURLWithPath: image.imagePath).deletingPathExtension().lastPathComponent
-                        .split(separator: "_").dropLast().joined(separator: "_") : image.subject
                 samples.append(
-                    .init(person: person, label: label, blendshapes: blendshapes, features: FaceFeatures(face: frontal))
+                    .init(
+                        person: image.subject, label: label, blendshapes: blendshapes,
+                        features: FaceFeatures(face: frontal))
                 )
             }
             let tasks: [(ExpressionCrossValidation.Task, Set<String>, Set<String>?)] =

@@ -29,6 +29,12 @@ struct IdentityEvaluation {
         let usable: Bool
     }
 
+    /// Two faces' people and the distance between their descriptors.
+    private struct Pair {
+        let people: (String, String)
+        let distance: Double
+    }
+
     func run() throws -> [String: Any] {
         guard let folder = sets.folder("muxspace_facial_expressions") else { return [:] }
         let images = folder.appendingPathComponent("images")
@@ -47,7 +53,7 @@ struct IdentityEvaluation {
             guard let transform = RecognitionChip.chipFromFrame(ibug68: points) else { continue }
             let chip = try network.chip(of: frame, chipFromFrame: transform)
             let sharpness = ChipSharpness.of(chip)
-            let person = String(file.dropLast(".jpg".count).split(separator: "_").dropLast().joined(separator: "_"))
+            let person = LabelledExpression.person(namingFile: file)
             described.append(
                 Described(
                     person: person, descriptor: try network.descriptor(ofChip: chip), sharpness: sharpness,
@@ -78,11 +84,15 @@ struct IdentityEvaluation {
             let j = Int.random(in: described.indices, using: &generator)
             if described[i].person != described[j].person { different.append((i, j)) }
         }
-        func distance(_ pair: (Int, Int)) -> Double {
-            described[pair.0].descriptor.distance(to: described[pair.1].descriptor)
+        func pair(_ indices: (Int, Int)) -> Pair {
+            Pair(
+                people: (described[indices.0].person, described[indices.1].person),
+                distance: described[indices.0].descriptor.distance(to: described[indices.1].descriptor))
         }
-        let sameDistances = same.map(distance)
-        let differentDistances = different.map(distance)
+        let samePairs = same.map(pair)
+        let differentPairs = different.map(pair)
+        let sameDistances = samePairs.map(\.distance)
+        let differentDistances = differentPairs.map(\.distance)
         // ROC on similarity: the negated distance.
         let auc = ROC.auc(positives: sameDistances.map { -$0 }, negatives: differentDistances.map { -$0 })
         var result: [String: Any] = [
@@ -106,22 +116,16 @@ struct IdentityEvaluation {
                 "identity: TAR \(String(format: "%.2f", tar * 100)) % at FAR \(rate * 100) % (distance"
                     + " \(String(format: "%.4f", threshold)))")
         }
-        result["cross_validated"] = crossValidated(described: described, same: same, different: different)
+        result["cross_validated"] = crossValidated(people: people, same: samePairs, different: differentPairs)
         return result
     }
     /// Person-wise folds: the threshold for `targetFalseMatchRate` chosen on the pairs of the other folds'
     /// people, tested on the pairs whose people are all in the held-out fold.
-    private func crossValidated(described: [Described], same: [(Int, Int)], different: [(Int, Int)]) -> [String: Any] {
+    private func crossValidated(people: Set<String>, same: [Pair], different: [Pair]) -> [String: Any] {
         var generator = SeededGenerator(seed: 26)
-        let people = Set(described.map(\.person)).sorted().shuffled(using: &generator)
         var fold: [String: Int] = [:]
-        for (i, person) in people.enumerated() { fold[person] = i % Self.folds }
-        func foldOf(_ pair: (Int, Int)) -> (Int?, Int?) {
-            (fold[described[pair.0].person], fold[described[pair.1].person])
-        }
-        func distance(_ pair: (Int, Int)) -> Double {
-            described[pair.0].descriptor.distance(to: described[pair.1].descriptor)
-        }
+        for (i, person) in people.sorted().shuffled(using: &generator).enumerated() { fold[person] = i % Self.folds }
+        func foldOf(_ pair: Pair) -> (Int?, Int?) { (fold[pair.people.0], fold[pair.people.1]) }
         var rows: [[String: Any]] = []
         var heldOutSame = 0
         var heldOutSameAccepted = 0
@@ -131,12 +135,12 @@ struct IdentityEvaluation {
             let trainDifferent = different.filter {
                 let f = foldOf($0)
                 return f.0 != k && f.1 != k
-            }.map(distance)
-            let testSame = same.filter { foldOf($0).0 == k }.map(distance)
+            }.map(\.distance)
+            let testSame = same.filter { foldOf($0).0 == k }.map(\.distance)
             let testDifferent = different.filter {
                 let f = foldOf($0)
                 return f.0 == k || f.1 == k
-            }.map(distance)
+            }.map(\.distance)
             guard
                 let threshold = Verification.threshold(
                     falseMatchRate: Self.targetFalseMatchRate, different: trainDifferent)

@@ -53,13 +53,25 @@ public struct LabelledExpression: Sendable {
     }
 
     /// muxspace's crowd-labelled crops (eight emotions), keeping only images present on disk (the dev
-    /// split ships part of the listed files).
+    /// split ships part of the listed files); the subject is the person the file is named after.
     public static func muxspace(_ root: URL) throws -> [LabelledExpression] {
         try csv(
             root.appendingPathComponent("muxspace_facial_expressions"), table: "labels.csv", file: "file",
             label: "emotion"
         )
         .filter { FileManager.default.fileExists(atPath: $0.imagePath) }
+        .map { image in
+            var image = image
+            image.subject = person(namingFile: image.imagePath)
+            return image
+        }
+    }
+
+    /// The person an LFW-style file is named after: `Colin_Powell_0012.jpg` → `Colin_Powell` (muxspace's
+    /// crops are named so, its movie crops too).
+    public static func person(namingFile path: String) -> String {
+        URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent.split(separator: "_").dropLast()
+            .joined(separator: "_")
     }
 
     /// Which eye each yalefaces subject winks with, labelled by eye from the images (the data set does
