@@ -9,11 +9,12 @@ import Testing
 @Suite("Expression sides")
 struct ExpressionSidesTests {
     /// The same geometry on both sides, so only the blendshapes make the face asymmetric.
-    func symmetricFeatures() throws -> FaceFeatures {
+    func symmetricFeatures(mouthWidth: Double = 0.9, cornerLift: Double = 0.3) throws -> FaceFeatures {
         let side = #"{"left":0.3,"right":0.3}"#
+        let lift = #"{"left":\#(cornerLift),"right":\#(cornerLift)}"#
         let json = """
             {"eyeOpening":\(side),"browHeight":\(side),"innerBrowHeight":\(side),"browGap":0.3,"lipGap":0.05,
-             "mouthWidth":0.9,"cornerLift":\(side),"noseToLip":0.3,"lipThickness":0.1,"noseToChin":0.9,
+             "mouthWidth":\(mouthWidth),"cornerLift":\(lift),"noseToLip":0.3,"lipThickness":0.1,"noseToChin":0.9,
              "lowerLidHeight":\(side),"cheekHeight":\(side),"noseWingHeight":\(side)}
             """
         return try JSONDecoder().decode(FaceFeatures.self, from: Data(json.utf8))
@@ -38,6 +39,24 @@ struct ExpressionSidesTests {
         // The whole face: eye closure is the more closed eye (a wink scores), a one-sided smile is a smirk.
         #expect(e[.eyeClosure] == max(leftClosure, rightClosure))
         #expect((e[.smirk] ?? 0) > 0 && e.rightEyeClosed == true && e.leftEyeClosed == false)
+    }
+
+    /// Smile is MediaPipe's `mouthSmile` alone (issue 24: the lip corners' lift and the mouth's width
+    /// ranked smiles worse under person-wise cross-validation), from the blendshape's own zero.
+    @Test func smile_isTheBlendshapeAlone_whateverTheMouthsShape() throws {
+        let pose = HeadPose(yaw: 0, pitch: 0, roll: 0, interocularDistance: 60)
+        let smiling = try blendshapes(["mouthSmileLeft": 0.35, "mouthSmileRight": 0.35])
+        var scores: [Double] = []
+        for (width, lift) in [(0.5, -0.05), (0.9, 0.3), (0.75, 0.08)] {
+            let features = try symmetricFeatures(mouthWidth: width, cornerLift: lift)
+            scores.append(
+                ExpressionMapper().expressions(blendshapes: smiling, features: features, pose: pose)[.smile] ?? -1)
+        }
+        #expect(scores == [50, 50, 50], "mouthSmile 0.35 is half of a full smile (0.7) on any mouth: \(scores)")
+        let relaxed = ExpressionMapper().expressions(
+            blendshapes: try blendshapes([:]), features: try symmetricFeatures(mouthWidth: 0.9, cornerLift: 0.3),
+            pose: pose)
+        #expect(relaxed[.smile] == 0, "a wide mouth with lifted corners but no mouthSmile is not a smile")
     }
 
     @Test func swappingTheBlendshapeSides_swapsEveryBilateralScore() throws {

@@ -9,11 +9,13 @@ import RealModule
 /// precise on clear expressions but sit near 0 on subtle ones and drift between populations; the
 /// geometry responds to small movements but also to face shape. Where the blendshape is dead (MediaPipe's
 /// `cheekSquint*` and `noseSneer*` stay at 0) only geometry is used; where no geometric measure
-/// separates the movement only the blendshape is. The table (blendshape; geometry):
+/// separates the movement only the blendshape is; and smile is its blendshape alone, because the lip corners'
+/// lift and the mouth's widening ranked smiles worse than `mouthSmile` under person-wise cross-validation
+/// (`make eval`, issue 24). The table (blendshape; geometry):
 ///
 /// | expression | blendshape evidence | geometric evidence |
 /// |---|---|---|
-/// | smile (AU12) | mouthSmile | lip corner height above the mouth's centre; mouth width |
+/// | smile (AU12) | mouthSmile, from its own zero | — (corner lift and mouth width tried, dropped) |
 /// | browRaise (AU2) | browOuterUp | brow height above the eye |
 /// | innerBrowRaise (AU1) | browInnerUp | inner brow end above the inner eye corner |
 /// | browFurrow (AU4) | browDown | inner brow end lowered toward the eye |
@@ -53,9 +55,7 @@ public struct ExpressionMapper: Sendable {
         for (side, suffix, scores) in [(Side.left, "Left", \Sides.left), (Side.right, "Right", \Sides.right)] {
             let pick = { (sides: FaceFeatures.Sides) in sides[keyPath: scores] }
             var s = Scores<FacialExpression>()
-            s[.smile] = mean(
-                C.smile(b.value("mouthSmile" + suffix)), C.cornerLift(pick(f.cornerLift)), C.mouthWidening(f.mouthWidth)
-            )
+            s[.smile] = C.smile(b.value("mouthSmile" + suffix))
             s[.browRaise] = mean(C.browOuterUp(b.value("browOuterUp" + suffix)), C.browHeight(pick(f.browHeight)))
             s[.browFurrow] = mean(C.browDown(b.value("browDown" + suffix)), C.innerBrowLowered(pick(f.innerBrowHeight)))
             s[.eyeClosure] = mean(C.eyeBlink(b.value("eyeBlink" + suffix)), C.eyeClosing(pick(f.eyeOpening)))
@@ -126,9 +126,8 @@ public struct ExpressionMapper: Sendable {
     /// The response curves: raw blendshape scores (0...1) or `FaceFeatures` values (interocular
     /// distances, or the eye aspect ratio) to activations.
     enum C {
+        /// `mouthSmile` is 0 on a relaxed face (its neutral median is 0.0004), so its own zero is the curve's.
         static let smile = ResponseCurve(neutral: 0.0, full: 0.7)
-        static let mouthWidening = ResponseCurve(neutral: 0.58, full: 0.75)
-        static let cornerLift = ResponseCurve(neutral: -0.01, full: 0.08)
         static let cornerDrop = ResponseCurve(neutral: -0.01, full: -0.06)
         static let browOuterUp = ResponseCurve(neutral: 0.02, full: 0.6)
         static let browHeight = ResponseCurve(neutral: 0.23, full: 0.31)
