@@ -84,19 +84,28 @@ struct AffectEvaluation {
         var glassesRows: [String: Any] = [:]
         var allRight = 0
         var allCount = 0
-        let labelled: [(String, String, String, String)] = [
-            ("yalefaces", "yalefaces", "file_png", "glasses"),
-            ("sunglasses_selfies", "sunglasses_selfies", "file", "wearing_sunglasses"),
-            ("meglass", "meglass_samples", "file", "black_eyeglasses"),
-            ("pointing04", "pointing04_headpose", "file", "glasses_visual"),
+        // The person column where the set has one; MeGlass names its identity in the file name
+        // (`<user>@N05_identity_2@<photo>.jpg`); the selfies name nobody, so each is its own person.
+        let labelled: [(String, String, String, String, String?)] = [
+            ("yalefaces", "yalefaces", "file_png", "glasses", "subject"),
+            ("sunglasses_selfies", "sunglasses_selfies", "file", "wearing_sunglasses", nil),
+            ("meglass", "meglass_samples", "file", "black_eyeglasses", nil),
+            ("pointing04", "pointing04_headpose", "file", "glasses_visual", "person"),
         ]
         var glassesSets: [(String, [LabelledExpression])] = []
-        for (name, set, file, label) in labelled {
+        for (name, set, file, label, subject) in labelled {
             guard let folder = sets.folder(set) else { continue }
-            glassesSets.append(
-                (name, try LabelledExpression.csv(folder, table: "labels.csv", file: file, label: label)))
+            var images = try LabelledExpression.csv(
+                folder, table: "labels.csv", file: file, label: label, subject: subject)
+            for i in images.indices where images[i].subject.isEmpty {
+                let fileName = URL(fileURLWithPath: images[i].imagePath).lastPathComponent
+                images[i].subject =
+                    name == "meglass" ? fileName.split(separator: "@").prefix(2).joined(separator: "@") : fileName
+            }
+            glassesSets.append((name, images))
         }
         guard !glassesSets.isEmpty else { return nil }
+        var samples: [GlassesCrossValidation.Sample] = []
         for (name, images) in glassesSets {
             var right = 0
             var count = 0
@@ -113,6 +122,10 @@ struct AffectEvaluation {
                 }
                 count += 1
                 if appearance.glasses == (image.label == "1") { right += 1 }
+                samples.append(
+                    .init(
+                        set: name, person: "\(name)/\(image.subject)", wearsGlasses: image.label == "1",
+                        evidence: appearance.glassesEvidence, lensDarkness: appearance.lensDarkness))
             }
             allRight += right
             allCount += count
@@ -125,6 +138,7 @@ struct AffectEvaluation {
         }
         glassesRows["all_accuracy"] = round3(Double(allRight) / Double(max(allCount, 1)))
         print("glasses all: \(round3(Double(allRight) / Double(max(allCount, 1)) * 100)) % of \(allCount) faces")
+        glassesRows["cross_validated"] = GlassesCrossValidation().run(samples)
         return glassesRows
     }
 }

@@ -64,16 +64,17 @@ struct GlassesFeatures: ParsableCommand {
     func run() throws {
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: ModelStore())
-        print("file,found,bridge,bar,score,yaw")
+        print("file,found,flagged,bridge,bar,score,lens_darkness,yaw")
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path) else { continue }
             guard let face = try analyzer.analyze(frame).largestFace,
                 let g = GlassesEvidence(points: face.mesh.points, in: frame)
             else {
-                print("\(path),0,,,,")
+                print("\(path),0,,,,,,")
                 continue
             }
-            print("\(path),1,\(g.bridge),\(g.bar),\(g.score),\(face.pose?.yaw ?? 0)")
+            let flagged = face.flags.isEmpty ? 0 : 1
+            print("\(path),1,\(flagged),\(g.bridge),\(g.bar),\(g.score),\(g.lensDarkness),\(face.pose?.yaw ?? 0)")
         }
     }
 }

@@ -52,10 +52,13 @@ struct AffectTests {
     }
 
     @Test func appearance_decidesGenderOnlyWhenConfident_andBracketsAge() {
-        #expect(Appearance(maleProbability: 0.9, age: 30, glassesEvidence: 1).gender == .male)
-        #expect(Appearance(maleProbability: 0.2, age: 30, glassesEvidence: 1).gender == .female)
-        #expect(Appearance(maleProbability: 0.55, age: 30, glassesEvidence: 1).gender == .unknown)
-        #expect(Appearance(maleProbability: 0.5, age: 30, glassesEvidence: 20).glasses)
+        #expect(Appearance(maleProbability: 0.9, age: 30, glassesEvidence: 1, lensDarkness: 1).gender == .male)
+        #expect(Appearance(maleProbability: 0.2, age: 30, glassesEvidence: 1, lensDarkness: 1).gender == .female)
+        #expect(Appearance(maleProbability: 0.55, age: 30, glassesEvidence: 1, lensDarkness: 1).gender == .unknown)
+        #expect(Appearance(maleProbability: 0.5, age: 30, glassesEvidence: 20, lensDarkness: 1).glasses)
+        // Dark lenses without a visible bridge: the whites of the eyes far darker than the skin.
+        #expect(Appearance(maleProbability: 0.5, age: 30, glassesEvidence: 5, lensDarkness: 5).glasses)
+        #expect(!Appearance(maleProbability: 0.5, age: 30, glassesEvidence: 5, lensDarkness: 3).glasses)
         let brackets: [(Double, AgeBracket)] = [
             (12, .under18), (18, .from18to24), (24.9, .from18to24), (25, .from25to34), (44, .from35to44),
             (54, .from45to54), (64, .from55to64), (65, .over64), (.nan, .unknown),
@@ -65,8 +68,10 @@ struct AffectTests {
 
     @Test func appearanceTrack_averagesSoOneOddFrameCannotFlipIt() {
         var track = AppearanceTrack()
-        for _ in 0..<9 { _ = track.add(maleProbability: 0.1, age: 30, glassesEvidence: 40) }
-        let after = track.add(maleProbability: 0.95, age: 60, glassesEvidence: 0)
+        let framed = GlassesEvidence(bridge: 20, bar: 2, lensDarkness: 1.2)
+        for _ in 0..<9 { _ = track.add(maleProbability: 0.1, age: 30, glasses: framed) }
+        let after = track.add(
+            maleProbability: 0.95, age: 60, glasses: GlassesEvidence(bridge: 0, bar: 0, lensDarkness: 1))
         #expect(after.gender == .female && after.glasses && abs(after.age - 33) < 0.01)
         #expect(track.frames == 10 && track.current == after)
     }

@@ -4,6 +4,7 @@ public struct AppearanceTrack: Sendable {
     private var maleSum = 0.0
     private var ageSum = 0.0
     private var glassesSum = 0.0
+    private var darknessSum = 0.0
     private var count = 0.0
 
     /// Frames after which the aggregate is settled and no longer updated.
@@ -19,18 +20,23 @@ public struct AppearanceTrack: Sendable {
     public var frames: Int { Int(count) }
 
     /// Adds one frame's measurements and returns the aggregate.
-    public mutating func add(maleProbability: Double, age: Double, glassesEvidence: Double) -> Appearance {
+    public mutating func add(maleProbability: Double, age: Double, glasses: GlassesEvidence) -> Appearance {
         maleSum += maleProbability
         ageSum += age
-        glassesSum += glassesEvidence
+        glassesSum += glasses.score
+        darknessSum += glasses.lensDarkness
         count += 1
-        return Appearance(maleProbability: maleSum / count, age: ageSum / count, glassesEvidence: glassesSum / count)
+        return mean
+    }
+
+    private var mean: Appearance {
+        Appearance(
+            maleProbability: maleSum / count, age: ageSum / count, glassesEvidence: glassesSum / count,
+            lensDarkness: darknessSum / count)
     }
 
     /// The aggregate so far, or nil before the first frame.
     public var current: Appearance? {
-        count > 0
-            ? Appearance(maleProbability: maleSum / count, age: ageSum / count, glassesEvidence: glassesSum / count)
-            : nil
+        count > 0 ? mean : nil
     }
 }

@@ -10,12 +10,19 @@
 /// - `bar`, the strongest *bar*: a sample brighter (or darker) than the samples 2 steps before and after
 ///   it (bilinear samples). A brow ridge's shadow on a head bowed toward the camera makes a single
 ///   step, which raises `bridge` but not `bar`.
-/// Their product `score` is the evidence (`Appearance.glassesThreshold`). Cross-validated accuracy on
-/// the dev data (5 folds stratified by set, 4 repetitions): 91.0 % with `bridge` alone, 93.0 % with the
-/// product. Cues measured and left out: steps along the lower rims below the eyes (AUC 0.34-0.67:
-/// eyelids and eye bags make the same steps), the eye region's darkness against the cheeks (AUC 0.20:
-/// an open eye is dark anyway) and steps from the outer eye corners to the temples (AUC 0.58 on
-/// Pointing'04).
+/// Their product `score` is the evidence (`Appearance.glassesThreshold`).
+///
+/// A dark lens whose bridge the line misses (a thin metal bridge, a frame pushed up or down the nose) is
+/// caught by `lensDarkness`: the skin of the cheeks and nose over the brightest part of the eyes'
+/// openings, the whites, which a dark lens hides (`Appearance.lensDarknessThreshold`).
+///
+/// Person-wise cross-validated accuracy on the dev data is in `make eval` (`affect.glasses.cross_validated`).
+/// Cues measured and left out: steps along the lower rims below the eyes (AUC 0.34-0.67: eyelids and eye
+/// bags make the same steps), the whole eye region's darkness (AUC 0.20: an open eye is dark anyway), the
+/// skin just below the eyes (deep-set eyes and dark circles shade it like a lens: 7 of 1,650 unlabelled
+/// UTKFace and muxspace faces without glasses reached its threshold, and its refitted threshold fell on
+/// one deep-set person's 26 faces when he was held out) and steps from the outer eye corners to the
+/// temples (AUC 0.58 on Pointing'04).
 public struct GlassesEvidence: Sendable, Equatable {
     /// Strongest step across the nose bridge over the smooth-skin step (about 3 without glasses, 10 and
     /// more with them).
@@ -23,9 +30,14 @@ public struct GlassesEvidence: Sendable, Equatable {
     /// Strongest narrow bar across the nose bridge over the smooth-skin step (about 1 without glasses).
     public var bar: Double
 
-    public init(bridge: Double, bar: Double) {
+    /// The skin's median brightness on the cheeks and nose over the brightest tenth of the brighter eye's
+    /// opening (at most 2.6 on the dev data's faces without glasses, 5 and more behind dark lenses).
+    public var lensDarkness: Double
+
+    public init(bridge: Double, bar: Double, lensDarkness: Double) {
         self.bridge = bridge
         self.bar = bar
+        self.lensDarkness = lensDarkness
     }
 
     /// The evidence: `bridge` x `bar` (median 3.9 on the dev data's faces without glasses, 119 with).
@@ -36,6 +48,15 @@ public struct GlassesEvidence: Sendable, Equatable {
     /// How many samples away the two sides of a bar are compared (1/12 of the line: about a frame
     /// bridge's width on the dev data's faces).
     static let barReach = 2
+
+    /// Each eye's outer and inner corner (mesh points): the line between them crosses the whites.
+    static let eyeCorners = [(33, 133), (263, 362)]
+    /// Where along that line the whites are read: the brightest tenth, above the iris, lashes and corners.
+    static let whitesQuantile = 0.9
+    /// Mesh points on skin no lens covers: the cheeks and the nose.
+    static let skinPoints = [205, 425, 36, 266, 50, 280, 195, 5, 4]
+    /// The lowest brightness a ratio is divided by (luma, 0...255), so a black lens gives a finite ratio.
+    static let darknessFloor = 4.0
 
     /// Measures the face with the 468 (or 478) mesh `points` (frame pixels) in `frame`; nil for a
     /// degenerate mesh.
@@ -55,6 +76,15 @@ public struct GlassesEvidence: Sendable, Equatable {
         bar =
             Self.strongestBar(smooth, reach: Self.barReach)
             / meanStep(Self.profile(skinLine, in: frame, bilinear: true))
+        func medianLuma(_ indices: [Int]) -> Double {
+            let values = indices.map { frame.interpolatedLuma(at: points[$0].xy) }.sorted()
+            return values[values.count / 2]
+        }
+        let whites = Self.eyeCorners.map { corners in
+            let values = Self.profile((points[corners.0].xy, points[corners.1].xy), in: frame, bilinear: true).sorted()
+            return values[Int(Self.whitesQuantile * Double(values.count))]
+        }
+        lensDarkness = medianLuma(Self.skinPoints) / max(whites.max() ?? 0, Self.darknessFloor)
     }
 
     /// The largest `min(|v[i] - v[i - reach]|, |v[i] - v[i + reach]|)` over samples that differ from both

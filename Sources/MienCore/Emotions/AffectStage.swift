@@ -54,7 +54,7 @@ public final class AffectStage {
             } else if let glasses = GlassesEvidence(points: points, in: frame) {
                 face.appearance = track.add(
                     maleProbability: try appearanceClassifier.maleProbability(in: frame, points: points),
-                    age: try appearanceClassifier.age(in: frame, points: points), glassesEvidence: glasses.score)
+                    age: try appearanceClassifier.age(in: frame, points: points), glasses: glasses)
                 if stream { tracks[face.faceId] = track }
             }
         }
