@@ -64,8 +64,8 @@ public struct Appearance: Sendable, Equatable, Codable {
     /// `GlassesEvidence.lensDarkness` at or above this also means glasses (dark lenses).
     ///
     /// 4.0: in the middle of the gap between the darkest eyes without glasses on the dev data (2.6) and the
-    /// sunglasses the bridge evidence misses (5.5 and more); none of 1,650 unlabelled UTKFace and muxspace
-    /// faces the bridge evidence calls bare reaches it.
+    /// sunglasses the bridge evidence misses (5.5 and more). Of 1,650 unlabelled UTKFace and muxspace faces
+    /// the bridge evidence calls bare, one reaches it: eyes squeezed shut in a cap's shadow.
     public static let lensDarknessThreshold = 4.0
 
     /// Decides gender, bracket and glasses from the measurements (rounded for reporting: probability to
