@@ -52,7 +52,7 @@ struct ExpressionEvaluation {
         return result
     }
 
-    /// Faces found in pictures that are themselves face crops (JAFFE, muxspace), by Mien as it is by default
+    /// Faces found in pictures that are themselves face crops (JAFFE, muxspace, fer2013), by Mien as it is by default
     /// (with the whole-picture fallback), by its detector alone (`--no-whole-picture-fallback`) and by the
     /// peer; and
     /// faces "found" in pictures without one (dlib's dogs, face_alignment's grass), which must stay 0.
@@ -76,7 +76,11 @@ struct ExpressionEvaluation {
                 "peer": paths.filter { (peer[$0]?.faces ?? 0) > 0 }.count,
             ]
         }
-        for (name, images) in [("jaffe", jaffe), ("muxspace", muxspace)] where !images.isEmpty {
+        // fer2013's 48 x 48 crops are read by the peer here only (the expression tasks do not use them).
+        let fer = sets.has("fer2013_test") ? try LabelledExpression.fer2013(sets.root) : []
+        let ferPeer = try fer.isEmpty ? [:] : BlendshapePeer.locate().get().pictures(fer.map(\.imagePath))
+        for (name, images, peer) in [("jaffe", jaffe, peer), ("muxspace", muxspace, peer), ("fer2013", fer, ferPeer)]
+        where !images.isEmpty {
             let paths = images.map(\.imagePath)
             let counts = try readers(paths, peer: peer, total: "pictures")
             result["crops_found_" + name] = counts
