@@ -75,6 +75,30 @@ struct AffectRealFaceTests {
         #expect(images.count == 25 && right >= 22, "\(right)/\(images.count)")
     }
 
+    /// Dark lenses whose bridge the nose line misses are seen by the eyes' hidden whites, and shadowed,
+    /// deep-set eyes without glasses are not taken for lenses.
+    @Test(.needsEvaluationData) func darkLenses_areSeenByTheHiddenWhites_shadowedEyesAreNot() throws {
+        let root = try evaluationRoot()
+        let analyzer = try analyzer()
+        let selfies = ["selfies_3__images_282.jpeg", "selfies_4__images_380.jpeg", "selfies_7__done__images_467.jpeg"]
+        for name in selfies {
+            let path = root.appendingPathComponent("sunglasses_selfies/images/\(name)").path
+            let appearance = try #require(try largestFace(path, analyzer)?.appearance)
+            #expect(appearance.glassesEvidence < Appearance.glassesThreshold, "\(name): the bridge is missed")
+            #expect(appearance.glasses && appearance.lensDarkness >= Appearance.lensDarknessThreshold, "\(name)")
+        }
+        // The darkest eyes without glasses in the dev data (2.6, 2.5, 2.3): yalefaces' lighting from above,
+        // a MeGlass face in shade, a Pointing'04 face turned and lit from the side.
+        let bare = [
+            "yalefaces/png/subject01.noglasses.png", "meglass_samples/7134850@N05_identity_2@8417960035_0.jpg",
+            "pointing04_headpose/Person04/person04135-15+30.jpg",
+        ]
+        for file in bare {
+            let appearance = try #require(try largestFace(root.appendingPathComponent(file).path, analyzer)?.appearance)
+            #expect(appearance.lensDarkness < Appearance.lensDarknessThreshold, "\(file): \(appearance.lensDarkness)")
+        }
+    }
+
     @Test(.needsEvaluationData) func pointing04_glassesAreSeen_andBowedHeadsAreNotTakenForGlasses() throws {
         let root = try evaluationRoot()
         let analyzer = try analyzer()
