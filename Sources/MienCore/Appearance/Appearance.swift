@@ -47,8 +47,8 @@ public struct Appearance: Sendable, Equatable, Codable {
     public var glasses: Bool
     /// The (track's mean) nose-bridge evidence behind `glasses` (`GlassesEvidence.score`).
     public var glassesEvidence: Double
-    /// The (track's mean) darkness of the skin below the eyes behind `glasses`
-    /// (`GlassesEvidence.lensDarkness`).
+    /// The (track's mean) darkness of the eyes' whites against the skin behind `glasses`
+    /// (`GlassesEvidence.lensDarkness`; 4 and more behind dark lenses).
     public var lensDarkness: Double
 
     /// A decision needs this probability either way; between the two the gender is `unknown`.
@@ -82,7 +82,7 @@ public struct Appearance: Sendable, Equatable, Codable {
         glasses = Self.wearsGlasses(glassesEvidence: glassesEvidence, lensDarkness: lensDarkness)
     }
 
-    /// The glasses decision: a frame's bridge across the nose, or a dark lens below the eyes.
+    /// The glasses decision: a frame's bridge across the nose, or dark lenses hiding the eyes' whites.
     public static func wearsGlasses(
         glassesEvidence: Double, lensDarkness: Double, glassesThreshold: Double = glassesThreshold,
         lensDarknessThreshold: Double = lensDarknessThreshold

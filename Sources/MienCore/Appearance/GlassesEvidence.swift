@@ -20,9 +20,9 @@
 /// Cues measured and left out: steps along the lower rims below the eyes (AUC 0.34-0.67: eyelids and eye
 /// bags make the same steps), the whole eye region's darkness (AUC 0.20: an open eye is dark anyway), the
 /// skin just below the eyes (deep-set eyes and dark circles shade it like a lens: 7 of 1,650 unlabelled
-/// UTKFace and muxspace faces without glasses reached its threshold, and its refitted threshold fell on
-/// one deep-set person's 26 faces when he was held out) and steps from the outer eye corners to the
-/// temples (AUC 0.58 on Pointing'04).
+/// UTKFace and muxspace faces without glasses reached its threshold, and refitted without a deep-set
+/// Pointing'04 person it fell low enough to call his faces glasses) and steps from the outer eye corners
+/// to the temples (AUC 0.58 on Pointing'04).
 public struct GlassesEvidence: Sendable, Equatable {
     /// Strongest step across the nose bridge over the smooth-skin step (about 3 without glasses, 10 and
     /// more with them).
