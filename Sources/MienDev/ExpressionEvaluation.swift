@@ -52,6 +52,25 @@ struct ExpressionEvaluation {
         return result
     }
 
+    /// Issue 24's verdict from the figures already in `result`: Mien's AUC at least the peer's on every task
+    /// and set (each on the pictures it reads, to the printed 3 decimals), and at least as many faces found
+    /// in every set of crops; the tasks and sets that fall short are listed.
+    static func atLeastPeer(_ result: [String: Any]) -> [String: Any] {
+        var short: [String] = []
+        for key in result.keys.sorted() where key.hasSuffix("_peer_auc") {
+            let task = String(key.dropLast("_peer_auc".count))
+            guard let peer = result[key] as? Double, let mien = result[task + "_auc"] as? Double else { continue }
+            if mien < peer { short.append(task) }
+        }
+        for key in result.keys.sorted() where key.hasPrefix("crops_found_") {
+            guard let counts = result[key] as? [String: Int], let mien = counts["mien"], let peer = counts["peer"]
+            else { continue }
+            if mien < peer { short.append(key) }
+        }
+        print("expressions Mien at least MediaPipe: " + (short.isEmpty ? "on every task and set" : "not on \(short)"))
+        return ["every_auc_and_faces_found": short.isEmpty, "short": short]
+    }
+
     /// Faces found in pictures that are themselves face crops (JAFFE, muxspace, fer2013), by Mien as it is by default
     /// (with the whole-picture fallback), by its detector alone (`--no-whole-picture-fallback`) and by the
     /// peer; and
@@ -333,6 +352,7 @@ struct ExpressionEvaluation {
         }
         result["cross_validated"] = try crossValidate(
             [("yalefaces", yaleImages, yale), ("jaffe", jaffeImages, jaffe), ("muxspace", muxImages, mux)])
+        if peerPictures != nil { result["mien_at_least_peer"] = Self.atLeastPeer(result) }
 
         guard hasYale else { return result }
         // CIDetector booleans at their documented thresholds.
