@@ -151,11 +151,10 @@ struct ExpressionCrossValidation {
         _ task: Task, set: String, samples: [Sample], positive: Set<String>, negative: Set<String>?
     ) -> [String: Any] {
         var generator = SeededGenerator(seed: Self.seed)
-        let people = Set(samples.map(\.person)).sorted().shuffled(using: &generator)
+        let people = Set(samples.map(\.person))
         let folds = min(Self.folds, people.count)
         guard folds >= 2 else { return [:] }
-        var fold: [String: Int] = [:]
-        for (i, person) in people.enumerated() { fold[person] = i % folds }
+        let fold = PersonFolds.assign(people, count: folds, using: &generator)
         func isPositive(_ s: Sample) -> Bool { positive.contains(s.label) }
         func isNegative(_ s: Sample) -> Bool { negative.map { $0.contains(s.label) } ?? !positive.contains(s.label) }
 

@@ -39,52 +39,46 @@ struct GlassesCrossValidation {
     func run(_ samples: [Sample]) -> [String: Any] {
         let people = Set(samples.map(\.person)).sorted()
         guard people.count >= Self.folds else { return [:] }
-        var right: [String: [String: (right: Int, count: Int)]] = [:]
-        var chosen: [(Double, Double)] = []
+        // Held-out decisions per arm and per set ("all" too): (right, judged).
+        var tally: [String: [String: (right: Int, count: Int)]] = [:]
+        var chosen: [(glasses: Double, darkness: Double)] = []
         var generator = SeededGenerator(seed: Self.seed)
         for _ in 0..<Self.repetitions {
-            var fold: [String: Int] = [:]
-            for (i, person) in people.shuffled(using: &generator).enumerated() { fold[person] = i % Self.folds }
+            let fold = PersonFolds.assign(people, count: Self.folds, using: &generator)
             for k in 0..<Self.folds {
                 let training = samples.filter { fold[$0.person] != k }
-                let rules = [("bridge_alone", Self.fitBridge(training)), ("mien", Self.fitBoth(training))]
-                if let darkness = rules[1].1.lensDarknessThreshold {
-                    chosen.append((rules[1].1.glassesThreshold, darkness))
-                }
+                let mien = Self.fitBoth(training)
+                let rules = [("bridge_alone", Self.fitBridge(training)), ("mien", mien)]
+                chosen.append((mien.glassesThreshold, mien.lensDarknessThreshold ?? .infinity))
                 for sample in samples where fold[sample.person] == k {
                     for (arm, rule) in rules {
                         let hit = rule.wearsGlasses(sample) == sample.wearsGlasses ? 1 : 0
                         for key in [sample.set, "all"] {
-                            let old = right[arm, default: [:]][key] ?? (0, 0)
-                            right[arm, default: [:]][key] = (old.right + hit, old.count + 1)
+                            let old = tally[arm, default: [:]][key] ?? (0, 0)
+                            tally[arm, default: [:]][key] = (old.right + hit, old.count + 1)
                         }
                     }
                 }
             }
         }
+        let accuracy = tally.mapValues { sets in sets.mapValues { Double($0.right) / Double(max($0.count, 1)) } }
         var result: [String: Any] = [
             "people": people.count, "folds": Self.folds, "repetitions": Self.repetitions,
         ]
-        for (arm, sets) in right {
-            var row: [String: Any] = [:]
-            for (set, tally) in sets { row[set] = round3(Double(tally.right) / Double(max(tally.count, 1))) }
-            result[arm] = row
-        }
-        let thresholds = chosen.map(\.0).sorted()
-        let darkness = chosen.map(\.1).sorted()
+        for (arm, sets) in accuracy { result[arm] = sets.mapValues(round3) }
+        let thresholds = chosen.map(\.glasses).sorted()
+        let darkness = chosen.map(\.darkness).sorted()
         if let t0 = thresholds.first, let t1 = thresholds.last, let d0 = darkness.first, let d1 = darkness.last {
             result["refitted_thresholds"] = [
                 "glasses": [round3(t0), round3(t1)], "lens_darkness": [round3(d0), round3(d1)],
             ]
         }
         let line = ["mien", "bridge_alone"].map { arm in
-            let sets = right[arm] ?? [:]
-            let all = sets["all"].map { 100 * Double($0.right) / Double(max($0.count, 1)) } ?? 0
-            let perSet = sets.keys.filter { $0 != "all" }.sorted().map { set in
-                let t = sets[set] ?? (0, 0)
-                return "\(set) \(String(format: "%.1f", 100 * Double(t.right) / Double(max(t.count, 1))))"
+            let sets = accuracy[arm] ?? [:]
+            let perSet = sets.keys.filter { $0 != "all" }.sorted().map {
+                "\($0) \(String(format: "%.1f", 100 * (sets[$0] ?? 0)))"
             }
-            return "\(arm) \(String(format: "%.2f", all)) % (\(perSet.joined(separator: ", ")))"
+            return "\(arm) \(String(format: "%.2f", 100 * (sets["all"] ?? 0))) % (\(perSet.joined(separator: ", ")))"
         }
         print(
             "glasses cross-validated (\(people.count) people, \(Self.folds) folds x \(Self.repetitions) seeds,"

@@ -123,8 +123,7 @@ struct IdentityEvaluation {
     /// people, tested on the pairs whose people are all in the held-out fold.
     private func crossValidated(people: Set<String>, same: [Pair], different: [Pair]) -> [String: Any] {
         var generator = SeededGenerator(seed: 26)
-        var fold: [String: Int] = [:]
-        for (i, person) in people.sorted().shuffled(using: &generator).enumerated() { fold[person] = i % Self.folds }
+        let fold = PersonFolds.assign(people, count: Self.folds, using: &generator)
         func foldOf(_ pair: Pair) -> (Int?, Int?) { (fold[pair.people.0], fold[pair.people.1]) }
         var rows: [[String: Any]] = []
         var heldOutSame = 0
