@@ -77,7 +77,7 @@ struct ExpressionEvaluation {
     /// faces "found" in pictures without one (dlib's dogs, face_alignment's grass), which must stay 0.
     private func compareFacesFound(
         jaffe: [LabelledExpression], muxspace: [LabelledExpression], peer: [String: BlendshapePeer.Picture],
-        into result: inout [String: Any]
+        runner: BlendshapePeer, into result: inout [String: Any]
     ) throws {
         let mien = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
@@ -97,7 +97,7 @@ struct ExpressionEvaluation {
         }
         // fer2013's 48 x 48 crops are read by the peer here only (the expression tasks do not use them).
         let fer = sets.has("fer2013_test") ? try LabelledExpression.fer2013(sets.root) : []
-        let ferPeer = try fer.isEmpty ? [:] : BlendshapePeer.locate().get().pictures(fer.map(\.imagePath))
+        let ferPeer = try fer.isEmpty ? [:] : runner.pictures(fer.map(\.imagePath))
         for (name, images, peer) in [("jaffe", jaffe, peer), ("muxspace", muxspace, peer), ("fer2013", fer, ferPeer)]
         where !images.isEmpty {
             let paths = images.map(\.imagePath)
@@ -111,8 +111,8 @@ struct ExpressionEvaluation {
             sets.root.appendingPathComponent("dlib_examples_faces/dogs.jpg").path,
             sets.root.appendingPathComponent("face_alignment_test_assets/grass.jpg").path,
         ].filter { FileManager.default.fileExists(atPath: $0) }
-        guard !noFace.isEmpty, let peerRunner = try? BlendshapePeer.locate().get() else { return }
-        let peerNoFace = try peerRunner.pictures(noFace)
+        guard !noFace.isEmpty else { return }
+        let peerNoFace = try runner.pictures(noFace)
         func faces(_ analyzer: FaceAnalyzer) throws -> Int {
             try noFace.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.count) }
         }
@@ -148,7 +148,7 @@ struct ExpressionEvaluation {
                 patches.append(path.path)
             }
         }
-        let patchCounts = try readers(patches, peer: try peerRunner.pictures(patches), total: "patches")
+        let patchCounts = try readers(patches, peer: try runner.pictures(patches), total: "patches")
         result["non_face_patches_with_a_face"] = patchCounts
         print(
             "expressions non-face patches read as a face: Mien \(patchCounts["mien"] ?? 0) (its detector alone"
@@ -157,7 +157,7 @@ struct ExpressionEvaluation {
 
         let skimage = try Self.skimagePatches(root: sets.root, into: folder)
         guard !skimage.faces.isEmpty else { return }
-        let peerSkimage = try peerRunner.pictures(skimage.faces + skimage.nonFaces)
+        let peerSkimage = try runner.pictures(skimage.faces + skimage.nonFaces)
         for (key, paths) in [("faces", skimage.faces), ("non_faces", skimage.nonFaces)] {
             let counts = try readers(paths, peer: peerSkimage, total: "patches")
             result["skimage_\(key)_read_as_a_face"] = counts
@@ -246,8 +246,10 @@ struct ExpressionEvaluation {
         var result: [String: Any] = [:]
         // The peer reads the same pictures (paths in the same order as the scores above).
         var peerPictures: [String: BlendshapePeer.Picture]?
+        var peerRunner: BlendshapePeer?
         switch BlendshapePeer.locate() {
         case .success(let peer):
+            peerRunner = peer
             peerPictures = try peer.pictures((yaleImages + jaffeImages + muxImages).map(\.imagePath))
             result["peer"] = BlendshapePeer.name
         case .failure(let unavailable):
@@ -347,8 +349,9 @@ struct ExpressionEvaluation {
                     + " (\(trustedPositives.count) / \(trustedNegatives.count))")
         }
 
-        if let peerPictures {
-            try compareFacesFound(jaffe: jaffeImages, muxspace: muxImages, peer: peerPictures, into: &result)
+        if let peerPictures, let peerRunner {
+            try compareFacesFound(
+                jaffe: jaffeImages, muxspace: muxImages, peer: peerPictures, runner: peerRunner, into: &result)
         }
         result["cross_validated"] = try crossValidate(
             [("yalefaces", yaleImages, yale), ("jaffe", jaffeImages, jaffe), ("muxspace", muxImages, mux)])
