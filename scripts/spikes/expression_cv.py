@@ -1,5 +1,7 @@
 """Person-wise cross-validation of Mien's expression mappings against their blendshape sources (a spike for
-issue 24; `make eval` is where the measurement belongs once the rule is settled).
+issue 24; `make eval` is where the measurement belongs once the rule is settled). Superseded by
+`ExpressionCrossValidation` in `make eval`; its SHIPPED table is the constants of the time, when smile still
+averaged the lip corners' lift and the mouth's widening with the blendshape.
 
 Input: `MienDev features` CSV of the labelled pictures (file, 52 blendshapes, geometric features) and the
 evaluation folder. For each task: 5 folds of people (seed 24); on the training people each response curve is
