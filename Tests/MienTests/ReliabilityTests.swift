@@ -131,18 +131,30 @@ struct ReliabilityTests {
     }
 
     @Test func damagedPictures_leaveNoFileDescriptorOpen() throws {
-        func openDescriptors() throws -> Int {
-            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        /// The process's open descriptors, and how many of them are OpenCV's temporary files (the HDR decoder
+        /// of OpenCV 4.6 kept one open per damaged picture; OpenCV names them `__opencv_temp.XXXXXX`).
+        func openDescriptors() throws -> (all: Int, openCVTemporary: Int) {
+            let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+            let temporary = names.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?
+                    .contains("__opencv_temp") == true
+            }
+            return (names.count, temporary.count)
         }
         let junk = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
         let inputs: [[UInt8]] = [
             Array("#?RADIANCE\n".utf8) + junk, [0x76, 0x2F, 0x31, 0x01] + junk, [0xFF, 0x4F, 0xFF, 0x51] + junk,
             [0x49, 0x49, 0x2A, 0x00] + junk, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + junk,
         ]
+        let attempts = 50
         let before = try openDescriptors()
         for bytes in inputs {
-            for _ in 0..<20 { _ = try? ImageDecoder.decode(bytes: bytes) }
+            for _ in 0..<attempts { _ = try? ImageDecoder.decode(bytes: bytes) }
         }
-        #expect(try openDescriptors() <= before + 2, "damaged pictures must not leak descriptors")
+        let after = try openDescriptors()
+        #expect(after.openCVTemporary <= before.openCVTemporary, "a damaged picture left its temporary file open")
+        // Other tests run beside this one and open and close descriptors of their own, so the count of all
+        // of them is only held to less than one per damaged picture (a leak in any decoder leaves 50 or more).
+        #expect(after.all - before.all < attempts, "damaged pictures must not leak descriptors: \(before) → \(after)")
     }
 }
