@@ -56,9 +56,13 @@ public final class FaceAnalyzer {
             [BlazeFaceDetector.model(for: self.detection.faceMode), .faceMesh]
             + (expressions == nil ? [] : [.blendshapes]) + (emotions ? [.ferEmotion] : [])
             + (appearance ? [.gender, .age] : []) + (reidentification == nil ? [] : [.faceRecognition])
-        InferenceCore.prepare(networks, store: models)
+        // Without a stage measuring the faces, the mesh has both cores (FaceMeshEstimator's settings).
+        let meshAlone = expressions == nil && !emotions && !appearance
+        InferenceCore.prepare(
+            networks, store: models,
+            settings: [.faceMesh: FaceMeshEstimator.inferenceSettings(aloneInPipeline: meshAlone)])
         let detector = try BlazeFaceDetector(options: self.detection, models: models)
-        let mesher = try FaceMeshEstimator(models: models)
+        let mesher = try FaceMeshEstimator(models: models, aloneInPipeline: meshAlone)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         locator = FaceLocator(
             mode: mode, tracking: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector,

@@ -42,7 +42,8 @@ struct TrackingBench {
         for _ in 0..<runs {
             let detection = try DetectionOptions(faceMode: faceMode, maximumFaces: maximumFaces)
             let detector = TimedDetector(try BlazeFaceDetector(options: detection, models: models))
-            let mesher = TimedMesher(try FaceMeshEstimator(models: models))
+            // The settings a Detector gives the mesh with and without a measuring stage.
+            let mesher = TimedMesher(try FaceMeshEstimator(models: models, aloneInPipeline: !expressions))
             let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))
             let analyzer = FaceAnalyzer(
                 mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,

@@ -59,6 +59,31 @@ struct MeshAndTrackingTests {
         }
     }
 
+    /// The mesh's two settings are a matter of speed: the points are the same.
+    ///
+    /// Alone in the pipeline it runs each face on both threads (one stream); beside the measuring stages,
+    /// on lanes (a stream each).
+    @Test func meshAlone_onBothThreads_givesTheSamePoints_asOnLanes() throws {
+        let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let alone = FaceMeshEstimator.inferenceSettings(aloneInPipeline: true)
+        #expect(alone.streams == 1 && alone.threads == FaceMeshEstimator.lanes)
+        #expect(
+            FaceMeshEstimator.inferenceSettings(aloneInPipeline: false) == ModelDescriptor.faceMesh.inferenceSettings)
+        let face = SampleMedia.astronautFace
+        let regions = [1.0, 1.2, 0.9].map {
+            FaceRegion(center: face.center, size: max(face.width, face.height) * 1.5 * $0, rotation: 0)
+        }
+        let onLanes = try FaceMeshEstimator(models: models).meshes(in: sample, regions: regions)
+        let onBothThreads = try FaceMeshEstimator(models: models, aloneInPipeline: true).meshes(
+            in: sample, regions: regions)
+        #expect(onBothThreads.count == 3 && onBothThreads.map(\.region) == regions)
+        for (lanes, both) in zip(onLanes, onBothThreads) {
+            #expect(abs(lanes.presence - both.presence) < 1e-5)
+            let worst = zip(lanes.points, both.points).map { $0.xy.distance(to: $1.xy) }.max() ?? .infinity
+            #expect(worst < 0.01, "points differ by up to \(worst) px")
+        }
+    }
+
     @Test func rolledFace_givesRollOfTheSameAngle() throws {
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)

@@ -84,14 +84,17 @@ public final class InferenceCore: @unchecked Sendable {
     /// the three networks of `mien detect --expressions` are ready in about half the time.
     ///
     /// Failures are ignored here: the stage that loads the model reports them, in pipeline order.
-    public static func prepare(_ models: [ModelDescriptor], store: ModelStore) {
+    /// - Parameter settings: the settings a stage will load a model with when they are not the model's own
+    ///   `inferenceSettings` (so that what is compiled here is what the stage asks for).
+    public static func prepare(
+        _ models: [ModelDescriptor], store: ModelStore, settings: [ModelDescriptor: InferenceSettings] = [:]
+    ) {
         guard let core = try? shared(), models.count > 1 else { return }
-        let pending = models.filter { model in
-            core.lock.withLock { core.compiled[CompiledKey(sha256: model.sha256, settings: model.inferenceSettings)] }
-                == nil
+        let pending = models.map { ($0, settings[$0] ?? $0.inferenceSettings) }.filter { model, settings in
+            core.lock.withLock { core.compiled[CompiledKey(sha256: model.sha256, settings: settings)] } == nil
         }
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
-            _ = try? core.compiledModel(pending[index], store: store, settings: pending[index].inferenceSettings)
+            _ = try? core.compiledModel(pending[index].0, store: store, settings: pending[index].1)
         }
     }
 }

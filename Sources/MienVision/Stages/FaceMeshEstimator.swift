@@ -9,6 +9,10 @@ public import MienCore
 /// the 2-core machine with OpenVINO: 4 faces took 5.0 ms on 2 requests and 2 streams, 5.1 ms as one
 /// batch of 4 on 2 threads, 8.7 ms one after the other; lanes keep one code path for any number of faces.
 ///
+/// When nothing is measured after the mesh (no expressions, emotions or appearance), the pipeline's
+/// second thread has no work, so the mesh instead runs each face on all `lanes` threads, one face after
+/// another (`inferenceSettings(aloneInPipeline:)`).
+///
 /// - Important: Not reentrant: one call at a time.
 public final class FaceMeshEstimator: FaceMeshEstimating {
     /// The model's input side in pixels.
@@ -22,14 +26,31 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
     private static let spec = TensorSpec(
         width: inputSize, height: inputSize, channels: 3, rgb: true, scale: 1 / 255, offset: 0, border: 0)
 
+    /// Whether several faces run on lanes (the compiled model has a stream per lane).
+    private let usesLanes: Bool
+
     /// Loads and verifies the mesh model.
+    /// - Parameter aloneInPipeline: true when no stage measures the faces after the mesh (default false):
+    ///   see `inferenceSettings(aloneInPipeline:)`.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore) throws {
-        network = try Self.load(models)
+    public init(models: ModelStore, aloneInPipeline: Bool = false) throws {
+        let settings = Self.inferenceSettings(aloneInPipeline: aloneInPipeline)
+        network = try NeuralNetwork(.faceMesh, store: models, settings: settings)
+        usesLanes = settings.streams > 1
     }
 
-    private static func load(_ models: ModelStore) throws -> NeuralNetwork {
-        try NeuralNetwork(.faceMesh, store: models)
+    /// How OpenVINO runs the mesh.
+    ///
+    /// Beside the stages that measure faces (`aloneInPipeline` false): one thread per lane and a stream per
+    /// lane, the model's own settings, because the measuring thread keeps the other core busy. Alone: one
+    /// stream on `lanes` threads, since the core the measuring stages would use is free. Measured with
+    /// `MienDev peer-bench` on the 2-core machine, 720p talking head, mesh + pose + tracking, alternating
+    /// builds: one face 245-261 fps with a thread per lane, 311-314 fps on both threads; four faces
+    /// 91-110 fps either way. With every metric the two threads were no faster on one face and slower on
+    /// four (60-73 against 84 fps), hence the two settings.
+    public static func inferenceSettings(aloneInPipeline: Bool) -> InferenceSettings {
+        aloneInPipeline
+            ? InferenceSettings(threads: lanes, streams: 1) : ModelDescriptor.faceMesh.inferenceSettings
     }
 
     public func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
@@ -37,7 +58,7 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
     }
 
     public func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
-        guard regions.count > 1, Self.lanes > 1 else { return try regions.map { try mesh(in: frame, region: $0) } }
+        guard regions.count > 1, usesLanes else { return try regions.map { try mesh(in: frame, region: $0) } }
         while extraNetworks.count < Self.lanes - 1 { extraNetworks.append(try network.lane()) }
         let work = LaneWork(networks: [network] + extraNetworks, count: regions.count)
         defer { work.release() }
