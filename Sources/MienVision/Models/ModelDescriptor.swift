@@ -79,7 +79,8 @@ public struct ModelDescriptor: Sendable, Hashable {
     /// also gets one stream per lane, so that the faces of one frame run on their lanes at once: with
     /// one stream OpenVINO queues a compiled model's requests, and 4 faces on 2 requests took 9.4 ms
     /// against 8.7 ms one after the other; with 2 streams, 5.0 ms (one face: 2.1 ms either way; a
-    /// batch of 4 on 2 threads took 5.1 ms). Measured on the 2-core machine, FaceMesh v2.
+    /// batch of 4 on 2 threads took 5.1 ms). Measured on the 2-core machine, FaceMesh v2. (A mesh with no
+    /// measuring stage after it runs on both threads instead: `FaceMeshEstimator.inferenceSettings`.)
     public var inferenceSettings: InferenceSettings {
         guard self == .faceMesh else { return .singleThread }
         let lanes = FaceMeshEstimator.lanes
