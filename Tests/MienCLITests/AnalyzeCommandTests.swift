@@ -2,24 +2,6 @@ import Foundation
 import MienTesting
 import Testing
 
-/// Waits until the JSON Lines output being written in `folder` (still under its temporary name, which
-/// `AtomicFile` renames when the input ends) holds `count` lines, polling every 20 ms (a frame or two at
-/// the fastest rate measured); false when `seconds` pass first.
-private func framesWritten(folder: URL, output: String, atLeast count: Int, within seconds: Double) throws -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        let partial = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
-            $0.hasPrefix(".\(output).partial-")
-        }
-        for name in partial {
-            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            if data.filter({ $0 == UInt8(ascii: "\n") }).count >= count { return true }
-        }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    return false
-}
-
 /// Rows of a CSV file without quoted commas (Mien's cells never contain any but flags' semicolons).
 private func csvRows(_ path: String) throws -> [[String]] {
     try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).map {
@@ -126,7 +108,7 @@ struct AnalyzeCommandTests {
         try process.run()
         // Interrupt once a few frames are written, not after a fixed time: a fast machine with idle cores
         // analysed all 600 frames within 4 s (so the interrupt came too late to test anything).
-        let started = try framesWritten(folder: folder, output: "long.mp4.jsonl", atLeast: 3, within: 60)
+        let started = waitForFinishedFrames(of: "long.mp4", in: folder, atLeast: 3, timeout: 60) != nil
         process.interrupt()
         process.waitUntilExit()
         #expect(started, "three frames were not written within 60 s")
