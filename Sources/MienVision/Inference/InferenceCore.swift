@@ -67,10 +67,16 @@ public final class InferenceCore: @unchecked Sendable {
     func compiledModel(_ model: ModelDescriptor, store: ModelStore, settings: InferenceSettings) throws
         -> CompiledModel
     {
-        let bytes = try store.bytes(of: model)
-        let key = CompiledKey(sha256: model.sha256, settings: settings)
-        if let cached = lock.withLock({ compiled[key] }) { return cached }
-        let source = try SourceModel(core: self, bytes: bytes, file: store.url(of: model))
+        let key: CompiledKey
+        let source: SourceModel
+        // The file's bytes are released before compiling: start-up sets Mien's peak memory, and the
+        // compiler holds the model again (the age network is 10.7 MB).
+        do {
+            let bytes = try store.bytes(of: model)
+            key = CompiledKey(sha256: model.sha256, settings: settings)
+            if let cached = lock.withLock({ compiled[key] }) { return cached }
+            source = try SourceModel(core: self, bytes: bytes, file: store.url(of: model))
+        }
         let made = try CompiledModel(core: self, source: source, name: model.fileName, settings: settings)
         return lock.withLock {
             if let first = compiled[key] { return first }

@@ -11,7 +11,7 @@ import MienCore
 final class SourceModel {
     let handle: OpaquePointer
 
-    init(core: InferenceCore, bytes: [UInt8], file: URL) throws {
+    init(core: InferenceCore, bytes: Data, file: URL) throws {
         let name = file.lastPathComponent
         guard !bytes.isEmpty else { throw MienError(.modelInvalid, "the model file is empty", input: name) }
         var model: OpaquePointer? = nil
@@ -20,11 +20,10 @@ final class SourceModel {
                 ov_core_read_model(core.handle, file.path, nil, &model)
             }
         } else {
-            try bytes.withUnsafeBufferPointer { buffer in
-                try buffer.withMemoryRebound(to: CChar.self) { chars in
-                    try openVINOCall(model: name, "read", code: .modelInvalid) {
-                        ov_core_read_model_from_memory_buffer(core.handle, chars.baseAddress, chars.count, nil, &model)
-                    }
+            try bytes.withUnsafeBytes { buffer in
+                let chars = buffer.bindMemory(to: CChar.self)
+                try openVINOCall(model: name, "read", code: .modelInvalid) {
+                    ov_core_read_model_from_memory_buffer(core.handle, chars.baseAddress, chars.count, nil, &model)
                 }
             }
         }

@@ -44,10 +44,10 @@ public struct ModelStore: Sendable {
         directory.appendingPathComponent(model.fileName)
     }
 
-    /// The verified bytes of `model`.
+    /// The verified bytes of `model`, as read (not copied into an array: start-up sets the peak memory).
     /// - Throws: `.modelMissing` when the file is absent or unreadable, `.modelAltered` when its SHA-256
     ///   differs from the one this build expects; both name the file.
-    public func bytes(of model: ModelDescriptor) throws -> [UInt8] {
+    public func bytes(of model: ModelDescriptor) throws -> Data {
         let url = url(of: model)
         let data: Data
         do {
@@ -64,7 +64,7 @@ public struct ModelStore: Sendable {
                 "model file has SHA-256 \(digest), expected \(model.sha256): it was altered or truncated; run `make models`",
                 input: url.path)
         }
-        return [UInt8](data)
+        return data
     }
 
     /// Whether `model`'s file is present with the expected checksum (for `mien models`).
