@@ -45,9 +45,9 @@ public final class FaceMeshEstimator: FaceMeshEstimating {
     /// lane, the model's own settings, because the measuring thread keeps the other core busy. Alone: one
     /// stream on `lanes` threads, since the core the measuring stages would use is free. Measured with
     /// `MienDev peer-bench` on the 2-core machine, 720p talking head, mesh + pose + tracking, alternating
-    /// builds: one face 245-261 fps with a thread per lane, 311-314 fps on both threads; four faces
-    /// 91-110 fps either way. With every metric the two threads were no faster on one face and slower on
-    /// four (60-73 against 84 fps), hence the two settings.
+    /// builds, three rounds: one face 244-253 fps with a thread per lane, 312-328 fps on both threads;
+    /// four faces 102-106 against 92-115 fps (no change beyond noise). With every metric the two threads
+    /// were no faster on one face and slower on four (60-73 against 84 fps), hence the two settings.
     public static func inferenceSettings(aloneInPipeline: Bool) -> InferenceSettings {
         aloneInPipeline
             ? InferenceSettings(threads: lanes, streams: 1) : ModelDescriptor.faceMesh.inferenceSettings
