@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mien_video *video = nullptr;
     mien_video_info info{};
     char *error = nullptr;
-    if (mien_video_open_file(path.c_str(), 4'000'000, &video, &info, &error) != MIEN_OK) {
+    if (mien_video_open_file(path.c_str(), 4'000'000, 0, &video, &info, &error) != MIEN_OK) {
         forget(error);
         return 0;
     }

@@ -36,7 +36,7 @@ double seconds(AVRational value) { return value.den == 0 ? 0 : av_q2d(value); }
 
 } // namespace
 
-FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pixels) {
+FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pixels, int threads) {
     // FFmpeg logs to stderr at "info" by default (a line per damaged packet); errors only, as OpenCV did.
     static std::once_flag quiet;
     std::call_once(quiet, [] { av_log_set_level(AV_LOG_ERROR); });
@@ -65,7 +65,7 @@ FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pi
     if (codec_ == nullptr) throw std::bad_alloc();
     if (avcodec_parameters_to_context(codec_, stream->codecpar) < 0)
         throw BridgeError(MIEN_ERR_OPEN, "FFmpeg could not set up the video decoder");
-    codec_->thread_count = 0;  // FFmpeg picks one per core
+    codec_->thread_count = threads;
     if (max_pixels > 0) codec_->max_pixels = max_pixels;
     if (avcodec_open2(codec_, decoder, nullptr) < 0) throw BridgeError(MIEN_ERR_OPEN, "FFmpeg could not open the video decoder");
     width_ = stream->codecpar->width;

@@ -29,8 +29,9 @@ class FileDecoder {
   public:
     /// Opens `path` with FFmpeg's demuxer `container` ("avi", "mov", ...; empty: FFmpeg probes); throws
     /// `BridgeError` (MIEN_ERR_OPEN) when FFmpeg cannot read a video stream from it. Decoders refuse
-    /// frames over `max_pixels` (0: FFmpeg's own limit).
-    FileDecoder(const char *path, const char *container, int64_t max_pixels);
+    /// frames over `max_pixels` (0: FFmpeg's own limit). The decoder uses `threads` threads (0: FFmpeg's
+    /// choice, one per core and one more).
+    FileDecoder(const char *path, const char *container, int64_t max_pixels, int threads);
     ~FileDecoder();
     FileDecoder(const FileDecoder &) = delete;
     FileDecoder &operator=(const FileDecoder &) = delete;

@@ -70,10 +70,11 @@ void describe(const cv::VideoCapture &capture, mien_video_info *info) {
 
 } // namespace
 
-extern "C" mien_status mien_video_open_file(const char *path, int64_t max_pixels, mien_video **out,
-                                            mien_video_info *info, char **error_message) {
+extern "C" mien_status mien_video_open_file(const char *path, int64_t max_pixels, int32_t decoder_threads,
+                                            mien_video **out, mien_video_info *info, char **error_message) {
     return mien::guarded(error_message, [&] {
         mien::require(path != nullptr && out != nullptr, "path or out is NULL");
+        mien::require(decoder_threads >= 0, "decoder_threads is negative");
         *out = nullptr;
         if (!exists(path)) throw mien::BridgeError(MIEN_ERR_NOT_FOUND, "no such file");
         const char *container = known_container(path);
@@ -81,7 +82,7 @@ extern "C" mien_status mien_video_open_file(const char *path, int64_t max_pixels
             throw mien::BridgeError(MIEN_ERR_OPEN, "not a video container Mien reads (MP4/MOV, MKV/WebM, AVI, MPEG-PS/TS, "
                                                    "FLV, Ogg, ASF, GIF; raw streams: remux with ffmpeg -c copy)");
         auto video = std::make_unique<mien_video>();
-        video->file = std::make_unique<mien::FileDecoder>(path, container, max_pixels);
+        video->file = std::make_unique<mien::FileDecoder>(path, container, max_pixels, decoder_threads);
         if (info != nullptr) {
             info->width = video->file->width();
             info->height = video->file->height();

@@ -223,7 +223,8 @@ struct Bench: ParsableCommand {
 
             // Decode runs ahead on its own thread, as `mien detect` does, so the two overlap.
             start = clock.now
-            let source = PrefetchingFrameSource(try VideoFileSource(path: path))
+            let source = PrefetchingFrameSource(
+                try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads))
             var processed = 0
             while let frame = try source.nextFrame() {
                 let before = clock.now

@@ -49,7 +49,8 @@ struct TrackingBench {
                 mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,
                 mesher: mesher, geometry: try CanonicalFaceModel(models: models),
                 expressions: expressions ? try ExpressionOptions() : nil, blendshapes: blendshapes)
-            let source = PrefetchingFrameSource(try VideoFileSource(path: clip))
+            let source = PrefetchingFrameSource(
+                try VideoFileSource(path: clip, decoderThreads: VideoFileSource.analysisDecoderThreads))
             let clock = ContinuousClock()
             let start = clock.now
             var frames = 0

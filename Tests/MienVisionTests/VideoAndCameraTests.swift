@@ -24,6 +24,30 @@ struct VideoAndCameraTests {
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp })
     }
 
+    /// The Detector decodes on fewer threads than FFmpeg would pick (`analysisDecoderThreads`); that may
+    /// change the speed, never a pixel or a timestamp.
+    @Test func decoderThreads_changeNoPixelAndNoTimestamp() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path("clip.mp4")
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 24, framesPerSecond: 15).write(to: path)
+        func frames(threads: Int) throws -> [Frame] {
+            var frames: [Frame] = []
+            var errors: [MienError] = []
+            try VideoFileSource(path: path, decoderThreads: threads).drain(
+                { frames.append($0) }, onError: { errors.append($0) })
+            #expect(errors.isEmpty)
+            return frames
+        }
+        let single = try frames(threads: 1)
+        #expect(single.count == 24)
+        for threads in [0, 3] {
+            let other = try frames(threads: threads)
+            #expect(other.map(\.pixels) == single.map(\.pixels))
+            #expect(other.map(\.timestamp) == single.map(\.timestamp))
+        }
+    }
+
     /// A phone's portrait video is stored as landscape frames plus a rotation in the track header; the
     /// frames must come out upright, at the rotated size, or the faces are lying on their side.
     @Test func rotatedMP4_comesOutUpright() throws {

@@ -86,8 +86,10 @@ typedef struct mien_video_info {
 
 /// Opens a video file with FFmpeg's libraries. Frames are returned at the stream's size (a frame of
 /// another size is scaled to it) and rotated as the container's display matrix says.
-/// - Parameter max_pixels: frames (announced or decoded) over this many pixels are refused; 0: no limit.
-mien_status mien_video_open_file(const char *path, int64_t max_pixels, mien_video **out,
+/// - Parameters:
+///   - max_pixels: frames (announced or decoded) over this many pixels are refused; 0: no limit.
+///   - decoder_threads: threads FFmpeg's decoder may use; 0: FFmpeg's choice (one per core and one more).
+mien_status mien_video_open_file(const char *path, int64_t max_pixels, int32_t decoder_threads, mien_video **out,
                                  mien_video_info *info, char **error_message);
 
 /// Opens a V4L2 camera by device path ("/dev/video0"). A missing device fails at once; it never waits.

@@ -9,11 +9,14 @@ final class VideoCapture {
     let framesPerSecond: Double
     let announcedFrameCount: Int
 
-    /// Opens a video file whose frames have at most `maximumPixels` pixels.
-    init(file path: String, maximumPixels: Int) throws {
+    /// Opens a video file whose frames have at most `maximumPixels` pixels, decoded on `decoderThreads`
+    /// threads (0: FFmpeg's choice).
+    init(file path: String, maximumPixels: Int, decoderThreads: Int) throws {
         var out: OpaquePointer? = nil
         var info = mien_video_info()
-        try bridgeCall(input: path) { mien_video_open_file(path, Int64(maximumPixels), &out, &info, $0) }
+        try bridgeCall(input: path) {
+            mien_video_open_file(path, Int64(maximumPixels), Int32(clamping: max(0, decoderThreads)), &out, &info, $0)
+        }
         guard let out else { throw MienError(.internalFailure, "no video handle", input: path) }
         handle = out
         (width, height) = (Int(info.width), Int(info.height))

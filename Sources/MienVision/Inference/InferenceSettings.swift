@@ -1,4 +1,5 @@
-/// How OpenVINO runs one network: threads and streams (the hint is always latency, the precision float32).
+/// How OpenVINO runs one network: threads and streams (the hint is always latency, the precision float32,
+/// and no thread pinning).
 ///
 /// Per network because they differ: the small networks (BlazeFace 0.4–0.6 ms, blendshapes 0.3 ms on one
 /// thread) were slower on two threads (0.45 → 0.62 ms for the blendshapes), while the mesh runs the faces
@@ -29,6 +30,12 @@ public struct InferenceSettings: Sendable, Hashable {
             "INFERENCE_PRECISION_HINT": "f32",
             "INFERENCE_NUM_THREADS": String(threads),
             "NUM_STREAMS": String(streams),
+            // OpenVINO pins each compiled model's stream threads to cores as if it had the machine to itself.
+            // Mien runs several models beside its own decoding and stage threads, and pinned streams left a
+            // core idle while others queued for theirs: every metric on the 2-core machine's 720p clip had the
+            // CPUs 24 % idle, 13-15 % without pinning (`MienDev peer-bench`, /proc/stat); frames/s with
+            // `VideoFileSource.analysisDecoderThreads`.
+            "ENABLE_CPU_PINNING": "NO",
         ]
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import MienCore
 
 /// The frames of a video file, decoded by FFmpeg.
@@ -19,13 +20,27 @@ public final class VideoFileSource: FrameSource {
     /// on a healthy file; a shortfall beyond this many frames (or 2 %) is reported as truncation.
     public static let truncationTolerance = 2
 
+    /// Threads FFmpeg's decoder gets when faces are analysed beside it: the cores the analysis leaves,
+    /// at least one.
+    ///
+    /// The analysis keeps two cores busy (the locating and measuring stages, the mesh on up to
+    /// `FaceMeshEstimator.lanes` threads), and FFmpeg's own choice (one thread per core and one more) made
+    /// its frame threads compete with them. On the 2-core machine, 720p talking head, every metric, six
+    /// alternating rounds (`MienDev peer-bench`): 187 fps and 286-297 MB peak with FFmpeg's choice,
+    /// 185 fps and 279-281 MB with one thread, and with OpenVINO's thread pinning off as well
+    /// (`InferenceSettings`) 193 against 208 fps. Decoding alone is slower on one thread (377 against
+    /// 544-571 fps), which is why a source decoding for nothing else keeps FFmpeg's choice.
+    public static let analysisDecoderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 2)
+
     /// Opens the video.
-    /// - Parameter maximumPixels: videos whose frames are larger are refused (the still-image limit by
-    ///   default).
+    /// - Parameters:
+    ///   - maximumPixels: videos whose frames are larger are refused (the still-image limit by default).
+    ///   - decoderThreads: threads FFmpeg's decoder uses; 0 (default): FFmpeg's choice, one per core and
+    ///     one more. `analysisDecoderThreads` when faces are analysed beside the decoding.
     /// - Throws: `.notFound` for a missing file, `.corruptData` for one FFmpeg cannot open.
-    public init(path: String, maximumPixels: Int = ImageLimits.maximumPixels) throws {
+    public init(path: String, maximumPixels: Int = ImageLimits.maximumPixels, decoderThreads: Int = 0) throws {
         _ = try ImageDecoder.readableRegularFile(path)
-        capture = try VideoCapture(file: path, maximumPixels: maximumPixels)
+        capture = try VideoCapture(file: path, maximumPixels: maximumPixels, decoderThreads: decoderThreads)
         name = path
         info = SourceInfo(
             kind: .video, width: capture.width, height: capture.height,
