@@ -31,6 +31,11 @@ constexpr double kMaxAnnouncedFrames = 1e12;
 /// Rows of the BGR conversion buffer are aligned like OpenCV's, because some swscale paths write whole
 /// SIMD blocks past the last pixel of a row.
 constexpr int kRowAlignment = 32;
+/// Frames this many pixels wide or a multiple of it are converted straight into the caller's buffer:
+/// swscale's SIMD converters work in blocks of at most 32 pixels, so none runs past the end of such a row.
+constexpr int kDirectWidthMultiple = 32;
+/// Alignment of the caller's buffer and rows below which swscale falls back to unvectorised code.
+constexpr uintptr_t kDirectAlignment = 16;
 
 double seconds(AVRational value) { return value.den == 0 ? 0 : av_q2d(value); }
 
@@ -159,6 +164,19 @@ void FileDecoder::convert(uint8_t *pixels) {
     scaler_ = sws_getCachedContext(scaler_, frame_->width, frame_->height, static_cast<AVPixelFormat>(frame_->format),
                                    width_, height_, AV_PIX_FMT_BGR24, SWS_BICUBIC, nullptr, nullptr, nullptr);
     if (scaler_ == nullptr) throw BridgeError(MIEN_ERR_DECODE, "FFmpeg cannot convert this frame's pixel format");
+    // Straight into the caller's buffer when nothing needs the intermediate one: no rotation, the frame at
+    // the stream's size (so swscale only converts), rows a whole number of SIMD blocks (no block runs past a
+    // row's end, see kRowAlignment) and 16-byte aligned rows (or swscale takes its slow path). It saves
+    // copying every frame once: 720p decoding alone 598 -> 626 fps, every metric 244 -> 256 fps
+    // (`MienDev peer-bench`, alternating, the 2-core machine), with the same pixels on four clips.
+    const int row_bytes = width_ * 3;
+    if (rotation_ == 0 && frame_->width == width_ && frame_->height == height_ && width_ % kDirectWidthMultiple == 0 &&
+        reinterpret_cast<uintptr_t>(pixels) % kDirectAlignment == 0 && row_bytes % kDirectAlignment == 0) {
+        uint8_t *planes[4] = {pixels, nullptr, nullptr, nullptr};
+        int strides[4] = {row_bytes, 0, 0, 0};
+        sws_scale(scaler_, frame_->data, frame_->linesize, 0, frame_->height, planes, strides);
+        return;
+    }
     sws_scale(scaler_, frame_->data, frame_->linesize, 0, frame_->height, bgr_->data, bgr_->linesize);
     const cv::Mat converted(height_, width_, CV_8UC3, bgr_->data[0], static_cast<size_t>(bgr_->linesize[0]));
     cv::Mat target(height(), width(), CV_8UC3, pixels);
