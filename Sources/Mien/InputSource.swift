@@ -21,17 +21,18 @@ public enum InputSource {
         }
         if isDirectory.boolValue { return try ImageFolderSource(path: path, interval: imageInterval) }
         let ext = (path as NSString).pathExtension.lowercased()
-        if ImageDecoder.imageExtensions.contains(ext) { return try ImageSource(path: path) }
-        if videoExtensions.contains(ext) {
-            return try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads)
+        func video() throws -> VideoFileSource {
+            try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads)
         }
+        if ImageDecoder.imageExtensions.contains(ext) { return try ImageSource(path: path) }
+        if videoExtensions.contains(ext) { return try video() }
         if let handle = FileHandle(forReadingAtPath: path) {
             let head = [UInt8](handle.readData(ofLength: 64))
             try? handle.close()
             if ImageHeader.probe(head) != nil { return try ImageSource(path: path) }
         }
         do {
-            return try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads)
+            return try video()
         } catch let error as MienError where error.code == .corruptData {
             throw MienError(
                 .unsupportedFormat, "neither an image nor a video Mien can read", input: path, cause: error.message)
