@@ -71,6 +71,9 @@ wait "$serve_pid" || status=$?
 serve_pid=""
 stopped=$(python3 -c "print(f'{$(date +%s.%N) - $started:.2f}')")
 [ "$status" = 0 ] || fail "mien serve exited with status $status on SIGTERM (see $out/serve.log)"
+# Every connection, the browser's unused ones included, must be closed by the shutdown, not by its deadline.
+! grep -q "after the shutdown deadline" "$out/serve.log" || fail "SIGTERM left connections open until the deadline"
+! grep -q "error" "$out/serve.log" || fail "mien serve logged errors (see $out/serve.log)"
 
 python3 - "$report" "$out/page.png" "$stopped" <<'PY'
 import base64, json, sys

@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 public import HummingbirdWebSocket
 public import Logging
 public import Mien
@@ -114,14 +115,21 @@ public struct MienService: Sendable {
         logger: Logger = Logger(label: "mien.serve"), onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = router()
+        let webSocketResponder = router.buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            // Idle HTTP connections are closed; live sockets have their own idle limit (`live`).
+            http1: .init(idleTimeout: .seconds(Int64(options.idleSeconds.rounded(.up)))),
+            ws: .init(maxFrameSize: options.maximumMessageBytes, closeTimeout: .seconds(5)))
+        // As `.http1WebSocketUpgrade(webSocketRouter:configuration:)`, behind the guard for connections that never finish a first request.
+        let firstRequestTimeout = TimeAmount.nanoseconds(Int64(options.idleSeconds * 1e9))
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(
-                    // Idle HTTP connections are closed; live sockets have their own idle limit (`live`).
-                    http1: .init(idleTimeout: .seconds(Int64(options.idleSeconds.rounded(.up)))),
-                    ws: .init(maxFrameSize: options.maximumMessageBytes, closeTimeout: .seconds(5)))),
+            server: HTTPServerBuilder { responder in
+                FirstRequestGuard(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                    timeout: firstRequestTimeout)
+            },
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "mien"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
@@ -131,9 +139,10 @@ public struct MienService: Sendable {
     /// close frame, lets requests in progress finish; whatever is still running after `shutdownGrace` is
     /// cancelled.
     ///
-    /// - Note: A connection that a browser opened ahead of time and never sent a request on is closed neither
-    ///   by the server's quiescing nor by cancellation (Chromium's kept the process alive 100 s after
-    ///   SIGTERM, 20 s with the deadline); `mien serve` therefore exits on its own deadline after the signal.
+    /// - Note: Connections that have not sent a whole first request head (browsers open some ahead of time)
+    ///   are closed at once by `FirstRequestGuard`; Hummingbird's quiescing would not reach them. A request
+    ///   still reading its body is cancelled after `shutdownGrace`. `mien serve` also ends the process on its
+    ///   own deadline after the signal, should anything outlive both.
     public func run(
         logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5),
         onListening: @escaping @Sendable (Int) -> Void = { _ in }

@@ -22,7 +22,8 @@ public struct ServiceOptions: Sendable, Equatable {
     public var maximumPixels: Int
     /// Live sessions open at once (default 4); the next is refused with a close frame.
     public var maximumSessions: Int
-    /// Seconds a live session may stay silent before it is closed (default 60).
+    /// Seconds a live session or an idle HTTP connection may stay silent before it is closed, and a new
+    /// connection has to send its first request head (default 60).
     public var idleSeconds: Double
     /// Frames per second a live session may send (default 60).
     ///

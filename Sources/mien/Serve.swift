@@ -20,7 +20,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Bearer token required on every request but /healthz (default: $MIEN_TOKEN).") var token: String?
     @Option(help: "Live sessions open at once.") var maxSessions = 4
     @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
-    @Option(help: "Seconds a live session may stay silent before it is closed.") var idleSeconds = 60.0
+    @Option(help: "Seconds a live session or a connection may stay silent before it is closed.") var idleSeconds = 60.0
     @Option(help: "Jobs waiting or running at once.") var maxJobs = 8
     @Option(help: "Largest job upload, in MiB.") var maxUploadMb = 2048
     @Option(help: "Folder for job uploads and outputs (default: mien-jobs in the temporary folder).")
@@ -63,8 +63,8 @@ struct Serve: ParsableCommand {
         let host = options.host
         let outcome = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
-        // The service shuts down gracefully on SIGTERM / SIGINT; a connection a browser opened and never used
-        // can outlive that (MienService.run says why), so the process ends on its own deadline after it.
+        // The service shuts down gracefully on SIGTERM / SIGINT (MienService.run); should a connection outlive
+        // that, the process still ends on its own deadline after the signal.
         let deadlines = [Int32(SIGTERM), Int32(SIGINT)].map { (signalNumber: Int32) -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
