@@ -10,8 +10,8 @@ public enum InputSource {
     /// Opens `path`: a folder becomes an `ImageFolderSource`, an image extension an `ImageSource`, a video
     /// extension a `VideoFileSource`.
     ///
-    /// Anything else is sniffed: image signature → image, else video. Videos are decoded on
-    /// `VideoFileSource.analysisDecoderThreads` threads, since what it opens is read to be analysed.
+    /// Anything else is sniffed: image signature → image, else video. Videos are opened
+    /// `VideoFileSource.forAnalysis`, since what it opens is read to be analysed.
     /// - Parameter imageInterval: seconds between the images of a folder (0 = unrelated images).
     /// - Throws: `MienError` naming `path`.
     public static func open(path: String, imageInterval: Double = 0) throws -> any FrameSource {
@@ -21,18 +21,15 @@ public enum InputSource {
         }
         if isDirectory.boolValue { return try ImageFolderSource(path: path, interval: imageInterval) }
         let ext = (path as NSString).pathExtension.lowercased()
-        func video() throws -> VideoFileSource {
-            try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads)
-        }
         if ImageDecoder.imageExtensions.contains(ext) { return try ImageSource(path: path) }
-        if videoExtensions.contains(ext) { return try video() }
+        if videoExtensions.contains(ext) { return try VideoFileSource.forAnalysis(path: path) }
         if let handle = FileHandle(forReadingAtPath: path) {
             let head = [UInt8](handle.readData(ofLength: 64))
             try? handle.close()
             if ImageHeader.probe(head) != nil { return try ImageSource(path: path) }
         }
         do {
-            return try video()
+            return try VideoFileSource.forAnalysis(path: path)
         } catch let error as MienError where error.code == .corruptData {
             throw MienError(
                 .unsupportedFormat, "neither an image nor a video Mien can read", input: path, cause: error.message)

@@ -223,8 +223,7 @@ struct Bench: ParsableCommand {
 
             // Decode runs ahead on its own thread, as `mien detect` does, so the two overlap.
             start = clock.now
-            let source = PrefetchingFrameSource(
-                try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads))
+            let source = PrefetchingFrameSource(try VideoFileSource.forAnalysis(path: path))
             var processed = 0
             while let frame = try source.nextFrame() {
                 let before = clock.now

@@ -49,8 +49,7 @@ struct TrackingBench {
                 mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,
                 mesher: mesher, geometry: try CanonicalFaceModel(models: models),
                 expressions: expressions ? try ExpressionOptions() : nil, blendshapes: blendshapes)
-            let source = PrefetchingFrameSource(
-                try VideoFileSource(path: clip, decoderThreads: VideoFileSource.analysisDecoderThreads))
+            let source = PrefetchingFrameSource(try VideoFileSource.forAnalysis(path: clip))
             let clock = ContinuousClock()
             let start = clock.now
             var frames = 0

@@ -120,7 +120,7 @@ public struct MienService: Sendable {
             // Idle HTTP connections are closed; live sockets have their own idle limit (`live`).
             http1: .init(idleTimeout: .seconds(Int64(options.idleSeconds.rounded(.up)))),
             ws: .init(maxFrameSize: options.maximumMessageBytes, closeTimeout: .seconds(5)))
-        // As `.http1WebSocketUpgrade(webSocketRouter:configuration:)`, behind the guard for connections that never finish a first request.
+        // As `.http1WebSocketUpgrade(webSocketRouter:configuration:)` builds it, behind FirstRequestGuard.
         let firstRequestTimeout = TimeAmount.nanoseconds(Int64(options.idleSeconds * 1e9))
         return Application(
             router: router,

@@ -14,7 +14,12 @@ import Testing
 /// forever, and kept `mien serve` running until its shutdown deadline.
 @Suite("mien serve: connections before their first request", .timeLimit(.minutes(2)))
 struct FirstRequestTests {
-    static let healthz = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    /// Whether `GET /healthz` on a new connection is answered with 200.
+    static func answersHealthz(port: Int) async throws -> Bool {
+        let socket = try LoopbackSocket(port: port, receiveTimeout: 20)
+        try socket.send(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        return String(decoding: await socket.receive() ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 200")
+    }
     static let partialHead = Array("GET /healthz HTTP/1.1\r\nHo".utf8)
 
     @Test func silentAndPartialConnections_areClosedAfterTheIdleLimit_andTheServiceCarriesOn() async throws {
@@ -28,9 +33,7 @@ struct FirstRequestTests {
             #expect(await silent.receive() == [], "a connection that never spoke was not closed after 1 s")
             #expect(await partial.receive() == [], "a connection stopped inside its head was not closed after 1 s")
             // The test client's own connection was silent for as long, so the check uses a new one.
-            let spoken = try LoopbackSocket(port: port, receiveTimeout: 20)
-            try spoken.send(Self.healthz)
-            #expect(String(decoding: await spoken.receive() ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            #expect(try await Self.answersHealthz(port: port))
         }
     }
 
@@ -50,9 +53,7 @@ struct FirstRequestTests {
                 let partial = try LoopbackSocket(port: port, receiveTimeout: 20)
                 try partial.send(Self.partialHead)
                 // An answered request shows the service is serving, so the other connections are accepted.
-                let spoken = try LoopbackSocket(port: port, receiveTimeout: 20)
-                try spoken.send(Self.healthz)
-                #expect(String(decoding: await spoken.receive() ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+                #expect(try await Self.answersHealthz(port: port))
                 await group.triggerGracefulShutdown()
                 #expect(await silent.receive() == [], "shutting down left a connection that never spoke open")
                 #expect(await partial.receive() == [], "shutting down left a connection inside its head open")

@@ -290,9 +290,7 @@ public final class Detector: Sendable {
         case .camera(let device, let width, let height):
             return SourceBox(try InputSource.openCamera(device, width: width, height: height))
         case .videoFile(let path):
-            return SourceBox(
-                PrefetchingFrameSource(
-                    try VideoFileSource(path: path, decoderThreads: VideoFileSource.analysisDecoderThreads)))
+            return SourceBox(PrefetchingFrameSource(try VideoFileSource.forAnalysis(path: path)))
         case .file(let path, let interval):
             return SourceBox(PrefetchingFrameSource(try InputSource.open(path: path, imageInterval: interval ?? 0)))
         case .liveSource(_, let open):

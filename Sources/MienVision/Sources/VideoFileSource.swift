@@ -48,6 +48,12 @@ public final class VideoFileSource: FrameSource {
             frameCount: capture.announcedFrameCount > 0 ? capture.announcedFrameCount : nil)
     }
 
+    /// Opens the video to analyse its faces: decoded on `analysisDecoderThreads` threads.
+    /// - Throws: as `init(path:maximumPixels:decoderThreads:)`.
+    public static func forAnalysis(path: String) throws -> VideoFileSource {
+        try VideoFileSource(path: path, decoderThreads: analysisDecoderThreads)
+    }
+
     public func nextFrame() throws -> Frame? {
         guard !finished else { return nil }
         let read: (pixels: [UInt8], milliseconds: Double)?
