@@ -9,8 +9,20 @@ EVAL_DIR ?= ../shared/eval
 DEMO_DIR := .build/demo
 DEMO_CLIP := $(DEMO_DIR)/astronaut-pan-zoom.mp4
 RELEASE := .build/release
+# Release builds link the Swift runtime in, so the binary `make demo` runs is the one every artifact ships.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+# One version for every artifact: Sources/mien/MienVersion.swift's.
+VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"$$/\1/p' Sources/mien/MienVersion.swift)
+BUNDLE := mien-$(VERSION)-linux-$(shell uname -m)
+DIST := dist
+IO_LIBS := .build/io-libs
+PREFIX ?= /usr/local
+DESTDIR ?=
+MAINTAINER ?= Mien authors <mien@example.org>
+SOURCE_URL ?=
+IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: dist install uninstall deb image package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -61,15 +73,15 @@ slurm-test:
 	$(SWIFT) build --product MienDev
 	scripts/slurm-test.sh .build/debug/mien .build/debug/MienDev
 
-## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files) and
-## pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
+## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files), libcurl's
+## headers (MienDev's HTTP bench uses Foundation's URLSession, which a release build links statically) and pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
 ## (inference) from its pinned PyPI wheel; each installed only when missing.
 deps:
-	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil 2>/dev/null; then \
+	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil libcurl 2>/dev/null; then \
 	  echo "== installing OpenCV 4.6 and FFmpeg's libraries from Debian"; \
 	  $(SUDO) apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev \
-	    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config >/dev/null; \
+	    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcurl4-openssl-dev pkg-config >/dev/null; \
 	fi
 	@scripts/install-opencv-pc.sh
 	@scripts/install-openvino.sh
@@ -80,8 +92,42 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 
 build: deps
-	$(SWIFT) build -c release --product mien
-	$(SWIFT) build -c release --product MienDev
+	$(SWIFT) build $(RELEASE_FLAGS) --product mien
+	$(SWIFT) build $(RELEASE_FLAGS) --product MienDev
+
+## dist: the relocatable release bundle dist/$(BUNDLE)/ and its tarball, the source of every other artifact
+## (the Swift runtime linked in; OpenVINO, and OpenCV/FFmpeg built from Debian's sources with only what Mien uses).
+dist: build manpages
+	@command -v patchelf >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends patchelf >/dev/null; }
+	scripts/dist/build-io-libs.sh $(IO_LIBS)
+	scripts/dist/make-dist.sh $(RELEASE)/mien $(IO_LIBS) .build/manpages $(DIST)
+
+## manpages: mien.1 and a page per subcommand, from the command's own definition (swift-argument-parser's plugin,
+## on the debug build `make test` already made).
+manpages:
+	SWIFT=$(SWIFT) scripts/dist/manpages.sh .build/manpages
+
+## install / uninstall: the bundle under $(DESTDIR)$(PREFIX) (bin, lib/mien, share/mien, man, completions).
+install: dist
+	scripts/dist/install.sh install $(DIST)/$(BUNDLE) "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	scripts/dist/install.sh uninstall - "$(DESTDIR)" "$(PREFIX)"
+
+## deb: dist/mien_$(VERSION)_amd64.deb for Debian bookworm, on Debian's OpenCV/FFmpeg (dpkg-shlibdeps), lintian-clean.
+deb: dist
+	scripts/dist/make-deb.sh $(DIST)/$(BUNDLE) $(DIST) "$(MAINTAINER)"
+
+## image: the container image $(IMAGE) from the tarball (podman; BASE=... for another base image).
+BASE ?= docker.io/library/debian:bookworm-slim
+image: dist
+	scripts/dist/make-image.sh "$(IMAGE)" "$(BASE)" "$(VERSION)" "$(SOURCE_URL)"
+
+## package-check: each artifact on a clean system made here: the .deb on a bookworm root (mmdebstrap), the
+## tarball on a trixie root, the image on podman; same sample output as the source build (JSON summary last).
+package-check: deb
+	scripts/dist/package-check.sh $(DIST) $(BUNDLE) $(VERSION)
 
 ## bench: decode-only vs decode + detection on a 720p clip and on the sample (prints a JSON summary last).
 bench: build
@@ -135,4 +181,4 @@ fuzz-smoke: deps
 	FUZZ_SEED=1 scripts/fuzz.sh 20
 
 clean:
-	rm -rf .build .build-asan .build-tsan
+	rm -rf .build .build-asan .build-tsan $(DIST)

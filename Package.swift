@@ -10,6 +10,15 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The commit `mien --version` and the shard manifests name.
+///
+/// The checkout's short hash, "-dirty" when it had uncommitted changes, "unknown" outside git. It is a C define
+/// because a Swift `-D` carries no value.
+let buildCommit: String = {
+    guard let git = Context.gitInformation else { return "unknown" }
+    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-dirty" : "")
+}()
+
 let package = Package(
     name: "Mien",
     platforms: [.macOS(.v14)],
@@ -51,6 +60,9 @@ let package = Package(
                 .linkedLibrary("avutil"),
             ]
         ),
+
+        // MARK: - The commit this build was made from (a C define; see buildCommit)
+        .target(name: "CMienBuildInfo", cSettings: [.define("MIEN_BUILD_COMMIT", to: "\"\(buildCommit)\"")]),
 
         // MARK: - Inference: OpenVINO's C API (installed by `make deps` from the pinned PyPI wheel)
         .systemLibrary(name: "COpenVINO", pkgConfig: "openvino"),
@@ -109,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "mien",
             dependencies: [
-                "Mien", "MienService",
+                "Mien", "MienService", "CMienBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

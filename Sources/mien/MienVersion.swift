@@ -1,7 +1,15 @@
+internal import CMienBuildInfo
 import Mien
 
-/// The version `mien --version` prints.
+/// The version every artifact carries (the tarball, the Debian package, the container image, the wheel):
+/// `number` is the release (SemVer; `make dist` reads it from this file), `commit` the checkout it was built
+/// from.
 enum MienVersion {
     static let number = "0.1.0"
-    static var string: String { "mien \(number) (OpenCV \(openCVVersion), OpenVINO \(InferenceCore.version))" }
+    /// The git commit of the build (short hash, "-dirty" for uncommitted changes, "unknown" outside git).
+    static let commit = String(cString: mien_build_commit())
+    /// What `mien --version` prints and the shard manifests and reports record as their generator.
+    static var string: String {
+        "mien \(number) (commit \(commit); OpenCV \(openCVVersion), OpenVINO \(InferenceCore.version))"
+    }
 }

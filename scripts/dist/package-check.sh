@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# `make package-check`: every artifact on a clean system made here, never only on the build machine.
+#
+# 1. lintian on the .deb: no error (warnings printed).
+# 2. A clean Debian bookworm root (mmdebstrap minbase: no Swift, no compiler, no -dev package): apt-get
+#    installs the .deb, pulling only Debian packages (timed, apt's downloads included, to the first result);
+#    `mien models` verifies every checksum; `mien detect --expressions` on the sample prints exactly what the
+#    source build prints; `mien analyze` writes a clip's CSV; `mien serve` answers /healthz and /v1/analyze on
+#    loopback; `apt-get purge mien` leaves no file of Mien's behind.
+# 3. A clean Debian trixie root (another glibc, other OpenCV and FFmpeg): the tarball, unpacked and then moved
+#    elsewhere, gives the same sample output with nothing installed for it.
+# 4. The container image, built with podman on the bookworm root imported as its base: `mien detect` on a
+#    mounted picture gives the same output, `mien serve` is healthy and enforces its token, and refuses to
+#    start without one.
+# Sizes and times are printed, with a JSON line last.
+#
+# Usage: package-check.sh DIST_DIR BUNDLE_NAME VERSION
+set -euo pipefail
+DIST=$(realpath "${1:?usage: package-check.sh DIST_DIR BUNDLE_NAME VERSION}")
+BUNDLE=$2
+VERSION=$3
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$TOP"
+ARCH=$(dpkg --print-architecture)
+DEB=$DIST/mien_${VERSION}_$ARCH.deb
+TARBALL=$DIST/$BUNDLE.tar.gz
+SOURCE_MIEN=.build/release/mien
+WORK=$TOP/.build/package-check
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+started=$(date +%s)
+
+fail() { echo "package-check: FAILED: $*" >&2; exit 1; }
+say() { echo "== $*"; }
+[ -f "$DEB" ] && [ -f "$TARBALL" ] && [ -x "$SOURCE_MIEN" ] || fail "run make deb first ($DEB, $TARBALL, $SOURCE_MIEN)"
+
+need=()
+for tool in mmdebstrap:mmdebstrap lintian:lintian podman:podman runc:runc curl:curl; do
+    command -v "${tool%%:*}" >/dev/null || need+=("${tool##*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+    say "installing ${need[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+mounts=()
+serve_pid=""
+container=""
+cleanup() {
+    [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+    [ -n "$container" ] && podman rm -f "$container" >/dev/null 2>&1
+    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do $SUDO umount -l "${mounts[$i]}" 2>/dev/null || true; done
+    true
+}
+trap cleanup EXIT
+$SUDO rm -rf "$WORK"
+mkdir -p "$WORK/in"
+cp Samples/astronaut.jpg "$WORK/in/"
+"$SOURCE_MIEN" detect --expressions "$WORK/in/astronaut.jpg" >"$WORK/expected.jsonl"
+sed -i "s#$WORK/in/##" "$WORK/expected.jsonl" # the input's path is part of the output; compare from one folder
+[ -s "$WORK/expected.jsonl" ] || fail "the source build printed nothing for the sample"
+.build/release/MienDev make-clip --width 320 --height 240 --frames 15 --fps 15 "$WORK/in/clip.mp4" >/dev/null
+
+# Runs COMMAND in ROOT with /proc and /dev, from ROOT's /check (where the inputs are), as a clean login would.
+in_root() {
+    local root=$1
+    shift
+    $SUDO chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /check && $*"
+}
+make_root() { # make_root SUITE DIR: a minbase root from Debian's archive, ready for chroot
+    mmdebstrap --variant=minbase --quiet "$1" "$WORK/$1.tar" || fail "mmdebstrap $1"
+    mkdir -p "$2"
+    $SUDO tar -C "$2" -xf "$WORK/$1.tar"
+    $SUDO cp /etc/resolv.conf "$2/etc/resolv.conf"
+    $SUDO mount -t proc proc "$2/proc" && mounts+=("$2/proc")
+    $SUDO mount --bind /dev "$2/dev" && mounts+=("$2/dev")
+    $SUDO mount --bind /sys "$2/sys" && mounts+=("$2/sys") # oneTBB reads the CPU topology there
+    $SUDO mkdir -p "$2/check"
+    $SUDO cp "$WORK/in/astronaut.jpg" "$WORK/in/clip.mp4" "$2/check/"
+}
+same_output() { # same_output FILE WHAT
+    cmp -s "$WORK/expected.jsonl" "$1" || { diff <(head -c 600 "$WORK/expected.jsonl") <(head -c 600 "$1") || true; fail "$2 differs from the source build's output"; }
+}
+
+# --- 1. lintian
+say "lintian $(basename "$DEB")"
+lintian --fail-on error --tag-display-limit 0 "$DEB" >"$WORK/lintian.txt" 2>&1 || { cat "$WORK/lintian.txt"; fail "lintian reports errors"; }
+lintian_warnings=$(grep -c '^W: ' "$WORK/lintian.txt" || true)
+cat "$WORK/lintian.txt"
+echo "lintian: no error, $lintian_warnings warning(s)"
+
+# --- 2. the .deb on a clean bookworm root
+say "the .deb on a clean bookworm root"
+B=$WORK/bookworm
+make_root bookworm "$B"
+$SUDO cp "$DEB" "$B/check/"
+before=$(in_root "$B" "dpkg-query -W -f='\${Package}\n'" | sort)
+t0=$(date +%s.%N)
+in_root "$B" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$(basename "$DEB") >/check/apt.log 2>&1 &&
+    mien detect --expressions astronaut.jpg >deb.jsonl" || { tail -20 "$B/check/apt.log"; fail "installing the .deb or its first result"; }
+t1=$(date +%s.%N)
+install_seconds=$(awk "BEGIN {printf \"%.1f\", $t1 - $t0}")
+added=$(comm -13 <(echo "$before") <(in_root "$B" "dpkg-query -W -f='\${Package}\n'" | sort))
+echo "apt-get update + install + first result: ${install_seconds} s; $(echo "$added" | wc -l) packages added"
+same_output "$B/check/deb.jsonl" "the .deb's mien detect --expressions"
+bad=$(echo "$added" | grep -E -- '-dev$|^(gcc|g\+\+|cpp|clang|swift|swiftlang)(-|$)' || true)
+[ -z "$bad" ] || fail "installing the .deb pulled in build tools: $bad"
+foreign=$(in_root "$B" "apt-cache policy \$(dpkg-query -W -f='\${Package} ')" | awk '/\*\*\*/{getline; print}' |
+    grep -v -E 'deb\.debian\.org|security\.debian\.org|/var/lib/dpkg/status' || true)
+[ -z "$foreign" ] || fail "packages from outside Debian's archive: $foreign"
+in_root "$B" "mien models" >"$WORK/models.txt" || { cat "$WORK/models.txt"; fail "mien models in the bookworm root"; }
+in_root "$B" "mien analyze clip.mp4 --output out" 2>"$WORK/analyze.log" || { cat "$WORK/analyze.log"; fail "mien analyze"; }
+rows=$(($(wc -l <"$B/check/out/clip.mp4.csv") - 1))
+[ "$rows" -ge 10 ] || fail "mien analyze wrote $rows face rows for 15 frames"
+echo "mien models: $(grep -c -i ok "$WORK/models.txt" || true) lines ok; mien analyze: $rows face rows in out/clip.mp4.csv"
+$SUDO chroot "$B" /usr/bin/mien serve --port 0 2>"$WORK/serve.log" &
+serve_pid=$!
+port=""
+for _ in $(seq 1 100); do
+    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$WORK/serve.log" | grep -o '[0-9]*$' || true)
+    [ -n "$port" ] && break
+    kill -0 "$serve_pid" 2>/dev/null || fail "mien serve exited: $(cat "$WORK/serve.log")"
+    sleep 0.1
+done
+[ -n "$port" ] || fail "mien serve did not say where it listens"
+curl -sf --max-time 10 "http://127.0.0.1:$port/healthz" >/dev/null || fail "/healthz of the .deb's mien serve"
+faces=$(curl -sf --max-time 30 --data-binary @"$WORK/in/astronaut.jpg" "http://127.0.0.1:$port/v1/analyze" |
+    python3 -c 'import json,sys; print(len(json.load(sys.stdin)["faces"]))') || fail "/v1/analyze of the .deb's mien serve"
+[ "$faces" = 1 ] || fail "/v1/analyze found $faces faces in the sample"
+kill -TERM "$serve_pid" && wait "$serve_pid" || true
+serve_pid=""
+echo "mien serve: /healthz and /v1/analyze answered on loopback ($faces face)"
+in_root "$B" "dpkg -L mien" >"$WORK/deb-files.txt"
+installed_kb=$(in_root "$B" "dpkg-query -W -f='\${Installed-Size}' mien")
+in_root "$B" "DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq mien >/dev/null 2>&1" || fail "apt-get purge mien"
+left=$(while read -r path; do [ -e "$B$path" ] && [ ! -d "$B$path" ] && echo "$path"; done <"$WORK/deb-files.txt" || true)
+# (/tmp is left out: what mien serve wrote there at run time, its default jobs folder, is not the package's.)
+left+=$($SUDO find "$B" -xdev \( -path "$B/check" -o -path "$B/proc" -o -path "$B/dev" -o -path "$B/sys" -o -path "$B/tmp" \) -prune -o -iname '*mien*' -print |
+    sed "s#^$B##")
+[ -z "$left" ] || fail "apt-get purge mien left: $left"
+echo "apt-get purge mien: no file of Mien's left"
+
+# --- 3. the tarball on a clean trixie root
+say "the tarball on a clean trixie root"
+T=$WORK/trixie
+make_root trixie "$T"
+$SUDO cp "$TARBALL" "$T/check/"
+in_root "$T" "mkdir -p /opt/a && tar -C /opt/a -xzf $(basename "$TARBALL") && /opt/a/$BUNDLE/bin/mien detect --expressions astronaut.jpg >tarball.jsonl" ||
+    fail "the tarball's mien on trixie"
+same_output "$T/check/tarball.jsonl" "the tarball's mien detect --expressions on trixie"
+in_root "$T" "mkdir -p /srv/elsewhere && mv /opt/a/$BUNDLE /srv/elsewhere/ && /srv/elsewhere/$BUNDLE/bin/mien models >/dev/null &&
+    /srv/elsewhere/$BUNDLE/bin/mien detect --expressions astronaut.jpg >moved.jsonl" || fail "the tarball moved elsewhere"
+same_output "$T/check/moved.jsonl" "the moved tarball's output"
+glibc=$(in_root "$T" "ldd --version" | head -1 | grep -o '[0-9.]*$')
+outside=$(in_root "$T" "ldd /srv/elsewhere/$BUNDLE/bin/mien /srv/elsewhere/$BUNDLE/lib/mien/*.so*" | awk '/=>/ {print $1, $3}' |
+    grep -v -E '^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s)\.so|/srv/elsewhere/' | sort -u || true)
+[ -z "$outside" ] || fail "on trixie the bundle loads from outside itself: $outside"
+echo "trixie (glibc $glibc): same output, unpacked and moved; nothing loaded from outside the bundle but glibc and the C++ runtime"
+
+# --- 4. the container image
+say "the container image (podman, base: the bookworm root)"
+printf '[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
+export CONTAINERS_CONF=$WORK/containers.conf
+base=localhost/mien-check-base:bookworm
+image=localhost/mien-check:$VERSION
+podman import --quiet "$WORK/bookworm.tar" "$base" >/dev/null
+scripts/dist/make-image.sh "$image" "$base" "$VERSION" >/dev/null
+podman run --rm --network none -v "$WORK/in:/data:ro" "$image" detect --expressions /data/astronaut.jpg |
+    sed 's#/data/##' >"$WORK/image.jsonl" || fail "podman run mien detect"
+same_output "$WORK/image.jsonl" "the image's mien detect --expressions"
+if podman run --rm --network none "$image" >"$WORK/notoken.log" 2>&1; then fail "the image's mien serve started without a token"; fi
+grep -qi token "$WORK/notoken.log" || fail "without a token, mien serve did not say why: $(cat "$WORK/notoken.log")"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+container=mien-check-$$
+# (--health-interval=disable: no systemd timer here to run the check; `podman healthcheck run` runs it below.)
+podman run -d --name "$container" --health-interval=disable -p "127.0.0.1:$port:8080" -e MIEN_TOKEN=check-token "$image" >/dev/null
+for _ in $(seq 1 100); do curl -sf --max-time 2 "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+curl -sf --max-time 5 "http://127.0.0.1:$port/healthz" >/dev/null || fail "the container's /healthz: $(podman logs "$container" 2>&1 | tail -5)"
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 --data-binary @"$WORK/in/astronaut.jpg" "http://127.0.0.1:$port/v1/analyze")
+[ "$code" = 401 ] || fail "the container answered $code to /v1/analyze without the token"
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 -H 'Authorization: Bearer check-token' \
+    --data-binary @"$WORK/in/astronaut.jpg" "http://127.0.0.1:$port/v1/analyze")
+[ "$code" = 200 ] || fail "the container answered $code to /v1/analyze with the token"
+podman healthcheck run "$container" >/dev/null || fail "the image's HEALTHCHECK reports unhealthy"
+user=$(podman exec "$container" sh -c 'id -u')
+[ "$user" != 0 ] || fail "the container runs as root"
+podman rm -f "$container" >/dev/null
+container=""
+image_mb=$(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f", $1 / 1e6}')
+base_mb=$(podman image inspect --format '{{.Size}}' "$base" | awk '{printf "%.0f", $1 / 1e6}')
+labels=$(podman image inspect --format '{{json .Labels}}' "$image")
+echo "$labels" | grep -q "\"org.opencontainers.image.version\":\"$VERSION\"" || fail "the image's version label: $labels"
+podman rmi -f "$image" "$base" >/dev/null
+echo "image: same output; healthy; 401 without the token, 200 with it; refuses to start without one; user $user; $image_mb MB (base $base_mb MB)"
+
+tar_mb=$(du -m "$TARBALL" | cut -f1)
+deb_mb=$(du -m "$DEB" | cut -f1)
+unpacked_mb=$(du -sm "$DIST/$BUNDLE" | cut -f1)
+say "package-check passed in $(($(date +%s) - started)) s"
+printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s}\n' \
+    "$tar_mb" "$unpacked_mb" "$deb_mb" "$((installed_kb / 1024))" "$(echo "$added" | wc -l)" "$install_seconds" "$image_mb" "$base_mb" \
+    "$glibc" "$lintian_warnings"
