@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make package-check`: every artifact on a clean system made here, never only on the build machine.
 #
-# 1. lintian on the .deb: no error (warnings printed).
+# 1. lintian on the .deb: no error (warnings printed); `make install` and `make uninstall` in a staging folder.
 # 2. A clean Debian bookworm root (mmdebstrap minbase: no Swift, no compiler, no -dev package): apt-get
 #    installs the .deb, pulling only Debian packages (timed, apt's downloads included, to the first result);
 #    `mien models` verifies every checksum; `mien detect --expressions` on the sample prints exactly what the
@@ -90,6 +90,29 @@ lintian_warnings=$(grep -c '^W: ' "$WORK/lintian.txt" || true)
 cat "$WORK/lintian.txt"
 echo "lintian: no error, $lintian_warnings warning(s)"
 
+# The systemd unit: valid, and how exposed (systemd's own score, 0 = fully sandboxed ... 10), with ExecStart
+# pointed at the bundle's binary since the package is not installed on this machine.
+if command -v systemd-analyze >/dev/null; then
+    mkdir -p "$WORK/unit"
+    sed "s#/usr/bin/mien#$DIST/$BUNDLE/bin/mien#" deploy/systemd/mien.service >"$WORK/unit/mien.service"
+    systemd-analyze verify --man=no "$WORK/unit/mien.service" || fail "systemd-analyze verify mien.service"
+    exposure=$(systemd-analyze security --offline=yes "$WORK/unit/mien.service" 2>&1 | grep -o 'exposure level for mien.service: [0-9.]*' | grep -o '[0-9.]*$')
+    echo "mien.service: valid; systemd-analyze security exposure $exposure"
+fi
+
+# --- 1b. make install / make uninstall into a staging folder
+say "make install and make uninstall (DESTDIR)"
+D=$WORK/destdir
+scripts/dist/install.sh install "$DIST/$BUNDLE" "$D" /usr/local >/dev/null
+(cd "$WORK/in" && env -i "$D/usr/local/bin/mien" detect --expressions astronaut.jpg) >"$WORK/install.jsonl" ||
+    fail "mien detect from make install"
+same_output "$WORK/install.jsonl" "make install's mien detect --expressions"
+installed_files=$(wc -l <"$D/usr/local/share/mien/installed-files")
+scripts/dist/install.sh uninstall - "$D" /usr/local >/dev/null
+left=$(find "$D" ! -type d)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "make install: $installed_files files, same output; make uninstall: nothing left"
+
 # --- 2. the .deb on a clean bookworm root
 say "the .deb on a clean bookworm root"
 B=$WORK/bookworm
@@ -97,12 +120,14 @@ make_root bookworm "$B"
 $SUDO cp "$DEB" "$B/check/"
 before=$(in_root "$B" "dpkg-query -W -f='\${Package}\n'" | sort)
 t0=$(date +%s.%N)
-in_root "$B" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$(basename "$DEB") >/check/apt.log 2>&1 &&
+in_root "$B" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$(basename "$DEB") >/check/apt.log 2>&1 &&
     mien detect --expressions astronaut.jpg >deb.jsonl" || { tail -20 "$B/check/apt.log"; fail "installing the .deb or its first result"; }
 t1=$(date +%s.%N)
 install_seconds=$(awk "BEGIN {printf \"%.1f\", $t1 - $t0}")
 added=$(comm -13 <(echo "$before") <(in_root "$B" "dpkg-query -W -f='\${Package}\n'" | sort))
-echo "apt-get update + install + first result: ${install_seconds} s; $(echo "$added" | wc -l) packages added"
+download=$(grep -o 'Need to get [0-9.,]* [kMG]B' "$B/check/apt.log" | head -1 | sed 's/Need to get //')
+disk=$(grep -o 'After this operation, [0-9.,]* [kMG]B' "$B/check/apt.log" | head -1 | sed 's/After this operation, //')
+echo "apt-get update + install + first result: ${install_seconds} s; $(echo "$added" | wc -l) packages added ($download downloaded, $disk on disk)"
 same_output "$B/check/deb.jsonl" "the .deb's mien detect --expressions"
 bad=$(echo "$added" | grep -E -- '-dev$|^(gcc|g\+\+|cpp|clang|swift|swiftlang)(-|$)' || true)
 [ -z "$bad" ] || fail "installing the .deb pulled in build tools: $bad"
@@ -198,6 +223,6 @@ tar_mb=$(du -m "$TARBALL" | cut -f1)
 deb_mb=$(du -m "$DEB" | cut -f1)
 unpacked_mb=$(du -sm "$DIST/$BUNDLE" | cut -f1)
 say "package-check passed in $(($(date +%s) - started)) s"
-printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s}\n' \
-    "$tar_mb" "$unpacked_mb" "$deb_mb" "$((installed_kb / 1024))" "$(echo "$added" | wc -l)" "$install_seconds" "$image_mb" "$base_mb" \
+printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s}\n' \
+    "$tar_mb" "$unpacked_mb" "$deb_mb" "$((installed_kb / 1024))" "$(echo "$added" | wc -l)" "$install_seconds" "$download" "$disk" "$image_mb" "$base_mb" \
     "$glibc" "$lintian_warnings"
