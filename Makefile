@@ -22,7 +22,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: dist install uninstall deb image package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: dist install uninstall deb image wheel python-test package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -39,7 +39,7 @@ demo: build
 	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json; annotated: $(DEMO_DIR)/astronaut-pan-zoom.mp4.mp4," \
 	  "$(DEMO_DIR)/astronaut.jpg.png; report: $(DEMO_DIR)/report.html"
 
-## test: install, build, run every test (unit, model, CLI). Evaluation-data tests are reported skipped without
+## test: install, build, run every test (unit, model, CLI, the Python package). Evaluation-data tests are reported skipped without
 ## ../shared/eval (or EVAL_DIR); under CI=true a skipped test fails the run; an EVAL_DIR naming no folder fails them.
 test: deps lint
 	@[ -d "$(EVAL_DIR)" ] || echo "NOTE: $(EVAL_DIR) is absent: tests that need the evaluation data are reported skipped (under CI=true that fails the run)"
@@ -48,6 +48,7 @@ test: deps lint
 	@$(MAKE) --no-print-directory report-check
 	@$(MAKE) --no-print-directory live-check
 	@$(MAKE) --no-print-directory slurm-test
+	@$(MAKE) --no-print-directory python-test
 
 ## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
 report-check:
@@ -124,9 +125,21 @@ BASE ?= docker.io/library/debian:bookworm-slim
 image: dist
 	scripts/dist/make-image.sh "$(IMAGE)" "$(BASE)" "$(VERSION)" "$(SOURCE_URL)"
 
+## wheel: dist/mien-$(VERSION)-py3-none-manylinux_*.whl, the Python package with the bundle inside (OpenVINO from
+## the pinned openvino wheel, a dependency).
+wheel: dist
+	python3 scripts/python/build_wheel.py $(DIST)/$(BUNDLE) python $(DIST) $(VERSION)
+
+## python-test: the Python package's pytest suite in a venv under .build, against the debug build.
+python-test:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/python/test.sh .build/debug/mien .build/debug/MienDev
+
 ## package-check: each artifact on a clean system made here: the .deb on a bookworm root (mmdebstrap), the
-## tarball on a trixie root, the image on podman; same sample output as the source build (JSON summary last).
-package-check: deb
+## tarball on a trixie root, the wheel on a bookworm root with only python3-venv, the image on podman; same sample
+## output as the source build (JSON summary last).
+package-check: deb wheel
 	scripts/dist/package-check.sh $(DIST) $(BUNDLE) $(VERSION)
 
 ## bench: decode-only vs decode + detection on a 720p clip and on the sample (prints a JSON summary last).

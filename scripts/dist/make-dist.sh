@@ -47,7 +47,7 @@ patchelf --set-rpath '$ORIGIN/../lib/mien' "$ROOT/bin/mien"
 chmod 755 "$ROOT/bin/mien"
 
 # --- libraries: OpenVINO (inference), the I/O builds, and whatever those load that is not glibc or the C++
-# runtime (which every Linux that runs the binary has: glibc >= 2.36, libstdc++ of GCC >= 12)
+# runtime (which every Linux that runs the binary has: glibc >= 2.35, libstdc++ of GCC >= 12)
 BUNDLED=$ROOT/lib/mien/BUNDLED.tsv
 printf 'file\trole\torigin\n' >"$BUNDLED"
 for lib in libopenvino.so.2641 libopenvino_c.so.2641 libopenvino_intel_cpu_plugin.so libopenvino_onnx_frontend.so.2641 \
@@ -112,4 +112,8 @@ env -i "$ROOT/bin/mien" models >/dev/null || { echo "make-dist: mien models fail
 # --- the tarball (files in name order, owner root, mtime of the commit: the same bundle gives the same bytes)
 mtime=$(git log -1 --format=%cI 2>/dev/null || date -u +%FT%TZ)
 tar -C "$OUT" --sort=name --owner=0 --group=0 --numeric-owner --mtime="$mtime" -cf - "$NAME" | gzip -9n >"$OUT/$NAME.tar.gz"
-echo "make-dist: $OUT/$NAME.tar.gz ($(du -m "$OUT/$NAME.tar.gz" | cut -f1) MB; unpacked $(du -sm "$ROOT" | cut -f1) MB)"
+# What the bundle asks of the system: the newest glibc and libstdc++ symbol versions any of its files uses.
+needs() { for f in "$ROOT/bin/mien" "$ROOT"/lib/mien/*.so*; do objdump -T "$f" | grep -o "$1[0-9.]*"; done | sort -Vu | tail -1; }
+echo "$(needs GLIBC_) $(needs GLIBCXX_)" >"$ROOT/share/doc/mien/SYSTEM-REQUIREMENTS"
+echo "make-dist: $OUT/$NAME.tar.gz ($(du -m "$OUT/$NAME.tar.gz" | cut -f1) MB; unpacked $(du -sm "$ROOT" | cut -f1) MB;" \
+    "needs $(cat "$ROOT/share/doc/mien/SYSTEM-REQUIREMENTS"))"

@@ -9,9 +9,12 @@
 #    loopback; `apt-get purge mien` leaves no file of Mien's behind.
 # 3. A clean Debian trixie root (another glibc, other OpenCV and FFmpeg): the tarball, unpacked and then moved
 #    elsewhere, gives the same sample output with nothing installed for it.
+# 3b. The wheel on a clean bookworm root with only python3-venv: pip install, mien.analyze on the sample, the
+#     `mien` command it installs gives the same output.
 # 4. The container image, built with podman on the bookworm root imported as its base: `mien detect` on a
 #    mounted picture gives the same output, `mien serve` is healthy and enforces its token, and refuses to
 #    start without one.
+# 5. The tarball unpacked in one folder, run by the sbatch script on a local Slurm (scripts/slurm-test.sh).
 # Sizes and times are printed, with a JSON line last.
 #
 # Usage: package-check.sh DIST_DIR BUNDLE_NAME VERSION
@@ -68,8 +71,8 @@ in_root() {
     $SUDO chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /check && $*"
 }
-make_root() { # make_root SUITE DIR: a minbase root from Debian's archive, ready for chroot
-    mmdebstrap --variant=minbase --quiet "$1" "$WORK/$1.tar" || fail "mmdebstrap $1"
+make_root() { # make_root SUITE DIR: a minbase root from Debian's archive (made once per run), ready for chroot
+    [ -f "$WORK/$1.tar" ] || mmdebstrap --variant=minbase --quiet "$1" "$WORK/$1.tar" || fail "mmdebstrap $1"
     mkdir -p "$2"
     $SUDO tar -C "$2" -xf "$WORK/$1.tar"
     $SUDO cp /etc/resolv.conf "$2/etc/resolv.conf"
@@ -183,6 +186,26 @@ outside=$(in_root "$T" "ldd /srv/elsewhere/$BUNDLE/bin/mien /srv/elsewhere/$BUND
 [ -z "$outside" ] || fail "on trixie the bundle loads from outside itself: $outside"
 echo "trixie (glibc $glibc): same output, unpacked and moved; nothing loaded from outside the bundle but glibc and the C++ runtime"
 
+# --- 3b. the wheel on a clean bookworm root with nothing but python3-venv (numpy, pandas and the pinned
+# openvino wheel come from PyPI as its dependencies)
+say "the wheel on a clean bookworm root (python3-venv only)"
+P=$WORK/python
+make_root bookworm "$P"
+WHEEL=$(ls "$DIST"/mien-"$VERSION"-py3-none-*.whl)
+$SUDO cp "$WHEEL" "$P/check/"
+# pip verifies PyPI's certificate against this machine's CA bundle, as pip on the host does (PIP_CERT).
+if [ -n "${PIP_CERT:-}" ]; then $SUDO cp "$PIP_CERT" "$P/check/ca.pem"; fi
+in_root "$P" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null &&
+    python3 -m venv /v && if [ -f ca.pem ]; then export PIP_CERT=/check/ca.pem; fi && /v/bin/pip install -q ./$(basename "$WHEEL") >pip.log 2>&1" ||
+    { tail -20 "$P/check/pip.log"; fail "pip install of the wheel"; }
+in_root "$P" "/v/bin/python -c \"import mien; print(mien.analyze('astronaut.jpg', progress=False))\" >python.txt && /v/bin/mien --version >version.txt &&
+    /v/bin/mien detect --expressions astronaut.jpg >wheel.jsonl" || fail "the wheel's mien on the clean root"
+same_output "$P/check/wheel.jsonl" "the wheel's mien detect --expressions"
+grep -q "astronaut.jpg" "$P/check/python.txt" && grep -q "1 rows" "$P/check/python.txt" ||
+    fail "mien.analyze('astronaut.jpg') printed: $(cat "$P/check/python.txt")"
+python_version=$(in_root "$P" "python3 --version" | grep -o '[0-9.]*$')
+echo "wheel ($(du -m "$WHEEL" | cut -f1) MB) on Python $python_version: pip install, mien.analyze printed the face's row, $(cat "$P/check/version.txt")"
+
 # --- 4. the container image
 say "the container image (podman, base: the bookworm root)"
 printf '[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n' >"$WORK/containers.conf"
@@ -219,10 +242,19 @@ echo "$labels" | grep -q "\"org.opencontainers.image.version\":\"$VERSION\"" || 
 podman rmi -f "$image" "$base" >/dev/null
 echo "image: same output; healthy; 401 without the token, 200 with it; refuses to start without one; user $user; $image_mb MB (base $base_mb MB)"
 
+# --- 5. the tarball on Slurm: unpacked once into a folder every task reads (a shared file system on a real
+# cluster), run by deploy/slurm/mien-array.sbatch through MIEN (the same array checks as make slurm-test)
+say "the tarball under Slurm (deploy/slurm/mien-array.sbatch)"
+mkdir -p "$WORK/shared"
+tar -C "$WORK/shared" -xzf "$TARBALL"
+scripts/slurm-test.sh "$WORK/shared/$BUNDLE/bin/mien" .build/release/MienDev >"$WORK/slurm.log" 2>&1 ||
+    { tail -20 "$WORK/slurm.log"; fail "the tarball under Slurm"; }
+tail -1 "$WORK/slurm.log"
+
 tar_mb=$(du -m "$TARBALL" | cut -f1)
 deb_mb=$(du -m "$DEB" | cut -f1)
 unpacked_mb=$(du -sm "$DIST/$BUNDLE" | cut -f1)
 say "package-check passed in $(($(date +%s) - started)) s"
-printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s}\n' \
+printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s,"wheel_mb":%s}\n' \
     "$tar_mb" "$unpacked_mb" "$deb_mb" "$((installed_kb / 1024))" "$(echo "$added" | wc -l)" "$install_seconds" "$download" "$disk" "$image_mb" "$base_mb" \
-    "$glibc" "$lintian_warnings"
+    "$glibc" "$lintian_warnings" "$(du -m "$WHEEL" | cut -f1)"

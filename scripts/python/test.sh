@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `make python-test`: the Python package's pytest suite, in a venv under .build (pinned numpy, pandas, pytest from
+# PyPI), against a given engine: the package's source (python/) with MIEN_EXECUTABLE naming the build to test.
+# Usage: scripts/python/test.sh path/to/mien path/to/MienDev
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ENGINE=$(realpath "${1:?usage: test.sh MIEN MIENDEV}")
+MIENDEV=$(realpath "${2:?usage: test.sh MIEN MIENDEV}")
+VENV=$ROOT/.build/python-venv
+REQUIREMENTS=$ROOT/python/requirements-test.txt
+PYTHON=${PYTHON:-python3}
+
+if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements-test.txt"; then
+    if ! "$PYTHON" -m venv --help >/dev/null 2>&1; then
+        SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+    fi
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet -r "$REQUIREMENTS"
+    cp "$REQUIREMENTS" "$VENV/requirements-test.txt"
+fi
+CLIP=$ROOT/.build/python-test/clip.mp4
+if [ ! -f "$CLIP" ]; then
+    mkdir -p "$(dirname "$CLIP")"
+    "$MIENDEV" make-clip --width 320 --height 240 --frames 20 --fps 10 "$CLIP" >/dev/null
+fi
+cd "$ROOT/python"
+MIEN_EXECUTABLE=$ENGINE MIEN_TEST_CLIP=$CLIP PYTHONPATH=$ROOT/python \
+    "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests
