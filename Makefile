@@ -22,7 +22,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: dist install uninstall deb image wheel python-test package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -135,6 +135,14 @@ python-test:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/python/test.sh .build/debug/mien .build/debug/MienDev
+
+## bench-python: the command line against mien.analyze on the 720p clip, in one run (JSON summary last).
+bench-python: build
+	@mkdir -p .build/bench-python
+	@[ -f .build/bench-python/clip-720p.mp4 ] || $(RELEASE)/MienDev make-clip --width 1280 --height 720 --frames 200 \
+	  --fps 30 .build/bench-python/clip-720p.mp4 >/dev/null
+	@scripts/python/test.sh --venv-only
+	PYTHONPATH=python .build/python-venv/bin/python scripts/python/bench.py $(RELEASE)/mien .build/bench-python/clip-720p.mp4
 
 ## package-check: each artifact on a clean system made here: the .deb on a bookworm root (mmdebstrap), the
 ## tarball on a trixie root, the wheel on a bookworm root with only python3-venv, the image on podman; same sample

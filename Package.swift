@@ -10,15 +10,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// The commit `mien --version` and the shard manifests name.
-///
-/// The checkout's short hash, "-dirty" when it had uncommitted changes, "unknown" outside git. It is a C define
-/// because a Swift `-D` carries no value.
-let buildCommit: String = {
-    guard let git = Context.gitInformation else { return "unknown" }
-    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-dirty" : "")
-}()
-
 let package = Package(
     name: "Mien",
     platforms: [.macOS(.v14)],
@@ -60,9 +51,6 @@ let package = Package(
                 .linkedLibrary("avutil"),
             ]
         ),
-
-        // MARK: - The commit this build was made from (a C define; see buildCommit)
-        .target(name: "CMienBuildInfo", cSettings: [.define("MIEN_BUILD_COMMIT", to: "\"\(buildCommit)\"")]),
 
         // MARK: - Inference: OpenVINO's C API (installed by `make deps` from the pinned PyPI wheel)
         .systemLibrary(name: "COpenVINO", pkgConfig: "openvino"),
@@ -121,12 +109,15 @@ let package = Package(
         .executableTarget(
             name: "mien",
             dependencies: [
-                "Mien", "MienService", "CMienBuildInfo",
+                "Mien", "MienService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfo"]
         ),
+        // The commit `mien --version` names, written before each build (Plugins/BuildInfo says why).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // Developer tool: benchmarks, evaluation on ../shared/eval, synthetic clips (`make bench|eval|demo`).
         .executableTarget(
             name: "MienDev",

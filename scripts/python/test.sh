@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # `make python-test`: the Python package's pytest suite, in a venv under .build (pinned numpy, pandas, pytest from
 # PyPI), against a given engine: the package's source (python/) with MIEN_EXECUTABLE naming the build to test.
-# Usage: scripts/python/test.sh path/to/mien path/to/MienDev
+# Usage: scripts/python/test.sh path/to/mien path/to/MienDev | scripts/python/test.sh --venv-only
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-ENGINE=$(realpath "${1:?usage: test.sh MIEN MIENDEV}")
-MIENDEV=$(realpath "${2:?usage: test.sh MIEN MIENDEV}")
 VENV=$ROOT/.build/python-venv
 REQUIREMENTS=$ROOT/python/requirements-test.txt
 PYTHON=${PYTHON:-python3}
@@ -21,6 +19,9 @@ if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements-t
     "$VENV/bin/pip" install --quiet -r "$REQUIREMENTS"
     cp "$REQUIREMENTS" "$VENV/requirements-test.txt"
 fi
+[ "${1:-}" = --venv-only ] && exit 0
+ENGINE=$(realpath "${1:?usage: test.sh MIEN MIENDEV}")
+MIENDEV=$(realpath "${2:?usage: test.sh MIEN MIENDEV}")
 CLIP=$ROOT/.build/python-test/clip.mp4
 if [ ! -f "$CLIP" ]; then
     mkdir -p "$(dirname "$CLIP")"
