@@ -90,7 +90,7 @@ deps:
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...).
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
 
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product mien
