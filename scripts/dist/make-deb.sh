@@ -151,4 +151,4 @@ mkdir -p "$OUT"
 DEB=$OUT/mien_${VERSION}_$ARCH.deb
 SOURCE_DATE_EPOCH=$(git -C "$TOP" log -1 --format=%ct 2>/dev/null || date +%s) \
     dpkg-deb --root-owner-group -Zxz --build "$R" "$DEB" >/dev/null
-echo "make-deb: $DEB ($(du -m "$DEB" | cut -f1) MB; Depends: $depends)"
+echo "make-deb: $DEB ($(stat -c %s "$DEB" | awk '{printf "%.1f", $1 / 1e6}') MB; Depends: $depends)"

@@ -115,5 +115,6 @@ tar -C "$OUT" --sort=name --owner=0 --group=0 --numeric-owner --mtime="$mtime" -
 # What the bundle asks of the system: the newest glibc and libstdc++ symbol versions any of its files uses.
 needs() { for f in "$ROOT/bin/mien" "$ROOT"/lib/mien/*.so*; do objdump -T "$f" | grep -o "$1[0-9.]*"; done | sort -Vu | tail -1; }
 echo "$(needs GLIBC_) $(needs GLIBCXX_)" >"$ROOT/share/doc/mien/SYSTEM-REQUIREMENTS"
-echo "make-dist: $OUT/$NAME.tar.gz ($(du -m "$OUT/$NAME.tar.gz" | cut -f1) MB; unpacked $(du -sm "$ROOT" | cut -f1) MB;" \
+echo "make-dist: $OUT/$NAME.tar.gz ($(stat -c %s "$OUT/$NAME.tar.gz" | awk '{printf "%.1f", $1 / 1e6}') MB;" \
+    "unpacked $(du -sb "$ROOT" | awk '{printf "%.1f", $1 / 1e6}') MB;" \
     "needs $(cat "$ROOT/share/doc/mien/SYSTEM-REQUIREMENTS"))"

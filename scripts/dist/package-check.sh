@@ -204,7 +204,7 @@ same_output "$P/check/wheel.jsonl" "the wheel's mien detect --expressions"
 grep -q "astronaut.jpg" "$P/check/python.txt" && grep -q "1 rows" "$P/check/python.txt" ||
     fail "mien.analyze('astronaut.jpg') printed: $(cat "$P/check/python.txt")"
 python_version=$(in_root "$P" "python3 --version" | grep -o '[0-9.]*$')
-echo "wheel ($(du -m "$WHEEL" | cut -f1) MB) on Python $python_version: pip install, mien.analyze printed the face's row, $(cat "$P/check/version.txt")"
+echo "wheel ($(stat -c %s "$WHEEL" | awk '{printf "%.1f", $1 / 1e6}') MB) on Python $python_version: pip install, mien.analyze printed the face's row, $(cat "$P/check/version.txt")"
 
 # --- 4. the container image
 say "the container image (podman, base: the bookworm root)"
@@ -235,8 +235,8 @@ user=$(podman exec "$container" sh -c 'id -u')
 [ "$user" != 0 ] || fail "the container runs as root"
 podman rm -f "$container" >/dev/null
 container=""
-image_mb=$(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f", $1 / 1e6}')
-base_mb=$(podman image inspect --format '{{.Size}}' "$base" | awk '{printf "%.0f", $1 / 1e6}')
+image_mb=$(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.1f", $1 / 1e6}')
+base_mb=$(podman image inspect --format '{{.Size}}' "$base" | awk '{printf "%.1f", $1 / 1e6}')
 labels=$(podman image inspect --format '{{json .Labels}}' "$image")
 echo "$labels" | grep -q "\"org.opencontainers.image.version\":\"$VERSION\"" || fail "the image's version label: $labels"
 podman rmi -f "$image" "$base" >/dev/null
@@ -251,10 +251,12 @@ scripts/slurm-test.sh "$WORK/shared/$BUNDLE/bin/mien" .build/release/MienDev >"$
     { tail -20 "$WORK/slurm.log"; fail "the tarball under Slurm"; }
 tail -1 "$WORK/slurm.log"
 
-tar_mb=$(du -m "$TARBALL" | cut -f1)
-deb_mb=$(du -m "$DEB" | cut -f1)
-unpacked_mb=$(du -sm "$DIST/$BUNDLE" | cut -f1)
+mb() { awk '{printf "%.1f", $1 / 1e6}'; } # sizes in MB of 10^6 bytes, as package indexes and PyPI count them
+tar_mb=$(stat -c %s "$TARBALL" | mb)
+deb_mb=$(stat -c %s "$DEB" | mb)
+wheel_mb=$(stat -c %s "$WHEEL" | mb)
+unpacked_mb=$(du -sb "$DIST/$BUNDLE" | cut -f1 | mb)
 say "package-check passed in $(($(date +%s) - started)) s"
 printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s,"wheel_mb":%s}\n' \
-    "$tar_mb" "$unpacked_mb" "$deb_mb" "$((installed_kb / 1024))" "$(echo "$added" | wc -l)" "$install_seconds" "$download" "$disk" "$image_mb" "$base_mb" \
-    "$glibc" "$lintian_warnings" "$(du -m "$WHEEL" | cut -f1)"
+    "$tar_mb" "$unpacked_mb" "$deb_mb" "$(echo "$((installed_kb * 1024))" | mb)" "$(echo "$added" | wc -l)" "$install_seconds" "$download" "$disk" "$image_mb" "$base_mb" \
+    "$glibc" "$lintian_warnings" "$wheel_mb"
