@@ -128,8 +128,8 @@ in_root "$B" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get insta
 t1=$(date +%s.%N)
 install_seconds=$(awk "BEGIN {printf \"%.1f\", $t1 - $t0}")
 added=$(comm -13 <(echo "$before") <(in_root "$B" "dpkg-query -W -f='\${Package}\n'" | sort))
-download=$(grep -o 'Need to get [0-9.,]* [kMG]B' "$B/check/apt.log" | head -1 | sed 's/Need to get //')
-disk=$(grep -o 'After this operation, [0-9.,]* [kMG]B' "$B/check/apt.log" | head -1 | sed 's/After this operation, //')
+download=$(grep -m1 -o 'Need to get [0-9.,]* [kMG]B' "$B/check/apt.log" | sed 's/Need to get //')
+disk=$(grep -m1 -o 'After this operation, [0-9.,]* [kMG]B' "$B/check/apt.log" | sed 's/After this operation, //')
 echo "apt-get update + install + first result: ${install_seconds} s; $(echo "$added" | wc -l) packages added ($download downloaded, $disk on disk)"
 same_output "$B/check/deb.jsonl" "the .deb's mien detect --expressions"
 bad=$(echo "$added" | grep -E -- '-dev$|^(gcc|g\+\+|cpp|clang|swift|swiftlang)(-|$)' || true)
@@ -180,7 +180,8 @@ same_output "$T/check/tarball.jsonl" "the tarball's mien detect --expressions on
 in_root "$T" "mkdir -p /srv/elsewhere && mv /opt/a/$BUNDLE /srv/elsewhere/ && /srv/elsewhere/$BUNDLE/bin/mien models >/dev/null &&
     /srv/elsewhere/$BUNDLE/bin/mien detect --expressions astronaut.jpg >moved.jsonl" || fail "the tarball moved elsewhere"
 same_output "$T/check/moved.jsonl" "the moved tarball's output"
-glibc=$(in_root "$T" "ldd --version" | head -1 | grep -o '[0-9.]*$')
+# (sed, not head: head's early exit would end ldd with SIGPIPE, which pipefail turns into a failure)
+glibc=$(in_root "$T" "ldd --version | sed -n 1p" | grep -o '[0-9.]*$')
 outside=$(in_root "$T" "ldd /srv/elsewhere/$BUNDLE/bin/mien /srv/elsewhere/$BUNDLE/lib/mien/*.so*" | awk '/=>/ {print $1, $3}' |
     grep -v -E '^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s)\.so|/srv/elsewhere/' | sort -u || true)
 [ -z "$outside" ] || fail "on trixie the bundle loads from outside itself: $outside"
@@ -238,7 +239,7 @@ container=""
 image_mb=$(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.1f", $1 / 1e6}')
 base_mb=$(podman image inspect --format '{{.Size}}' "$base" | awk '{printf "%.1f", $1 / 1e6}')
 labels=$(podman image inspect --format '{{json .Labels}}' "$image")
-echo "$labels" | grep -q "\"org.opencontainers.image.version\":\"$VERSION\"" || fail "the image's version label: $labels"
+[[ $labels == *"\"org.opencontainers.image.version\":\"$VERSION\""* ]] || fail "the image's version label: $labels"
 podman rmi -f "$image" "$base" >/dev/null
 echo "image: same output; healthy; 401 without the token, 200 with it; refuses to start without one; user $user; $image_mb MB (base $base_mb MB)"
 
