@@ -173,6 +173,12 @@ struct JobTests {
             ) {
                 Self.object($0.body)["id"] as? String ?? ""
             }
+            // The first job must be waiting or running when the next upload comes; if it has already ended
+            // (it failed, say), the refusal cannot be checked, and what ended it is the failure to report.
+            let firstStatus = try await client.execute(uri: "/v1/jobs/\(first)", method: .get) { Self.object($0.body) }
+            try #require(
+                ["queued", "running"].contains(firstStatus["state"] as? String ?? ""),
+                "the first job ended before the second upload: \(firstStatus)")
             try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "queueFull")
