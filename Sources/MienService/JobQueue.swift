@@ -30,6 +30,10 @@ final class JobQueue: Sendable {
     private struct State {
         var jobs: [String: Entry] = [:]
         var order: [String] = []
+        /// Jobs whose upload is still arriving: each holds its place in the queue, so uploads that arrive
+        /// together cannot pass `maximumJobs` between `reserve` and `submit`.
+        var reserved: Set<String> = []
+        var paused = false
         var stopping = false
     }
 
@@ -73,23 +77,32 @@ final class JobQueue: Sendable {
     /// A new job's ID and folder.
     /// - Throws: `ServiceRefusal` (503) when `maximumJobs` are waiting or running; `.ioFailure` when the
     ///   folder cannot be made.
+    /// The place is held until `submit` or `release`.
     func reserve() throws -> (id: String, folder: URL) {
+        let id = UUID().uuidString.lowercased()
         try state.withLock { state in
             let active = state.jobs.values.filter { [.queued, .running].contains($0.status.state) }.count
-            guard active < maximumJobs, !state.stopping else {
+            guard active + state.reserved.count < maximumJobs, !state.stopping else {
                 throw ServiceRefusal(
                     status: .serviceUnavailable, code: "queueFull",
-                    message: "\(maximumJobs) jobs are waiting or running; try again later")
+                    message: "\(maximumJobs) jobs are uploading, waiting or running; try again later")
             }
+            state.reserved.insert(id)
         }
-        let id = UUID().uuidString.lowercased()
         let jobFolder = folder.appendingPathComponent(id)
         do {
             try FileManager.default.createDirectory(at: jobFolder, withIntermediateDirectories: false)
         } catch {
+            release(id)
             throw MienError(.ioFailure, "cannot create the job's folder", input: jobFolder.path, cause: "\(error)")
         }
         return (id, jobFolder)
+    }
+
+    /// Gives back a reserved place whose upload failed, and deletes its folder.
+    func release(_ id: String) {
+        state.withLock { _ = $0.reserved.remove(id) }
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
     }
 
     /// Queues a reserved job whose upload is complete.
@@ -98,6 +111,7 @@ final class JobQueue: Sendable {
             id: id, state: .queued, input: input, settings: settings, frames: 0, totalFrames: nil, progress: nil,
             error: nil, results: nil)
         state.withLock { state in
+            state.reserved.remove(id)
             state.jobs[id] = Entry(status: status, options: options, upload: upload)
             state.order.append(id)
         }
@@ -170,6 +184,16 @@ final class JobQueue: Sendable {
         refreshGauge()
     }
 
+    /// While paused, new jobs wait queued and the running one goes on. Lets a caller (a test) hold a job in
+    /// the queue without racing a machine fast enough to finish it before the next request.
+    func pause() { state.withLock { $0.paused = true } }
+
+    /// Ends `pause`: the waiting jobs run in order.
+    func resume() {
+        state.withLock { $0.paused = false }
+        wake.signal()
+    }
+
     deinit { wake.signal() }
 
     /// Runs the queued jobs in order; false once the queue is stopping.
@@ -183,7 +207,7 @@ final class JobQueue: Sendable {
     /// The first queued job, marked running.
     private func take() -> (String, Entry)? {
         state.withLock { state -> (String, Entry)? in
-            guard !state.stopping,
+            guard !state.stopping, !state.paused,
                 let id = state.order.first(where: { state.jobs[$0]?.status.state == .queued }),
                 var entry = state.jobs[id]
             else { return nil }

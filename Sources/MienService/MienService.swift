@@ -187,7 +187,7 @@ public struct MienService: Sendable {
         do {
             try await Self.save(request.body, to: upload, limit: options.maximumUploadBytes)
         } catch {
-            try? FileManager.default.removeItem(at: folder)
+            jobs.release(id)
             throw error
         }
         jobs.submit(id: id, input: name, upload: upload, settings: settings, options: detectorOptions)
