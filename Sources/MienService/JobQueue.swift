@@ -184,8 +184,10 @@ final class JobQueue: Sendable {
         refreshGauge()
     }
 
-    /// While paused, new jobs wait queued and the running one goes on. Lets a caller (a test) hold a job in
-    /// the queue without racing a machine fast enough to finish it before the next request.
+    /// While paused, new jobs wait queued and the running one goes on.
+    ///
+    /// Lets a caller (a test) hold a job in the queue without racing a machine fast enough to finish it
+    /// before the next request.
     func pause() { state.withLock { $0.paused = true } }
 
     /// Ends `pause`: the waiting jobs run in order.
