@@ -6,8 +6,8 @@ import Synchronization
 /// One `/v1/live` connection: a `Detector` on a live source fed by the socket's frames, and the messages
 /// going back.
 ///
-/// The detector is the only frame loop (live mode: at most `Detector.liveBufferCapacity` frames wait, the
-/// oldest is dropped and reported unprocessed, so latency stays bounded). The session only refuses what
+/// The detector is the only frame loop: decoded frames are pushed into its inbox, which drops the oldest
+/// waiting frame when analysis falls behind (reported as an unprocessed result), so latency stays bounded. The session only refuses what
 /// must not reach it (undecodable, over the pixel limit, time not advancing, a sender faster than
 /// `ServiceOptions.maximumIncomingFrameRate`), each with an `error` message, and carries on.
 final class LiveSession: DetectorDelegate, @unchecked Sendable {
@@ -22,11 +22,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
 
     private struct State {
         var detector: Detector?
-        var feed: LiveFrameFeed?
         var settings = AnalysisSettings()
-        /// Arrival time of every frame handed to the detector and not yet reported, by frame index.
-        var arrivals: [Int: ContinuousClock.Instant] = [:]
-        var lastTimestamp: Double?
         /// Frames received and not yet decoded, oldest first, with their arrival.
         var pending: [(LiveFrameMessage, ContinuousClock.Instant)] = []
         /// Whether the decoding task is running.
@@ -66,31 +62,24 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     func begin(_ settings: AnalysisSettings) async throws {
         let options = try settings.detectorOptions()
         await end()
-        let feed = LiveFrameFeed(name: "live:\(id)")
         let detector = Detector(
-            source: .liveSource(name: "live:\(id)", open: { feed }), options: options, models: models)
+            source: .pushed(name: "live:\(id)", timing: .stream, whenFull: .dropOldest), options: options,
+            models: models)
         detector.delegate = self
         try await Offload.run { try detector.start() }
         state.withLock {
             $0.detector = detector
-            $0.feed = feed
             $0.settings = settings
-            $0.arrivals = [:]
-            $0.lastTimestamp = nil
         }
         send(LiveMessage.ready(session: id, settings: settings).text())
     }
 
-    /// Stops the detector (after the frames it holds) and closes the feed.
+    /// Stops the detector (after the frames it holds).
     func end() async {
-        let (detector, feed) = state.withLock { state in
-            defer {
-                state.detector = nil
-                state.feed = nil
-            }
-            return (state.detector, state.feed)
+        let detector = state.withLock { state in
+            defer { state.detector = nil }
+            return state.detector
         }
-        feed?.close()
         guard let detector else { return }
         _ = try? await Offload.run { detector.stop() }
     }
@@ -106,15 +95,6 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         let message: LiveFrameMessage
         do {
             message = try LiveFrameMessage(bytes)
-            try state.withLock { state in
-                if let last = state.lastTimestamp, message.timestamp <= last {
-                    throw MienError(
-                        .nonMonotonicTimestamp,
-                        "the frame's timestamp (\(message.timestamp * 1000) ms) does not follow the previous one (\(last * 1000) ms)",
-                        input: "live frame")
-                }
-                state.lastTimestamp = message.timestamp
-            }
         } catch {
             refuse(error)
             return
@@ -152,13 +132,11 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
                         bytes: message.image, input: "live frame", maximumPixels: maximumPixels,
                         timestamp: message.timestamp)
                 }
-                try state.withLock { state in
-                    guard let feed = state.feed else {
-                        throw MienError(.notStarted, "the session has no detector (its options were refused)")
-                    }
-                    // Pushed under the lock, so the arrival is on record before the detector can report it.
-                    if let pushed = feed.push(frame) { state.arrivals[pushed] = arrival }
+                guard let detector = state.withLock({ $0.detector }) else {
+                    throw MienError(.notStarted, "the session has no detector (its options were refused)")
                 }
+                // Its timestamp is checked there (time must advance); latency counts from the socket.
+                try detector.push(frame, arrival: arrival)
             } catch {
                 refuse(error)
             }
@@ -223,8 +201,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     // MARK: - DetectorDelegate (on the detector's analysing thread)
 
     func detector(_ detector: Detector, didProcess result: DetectorResult) {
-        let arrival = state.withLock { $0.arrivals.removeValue(forKey: result.frameIndex) }
-        let latency = arrival.map { clock.now - $0 }
+        let latency = result.latency
         if result.processed {
             metrics.framesAnalysed.increment()
             if let latency { metrics.latency.record(latency) }

@@ -1,9 +1,8 @@
-/// The analysis behind a `Detector`: the locating and measuring stages for the asked-for metrics, the rate
-/// cap and the frame numbering.
+/// The analysis behind a `Detector`: the locating and measuring stages for the asked-for metrics and the
+/// rate cap.
 ///
 /// Its two halves have a lock each, so a file can be analysed as a two-stage pipeline: `locate` for
-/// frame n + 1 on one thread while `measure` finishes frame n on another. `process` runs both for one
-/// frame (pictures, pushed frames, live frames).
+/// frame n + 1 on one thread while `measure` finishes frame n on another.
 final class DetectorEngine: Sendable {
     let options: DetectorOptions
     /// Whether the expression stage runs (for tests: a metric nobody asked for must cost nothing).
@@ -12,8 +11,6 @@ final class DetectorEngine: Sendable {
     let runsAffect: Bool
     private let front: Locked<Front>
     private let measurer: Locked<FaceMeasurer?>
-    /// Held for the whole of `process`.
-    private let serial = Locked(())
 
     /// A frame after the first half: located, skipped by the rate cap, or (detection only) finished.
     enum Step: Sendable {
@@ -30,15 +27,12 @@ final class DetectorEngine: Sendable {
         }
     }
 
-    /// The first half's state: the locator (or the bare detector), the rate cap's clock and the frame
-    /// numbering.
+    /// The first half's state: the locator (or the bare detector) and the rate cap's clock.
     private struct Front {
         let locator: FaceLocator?
         let detector: BlazeFaceDetector?
         let interval: Double?
-        let numbersFrames: Bool
         var lastProcessed: Double?
-        var nextIndex = 0
 
         /// Whether the rate cap lets a frame at `timestamp` be processed.
         func admits(_ timestamp: Double) -> Bool {
@@ -59,65 +53,55 @@ final class DetectorEngine: Sendable {
     }
 
     /// The analysis with Mien's networks for the metrics `options` asks for.
-    /// - Parameter isStream: for sources the detector opens itself, whether the opened input is tracked
-    ///   (a video, a continuous folder) or a set of unrelated pictures; nil for the others, whose source
-    ///   says it.
-    convenience init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, models: ModelStore) throws {
-        let (interval, numbersFrames) = Self.clock(source: source, options: options)
+    /// - Parameter timing: whether the frames are tracked (`DetectorSource.timing(of:)`).
+    convenience init(
+        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, models: ModelStore
+    ) throws {
+        let interval = Self.interval(source: source, options: options)
         if options.detectionOnly {
             self.init(
                 options: options,
                 front: Front(
                     locator: nil, detector: try BlazeFaceDetector(options: options.detection, models: models),
-                    interval: interval, numbersFrames: numbersFrames),
+                    interval: interval),
                 measurer: nil, runsExpressions: false, runsAffect: false)
             return
         }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let analyzer = try FaceAnalyzer(
-            mode: Self.mode(source: source, isStream: isStream), detection: options.detection,
+            mode: timing == .stills ? .discreteImages : .stream, detection: options.detection,
             expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
             appearance: options.needsAppearance, reidentification: options.reidentification, models: models)
         self.init(
             options: options,
-            front: Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames),
+            front: Front(locator: analyzer.locator, detector: nil, interval: interval),
             measurer: analyzer.measurer, runsExpressions: analyzer.expressions != nil,
             runsAffect: analyzer.runsAffectStage)
     }
 
     /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
-    convenience init(source: DetectorSource, isStream: Bool?, options: DetectorOptions, stages: DetectorStages) throws {
-        let (interval, numbersFrames) = Self.clock(source: source, options: options)
+    convenience init(
+        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, stages: DetectorStages
+    ) throws {
+        let interval = Self.interval(source: source, options: options)
         let (detector, mesher) = try stages.make(options.detection)
         let analyzer = FaceAnalyzer(
-            mode: Self.mode(source: source, isStream: isStream), detection: options.detection,
+            mode: timing == .stills ? .discreteImages : .stream, detection: options.detection,
             tracking: try TrackingOptions(), detector: detector, mesher: mesher, geometry: nil)
         self.init(
             options: options,
-            front: Front(locator: analyzer.locator, detector: nil, interval: interval, numbersFrames: numbersFrames),
+            front: Front(locator: analyzer.locator, detector: nil, interval: interval),
             measurer: analyzer.measurer, runsExpressions: false, runsAffect: false)
     }
 
-    /// The rate cap's interval (seconds) and whether the engine numbers frames itself: pictures given one by
-    /// one are numbered here; sources the detector reads keep their own indices.
-    private static func clock(source: DetectorSource, options: DetectorOptions) -> (Double?, Bool) {
-        ((options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }, !source.readsItself)
+    /// The rate cap's interval, in seconds (nil: every frame).
+    private static func interval(source: DetectorSource, options: DetectorOptions) -> Double? {
+        (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }
     }
 
-    private static func mode(source: DetectorSource, isStream: Bool?) -> FaceAnalyzer.RunningMode {
-        if let isStream { return isStream ? .stream : .discreteImages }
-        if case .discreteImages = source { return .discreteImages }
-        return .stream
-    }
-
-    /// The first half for `frame`: numbering, rate cap, then detection, mesh, pose and tracking.
+    /// The first half for `frame`: rate cap, then detection, mesh, pose and tracking.
     func locate(_ frame: Frame) throws -> Step {
         try front.withLock { front in
-            var frame = frame
-            if front.numbersFrames {
-                frame.index = front.nextIndex
-                front.nextIndex += 1
-            }
             guard front.admits(frame.timestamp) else {
                 return .skipped(
                     DetectorResult(
@@ -173,24 +157,13 @@ final class DetectorEngine: Sendable {
             faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 
-    /// Both halves for one frame, as one step; returns the frame as analysed (numbered).
-    ///
-    /// Frames pushed from several threads at once are measured in the order they were located.
-    func process(_ frame: Frame) throws -> (DetectorResult, Frame) {
-        try serial.withLock { _ in
-            let step = try locate(frame)
-            return (try measure(step), step.frame)
-        }
-    }
-
-    /// Forgets faces, IDs, baselines, the rate cap's clock and the frame numbering.
+    /// Forgets faces, IDs, baselines and the rate cap's clock.
     ///
     /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
         front.withLock { front in
             front.locator?.reset()
             front.lastProcessed = nil
-            front.nextIndex = 0
         }
         measurer.withLock { $0?.reset() }
     }

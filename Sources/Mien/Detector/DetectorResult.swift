@@ -27,6 +27,21 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var returned: [Int]?
     /// EnableX FaceAI's face-count stream; streams' processed frames only.
     public var faceCount: FaceCount?
+    /// From the frame's arrival in the detector's inbox to the delivery of this result.
+    ///
+    /// Nil in results made by hand or read back. Not part of the JSON form or of equality: it describes the run, not the frame.
+    public var latency: Duration?
+
+    enum CodingKeys: String, CodingKey {
+        case input, frameIndex, timestamp, width, height, faces, found, lost, returned, faceCount
+    }
+
+    public static func == (left: DetectorResult, right: DetectorResult) -> Bool {
+        left.input == right.input && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
+            && left.width == right.width && left.height == right.height && left.faces == right.faces
+            && left.found == right.found && left.lost == right.lost && left.returned == right.returned
+            && left.faceCount == right.faceCount
+    }
 
     public init(
         input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,

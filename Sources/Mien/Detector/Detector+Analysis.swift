@@ -1,0 +1,139 @@
+import Foundation
+
+/// The consumer of the inbox: the one frame loop, on one thread or as a two-stage pipeline.
+extension Detector {
+    /// What the locating half hands to the measuring half.
+    enum Located: Sendable {
+        case step(DetectorEngine.Step, FrameInbox.Arrival)
+        /// Dropped for a newer frame: its unprocessed result.
+        case dropped(DetectorResult, FrameInbox.Arrival)
+        /// An item of the input that could not be read or located.
+        case failed(MienError, FrameInbox.Arrival?)
+    }
+
+    /// Starts the threads that analyse what arrives in `inbox`.
+    ///
+    /// Frames that wait for room (`.block`) go through two threads, locating frame n + 1 while frame n is
+    /// measured; live frames (`.dropOldest`) through one, so that a frame the analysis cannot keep up with
+    /// waits in the inbox, where a newer one replaces it, and not between the stages.
+    func startAnalysis(of inbox: FrameInbox, engine: DetectorEngine, generation: Int) {
+        // Once the analysis ends (a failure, stop()), a reading thread waiting for room must not wait forever.
+        let abandon: @Sendable () -> Void = { if self.source.readsItself { inbox.close(discarding: true) } }
+        guard inbox.policy == .block else {
+            startThread {
+                defer { abandon() }
+                while self.goesOn(generation), let entry = inbox.take() {
+                    guard self.finish(self.locate(entry, engine: engine), engine: engine) else { return }
+                }
+                self.inputEnded(inbox, generation: generation)
+            }
+            return
+        }
+        let located = StageQueue<Located>(capacity: 2)
+        startThread {
+            // Closing on the way out ends the measuring stage once it has taken what is queued.
+            defer { located.close() }
+            while self.goesOn(generation), let entry = inbox.take() {
+                // False once the measuring stage has stopped (a failure or stop()).
+                guard located.put(self.locate(entry, engine: engine)) else { return }
+            }
+        }
+        startThread {
+            // Closing on the way out unblocks the locating stage whatever ended this one.
+            defer {
+                located.close()
+                abandon()
+            }
+            while self.goesOn(generation), let item = located.take() {
+                guard self.finish(item, engine: engine) else { return }
+            }
+            self.inputEnded(inbox, generation: generation)
+        }
+    }
+
+    /// Whether the loop takes the next entry: pushed frames are analysed until the inbox is drained
+    /// (`stop()` closes it), frames the detector reads itself only while this run is current.
+    private func goesOn(_ generation: Int) -> Bool {
+        !source.readsItself || isCurrent(generation)
+    }
+
+    /// The first half for one inbox entry: rate cap, detection, mesh, pose and tracking.
+    private func locate(_ entry: FrameInbox.Entry, engine: DetectorEngine) -> Located {
+        switch entry {
+        case .frame(let frame, let arrival):
+            do {
+                return .step(try engine.locate(frame), arrival)
+            } catch {
+                return .failed(Self.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
+            }
+        case .dropped(let result, let arrival): return .dropped(result, arrival)
+        case .unreadable(let error): return .failed(error, nil)
+        }
+    }
+
+    /// The second half: expressions, emotions and appearance, then delivery.
+    ///
+    /// - Returns: false when the run ended on a failure.
+    private func finish(_ item: Located, engine: DetectorEngine) -> Bool {
+        switch item {
+        case .step(let step, let arrival):
+            do {
+                deliver(try engine.measure(step), frame: step.frame, arrival: arrival)
+            } catch {
+                let failure = Self.mienError(error, input: "\(frameOwner) frame \(step.frame.index)")
+                return failed(failure, arrival: arrival)
+            }
+        case .dropped(let result, let arrival):
+            deliver(result, frame: nil, arrival: arrival)
+        case .failed(let error, let arrival):
+            return failed(error, arrival: arrival)
+        }
+        return true
+    }
+
+    /// One frame or item that could not be analysed.
+    ///
+    /// A caller waiting in `process(_:)` gets the error; a
+    /// pushed frame nobody waits for, or a picture of a folder, is reported skipped and the input goes on; in
+    /// a video or a camera's stream the run fails.
+    ///
+    /// - Returns: whether the input goes on.
+    private func failed(_ error: MienError, arrival: FrameInbox.Arrival?) -> Bool {
+        if let reply = arrival?.reply {
+            reply.fulfil(.failure(error))
+            return true
+        }
+        let goesOn = !source.readsItself || arrival == nil || isFolder
+        guard goesOn else {
+            fail(error)
+            inbox.withLock { $0 }?.close(discarding: true)
+            return false
+        }
+        delegate?.detector(self, didSkip: error)
+        writers.skipped(error)
+        return true
+    }
+
+    /// After the last entry of a source the detector reads: its failure, or its end.
+    private func inputEnded(_ inbox: FrameInbox, generation: Int) {
+        // Pushed frames end with `stop()`, which ends the run itself.
+        guard source.readsItself, isCurrent(generation) else { return }
+        if let failure = inbox.endedBy {
+            fail(failure)
+        } else if source.isLive {
+            // A live source that ends is not a file that was read to its end: no `finished` callback.
+            end(.complete)
+        } else {
+            delegate?.detectorDidFinishProcessing(self)
+            control.withLock { $0.running = false }
+            continuation.finish()
+            end(.complete)
+        }
+    }
+
+    /// The name a frame's error gives.
+    private var frameOwner: String { source.inputName ?? "pushed frame" }
+
+    /// Whether the source is a folder of pictures (whose items are unrelated: one failing does not end it).
+    private var isFolder: Bool { control.withLock { $0.readsFolder } }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// The `Detector`'s one way in: every frame, read by the detector or pushed by its caller, waits here
+/// until the analysis takes it.
+///
+/// Bounded, with a policy for when it is full (`InboxPolicy`). Pushed frames are numbered here, from 0,
+/// and a tracked stream's timestamps are checked here, when they arrive, so the pusher hears of a frame out
+/// of order at once. Every entry is stamped with its arrival, so a result knows its latency.
+final class FrameInbox: @unchecked Sendable {
+    // Everything below is touched only while `condition` is locked.
+    private let condition = NSCondition()
+    private var entries: [Entry] = []
+    private var closed = false
+    private var failure: MienError?
+    private var nextIndex = 0
+    private var lastTimestamp: Double?
+
+    let capacity: Int
+    let policy: InboxPolicy
+    /// Whether frames are numbered here (pushed frames) or keep the source's indices.
+    private let numbers: Bool
+    /// Whether a frame's timestamp must be after the previous one's (a tracked stream of pushed frames).
+    private let checksTime: Bool
+    /// The name errors give for a frame refused here.
+    private let name: String
+
+    /// One thing waiting in the inbox, in arrival order.
+    enum Entry: Sendable {
+        /// A frame to analyse, with its arrival and, when `process(_:)` waits for it, where its result goes.
+        case frame(Frame, Arrival)
+        /// A frame dropped for a newer one (`.dropOldest`): reported unprocessed, in its place.
+        case dropped(DetectorResult, Arrival)
+        /// An item of the input that could not be read (a picture of a folder); the input goes on.
+        case unreadable(MienError)
+    }
+
+    /// When a frame arrived, and who waits for its result.
+    struct Arrival: Sendable {
+        var instant: ContinuousClock.Instant
+        var reply: Reply?
+    }
+
+    init(capacity: Int, policy: InboxPolicy, numbers: Bool, checksTime: Bool, name: String) {
+        self.capacity = max(1, capacity)
+        self.policy = policy
+        self.numbers = numbers
+        self.checksTime = checksTime
+        self.name = name
+    }
+
+    /// Adds `frame`; with `.block` waits for room, with `.dropOldest` drops the oldest waiting frame.
+    ///
+    /// - Parameter arrival: when the frame reached the program, if before now (default: now).
+    /// - Returns: the frame as queued (numbered when the inbox numbers frames).
+    /// - Throws: `.notStarted` when the inbox is closed (the detector stopped); `.nonMonotonicTimestamp`
+    ///   when a tracked pushed frame is not after the previous one. A refused frame is not counted.
+    @discardableResult
+    func put(_ frame: Frame, arrival: ContinuousClock.Instant? = nil, reply: Reply? = nil) throws -> Frame {
+        condition.lock()
+        defer { condition.unlock() }
+        if policy == .block {
+            while waitingFrames >= capacity && !closed { condition.wait() }
+        }
+        guard !closed else { throw MienError(.notStarted, "the detector is stopped", input: name) }
+        if checksTime, let lastTimestamp, frame.timestamp <= lastTimestamp {
+            throw MienError(
+                .nonMonotonicTimestamp,
+                "frame timestamp \(frame.timestamp) s is not after the previous frame's \(lastTimestamp) s",
+                input: name)
+        }
+        lastTimestamp = frame.timestamp
+        var frame = frame
+        if numbers {
+            frame.index = nextIndex
+            nextIndex += 1
+        }
+        entries.append(.frame(frame, Arrival(instant: arrival ?? .now, reply: reply)))
+        if policy == .dropOldest && waitingFrames > capacity { dropOldest() }
+        condition.broadcast()
+        return frame
+    }
+
+    /// Adds an unreadable item of the input (a folder goes on after it); false once closed.
+    @discardableResult
+    func putUnreadable(_ error: MienError) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if policy == .block {
+            while waitingFrames >= capacity && !closed { condition.wait() }
+        }
+        guard !closed else { return false }
+        entries.append(.unreadable(error))
+        condition.broadcast()
+        return true
+    }
+
+    /// The oldest entry, waiting for one; nil once the inbox is closed and empty.
+    func take() -> Entry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while entries.isEmpty && !closed { condition.wait() }
+        guard !entries.isEmpty else { return nil }
+        let entry = entries.removeFirst()
+        condition.broadcast()
+        return entry
+    }
+
+    /// Refuses further frames and wakes everyone; what is already in is still taken, unless `discarding`.
+    ///
+    /// - Parameter failure: why the input ended (a camera unplugged), for `endedBy` once the entries before
+    ///   it are taken.
+    func close(failure: MienError? = nil, discarding: Bool = false) {
+        condition.lock()
+        closed = true
+        if let failure, self.failure == nil { self.failure = failure }
+        if discarding {
+            for case .frame(_, let arrival) in entries {
+                arrival.reply?.fulfil(.failure(MienError(.notStarted, "the detector stopped", input: name)))
+            }
+            entries.removeAll()
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Why the input ended early, if it did (read after `take()` returned nil).
+    var endedBy: MienError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
+    /// Numbering and the timestamp check start over (`Detector.reset()`).
+    func restart() {
+        condition.lock()
+        nextIndex = 0
+        lastTimestamp = nil
+        condition.unlock()
+    }
+
+    private var waitingFrames: Int {
+        entries.count { if case .frame = $0 { true } else { false } }
+    }
+
+    /// Replaces the oldest waiting frame by its unprocessed result, releasing its pixels.
+    private func dropOldest() {
+        guard let oldest = entries.firstIndex(where: { if case .frame = $0 { true } else { false } }),
+            case .frame(let frame, let arrival) = entries[oldest]
+        else { return }
+        let result = DetectorResult(
+            frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height, faces: nil)
+        entries[oldest] = .dropped(result, arrival)
+    }
+}
+
+/// Where the result of one frame given to `Detector.process(_:)` goes: the caller waits on it.
+final class Reply: Sendable {
+    private let outcome = Locked<Result<DetectorResult, any Error>?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Hands over the frame's result or error; only the first call counts.
+    func fulfil(_ result: Result<DetectorResult, any Error>) {
+        let first = outcome.withLock { slot -> Bool in
+            guard slot == nil else { return false }
+            slot = result
+            return true
+        }
+        if first { ready.signal() }
+    }
+
+    /// Waits for the result.
+    func wait() throws -> DetectorResult {
+        ready.wait()
+        guard let outcome = outcome.withLock({ $0 }) else {
+            throw MienError(.internalFailure, "a frame's result was handed over empty")
+        }
+        return try outcome.get()
+    }
+}
