@@ -13,21 +13,23 @@ import Synchronization
 /// before it reaches the file system, so an ID cannot name a path outside the folder.
 final class JobQueue: Sendable {
     let folder: URL
-    private let models: ModelStore
+    let models: ModelStore
     private let maximumJobs: Int
     private let metrics: ServiceMetrics
-    private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
+    let state = Mutex(State())
+    let wake = DispatchSemaphore(value: 0)
 
-    private struct Entry {
+    struct Entry {
         var status: JobStatus
         var options: DetectorOptions
         var upload: URL
         var progress = JobProgress()
         var detector: Detector?
+        /// Why the job could not start (an output that cannot be created); it fails with this.
+        var startFailure: MienError?
     }
 
-    private struct State {
+    struct State {
         var jobs: [String: Entry] = [:]
         var order: [String] = []
         /// Jobs whose upload is still arriving: each holds its place in the queue, so uploads that arrive
@@ -217,25 +219,27 @@ final class JobQueue: Sendable {
             entry.status.error = nil
             // Opened under the client's name for it, so results and errors never show the server's paths.
             let path = entry.upload.path
-            entry.detector = Detector(
-                source: .frames(name: entry.status.input, open: { try InputSource.open(path: path) }),
-                options: entry.options, models: models,
-                writers: writers(for: id, input: entry.status.input, progress: entry.progress))
+            do {
+                entry.detector = Detector(
+                    source: .frames(name: entry.status.input, open: { try InputSource.open(path: path) }),
+                    options: entry.options, models: models,
+                    writers: try writers(for: id, input: entry.status.input, progress: entry.progress))
+            } catch {
+                entry.startFailure = error as? MienError ?? MienError(.ioFailure, "\(error)")
+            }
             state.jobs[id] = entry
             return (id, entry)
         }
     }
 
-    private func writers(for id: String, input: String, progress: JobProgress) -> [any ResultWriter] {
+    /// - Throws: `.ioFailure` when an output file cannot be created: the job fails with it, rather than
+    ///   ending `done` with links to files that were never written.
+    private func writers(for id: String, input: String, progress: JobProgress) throws -> [any ResultWriter] {
         let jobFolder = folder.appendingPathComponent(id)
         let report = ReportWriter(input: input)
         var writers: [any ResultWriter] = [progress, report]
-        if let jsonl = try? JSONLinesWriter(path: jobFolder.appendingPathComponent("results.jsonl").path) {
-            writers.append(jsonl)
-        }
-        if let csv = try? CSVWriter(path: jobFolder.appendingPathComponent("results.csv").path) {
-            writers.append(csv)
-        }
+        writers.append(try JSONLinesWriter(path: jobFolder.appendingPathComponent("results.jsonl").path))
+        writers.append(try CSVWriter(path: jobFolder.appendingPathComponent("results.csv").path))
         writers.append(
             SummaryWriter(path: jobFolder.appendingPathComponent("summary.json").path, input: input, sharing: report))
         writers.append(HTMLReportFile(path: jobFolder.appendingPathComponent("report.html").path, report: report))
@@ -244,10 +248,12 @@ final class JobQueue: Sendable {
 
     /// Analyses one job to its end and records how it ended.
     private func run(_ id: String, _ entry: Entry) {
-        guard let detector = entry.detector else { return }
         record(entry.status)
         var outcome: (JobStatus.State, ErrorBody.Detail?)
         do {
+            guard let detector = entry.detector else {
+                throw entry.startFailure ?? MienError(.internalFailure, "the job has no detector")
+            }
             try detector.start()
             let end = detector.wait()
             detector.stop()
@@ -280,65 +286,20 @@ final class JobQueue: Sendable {
         refreshGauge()
     }
 
-    /// The file a job's status is kept in, beside its upload and outputs.
-    static let statusFile = "job.json"
-
-    /// Writes the job's status to its folder (atomically), so a restarted service knows its jobs.
-    private func record(_ status: JobStatus) {
-        let url = folder.appendingPathComponent(status.id).appendingPathComponent(Self.statusFile)
-        guard let data = try? JSONLinesWriter.makeEncoder().encode(status) else { return }
-        try? data.write(to: url, options: .atomic)
-    }
-
-    /// Loads the jobs an earlier run of the service left in the folder.
-    ///
-    /// Finished ones are served again; unfinished ones (queued, running or interrupted, their upload kept)
-    /// are queued again, oldest folder change first, and run from the start. A folder without a status
-    /// (an upload cut short) is removed.
-    private func resumeEarlierJobs() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        var found: [(status: JobStatus, upload: URL, created: Date)] = []
-        for name in names where Self.isJobID(name) {
-            let jobFolder = folder.appendingPathComponent(name)
-            let upload = jobFolder.appendingPathComponent("upload")
-            guard let data = try? Data(contentsOf: jobFolder.appendingPathComponent(Self.statusFile)),
-                var status = try? JSONDecoder().decode(JobStatus.self, from: data), status.id == name
-            else {
-                try? FileManager.default.removeItem(at: jobFolder)
-                continue
-            }
-            if [.queued, .running, .interrupted].contains(status.state) {
-                guard FileManager.default.fileExists(atPath: upload.path) else {
-                    try? FileManager.default.removeItem(at: jobFolder)
-                    continue
-                }
-                status.state = .queued
-                status.error = nil
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: jobFolder.path)
-            found.append((status, upload, attributes?[.modificationDate] as? Date ?? .distantPast))
-        }
-        for job in found.sorted(by: { $0.created < $1.created }) {
-            guard let options = try? job.status.settings.detectorOptions() else { continue }
-            state.withLock { state in
-                state.jobs[job.status.id] = Entry(status: job.status, options: options, upload: job.upload)
-                state.order.append(job.status.id)
-            }
-            record(job.status)
-        }
-        refreshGauge()
-        if found.contains(where: { $0.status.state == .queued }) { wake.signal() }
-    }
-
     /// `error` naming the upload by the client's name for it rather than by its path on the server.
     private static func named(_ error: MienError, _ entry: Entry) -> MienError {
         var error = error
         if error.input == nil || error.input == entry.upload.path { error.input = entry.status.input }
+        // An output of the job is named by its name in the job's URL, not by where the server keeps it.
+        let jobFolder = entry.upload.deletingLastPathComponent().path + "/"
+        if let input = error.input, input.hasPrefix(jobFolder) {
+            error.input = String(input.dropFirst(jobFolder.count))
+        }
         error.message = error.message.replacingOccurrences(of: entry.upload.path, with: entry.status.input)
         return error
     }
 
-    private func refreshGauge() {
+    func refreshGauge() {
         let active = state.withLock { state in
             state.jobs.values.filter { [.queued, .running].contains($0.status.state) }.count
         }

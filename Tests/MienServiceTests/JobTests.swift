@@ -203,4 +203,31 @@ struct JobTests {
             #expect(status["state"] as? String == "done", "\(status)")
         }
     }
+
+    @Test func jobWhoseOutputCannotBeCreated_failsWithThatError_andListsNoResults() async throws {
+        let (clipURL, clip) = try Self.clip(frames: 5)
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (service, folder) = try Self.service()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await service.application().test(.live) { client in
+            service.jobs.pause()
+            let id = try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) {
+                Self.object($0.body)["id"] as? String ?? ""
+            }
+            // A folder where the job's JSON Lines must go: the writer cannot be created.
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(id).appendingPathComponent("results.jsonl"),
+                withIntermediateDirectories: false)
+            service.jobs.resume()
+            let status = try await Self.finished(id, client)
+            #expect(status["state"] as? String == "failed", "\(status)")
+            let error = status["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "ioFailure", "\(status)")
+            #expect(error?["input"] as? String == "results.jsonl", "the output's name, not the server's path")
+            #expect(status["results"] == nil, "no links to files that were never written")
+            try await client.execute(uri: "/v1/jobs/\(id)/results.csv", method: .get) {
+                #expect($0.status == .notFound)
+            }
+        }
+    }
 }
