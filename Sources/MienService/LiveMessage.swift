@@ -6,10 +6,9 @@ import Mien
 /// By `type`:
 /// - `ready`: the session is analysing with `settings` (after opening and after every `options`);
 /// - `found` / `lost`: a face appeared (before the result of its first frame) or left (after its last);
-/// - `dropped`: a frame dropped before decoding because frames came faster than they could be decoded (its
-///   `timestamp`); frames dropped later, in the detector, come as unprocessed `result`s;
 /// - `result`: one frame's `DetectorResult` (the command line's schema; `faces` absent when the frame was not
-///   processed), with `latencyMs` from the frame's arrival to this message;
+///   processed: skipped by the rate cap, or dropped undecoded for a newer frame when frames came faster than
+///   they could be analysed), with `latencyMs` from the frame's arrival to this message;
 /// - `error`: a frame or message was refused (`error`: the `ErrorBody` detail); the session goes on.
 struct LiveMessage: Encodable, Sendable {
     var type: String
@@ -20,8 +19,6 @@ struct LiveMessage: Encodable, Sendable {
     var result: DetectorResult?
     /// Milliseconds from the frame's arrival at the service to its result being handed to the socket.
     var latencyMs: Double?
-    /// `dropped`: the frame's timestamp, in seconds (as the client sent it, divided by 1000).
-    var timestamp: Double?
     var error: ErrorBody.Detail?
 
     static func ready(session: String, settings: AnalysisSettings) -> LiveMessage {
@@ -34,7 +31,6 @@ struct LiveMessage: Encodable, Sendable {
         LiveMessage(type: "result", result: result, latencyMs: latencyMs)
     }
     static func failure(_ body: ErrorBody) -> LiveMessage { LiveMessage(type: "error", error: body.error) }
-    static func dropped(timestamp: Double) -> LiveMessage { LiveMessage(type: "dropped", timestamp: timestamp) }
 
     /// The message as one line of JSON (sorted keys, as every JSON Mien writes).
     func text() -> String {

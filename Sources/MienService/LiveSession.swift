@@ -16,17 +16,13 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     private let limits: ServiceOptions
     private let models: ModelStore
     private let metrics: ServiceMetrics
-    private let send: @Sendable (String) -> Void
+    private let outbox: LiveOutbox
     private let state: Mutex<State>
     private let clock = ContinuousClock()
 
     private struct State {
         var detector: Detector?
         var settings = AnalysisSettings()
-        /// Frames received and not yet decoded, oldest first, with their arrival.
-        var pending: [(LiveFrameMessage, ContinuousClock.Instant)] = []
-        /// Whether the decoding task is running.
-        var decoding = false
         /// The incoming-rate bucket: frames allowed now (up to `burst`), refilled at the rate limit.
         var allowance: Double
         var lastArrival: ContinuousClock.Instant?
@@ -40,16 +36,14 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     /// flooding; a sustained excess still does.
     let burst: Double
 
-    /// - Parameter send: hands a JSON text message to the socket (never blocks; messages are queued).
-    init(
-        id: String, limits: ServiceOptions, models: ModelStore, metrics: ServiceMetrics,
-        send: @escaping @Sendable (String) -> Void
-    ) {
+    /// - Parameter outbox: the socket's messages (results come there through the detector's
+    ///   `LiveSocketWriter`).
+    init(id: String, limits: ServiceOptions, models: ModelStore, metrics: ServiceMetrics, outbox: LiveOutbox) {
         self.id = id
         self.limits = limits
         self.models = models
         self.metrics = metrics
-        self.send = send
+        self.outbox = outbox
         burst = max(3, limits.maximumIncomingFrameRate / 4)
         state = Mutex(State(allowance: burst))
     }
@@ -64,14 +58,14 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         await end()
         let detector = Detector(
             source: .pushed(name: "live:\(id)", timing: .stream, whenFull: .dropOldest), options: options,
-            models: models)
+            models: models, writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])
         detector.delegate = self
         try await Offload.run { try detector.start() }
         state.withLock {
             $0.detector = detector
             $0.settings = settings
         }
-        send(LiveMessage.ready(session: id, settings: settings).text())
+        outbox.send(LiveMessage.ready(session: id, settings: settings).text())
     }
 
     /// Stops the detector (after the frames it holds).
@@ -84,62 +78,27 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         _ = try? await Offload.run { detector.stop() }
     }
 
-    /// A binary message: checked, then queued for decoding (at most `pendingCapacity` wait; beyond, the
-    /// oldest is dropped and reported), or refused with an error message.
+    /// A binary message: checked and pushed into the detector's inbox still encoded, or refused with an
+    /// error message.
     ///
-    /// Decoding happens on the session's own decoding task, so the socket is read as fast as frames come and
-    /// a sender faster than the service waits in no buffer: latency stays bounded.
-    func receiveFrame(_ bytes: [UInt8]) async {
+    /// The detector decodes it when the analysis takes it; when frames come faster than they can be
+    /// analysed, the oldest waiting one is dropped undecoded (an unprocessed `result`), so latency stays
+    /// bounded and the socket is read as fast as frames come.
+    func receiveFrame(_ bytes: [UInt8]) {
         let arrival = clock.now
         guard admit(at: arrival) else { return }
-        let message: LiveFrameMessage
         do {
-            message = try LiveFrameMessage(bytes)
+            let message = try LiveFrameMessage(bytes)
+            guard let detector = state.withLock({ $0.detector }) else {
+                throw MienError(.notStarted, "the session has no detector (its options were refused)")
+            }
+            // Its timestamp is checked there (time must advance); latency counts from the socket.
+            let frame = EncodedFrame(
+                bytes: message.image, timestamp: message.timestamp, name: "live frame",
+                maximumPixels: limits.maximumPixels)
+            try detector.push(frame, arrival: arrival)
         } catch {
             refuse(error)
-            return
-        }
-        let (dropped, startsDecoding) = state.withLock { state -> (LiveFrameMessage?, Bool) in
-            state.pending.append((message, arrival))
-            let dropped = state.pending.count > Self.pendingCapacity ? state.pending.removeFirst().0 : nil
-            let starts = !state.decoding
-            state.decoding = true
-            return (dropped, starts)
-        }
-        if let dropped {
-            metrics.framesUnprocessed.increment()
-            send(LiveMessage.dropped(timestamp: dropped.timestamp).text())
-        }
-        if startsDecoding { Task { await decodePending() } }
-    }
-
-    /// Encoded frames that may wait for decoding; beyond, the oldest is dropped (`dropped` message).
-    static let pendingCapacity = 2
-
-    /// Decodes waiting frames one at a time and hands them to the detector, until none is left.
-    private func decodePending() async {
-        let maximumPixels = limits.maximumPixels
-        while let (message, arrival) = state.withLock({ state -> (LiveFrameMessage, ContinuousClock.Instant)? in
-            guard !state.pending.isEmpty else {
-                state.decoding = false
-                return nil
-            }
-            return state.pending.removeFirst()
-        }) {
-            do {
-                let frame = try await Offload.run {
-                    try ImageDecoder.decode(
-                        bytes: message.image, input: "live frame", maximumPixels: maximumPixels,
-                        timestamp: message.timestamp)
-                }
-                guard let detector = state.withLock({ $0.detector }) else {
-                    throw MienError(.notStarted, "the session has no detector (its options were refused)")
-                }
-                // Its timestamp is checked there (time must advance); latency counts from the socket.
-                try detector.push(frame, arrival: arrival)
-            } catch {
-                refuse(error)
-            }
         }
     }
 
@@ -178,7 +137,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         if !admitted {
             metrics.framesRefused.increment()
             if notify {
-                send(
+                outbox.send(
                     LiveMessage.failure(
                         ErrorBody(
                             code: "tooFast",
@@ -195,33 +154,15 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         let body =
             (error as? MienError).map(ErrorBody.init)
             ?? ErrorBody(code: "internalFailure", message: "\(error)")
-        send(LiveMessage.failure(body).text())
+        outbox.send(LiveMessage.failure(body).text())
     }
 
     // MARK: - DetectorDelegate (on the detector's analysing thread)
 
-    func detector(_ detector: Detector, didProcess result: DetectorResult) {
-        let latency = result.latency
-        if result.processed {
-            metrics.framesAnalysed.increment()
-            if let latency { metrics.latency.record(latency) }
-        } else {
-            metrics.framesUnprocessed.increment()
-        }
-        for id in result.found {
-            send(LiveMessage.event("found", faceId: id, frameIndex: result.frameIndex).text())
-        }
-        let milliseconds = latency.map { ($0.seconds * 1000).rounded(toPlaces: 2) }
-        send(LiveMessage.result(result, latencyMs: milliseconds).text())
-        for id in result.lost {
-            send(LiveMessage.event("lost", faceId: id, frameIndex: result.frameIndex).text())
-        }
-    }
-
     /// A frame failed inside the detector, which then stops: say so, and start a fresh detector with
     /// the same settings so the session carries on.
     func detector(_ detector: Detector, didFail error: MienError) {
-        send(LiveMessage.failure(ErrorBody(error)).text())
+        outbox.send(LiveMessage.failure(ErrorBody(error)).text())
         let settings = state.withLock { $0.detector === detector ? $0.settings : nil }
         guard let settings else { return }
         Task { try? await self.begin(settings) }

@@ -229,15 +229,22 @@ public struct MienService: Sendable {
             return
         }
         defer { sessions.close() }
-        let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
         let session = LiveSession(
-            id: UUID().uuidString.lowercased(), limits: options, models: models, metrics: metrics,
-            send: { continuation.yield($0) })
+            id: UUID().uuidString.lowercased(), limits: options, models: models, metrics: metrics, outbox: outbox)
         let activity = LastActivity()
         let idle = Duration.seconds(options.idleSeconds)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in messages { try await outbound.write(.text(message)) }
+                for await message in outbox.messages {
+                    try await outbound.write(.text(message))
+                    outbox.written()
+                }
+                // A client that left `maximumOutgoingMessages` unread is told so and closed, never served a
+                // stream with holes in it.
+                if outbox.overflowed {
+                    try await outbound.close(.policyViolation, reason: "the client reads too slowly")
+                }
             }
             group.addTask {
                 // Closes a session that has been silent for `idleSeconds`.
@@ -255,7 +262,7 @@ public struct MienService: Sendable {
                 let settings = try AnalysisSettings(query: query)
                 try await session.begin(settings)
             } catch {
-                continuation.yield(
+                outbox.send(
                     LiveMessage.failure(
                         (error as? MienError).map(ErrorBody.init)
                             ?? ErrorBody(code: "internalFailure", message: "\(error)")
@@ -264,12 +271,12 @@ public struct MienService: Sendable {
             for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
                 activity.touch()
                 switch message {
-                case .binary(let buffer): await session.receiveFrame([UInt8](buffer: buffer))
+                case .binary(let buffer): session.receiveFrame([UInt8](buffer: buffer))
                 case .text(let text): await session.receiveText(text)
                 }
             }
             await session.end()
-            continuation.finish()
+            outbox.close()
             group.cancelAll()
         }
         logger.debug("live session \(session.id) ended")

@@ -29,6 +29,9 @@ public struct ServiceOptions: Sendable, Equatable {
     ///
     /// Faster frames are refused before decoding; an error message says so, at most once a second.
     public var maximumIncomingFrameRate: Double
+    /// Messages a live session may leave unread (default 256: over 8 s of results at 30 fps); a client
+    /// that falls that far behind is closed (1008) rather than served a stream with holes in it.
+    public var maximumOutgoingMessages: Int
 
     /// The largest job upload, in bytes (a video for `/v1/jobs`; default 2 GiB).
     public var maximumUploadBytes: Int
@@ -47,8 +50,8 @@ public struct ServiceOptions: Sendable, Equatable {
         host: String = ServiceOptions.defaultHost, port: Int = ServiceOptions.defaultPort, token: String? = nil,
         maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
-        maximumIncomingFrameRate: Double = 60, maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8,
-        jobsFolder: String? = nil
+        maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
+        maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil
     ) throws {
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
@@ -63,6 +66,7 @@ public struct ServiceOptions: Sendable, Equatable {
             ("maximumBodyBytes", Double(maximumBodyBytes)), ("maximumMessageBytes", Double(maximumMessageBytes)),
             ("maximumPixels", Double(maximumPixels)), ("maximumSessions", Double(maximumSessions)),
             ("idleSeconds", idleSeconds), ("maximumIncomingFrameRate", maximumIncomingFrameRate),
+            ("maximumOutgoingMessages", Double(maximumOutgoingMessages)),
             ("maximumUploadBytes", Double(maximumUploadBytes)), ("maximumJobs", Double(maximumJobs)),
         ] where !(value > 0 && value.isFinite) {
             throw MienError(.invalidOptions, "\(name) must be positive, got \(value)")
@@ -76,6 +80,7 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumSessions = maximumSessions
         self.idleSeconds = idleSeconds
         self.maximumIncomingFrameRate = maximumIncomingFrameRate
+        self.maximumOutgoingMessages = maximumOutgoingMessages
         self.maximumUploadBytes = maximumUploadBytes
         self.maximumJobs = maximumJobs
         self.jobsFolder =

@@ -66,6 +66,12 @@ extension Detector {
             } catch {
                 return .failed(Self.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
             }
+        case .encoded(let encoded, let arrival):
+            do {
+                return .step(try engine.locate(try encoded.decode()), arrival)
+            } catch {
+                return .failed(Self.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival)
+            }
         case .dropped(let result, let arrival): return .dropped(result, arrival)
         case .unreadable(let error): return .failed(error, nil)
         }

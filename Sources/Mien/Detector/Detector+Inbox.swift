@@ -28,6 +28,17 @@ extension Detector {
         try pushedInbox().put(frame, arrival: arrival).index
     }
 
+    /// Gives the detector a frame still to be decoded (a JPEG from a socket); it is decoded when the
+    /// analysis takes it, and never when it is dropped for a newer one.
+    ///
+    /// A frame that cannot be decoded is reported to the delegate (`didSkip`) and the writers, and the
+    /// detector goes on. Otherwise as `push(_:)` for a decoded frame.
+    /// - Returns: the frame's index.
+    @discardableResult
+    public func push(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
+        try pushedInbox().put(frame, arrival: arrival)
+    }
+
     /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate,
     /// `results` and the writers): `push(_:)`, then waiting for that frame's result.
     ///

@@ -28,6 +28,8 @@ final class FrameInbox: @unchecked Sendable {
     enum Entry: Sendable {
         /// A frame to analyse, with its arrival and, when `process(_:)` waits for it, where its result goes.
         case frame(Frame, Arrival)
+        /// A frame to decode, then analyse.
+        case encoded(EncodedFrame, Arrival)
         /// A frame dropped for a newer one (`.dropOldest`): reported unprocessed, in its place.
         case dropped(DetectorResult, Arrival)
         /// An item of the input that could not be read (a picture of a folder); the input goes on.
@@ -56,28 +58,50 @@ final class FrameInbox: @unchecked Sendable {
     ///   when a tracked pushed frame is not after the previous one. A refused frame is not counted.
     @discardableResult
     func put(_ frame: Frame, arrival: ContinuousClock.Instant? = nil, reply: Reply? = nil) throws -> Frame {
+        var frame = frame
+        try admit(timestamp: frame.timestamp) { index in
+            if let index { frame.index = index }
+            return .frame(frame, Arrival(instant: arrival ?? .now, reply: reply))
+        }
+        return frame
+    }
+
+    /// Adds a frame still to be decoded, as `put(_:arrival:reply:)` does a decoded one.
+    /// - Returns: its index.
+    func put(_ encoded: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
+        var encoded = encoded
+        try admit(timestamp: encoded.timestamp) { index in
+            encoded.index = index ?? 0
+            return .encoded(encoded, Arrival(instant: arrival ?? .now, reply: nil))
+        }
+        return encoded.index
+    }
+
+    /// Admits one frame: waits for room (`.block`), checks the time, numbers it, appends `entry(index)`.
+    ///
+    /// Then drops the oldest waiting frame beyond the capacity (`.dropOldest`). The index is nil when frames
+    /// keep their own.
+    private func admit(timestamp: Double, entry: (Int?) -> Entry) throws {
         condition.lock()
         defer { condition.unlock() }
         if policy == .block {
             while waitingFrames >= capacity && !closed { condition.wait() }
         }
         guard !closed else { throw MienError(.notStarted, "the detector is stopped", input: name) }
-        if checksTime, let lastTimestamp, frame.timestamp <= lastTimestamp {
+        if checksTime, let lastTimestamp, timestamp <= lastTimestamp {
             throw MienError(
                 .nonMonotonicTimestamp,
-                "frame timestamp \(frame.timestamp) s is not after the previous frame's \(lastTimestamp) s",
-                input: name)
+                "frame timestamp \(timestamp) s is not after the previous frame's \(lastTimestamp) s", input: name)
         }
-        lastTimestamp = frame.timestamp
-        var frame = frame
+        lastTimestamp = timestamp
+        var index: Int?
         if numbers {
-            frame.index = nextIndex
+            index = nextIndex
             nextIndex += 1
         }
-        entries.append(.frame(frame, Arrival(instant: arrival ?? .now, reply: reply)))
+        entries.append(entry(index))
         if policy == .dropOldest && waitingFrames > capacity { dropOldest() }
         condition.broadcast()
-        return frame
     }
 
     /// Adds an unreadable item of the input (a folder goes on after it); false once closed.
@@ -114,7 +138,8 @@ final class FrameInbox: @unchecked Sendable {
         closed = true
         if let failure, self.failure == nil { self.failure = failure }
         if discarding {
-            for case .frame(_, let arrival) in entries {
+            for entry in entries {
+                guard case .frame(_, let arrival) = entry else { continue }
                 arrival.reply?.fulfil(.failure(MienError(.notStarted, "the detector stopped", input: name)))
             }
             entries.removeAll()
@@ -139,17 +164,32 @@ final class FrameInbox: @unchecked Sendable {
     }
 
     private var waitingFrames: Int {
-        entries.count { if case .frame = $0 { true } else { false } }
+        entries.count { Self.isWaitingFrame($0) }
     }
 
-    /// Replaces the oldest waiting frame by its unprocessed result, releasing its pixels.
+    private static func isWaitingFrame(_ entry: Entry) -> Bool {
+        switch entry {
+        case .frame, .encoded: true
+        case .dropped, .unreadable: false
+        }
+    }
+
+    /// Replaces the oldest waiting frame by its unprocessed result, releasing its pixels (or bytes).
     private func dropOldest() {
-        guard let oldest = entries.firstIndex(where: { if case .frame = $0 { true } else { false } }),
-            case .frame(let frame, let arrival) = entries[oldest]
-        else { return }
-        let result = DetectorResult(
-            frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height, faces: nil)
-        entries[oldest] = .dropped(result, arrival)
+        guard let oldest = entries.firstIndex(where: Self.isWaitingFrame) else { return }
+        switch entries[oldest] {
+        case .frame(let frame, let arrival):
+            entries[oldest] = .dropped(
+                DetectorResult(
+                    frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
+                    faces: nil), arrival)
+        case .encoded(let encoded, let arrival):
+            // Never decoded: its size is not known.
+            entries[oldest] = .dropped(
+                DetectorResult(frameIndex: encoded.index, timestamp: encoded.timestamp, faces: nil), arrival)
+        case .dropped, .unreadable:
+            break
+        }
     }
 }
 
