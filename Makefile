@@ -22,7 +22,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -47,6 +47,7 @@ test: deps lint
 	@scripts/test-summary.sh .build/test.log
 	@$(MAKE) --no-print-directory report-check
 	@$(MAKE) --no-print-directory live-check
+	@$(MAKE) --no-print-directory api-check
 	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory python-test
 
@@ -66,6 +67,12 @@ live-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/check-live-page.sh .build/debug/mien
+
+## api-check: schemathesis (pinned, scripts/api-check/) against `mien serve` on loopback with every check and phase,
+## the stateful one included; about 650 requests from a fixed seed (API_CHECK_SEED, API_CHECK_EXAMPLES to vary).
+api-check:
+	$(SWIFT) build --product mien
+	scripts/api-check.sh .build/debug/mien
 
 ## slurm-test: a real Slurm (Debian's slurm-wlm and munge, installed when missing) on this machine: an array job
 ## of 4 tasks merged equals one process; a task killed mid-input and resubmitted completes the data set.

@@ -47,16 +47,20 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     }
 
     /// Reads query parameters (`metrics=expressions,emotions&maxFaces=2&faceMode=small`).
+    ///
+    /// Values are read exactly as `/openapi.yaml` declares them, so the document and the server agree on
+    /// what is accepted: integers and numbers in JSON's notation (no `+5`, `0x10`, `nan` or `inf`), booleans as
+    /// `true` / `false`, metric groups comma-separated with none empty (an empty value: no group).
     /// - Throws: `.invalidArgument` naming an unknown parameter or a value that is not of its type.
     public init(query: [(String, String)]) throws {
         self.init()
         for (name, value) in query {
             switch name {
-            case "metrics": metrics = value.split(separator: ",").map { String($0) }
-            case "maxFaces": maxFaces = try Self.parse(value, name) { Int($0) }
+            case "metrics": metrics = try Self.groups(value)
+            case "maxFaces": maxFaces = try Self.parse(value, name, Self.integer)
             case "faceMode": faceMode = value
-            case "minConfidence": minConfidence = try Self.parse(value, name) { Double($0) }
-            case "rate": rate = try Self.parse(value, name) { Double($0) }
+            case "minConfidence": minConfidence = try Self.parse(value, name, Self.number)
+            case "rate": rate = try Self.parse(value, name, Self.number)
             case "baseline": baseline = try Self.parse(value, name, Self.bool)
             case "landmarks": landmarks = try Self.parse(value, name, Self.bool)
             case "blendshapes": blendshapes = try Self.parse(value, name, Self.bool)
@@ -108,10 +112,30 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
 
     private static func bool(_ text: String) -> Bool? {
         switch text {
-        case "true", "1", "yes": true
-        case "false", "0", "no": false
+        case "true": true
+        case "false": false
         default: nil
         }
+    }
+
+    private static func integer(_ text: String) -> Int? {
+        text.wholeMatch(of: /-?(0|[1-9][0-9]*)/) == nil ? nil : Int(text)
+    }
+
+    private static func number(_ text: String) -> Double? {
+        text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) == nil ? nil : Double(text)
+    }
+
+    /// `expressions,emotions` → the groups; each must be known, none empty.
+    private static func groups(_ text: String) throws -> [String] {
+        guard !text.isEmpty else { return [] }
+        let groups = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for group in groups where !metricGroups.contains(group) {
+            throw MienError(
+                .invalidOptions,
+                "unknown metric group '\(group)' in metrics=\(text) (known: \(metricGroups.joined(separator: ", ")))")
+        }
+        return groups
     }
 
     private static func parse<T>(_ text: String, _ name: String, _ convert: (String) -> T?) throws -> T {

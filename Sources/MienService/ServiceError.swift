@@ -64,7 +64,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(
                 .contentTooLarge)
         } catch let error as HTTPError {
-            let code = error.status == .notFound ? "notFound" : error.status == .unauthorized ? "unauthorized" : "http"
+            let code =
+                switch error.status {
+                case .notFound: "notFound"
+                case .unauthorized: "unauthorized"
+                case .methodNotAllowed: "methodNotAllowed"
+                case .upgradeRequired: "upgradeRequired"
+                default: "http"
+                }
             var response = ErrorBody(code: code, message: error.body ?? error.status.reasonPhrase).response(
                 error.status)
             for field in error.headers { response.headers.append(field) }

@@ -93,7 +93,9 @@ struct JobTests {
     }
 
     @Test func badUploads_areRefusedOrFailClearly_andLeaveNothingBehind() async throws {
-        let (service, folder) = try Self.service(maximumUploadBytes: 4096)
+        let (clipURL, clip) = try Self.clip(frames: 3, width: 64, height: 48)
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (service, folder) = try Self.service(maximumUploadBytes: max(4096, clip.count))
         defer { try? FileManager.default.removeItem(at: folder) }
         try await service.application().test(.live) { client in
             try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer()) { response in
@@ -101,26 +103,26 @@ struct JobTests {
                 #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "corruptData")
             }
             try await client.execute(
-                uri: "/v1/jobs?name=big.mp4", method: .post, body: ByteBuffer(repeating: 7, count: 10_000)
+                uri: "/v1/jobs?name=big.mp4", method: .post,
+                body: ByteBuffer(repeating: 7, count: max(4096, clip.count) + 1)
             ) { response in
                 #expect(response.status == .contentTooLarge)
             }
             try await client.execute(uri: "/v1/jobs?metrics=smiles", method: .post, body: ByteBuffer(string: "x")) {
                 #expect($0.status == .badRequest)
             }
-            let id = try await client.execute(
+            // Neither a picture nor a video: refused at once, named by the client's name, not queued.
+            try await client.execute(
                 uri: "/v1/jobs?name=notes.mp4", method: .post, body: ByteBuffer(string: "not a video at all")
-            ) { Self.object($0.body)["id"] as? String ?? "" }
-            let failed = try await Self.finished(id, client)
-            #expect(failed["state"] as? String == "failed")
-            let failedJSON = String(decoding: try JSONSerialization.data(withJSONObject: failed), as: UTF8.self)
-            #expect(try OpenAPIDocument().schema("JobStatus").failures(ofJSON: failedJSON).isEmpty, "\(failedJSON)")
-            let error = failed["error"] as? [String: Any]
-            #expect(error?["code"] as? String == "unsupportedFormat")
-            #expect(error?["input"] as? String == "notes.mp4", "the error names the upload, not a server path")
-            #expect(!"\(failed)".contains(folder.path), "the server's folder leaks into the status")
-            try await client.execute(uri: "/v1/jobs/\(id)/results.jsonl", method: .get) {
-                #expect($0.status == .notFound)
+            ) { response in
+                #expect(response.status == .unsupportedMediaType)
+                let error = Self.object(response.body)["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "unsupportedFormat")
+                #expect(error?["input"] as? String == "notes.mp4", "the error names the upload, not a server path")
+                #expect(!"\(error ?? [:])".contains(folder.path), "the server's folder leaks into the error")
+            }
+            let id = try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) {
+                Self.object($0.body)["id"] as? String ?? ""
             }
             for bad in ["..%2F..%2Fetc%2Fpasswd", "not-a-job", id.uppercased(), "00000000-0000-0000-0000-000000000000"]
             {
@@ -225,7 +227,15 @@ struct JobTests {
             #expect(error?["code"] as? String == "ioFailure", "\(status)")
             #expect(error?["input"] as? String == "results.jsonl", "the output's name, not the server's path")
             #expect(status["results"] == nil, "no links to files that were never written")
-            try await client.execute(uri: "/v1/jobs/\(id)/results.csv", method: .get) {
+            let statusJSON = String(decoding: try JSONSerialization.data(withJSONObject: status), as: UTF8.self)
+            #expect(try OpenAPIDocument().schema("JobStatus").failures(ofJSON: statusJSON).isEmpty, "\(statusJSON)")
+            #expect(!"\(status)".contains(folder.path), "the server's folder leaks into the status")
+            // The job is there; its outputs never will be: a conflict with its state, not a missing resource.
+            try await client.execute(uri: "/v1/jobs/\(id)/results.csv", method: .get) { response in
+                #expect(response.status == .conflict)
+                #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "notReady")
+            }
+            try await client.execute(uri: "/v1/jobs/\(id)/nothing.txt", method: .get) {
                 #expect($0.status == .notFound)
             }
         }

@@ -102,6 +102,14 @@ struct ServiceHTTPTests {
             ("unknown parameter", "/v1/analyze?faces=2", try Self.astronaut, .badRequest, "invalidArgument"),
             ("maxFaces not a number", "/v1/analyze?maxFaces=many", try Self.astronaut, .badRequest, "invalidArgument"),
             ("maxFaces out of range", "/v1/analyze?maxFaces=0", try Self.astronaut, .badRequest, "invalidOptions"),
+            // Read exactly as openapi.yaml declares them: JSON numbers, true / false, no empty metric group.
+            ("maxFaces with a sign", "/v1/analyze?maxFaces=+5", try Self.astronaut, .badRequest, "invalidArgument"),
+            ("minConfidence nan", "/v1/analyze?minConfidence=nan", try Self.astronaut, .badRequest, "invalidArgument"),
+            ("baseline yes", "/v1/analyze?baseline=yes", try Self.astronaut, .badRequest, "invalidArgument"),
+            (
+                "empty metric group", "/v1/analyze?metrics=expressions,,emotions", try Self.astronaut, .badRequest,
+                "invalidOptions"
+            ),
             ("too large", "/v1/analyze", ByteBuffer(repeating: 0xFF, count: 2 << 20), .contentTooLarge, "tooLarge"),
             (
                 "huge dimensions", "/v1/analyze", ByteBuffer(bytes: TinyPNG.headerOnly(width: 60_000, height: 60_000)),
@@ -120,9 +128,24 @@ struct ServiceHTTPTests {
                     bodies.append(String(buffer: response.body))
                 }
             }
-            try await client.execute(uri: "/v1/analyze", method: .get) { response in
-                #expect(response.status == .methodNotAllowed || response.status == .notFound)
+            // A known path with a method it does not take: 405 with the methods it does.
+            for (uri, method, allowed) in [
+                ("/v1/analyze", HTTPRequest.Method.get, "POST"), ("/healthz", .trace, "GET"),
+                ("/v1/jobs/00000000-0000-0000-0000-000000000000", .put, "GET, DELETE"),
+            ] {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == allowed, "\(method) \(uri)")
+                    bodies.append(String(buffer: response.body))
+                }
             }
+            // The live socket asked for without the upgrade: 426, naming the protocol.
+            try await client.execute(uri: "/v1/live", method: .get) { response in
+                #expect(response.status == .upgradeRequired)
+                #expect(response.headers[.upgrade] == "websocket")
+                bodies.append(String(buffer: response.body))
+            }
+            try await client.execute(uri: "/v2/nothing", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status == .ok) }
             return bodies
         }

@@ -63,7 +63,9 @@ public final class Detector: Sendable {
     /// The current run's inbox (a new one per `start()`).
     let inbox = Locked<FrameInbox?>(nil)
     let control = Locked(Control())
-    private let finished = DispatchSemaphore(value: 0)
+    /// Entered by every thread the detector starts, left when it ends: `stop()` waits for all of them, and so
+    /// does a second `stop()` at the same moment.
+    private let threads = DispatchGroup()
 
     /// Mutable lifecycle state.
     struct Control {
@@ -73,7 +75,6 @@ public final class Detector: Sendable {
         var starting = false
         var generation = 0
         weak var delegate: (any DetectorDelegate)?
-        var threads = 0
         /// Whether results go into `results` (see there).
         var feedsStream = false
         /// Whether `ending` has been entered and not yet left.
@@ -184,15 +185,12 @@ public final class Detector: Sendable {
     /// - Important: Call it from your own thread or task, not from inside a delegate callback: callbacks
     ///   run on the detector's threads, which `stop()` waits for.
     public func stop() {
-        let threads = control.withLock { state -> Int in
-            guard state.running || state.threads > 0 else { return 0 }
+        control.withLock { state in
             state.running = false
             state.generation += 1
-            return state.threads
         }
         inbox.withLock { $0 }?.close(discarding: source.readsItself)
-        for _ in 0..<threads { finished.wait() }
-        control.withLock { $0.threads = 0 }
+        threads.wait()
         continuation.finish()
         // Pushed frames end when their caller stops; a source read here ended early.
         end(source.readsItself ? .stopped : .complete)
@@ -238,10 +236,10 @@ public final class Detector: Sendable {
     }
 
     func startThread(_ body: @escaping @Sendable () -> Void) {
-        control.withLock { $0.threads += 1 }
+        threads.enter()
         let thread = Thread {
             body()
-            self.finished.signal()
+            self.threads.leave()
         }
         thread.name = "mien.detector"
         thread.start()

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Mien
+import NIOCore
+import Synchronization
+
+/// What the service says about itself: `/healthz`, the live page at `/`, `/openapi.yaml`, the result
+/// schema, Prometheus `/metrics`, and the live page's self-check (`/v1/selfcheck`).
+struct DocumentRoutes: RouteGroup {
+    let metrics: ServiceMetrics
+    let selfCheck: SelfCheckBox
+
+    /// The largest self-check report (it carries a PNG of the page's video and drawing).
+    static let selfCheckBytes = 16 << 20
+
+    var paths: [(String, [HTTPRequest.Method])] {
+        [
+            ("/healthz", [.get]), ("/", [.get]), ("/openapi.yaml", [.get]), ("/detector-result.schema.json", [.get]),
+            ("/metrics", [.get]), ("/v1/selfcheck", [.get, .post]),
+        ]
+    }
+
+    func register(on router: Router<BasicWebSocketRequestContext>) {
+        router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
+        router.get("/") { _, _ in Self.file(ServiceResources.page, type: "text/html; charset=utf-8") }
+        router.get("/openapi.yaml") { _, _ in Self.file(ServiceResources.openAPI, type: "application/yaml") }
+        router.get("/detector-result.schema.json") { _, _ in
+            Self.file(ServiceResources.resultSchema, type: "application/schema+json")
+        }
+        router.get("/metrics") { [metrics] _, _ in
+            Self.file(metrics.exposition(), type: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        // The live page's self-check (`/?autostart=1&selfcheck=SECONDS`): what it received and drew, with a
+        // picture of it; kept in memory (the last one only) for whoever checks the setup, the browser test first.
+        router.post("/v1/selfcheck") { [selfCheck] request, _ in
+            let body = try await request.body.collect(upTo: Self.selfCheckBytes)
+            guard (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: body)))) is [String: Any] else {
+                throw MienError(.invalidArgument, "a self-check report is a JSON object", input: "request body")
+            }
+            selfCheck.store([UInt8](buffer: body))
+            return Response(status: .noContent)
+        }
+        router.get("/v1/selfcheck") { [selfCheck] _, _ in
+            guard let report = selfCheck.last else {
+                throw MienError(.notFound, "no page has sent its self-check yet", input: "/v1/selfcheck")
+            }
+            return Self.file(report, type: "application/json")
+        }
+    }
+
+    /// `bytes` as a 200 of `type`, never cached.
+    static func file(_ bytes: [UInt8], type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// The last self-check report a live page sent.
+final class SelfCheckBox: Sendable {
+    private let report = Mutex<[UInt8]?>(nil)
+
+    func store(_ bytes: [UInt8]) { report.withLock { $0 = bytes } }
+
+    var last: [UInt8]? { report.withLock { $0 } }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Mien
+import NIOCore
+
+/// `/v1/jobs`: uploads analysed in the background by the same `Detector` and writers as `mien analyze`,
+/// their status and their outputs.
+struct JobRoutes: RouteGroup {
+    let options: ServiceOptions
+    let jobs: JobQueue
+
+    var paths: [(String, [HTTPRequest.Method])] {
+        [("/v1/jobs", [.post]), ("/v1/jobs/{id}", [.get, .delete]), ("/v1/jobs/{id}/{output}", [.get])]
+    }
+
+    func register(on router: Router<BasicWebSocketRequestContext>) {
+        router.post("/v1/jobs") { request, _ in try await submit(request) }
+        router.get("/v1/jobs/{id}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            guard JobQueue.isJobID(id), let status = jobs.status(of: id) else { throw Self.noJob(id) }
+            return JSONBody.response(status)
+        }
+        router.get("/v1/jobs/{id}/{output}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            let output = try context.parameters.require("output")
+            guard JobQueue.isJobID(id), let status = jobs.status(of: id) else { throw Self.noJob(id) }
+            guard let type = JobQueue.outputs[output]?.type else {
+                throw ServiceRefusal(
+                    status: .notFound, code: "notFound",
+                    message: "a job has \(JobQueue.outputs.keys.sorted().joined(separator: ", ")), not \(output)")
+            }
+            // The job exists: an output it does not have yet (or will never have) is a conflict with its state,
+            // not a missing resource.
+            guard let url = jobs.output(output, of: id), let bytes = try? Data(contentsOf: url) else {
+                throw ServiceRefusal(
+                    status: .conflict, code: "notReady",
+                    message: status.state == .failed || status.state == .cancelled
+                        ? "the job is \(status.state.rawValue); it has no outputs"
+                        : "the job is \(status.state.rawValue); its outputs come when it is done")
+            }
+            return DocumentRoutes.file([UInt8](bytes), type: type)
+        }
+        router.delete("/v1/jobs/{id}") { [jobs] _, context in
+            let id = try context.parameters.require("id")
+            guard jobs.remove(id) else { throw Self.noJob(id) }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Streams the upload to the job's folder (refused past `maximumUploadBytes`), then queues it: 202 with
+    /// the job's status and its URL in `Location`.
+    private func submit(_ request: Request) async throws -> Response {
+        var query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let name = query.first { $0.0 == "name" }?.1 ?? "upload"
+        query.removeAll { $0.0 == "name" }
+        let settings = try AnalysisSettings(query: query)
+        let detectorOptions = try settings.detectorOptions()
+        let (id, folder) = try jobs.reserve()
+        let upload = folder.appendingPathComponent("upload")
+        do {
+            try await Self.save(request.body, to: upload, limit: options.maximumUploadBytes)
+            // A body that is neither a picture nor a video Mien reads is refused now (415 or 400), not queued
+            // to fail later.
+            let path = upload.path
+            try await Offload.run { _ = try InputSource.open(path: path) }
+        } catch {
+            jobs.release(id)
+            throw Self.naming(error, upload: upload.path, as: name)
+        }
+        jobs.submit(id: id, input: name, upload: upload, settings: settings, options: detectorOptions)
+        var response = JSONBody.response(jobs.status(of: id), status: .accepted)
+        response.headers[.location] = "/v1/jobs/\(id)"
+        return response
+    }
+
+    /// Writes a request body to `url` as it arrives, never holding more than one chunk in memory.
+    /// - Throws: `.tooLarge` past `limit` bytes, `.corruptData` for an empty body, `.ioFailure`.
+    private static func save(_ body: RequestBody, to url: URL, limit: Int) async throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: url.path)
+        else { throw MienError(.ioFailure, "cannot create the upload's file", input: url.path) }
+        defer { try? handle.close() }
+        var written = 0
+        for try await chunk in body {
+            written += chunk.readableBytes
+            guard written <= limit else {
+                throw MienError(.tooLarge, "the upload is over the limit of \(limit) bytes", input: "request body")
+            }
+            try handle.write(contentsOf: chunk.readableBytesView)
+        }
+        guard written > 0 else { throw MienError(.corruptData, "the upload is empty", input: "request body") }
+    }
+
+    /// `error` naming the upload by the client's name for it rather than by its path on the server.
+    private static func naming(_ error: any Error, upload path: String, as name: String) -> any Error {
+        guard var error = error as? MienError else { return error }
+        if error.input == nil || error.input == path { error.input = name }
+        error.message = error.message.replacingOccurrences(of: path, with: name)
+        error.cause = error.cause?.replacingOccurrences(of: path, with: name)
+        return error
+    }
+
+    private static func noJob(_ id: String) -> ServiceRefusal {
+        ServiceRefusal(status: .notFound, code: "notFound", message: "no job \(id)")
+    }
+}
