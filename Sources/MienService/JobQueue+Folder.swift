@@ -2,9 +2,28 @@ import Foundation
 import Mien
 import Synchronization
 
-/// The jobs' folder: each job's status written beside its upload and outputs, and read back by the next
+/// The jobs' folder: each job's outputs and its status, written beside its upload, and read back by the next
 /// service on the same folder.
 extension JobQueue {
+    /// The output files a finished job serves, by the name in its URL.
+    static let outputs: [String: (file: String, type: String)] = [
+        "results.jsonl": ("results.jsonl", "application/x-ndjson"),
+        "results.csv": ("results.csv", "text/csv; charset=utf-8"),
+        "summary.json": ("summary.json", "application/json"),
+        "report.html": ("report.html", "text/html; charset=utf-8"),
+    ]
+
+    /// - Throws: `.ioFailure` when an output file cannot be created: the job fails with it, rather than
+    ///   ending `done` with links to files that were never written.
+    func writers(for id: String, input: String, progress: JobProgress) throws -> [any ResultWriter] {
+        let jobFolder = folder.appendingPathComponent(id)
+        func path(_ name: String) -> String { jobFolder.appendingPathComponent(name).path }
+        let files = OutputFiles(
+            jsonl: path("results.jsonl"), csv: path("results.csv"), summary: path("summary.json"),
+            page: path("report.html"))
+        return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
+    }
+
     /// The file a job's status is kept in, beside its upload and outputs.
     static let statusFile = "job.json"
 

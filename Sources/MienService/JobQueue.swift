@@ -39,14 +39,6 @@ final class JobQueue: Sendable {
         var stopping = false
     }
 
-    /// The output files a finished job serves, by the name in its URL.
-    static let outputs: [String: (file: String, type: String)] = [
-        "results.jsonl": ("results.jsonl", "application/x-ndjson"),
-        "results.csv": ("results.csv", "text/csv; charset=utf-8"),
-        "summary.json": ("summary.json", "application/json"),
-        "report.html": ("report.html", "text/html; charset=utf-8"),
-    ]
-
     /// - Throws: `.ioFailure` naming `folder` when it cannot be created.
     init(folder: URL, models: ModelStore, maximumJobs: Int, metrics: ServiceMetrics) throws {
         self.folder = folder
@@ -232,20 +224,6 @@ final class JobQueue: Sendable {
         }
     }
 
-    /// - Throws: `.ioFailure` when an output file cannot be created: the job fails with it, rather than
-    ///   ending `done` with links to files that were never written.
-    private func writers(for id: String, input: String, progress: JobProgress) throws -> [any ResultWriter] {
-        let jobFolder = folder.appendingPathComponent(id)
-        let report = ReportWriter(input: input)
-        var writers: [any ResultWriter] = [progress, report]
-        writers.append(try JSONLinesWriter(path: jobFolder.appendingPathComponent("results.jsonl").path))
-        writers.append(try CSVWriter(path: jobFolder.appendingPathComponent("results.csv").path))
-        writers.append(
-            SummaryWriter(path: jobFolder.appendingPathComponent("summary.json").path, input: input, sharing: report))
-        writers.append(HTMLReportFile(path: jobFolder.appendingPathComponent("report.html").path, report: report))
-        return writers
-    }
-
     /// Analyses one job to its end and records how it ended.
     private func run(_ id: String, _ entry: Entry) {
         record(entry.status)
@@ -305,28 +283,4 @@ final class JobQueue: Sendable {
         }
         metrics.queuedJobs.set(Double(active))
     }
-}
-
-/// Writes the job's HTML report when its input ends, from the report writer's part (the same page as
-/// `mien analyze --report`, for one input).
-final class HTMLReportFile: ResultWriter, @unchecked Sendable {
-    // Used by the detector's delivering thread only.
-    private let path: String
-    private let report: ReportWriter
-
-    init(path: String, report: ReportWriter) {
-        self.path = path
-        self.report = report
-    }
-
-    func write(_ result: DetectorResult, frame: Frame?) throws {}
-
-    func finish(_ end: InputEnd) throws {
-        let page = try HTMLReport.render([report.part], generator: "mien serve")
-        let file = try AtomicFile(path: path)
-        try file.write(Data(page.utf8))
-        try file.commit()
-    }
-
-    func fail(_ error: MienError) {}
 }

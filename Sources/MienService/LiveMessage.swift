@@ -7,7 +7,7 @@ import Mien
 /// - `ready`: the session is analysing with `settings` (after opening and after every `options`);
 /// - `found` / `lost`: a face appeared (before the result of its first frame) or left (after its last);
 /// - `result`: one frame's `DetectorResult` (the command line's schema; `faces` absent when the frame was not
-///   processed: skipped by the rate cap, or dropped undecoded for a newer frame when frames came faster than
+///   processed: left out by the rate cap, or dropped undecoded for a newer frame when frames came faster than
 ///   they could be analysed), with `latencyMs` from the frame's arrival to this message;
 /// - `error`: a frame or message was refused (`error`: the `ErrorBody` detail); the session goes on.
 struct LiveMessage: Encodable, Sendable {

@@ -35,7 +35,7 @@ final class LiveSocketWriter: ResultWriter, Sendable {
     }
 
     /// A frame the detector could not decode (or over the pixel limit): refused, the session goes on.
-    func skipped(_ error: MienError) {
+    func unreadable(_ error: MienError) {
         metrics.framesRefused.increment()
         outbox.send(LiveMessage.failure(ErrorBody(error)).text())
     }

@@ -7,7 +7,7 @@ public final class ServiceMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     /// Frames analysed (live frames and `/v1/analyze` pictures).
     let framesAnalysed: Counter
-    /// Live frames reported unprocessed: skipped by the session's rate, or dropped because analysis fell
+    /// Live frames reported unprocessed: left out by the session's rate, or dropped because analysis fell
     /// behind (the oldest waiting frame goes).
     let framesUnprocessed: Counter
     /// Live frames refused before decoding (undecodable, too large, too fast, time going backwards).
@@ -31,7 +31,7 @@ public final class ServiceMetrics: Sendable {
             descriptor: .init(
                 metricName: "mien_frames_unprocessed", unitName: "total",
                 helpText:
-                    "Live frames reported unprocessed (skipped by the rate, or dropped when analysis fell behind)."))
+                    "Live frames reported unprocessed (left out by the rate, or dropped when analysis fell behind)."))
         framesRefused = registry.makeCounter(
             descriptor: .init(
                 metricName: "mien_frames_refused", unitName: "total",

@@ -47,7 +47,7 @@ public final class RecordingWriter: ResultWriter, @unchecked Sendable {
     public private(set) var results: [DetectorResult] = []
     /// Whether each write came with the frame's pixels.
     public private(set) var framesGiven: [Bool] = []
-    public private(set) var skippedErrors: [MienError] = []
+    public private(set) var unreadableErrors: [MienError] = []
     public private(set) var ends: [InputEnd] = []
     public private(set) var failures: [MienError] = []
     public let wantsFrames: Bool
@@ -67,7 +67,7 @@ public final class RecordingWriter: ResultWriter, @unchecked Sendable {
         framesGiven.append(frame != nil)
     }
 
-    public func skipped(_ error: MienError) { skippedErrors.append(error) }
+    public func unreadable(_ error: MienError) { unreadableErrors.append(error) }
     public func finish(_ end: InputEnd) throws { ends.append(end) }
     public func fail(_ error: MienError) { failures.append(error) }
 }

@@ -240,7 +240,7 @@ struct Analyze: ParsableCommand {
             resume: resume, board: ProgressBoard(total: names.count), names: outputNames,
             previous: recorder?.previous ?? [:])
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
-            if interruption.requested { return InputOutcome(status: .skipped) }
+            if interruption.requested { return InputOutcome(status: .notStarted) }
             let outcome = plan.analyse(name, with: runner)
             recorder?.record(name, outcome)
             return outcome

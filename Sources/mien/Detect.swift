@@ -93,7 +93,7 @@ struct Detect: ParsableCommand {
             let skips = SkipReporter()
             let end = runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
             if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
-            failed = failed || end.error != nil || skips.skippedPictures
+            failed = failed || end.error != nil || skips.unreadablePictures
         }
         if runner.interruption.requested { throw ExitCode(130) }
         if failed { throw ExitStatus.inputFailed }

@@ -8,7 +8,7 @@ struct InputOutcome: Sendable {
         /// Analysed to the end.
         case done
         /// Not started (Ctrl-C came first).
-        case skipped
+        case notStarted
         /// Its outputs were already complete (`--resume`).
         case alreadyDone
         /// Stopped by Ctrl-C or SIGTERM part way; the files hold the frames done.
@@ -61,6 +61,6 @@ struct InputQueue {
             }
             group.wait()
         }
-        return outcomes.withLock { $0.map { $0 ?? InputOutcome(status: .skipped) } }
+        return outcomes.withLock { $0.map { $0 ?? InputOutcome(status: .notStarted) } }
     }
 }

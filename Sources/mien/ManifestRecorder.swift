@@ -68,7 +68,7 @@ final class ManifestRecorder: Sendable {
         let status: ShardManifest.Status
         switch outcome.status {
         case .done, .alreadyDone: status = .done
-        case .skipped: status = .pending
+        case .notStarted: status = .pending
         case .interrupted: status = .interrupted
         case .failed, .modelProblem: status = .failed
         }

@@ -22,22 +22,13 @@ struct OutputPlan: Sendable {
     var previous: [String: ShardManifest.Entry] = [:]
 
     /// The output files of `input` (named after its last path component).
-    struct Files {
-        var jsonl: String?
-        var csv: String?
-        var summary: String?
-        var reportPart: String?
-
-        var all: [String] { [jsonl, csv, summary, reportPart].compactMap { $0 } }
-    }
-
-    func files(for input: String) -> Files {
-        guard let folder else { return Files() }
+    func files(for input: String) -> OutputFiles {
+        guard let folder else { return OutputFiles() }
         let base = names[input]
         func path(_ suffix: String) -> String {
             URL(fileURLWithPath: folder).appendingPathComponent(base + suffix).path
         }
-        return Files(
+        return OutputFiles(
             jsonl: formats.contains(.jsonl) ? path(".jsonl") : nil, csv: formats.contains(.csv) ? path(".csv") : nil,
             summary: path(".summary.json"), reportPart: reportParts ? path(".report.json") : nil)
     }
@@ -69,15 +60,7 @@ struct OutputPlan: Sendable {
             if folder == nil {
                 writers.append(JSONLinesWriter(stream: Console.output))
             }
-            if let path = files.jsonl { writers.append(try JSONLinesWriter(path: path)) }
-            if let path = files.csv { writers.append(try CSVWriter(path: path)) }
-            if let reportWriter { writers.append(reportWriter) }
-            if let path = files.summary {
-                writers.append(SummaryWriter(path: path, input: name, sharing: reportWriter))
-            }
-            if let path = files.reportPart, let reportWriter {
-                writers.append(ReportPartWriter(path: path, report: reportWriter))
-            }
+            writers += try files.writers(input: name, report: reportWriter, generator: "mien analyze")
             if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
             if let checkpoint {
                 try checkpoint.replay(into: writers)
@@ -102,7 +85,7 @@ struct OutputPlan: Sendable {
         var problem = end.error?.description
         if InputRunner.isModelProblem(end.error) {
             status = .modelProblem
-        } else if end.error != nil || skips.skippedPictures {
+        } else if end.error != nil || skips.unreadablePictures {
             status = .failed
             problem = problem ?? "some pictures of the folder could not be read"
         } else if end == .stopped {

@@ -107,7 +107,7 @@ struct PipelinePlumbingTests {
         #expect(detector.wait() == .complete)
         detector.stop()
         #expect(writer.results.map(\.frameIndex) == [0, 1, 3, 5])
-        #expect(writer.skippedErrors.count == 2 && writer.skippedErrors.allSatisfy { $0.code == .corruptData })
+        #expect(writer.unreadableErrors.count == 2 && writer.unreadableErrors.allSatisfy { $0.code == .corruptData })
     }
 
     @Test func aVideoThatFails_deliversTheFramesBeforeIt_thenEndsFailed() throws {
@@ -244,7 +244,7 @@ struct ResultWriterTests {
         #expect(a == b && a.contains("valence"))
         #expect(report.part.problem == "interrupted")
         let pictures = ReportWriter(input: "pictures/")
-        pictures.skipped(MienError(.corruptData, "bad picture", input: "pictures/b.jpg"))
+        pictures.unreadable(MienError(.corruptData, "bad picture", input: "pictures/b.jpg"))
         try pictures.finish(.complete)
         #expect(pictures.part.problem == "some pictures could not be read")
         #expect(report.part.faces[0] != nil)

@@ -100,7 +100,7 @@ extension Detector {
     /// One frame or item that could not be analysed.
     ///
     /// A caller waiting in `process(_:)` gets the error; a
-    /// pushed frame nobody waits for, or a picture of a folder, is reported skipped and the input goes on; in
+    /// pushed frame nobody waits for, or a picture of a folder, is reported unreadable and the input goes on; in
     /// a video or a camera's stream the run fails.
     ///
     /// - Returns: whether the input goes on.
@@ -115,8 +115,8 @@ extension Detector {
             inbox.withLock { $0 }?.close(discarding: true)
             return false
         }
-        delegate?.detector(self, didSkip: error)
-        writers.skipped(error)
+        delegate?.detector(self, couldNotRead: error)
+        writers.unreadable(error)
         return true
     }
 

@@ -31,7 +31,7 @@ extension Detector {
     /// Gives the detector a frame still to be decoded (a JPEG from a socket); it is decoded when the
     /// analysis takes it, and never when it is dropped for a newer one.
     ///
-    /// A frame that cannot be decoded is reported to the delegate (`didSkip`) and the writers, and the
+    /// A frame that cannot be decoded is reported to the delegate (`couldNotRead`) and the writers, and the
     /// detector goes on. Otherwise as `push(_:)` for a decoded frame.
     /// - Returns: the frame's index.
     @discardableResult

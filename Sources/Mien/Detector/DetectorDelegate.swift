@@ -19,8 +19,9 @@ public protocol DetectorDelegate: AnyObject, Sendable {
     func detectorDidFinishProcessing(_ detector: Detector)
     /// A frame or the source failed; for cameras and files processing stops after this.
     func detector(_ detector: Detector, didFail error: MienError)
-    /// A picture of a folder (`.file` source) could not be read or analysed; the others go on.
-    func detector(_ detector: Detector, didSkip error: MienError)
+    /// An item could not be read or analysed (a picture of a folder, a pushed frame nobody waited for in
+    /// `process(_:)`, a live frame that would not decode); the input goes on.
+    func detector(_ detector: Detector, couldNotRead error: MienError)
 }
 
 extension DetectorDelegate {
@@ -32,5 +33,5 @@ extension DetectorDelegate {
     public func detector(_ detector: Detector, didProcess result: DetectorResult) {}
     public func detectorDidFinishProcessing(_ detector: Detector) {}
     public func detector(_ detector: Detector, didFail error: MienError) {}
-    public func detector(_ detector: Detector, didSkip error: MienError) {}
+    public func detector(_ detector: Detector, couldNotRead error: MienError) {}
 }

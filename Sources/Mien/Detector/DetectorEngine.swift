@@ -12,17 +12,17 @@ final class DetectorEngine: Sendable {
     private let front: Locked<Front>
     private let measurer: Locked<FaceMeasurer?>
 
-    /// A frame after the first half: located, skipped by the rate cap, or (detection only) finished.
+    /// A frame after the first half: located, left out by the rate cap, or (detection only) finished.
     enum Step: Sendable {
         case located(LocatedFrame)
-        case skipped(DetectorResult, Frame)
+        case rateLimited(DetectorResult, Frame)
         case detected(DetectorResult, Frame)
 
         /// The frame itself (its pixels shared, not copied), for the writers that draw on it.
         var frame: Frame {
             switch self {
             case .located(let located): located.frame
-            case .skipped(_, let frame), .detected(_, let frame): frame
+            case .rateLimited(_, let frame), .detected(_, let frame): frame
             }
         }
     }
@@ -103,7 +103,7 @@ final class DetectorEngine: Sendable {
     func locate(_ frame: Frame) throws -> Step {
         try front.withLock { front in
             guard front.admits(frame.timestamp) else {
-                return .skipped(
+                return .rateLimited(
                     DetectorResult(
                         frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
                         faces: nil), frame)
@@ -129,7 +129,7 @@ final class DetectorEngine: Sendable {
     func measure(_ step: Step) throws -> DetectorResult {
         let located: LocatedFrame
         switch step {
-        case .skipped(let result, _), .detected(let result, _): return result
+        case .rateLimited(let result, _), .detected(let result, _): return result
         case .located(let frame): located = frame
         }
         let analysis = try measurer.withLock { measurer in

@@ -1,5 +1,5 @@
 /// A `Detector`'s result for one frame: the faces by `faceId`, or nil when the frame was not processed
-/// (skipped by `maxProcessRate`, or dropped because a live source delivered frames faster than they could
+/// (left out by `maxProcessRate`, or dropped because a live source delivered frames faster than they could
 /// be analysed), as Affdex reports unprocessed frames.
 ///
 /// The one per-frame result of Mien: the library returns it, and every writer (JSON Lines, CSV, summary,

@@ -10,7 +10,7 @@ public enum DetectorSource: Sendable {
     /// Whatever `InputSource.open` finds at `path`, read as fast as it can be analysed: a video (tracked),
     /// a picture (stands alone), or a folder of pictures in name order, unrelated (discrete) unless
     /// `imageInterval` gives the seconds between them (continuous: tracked). A picture of a folder that
-    /// cannot be read is reported (`didSkip`) and the others go on. `finished` is reported at the end.
+    /// cannot be read is reported (`couldNotRead`) and the others go on. `finished` is reported at the end.
     case file(path: String, imageInterval: Double? = nil)
     /// Any `FrameSource` the caller opens (another decoder, a synthetic clip, a capture API), read on the
     /// detector's thread. With `.block` it is read like a file (every frame, `finished` at its end); with

@@ -19,8 +19,9 @@ public protocol ResultWriter: AnyObject {
     /// frame a live source dropped before it was analysed, and for results replayed from a checkpoint).
     /// - Throws: when the output cannot be written; the detector then stops the input and calls `fail`.
     func write(_ result: DetectorResult, frame: Frame?) throws
-    /// A picture of a folder could not be read; the others go on. Default: nothing.
-    func skipped(_ error: MienError)
+    /// An item of the input could not be read or analysed (a picture of a folder, a pushed frame nobody
+    /// waited for); the input goes on. Default: nothing.
+    func unreadable(_ error: MienError)
     /// The input ended; `end` says how. Commit the output (for a stopped or failed input too: it holds
     /// the frames done).
     /// - Throws: when committing fails (the input then counts as failed).
@@ -32,7 +33,7 @@ public protocol ResultWriter: AnyObject {
 extension ResultWriter {
     public var wantsFrames: Bool { false }
     public func begin(_ info: SourceInfo) throws {}
-    public func skipped(_ error: MienError) {}
+    public func unreadable(_ error: MienError) {}
 }
 
 /// How one input ended.

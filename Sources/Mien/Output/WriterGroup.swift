@@ -57,11 +57,11 @@ final class WriterGroup: @unchecked Sendable {
         }
     }
 
-    /// Tells every writer that a picture was skipped.
-    func skipped(_ error: MienError) {
+    /// Tells every writer that an item of the input could not be read or analysed.
+    func unreadable(_ error: MienError) {
         lock.withLock {
             guard failure == nil, ended == nil else { return }
-            for writer in writers { writer.skipped(error) }
+            for writer in writers { writer.unreadable(error) }
         }
     }
 

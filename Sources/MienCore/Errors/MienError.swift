@@ -33,7 +33,7 @@ public struct MienError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let modelMissing = Code(.modelMissing)
         /// A model file whose SHA-256 differs from the one Mien was built with.
         public static let modelAltered = Code(.modelAltered)
-        /// A model that OpenCV cannot parse or run.
+        /// A model that the inference runtime (OpenVINO) or its own parser cannot read or run.
         public static let modelInvalid = Code(.modelInvalid)
         /// A detector used before `start()` or after `stop()`.
         public static let notStarted = Code(.notStarted)

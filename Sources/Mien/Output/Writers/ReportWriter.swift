@@ -13,15 +13,15 @@ public final class ReportWriter: ResultWriter {
     public var wantsFrames: Bool { true }
 
     /// Whether a picture of the input's folder could not be read.
-    private var skippedPictures = false
+    private var unreadablePictures = false
 
     public func write(_ result: DetectorResult, frame: Frame?) throws { part.add(result, frame: frame) }
 
-    public func skipped(_ error: MienError) { skippedPictures = true }
+    public func unreadable(_ error: MienError) { unreadablePictures = true }
 
     public func finish(_ end: InputEnd) throws {
         switch end {
-        case .complete: if skippedPictures { part.problem = "some pictures could not be read" }
+        case .complete: if unreadablePictures { part.problem = "some pictures could not be read" }
         case .stopped: part.problem = part.problem ?? "interrupted"
         case .failed(let error): part.problem = error.description
         }

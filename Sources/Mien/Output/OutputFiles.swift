@@ -1,0 +1,48 @@
+/// The files one input's results are written to, and their writers, assembled in one place for
+/// `mien analyze` (and its shards) and the service's jobs, so that both write the same files the same way.
+public struct OutputFiles: Sendable, Equatable {
+    /// JSON Lines: one `DetectorResult` per frame.
+    public var jsonl: String?
+    /// One row per face and frame.
+    public var csv: String?
+    /// The input's summary (`InputSummary`).
+    public var summary: String?
+    /// The report writer's part as JSON, for `mien merge`.
+    public var reportPart: String?
+    /// A one-input HTML report page.
+    public var page: String?
+
+    public init(
+        jsonl: String? = nil, csv: String? = nil, summary: String? = nil, reportPart: String? = nil,
+        page: String? = nil
+    ) {
+        self.jsonl = jsonl
+        self.csv = csv
+        self.summary = summary
+        self.reportPart = reportPart
+        self.page = page
+    }
+
+    /// Every file named.
+    public var all: [String] { [jsonl, csv, summary, reportPart, page].compactMap { $0 } }
+
+    /// The writers of these files, in the order they must finish: the report writer before the summary,
+    /// the part and the page, which read it.
+    ///
+    /// - Parameters:
+    ///   - report: the input's report writer when the caller keeps it (a report of several inputs); one is
+    ///     made here when the part or the page needs it. It is in the list either way.
+    ///   - generator: what a page says made it.
+    /// - Throws: `.ioFailure` naming a file that cannot be created.
+    public func writers(input: String, report: ReportWriter?, generator: String) throws -> [any ResultWriter] {
+        var writers: [any ResultWriter] = []
+        if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
+        if let csv { writers.append(try CSVWriter(path: csv)) }
+        let report = report ?? (reportPart != nil || page != nil ? ReportWriter(input: input) : nil)
+        if let report { writers.append(report) }
+        if let summary { writers.append(SummaryWriter(path: summary, input: input, sharing: report)) }
+        if let reportPart, let report { writers.append(ReportPartWriter(path: reportPart, report: report)) }
+        if let page, let report { writers.append(HTMLReportWriter(path: page, report: report, generator: generator)) }
+        return writers
+    }
+}
