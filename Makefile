@@ -143,7 +143,8 @@ python-test:
 	$(SWIFT) build --product MienDev
 	scripts/python/test.sh .build/debug/mien .build/debug/MienDev
 
-## bench-python: the command line against mien.analyze on the 720p clip, in one run (JSON summary last).
+## bench-python: the command line against mien.analyze, Detector.process and Detector.stream (frames from
+## cv2.VideoCapture) on the 720p clip, in one run (JSON summary last).
 bench-python: build
 	@mkdir -p .build/bench-python
 	@[ -f .build/bench-python/clip-720p.mp4 ] || $(RELEASE)/MienDev make-clip --width 1280 --height 720 --frames 200 \

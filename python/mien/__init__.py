@@ -4,18 +4,22 @@
     >>> df = mien.analyze(["interview.mp4", "photos/"])      # one row per face per analysed frame
     >>> df.groupby(["input", "faceId"])[["joy", "valence"]].mean()
     >>> mien.read("results/")                               # what `mien analyze --output results/` wrote
+    >>> with mien.Detector(metrics="expressions") as detector:  # numpy frames in, one Result each
+    ...     result = detector.process(frame, timestamp=0.0)
 
 The ``mien`` command comes with the package (``mien --help``). Both run the same engine, carried in the wheel.
 """
 
 from __future__ import annotations
 
+from ._detector import Detector
 from ._engine import engine_version, executable, model_checksums
 from ._errors import EngineError, InputError, MienError, MienWarning, ModelError, OptionsError
 from ._frames import METRIC_GROUPS, analyze, read
+from ._result import Face, Result
 from ._version import __version__
 
 __all__ = [
-    "analyze", "read", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
+    "analyze", "read", "Detector", "Result", "Face", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
     "MienError", "InputError", "ModelError", "OptionsError", "EngineError", "MienWarning", "__version__",
 ]

@@ -1,0 +1,91 @@
+"""One frame's result as typed Python values: what ``mien.Detector`` returns, the JSON schema's fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face in one frame.
+
+    Attributes:
+        face_id: the face's ID, kept while it is tracked (from 0 in each run).
+        bounds: ``(x, y, width, height)`` of the face's box, in pixels of the frame, origin at its top left.
+        orientation: head pose in degrees: ``pitch`` (up +), ``yaw`` (the face's left +), ``roll``; absent
+            for the detector alone.
+        expressions: the 21 Affdex expressions, 0...100, by name (``smile``, ``browRaise``, ...).
+        emotions: the 7 emotions and contempt, 0...100, by name.
+        valence: -100...100; ``engagement``: 0...100.
+        emoji: the 14 emoji, 0...100, and ``dominantEmoji``.
+        gender, age, glasses: perceived gender, apparent age bracket (Affdex's), glasses.
+        data: the face as the JSON schema has it (every field, including those above).
+    """
+
+    face_id: int
+    bounds: Tuple[float, float, float, float]
+    orientation: Optional[Dict[str, float]]
+    expressions: Optional[Dict[str, Any]]
+    emotions: Optional[Dict[str, Any]]
+    valence: Optional[float]
+    engagement: Optional[float]
+    emoji: Optional[Dict[str, Any]]
+    gender: Optional[str]
+    age: Optional[str]
+    glasses: Optional[bool]
+    data: Dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_dict(cls, face_id: int, data: Dict[str, Any]) -> "Face":
+        box = data.get("faceBounds") or {}
+        return cls(
+            face_id=face_id,
+            bounds=(float(box.get("x", 0)), float(box.get("y", 0)), float(box.get("width", 0)),
+                    float(box.get("height", 0))),
+            orientation=data.get("orientation"), expressions=data.get("expressions"),
+            emotions=data.get("emotions"), valence=data.get("valence"), engagement=data.get("engagement"),
+            emoji=data.get("emoji"), gender=data.get("gender"), age=data.get("age"), glasses=data.get("glasses"),
+            data=data,
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    """One frame's result.
+
+    Attributes:
+        frame_index: the frame's position, from 0 in the order frames were given (0 again after ``reset``).
+        timestamp: seconds, as the frame was given.
+        width, height: the frame's size in pixels.
+        faces: faces by ``face_id``; None when the frame was not processed (left out by ``rate``).
+        found: faces first seen on this frame; ``lost``: faces no longer seen from this frame on.
+    """
+
+    frame_index: int
+    timestamp: float
+    width: Optional[int]
+    height: Optional[int]
+    faces: Optional[Dict[int, Face]]
+    found: List[int]
+    lost: List[int]
+    _data: Dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def processed(self) -> bool:
+        """Whether the frame was analysed (Affdex reports unprocessed frames with no faces at all)."""
+        return self.faces is not None
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The result as ``mien detect`` prints it (``Schema/detector-result.schema.json``)."""
+        return dict(self._data)
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Result":
+        faces = data.get("faces")
+        return cls(
+            frame_index=int(data["frameIndex"]), timestamp=float(data["timestamp"]),
+            width=data.get("width"), height=data.get("height"),
+            faces=None if faces is None else {int(key): Face.from_dict(int(key), value) for key, value in faces.items()},
+            found=list(data.get("found", [])), lost=list(data.get("lost", [])), _data=data,
+        )
