@@ -97,6 +97,8 @@ def main() -> None:
         "Requires-Dist: pandas>=1.3",
         "Provides-Extra: progress",
         "Requires-Dist: tqdm; extra == \"progress\"",
+        "Provides-Extra: plot",
+        "Requires-Dist: matplotlib>=3.5; extra == \"plot\"",
         "Classifier: Operating System :: POSIX :: Linux",
         "Classifier: Programming Language :: Python :: 3",
         "Classifier: Topic :: Scientific/Engineering :: Image Recognition",

@@ -1,0 +1,85 @@
+"""Plots of Mien's results with matplotlib: ``pip install mien[plot]``.
+
+    >>> import mien, mien.plot
+    >>> df = mien.analyze("talk.mp4", metrics="emotions")
+    >>> mien.plot.timeline(df, ["joy", "valence"])          # one line per input, face and metric
+    >>> mien.plot.faces(picture, detector.process(picture))  # the picture with each face's box and ID
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._result import Result
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib.pyplot as pyplot
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("mien.plot needs matplotlib: pip install 'mien[plot]'") from error
+    return pyplot
+
+
+def timeline(df: pd.DataFrame, columns: Sequence[str], *, ax: Optional[Any] = None) -> Any:
+    """Each metric of ``columns`` over time, one line per input, face and metric.
+
+    Args:
+        df: what ``mien.analyze`` or ``mien.read`` returns (``TimeStamp`` in seconds, ``faceId``, metrics).
+        columns: metric columns (``"joy"``, ``"valence"``, ``"smile"``, ...).
+        ax: the matplotlib axes to draw on (default: a new figure's).
+
+    Returns:
+        The axes, time in seconds across, the metric's own scale up.
+
+    Raises:
+        ValueError: a column that ``df`` does not have.
+    """
+    missing = [column for column in columns if column not in df.columns]
+    if missing or "TimeStamp" not in df.columns or "faceId" not in df.columns:
+        raise ValueError(f"the frame has no column {missing or ['TimeStamp', 'faceId']}; columns are "
+                         f"{', '.join(map(str, df.columns))}")
+    if ax is None:
+        _, ax = _pyplot().subplots(figsize=(10, 4))
+    keys = ["input", "faceId"] if "input" in df.columns else ["faceId"]
+    several_inputs = "input" in df.columns and df["input"].nunique() > 1
+    for key, rows in df.sort_values("TimeStamp").groupby(keys, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        face = f"face {key[-1]}" if not several_inputs else f"{key[0]} face {key[-1]}"
+        for column in columns:
+            ax.plot(rows["TimeStamp"], rows[column], label=f"{face}: {column}")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(", ".join(columns))
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def faces(picture: np.ndarray, result: Result, *, color: str = "bgr", ax: Optional[Any] = None) -> Any:
+    """The picture with each face of ``result`` drawn: its box, its ID and, when measured, its dominant emoji.
+
+    Args:
+        picture: the frame the result is of, ``uint8`` H x W x 3 (BGR unless ``color="rgb"``).
+        result: ``Detector.process``'s result for it.
+        ax: the matplotlib axes to draw on (default: a new figure's).
+
+    Returns:
+        The axes, in the picture's pixels (origin top left).
+    """
+    if not isinstance(picture, np.ndarray) or picture.ndim != 3 or picture.shape[2] != 3:
+        raise ValueError("picture is a uint8 H x W x 3 array")
+    if ax is None:
+        _, ax = _pyplot().subplots()
+    ax.imshow(picture[:, :, ::-1] if color == "bgr" else picture)
+    from matplotlib.patches import Rectangle
+
+    for face_id, face in (result.faces or {}).items():
+        x, y, width, height = face.bounds
+        ax.add_patch(Rectangle((x, y), width, height, fill=False, linewidth=2, edgecolor="lime"))
+        emoji = (face.emoji or {}).get("dominantEmoji")
+        ax.text(x, y - 4, f"{face_id}" + (f" {emoji}" if emoji else ""), color="lime", fontsize=10,
+                verticalalignment="bottom")
+    ax.set_axis_off()
+    return ax
