@@ -12,6 +12,7 @@ The ``mien`` command comes with the package (``mien --help``). Both run the same
 
 from __future__ import annotations
 
+from ._client import Client, RemoteDetector
 from ._detector import Detector
 from ._engine import engine_version, executable, model_checksums
 from ._errors import EngineError, InputError, MienError, MienWarning, ModelError, OptionsError
@@ -20,6 +21,6 @@ from ._result import Face, Result
 from ._version import __version__
 
 __all__ = [
-    "analyze", "read", "Detector", "Result", "Face", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
+    "analyze", "read", "Detector", "Result", "Face", "Client", "RemoteDetector", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
     "MienError", "InputError", "ModelError", "OptionsError", "EngineError", "MienWarning", "__version__",
 ]
