@@ -1,4 +1,6 @@
-/// Detection, mesh, head pose and tracking in one object: the per-frame loop every Mien front end uses.
+/// Detection, mesh, head pose, tracking and the measuring stages in one object, one frame at a time on the
+/// caller's thread: for code that wants Mien's analysis without a `Detector` (the evaluation, tests, a loop
+/// of your own). The `Detector` runs the same two halves (`locator`, `measurer`) on two threads.
 ///
 /// The running mode is fixed at creation: `.discreteImages` treats every frame as unrelated (each is
 /// detected afresh, IDs count from 0 in each image, no events, no smoothing); `.stream` tracks faces
@@ -47,13 +49,26 @@ public final class FaceAnalyzer {
         self.mode = mode
         self.detection = try detection ?? DetectionOptions()
         self.tracking = try tracking ?? TrackingOptions()
+        (locator, measurer) = try Self.stages(
+            mode: mode, detection: self.detection, tracking: self.tracking, expressions: expressions,
+            emotions: emotions, appearance: appearance, reidentification: reidentification, models: models)
+    }
+
+    /// The two halves with Mien's networks, for `FaceAnalyzer` and for the `Detector`, which runs them on
+    /// two threads.
+    /// - Parameter firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
+    static func stages(
+        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, expressions: ExpressionOptions?,
+        emotions: Bool, appearance: Bool, reidentification: ReidentificationOptions?, firstFaceId: Int = 0,
+        models: ModelStore
+    ) throws -> (locator: FaceLocator, measurer: FaceMeasurer) {
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
         let reidentification = mode == .stream ? reidentification : nil
         // Compiled together on both cores first (OpenVINO compiles each network on one thread), then loaded
         // in pipeline order, so a broken model set reports the first model a frame would need.
         let networks: [ModelDescriptor] =
-            [BlazeFaceDetector.model(for: self.detection.faceMode), .faceMesh]
+            [BlazeFaceDetector.model(for: detection.faceMode), .faceMesh]
             + (expressions == nil ? [] : [.blendshapes]) + (emotions ? [.ferEmotion] : [])
             + (appearance ? [.gender, .age] : []) + (reidentification == nil ? [] : [.faceRecognition])
         // Without a stage measuring the faces, the mesh has both cores (FaceMeshEstimator's settings).
@@ -61,15 +76,16 @@ public final class FaceAnalyzer {
         InferenceCore.prepare(
             networks, store: models,
             settings: [.faceMesh: FaceMeshEstimator.inferenceSettings(aloneInPipeline: meshAlone)])
-        let detector = try BlazeFaceDetector(options: self.detection, models: models)
+        let detector = try BlazeFaceDetector(options: detection, models: models)
         let mesher = try FaceMeshEstimator(models: models, aloneInPipeline: meshAlone)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
-        locator = FaceLocator(
-            mode: mode, tracking: self.tracking, maximumFaces: self.detection.maximumFaces, detector: detector,
-            mesher: mesher, poses: poses, wholePictureFallback: self.detection.wholePictureFallback,
+        let locator = FaceLocator(
+            mode: mode, tracking: tracking, maximumFaces: detection.maximumFaces, detector: detector,
+            mesher: mesher, poses: poses, wholePictureFallback: detection.wholePictureFallback,
             reidentifier: try reidentification.map {
-                Reidentifier(options: $0, recognizer: try FaceRecognitionNetwork(models: models))
-            })
+                Reidentifier(
+                    options: $0, recognizer: try FaceRecognitionNetwork(models: models), firstFaceId: firstFaceId)
+            }, firstFaceId: firstFaceId)
         let expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }
@@ -78,8 +94,9 @@ public final class FaceAnalyzer {
             ? AffectStage(
                 emotions: emotions, cnn: emotions ? try EmotionNetwork(models: models) : nil,
                 appearance: appearance ? try AppearanceNetworks(models: models) : nil) : nil
-        measurer = FaceMeasurer(
+        let measurer = FaceMeasurer(
             expressionStage: expressionStage, affectStage: affectStage, retention: reidentification?.window)
+        return (locator, measurer)
     }
 
     /// Builds an analyzer on stages the caller provides: fakes in tests, instrumented or alternative
@@ -110,9 +127,6 @@ public final class FaceAnalyzer {
     public func analyze(_ frame: Frame) throws -> FrameAnalysis {
         try measurer.measure(locator.locate(frame))
     }
-
-    /// Whether the emotion / appearance stage runs.
-    var runsAffectStage: Bool { measurer.runsAffectStage }
 
     /// Forgets all faces, IDs, baselines and timestamps (Affdex `reset`).
     public func reset() {

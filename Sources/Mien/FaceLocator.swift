@@ -23,26 +23,29 @@ public final class FaceLocator {
     ///   - poses: the head-pose fit, or nil for no pose.
     ///   - wholePictureFallback: `DetectionOptions.wholePictureFallback` (still images only).
     ///   - reidentifier: re-identification of returning faces (streams only), or nil (default) for none.
+    ///     It publishes the face IDs when given (start it at the same `firstFaceId`); the tracker's are then
+    ///     its internal track numbers.
+    ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     public init(
         mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
-        reidentifier: Reidentifier? = nil
+        reidentifier: Reidentifier? = nil, firstFaceId: Int = 0
     ) {
         self.mode = mode
         self.wholePictureFallback = wholePictureFallback
         self.reidentifier = reidentifier
         tracker = FaceTracker(
-            options: tracking, maximumFaces: maximumFaces, detector: detector, mesher: mesher, poseEstimator: poses)
+            options: tracking, maximumFaces: maximumFaces, detector: detector, mesher: mesher, poseEstimator: poses,
+            firstFaceId: reidentifier == nil ? firstFaceId : 0)
     }
 
     /// Finds (discrete images) or follows (streams) the faces of the next frame.
     /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
-    public func locate(_ frame: Frame) throws -> LocatedFrame {
+    public func locate(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
         case .discreteImages:
-            return LocatedFrame(
+            return FrameAnalysis(
                 frame: frame, faces: try tracker.analyseStill(frame, wholePictureFallback: wholePictureFallback),
-                events: [], faceCount: nil,
                 fullFrameDetection: true, isStream: false)
         case .stream:
             if let lastTimestamp, frame.timestamp <= lastTimestamp {
@@ -58,7 +61,7 @@ public final class FaceLocator {
             if let reidentifier {
                 (faces, events) = try reidentifier.resolve(faces: faces, events: events, in: frame)
             }
-            return LocatedFrame(
+            return FrameAnalysis(
                 frame: frame, faces: faces, events: events, faceCount: count,
                 fullFrameDetection: tracker.detectorRanOnLastFrame, isStream: true)
         }

@@ -33,8 +33,8 @@ public final class FaceMeasurer {
     /// Whether the emotion / appearance stage runs.
     public var runsAffectStage: Bool { affectStage != nil }
 
-    /// Measures every face of a located frame.
-    public func measure(_ located: LocatedFrame) throws -> FrameAnalysis {
+    /// Measures every face of a frame `FaceLocator.locate` returned.
+    public func measure(_ located: FrameAnalysis) throws -> FrameAnalysis {
         let frame = located.frame
         if located.isStream {
             // Before measuring: a face back under its old ID finds its baseline where it left it.
@@ -42,11 +42,9 @@ public final class FaceMeasurer {
             expressionStage?.keep(only: ids, at: frame.timestamp, retainingFor: retention)
             affectStage?.keep(only: ids, at: frame.timestamp, retainingFor: retention)
         }
-        let faces = try located.faces.map { try measure($0, in: frame, stream: located.isStream) }
-        return FrameAnalysis(
-            frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-            faces: faces, events: located.events, faceCount: located.faceCount,
-            fullFrameDetection: located.fullFrameDetection)
+        var measured = located
+        measured.faces = try located.faces.map { try measure($0, in: frame, stream: located.isStream) }
+        return measured
     }
 
     private func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {

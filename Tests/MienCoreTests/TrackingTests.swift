@@ -132,6 +132,23 @@ struct FaceTrackerTests {
         #expect(faces.isEmpty && changes == [.lost(faceId: 0)])
     }
 
+    @Test func idsStartAtTheGivenFirst_andResetStartsThereAgain() throws {
+        let detector = ScriptedDetector()
+        let mesher = ScriptedMesher()
+        detector.boxes = [face]
+        mesher.faces = [face]
+        let tracker = FaceTracker(
+            options: try TrackingOptions(smoothing: nil), maximumFaces: 5, detector: detector, mesher: mesher,
+            poseEstimator: nil, firstFaceId: 7)
+        #expect(try tracker.update(frame(0)).events == [.found(faceId: 7)])
+        tracker.reset()
+        #expect(try tracker.update(frame(1)).events == [.found(faceId: 7)], "reset counts from the first ID again")
+        var ids = FaceIdAllocator(startingAt: 3)
+        #expect([ids.take(), ids.take()] == [3, 4])
+        ids.reset()
+        #expect(ids.take() == 3 && FaceIdAllocator(startingAt: -2).first == 0)
+    }
+
     @Test func secondFace_getsTheNextId_andCrossingDuplicatesKeepTheOlderId() throws {
         let detector = ScriptedDetector()
         let mesher = ScriptedMesher()

@@ -76,6 +76,21 @@ struct PipelinePlumbingTests {
         #expect(ResumePoint(after: []) == nil)
     }
 
+    @Test func events_inOneOrderedList_areWrittenAsFoundLostAndReturned_andReadBackEqual() throws {
+        let result = DetectorResult(
+            frameIndex: 4, timestamp: 0.4, faces: [:],
+            events: [.lost(faceId: 0), .found(faceId: 3), .returned(faceId: 1)])
+        #expect(result.found == [3, 1] && result.lost == [0] && result.returned == [1])
+        let data = try JSONEncoder().encode(result)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(json["found"] as? [Int] == [3, 1] && json["lost"] as? [Int] == [0] && json["returned"] as? [Int] == [1])
+        #expect(try JSONDecoder().decode(DetectorResult.self, from: data) == result)
+        let quiet = DetectorResult(frameIndex: 5, timestamp: 0.5, faces: nil)
+        let plain = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(quiet)) as? [String: Any])
+        #expect(plain["returned"] == nil && plain["faces"] == nil && plain["found"] as? [Int] == [])
+    }
+
     @Test func maximumFrames_endsTheInputComplete_afterThatManyFrames() throws {
         let writer = RecordingWriter()
         let detector = try detector(

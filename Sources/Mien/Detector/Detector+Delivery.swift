@@ -4,32 +4,33 @@ import Foundation
 extension Detector {
     /// Hands one result to everyone who wants it.
     ///
-    /// Names the input, renumbers a resumed run's faces, stamps the latency, then calls the delegate in
-    /// Affdex's order, feeds the sequence and the writers, and last the caller waiting for it. A writer that
-    /// fails stops the input.
+    /// Names the input, closes the faces a resumed run's break left open, stamps the latency, then calls the
+    /// delegate in Affdex's order, feeds the sequence and the writers, and last the caller waiting for it. A
+    /// writer that fails stops the input.
     func deliver(_ result: DetectorResult, frame: Frame?, arrival: FrameInbox.Arrival) {
         var result = result
         result.input = result.input ?? source.inputName
         if let resume = options.resume {
+            // IDs already continue from `resume.nextFaceId` (the engine's allocator starts there); the faces
+            // open at the break are lost on the first frame this run reports.
             let first = control.withLock { state -> Bool in
                 defer { state.firstDelivery = false }
                 return state.firstDelivery
             }
-            result = resume.renumbered(result, first: first)
+            if first { result.events = resume.openFaces.map { .lost(faceId: $0) } + result.events }
         }
         result.latency = arrival.instant.duration(to: .now)
         let delegate = self.delegate
-        let returned = Set(result.returned ?? [])
-        for id in result.found {
-            guard let face = result.faces?[id] else { continue }
-            if returned.contains(id) {
-                delegate?.detector(self, didFindReturning: face)
-            } else {
-                delegate?.detector(self, didFind: face)
+        // Affdex's order: faces found before the frame's results, faces lost after them.
+        for event in result.events {
+            switch event {
+            case .found(let id): result.faces?[id].map { delegate?.detector(self, didFind: $0) }
+            case .returned(let id): result.faces?[id].map { delegate?.detector(self, didFindReturning: $0) }
+            case .lost: break
             }
         }
         delegate?.detector(self, didProcess: result)
-        for id in result.lost { delegate?.detector(self, didLoseFace: id) }
+        for case .lost(let id) in result.events { delegate?.detector(self, didLoseFace: id) }
         if control.withLock({ $0.feedsStream }) { continuation.yield(result) }
         if let failure = writers.write(result, frame: frame) { fail(failure) }
         arrival.reply?.fulfil(.success(result))

@@ -10,11 +10,11 @@ final class DetectorEngine: Sendable {
     /// Whether the emotion / appearance stage runs.
     let runsAffect: Bool
     private let front: Locked<Front>
-    private let measurer: Locked<FaceMeasurer?>
+    private let measurer: Locked<FaceMeasurer>
 
     /// A frame after the first half: located, left out by the rate cap, or (detection only) finished.
     enum Step: Sendable {
-        case located(LocatedFrame)
+        case located(FrameAnalysis)
         case rateLimited(DetectorResult, Frame)
         case detected(DetectorResult, Frame)
 
@@ -27,10 +27,17 @@ final class DetectorEngine: Sendable {
         }
     }
 
-    /// The first half's state: the locator (or the bare detector) and the rate cap's clock.
+    /// What the first half runs on a frame the rate cap admits.
+    private enum FirstHalf {
+        /// Detection, mesh, pose and tracking; the second half measures the faces.
+        case locate(FaceLocator)
+        /// Detection alone (`DetectorOptions.detectionOnly`): the frame is finished after it.
+        case detect(BlazeFaceDetector)
+    }
+
+    /// The first half's state: what it runs and the rate cap's clock.
     private struct Front {
-        let locator: FaceLocator?
-        let detector: BlazeFaceDetector?
+        let half: FirstHalf
         let interval: Double?
         var lastProcessed: Double?
 
@@ -43,7 +50,7 @@ final class DetectorEngine: Sendable {
     }
 
     private init(
-        options: DetectorOptions, front: Front, measurer: FaceMeasurer?, runsExpressions: Bool, runsAffect: Bool
+        options: DetectorOptions, front: Front, measurer: FaceMeasurer, runsExpressions: Bool, runsAffect: Bool
     ) {
         self.options = options
         self.front = Locked(front)
@@ -62,21 +69,22 @@ final class DetectorEngine: Sendable {
             self.init(
                 options: options,
                 front: Front(
-                    locator: nil, detector: try BlazeFaceDetector(options: options.detection, models: models),
+                    half: .detect(try BlazeFaceDetector(options: options.detection, models: models)),
                     interval: interval),
-                measurer: nil, runsExpressions: false, runsAffect: false)
+                measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false,
+                runsAffect: false)
             return
         }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
-        let analyzer = try FaceAnalyzer(
-            mode: timing == .stills ? .discreteImages : .stream, detection: options.detection,
-            expressions: options.baseline ? expressions : expressions?.withoutBaseline, emotions: options.needsEmotions,
-            appearance: options.needsAppearance, reidentification: options.reidentification, models: models)
+        let (locator, measurer) = try FaceAnalyzer.stages(
+            mode: timing.runningMode, detection: options.detection,
+            tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
+            emotions: options.needsEmotions, appearance: options.needsAppearance,
+            reidentification: options.reidentification, firstFaceId: options.resume?.nextFaceId ?? 0,
+            models: models)
         self.init(
-            options: options,
-            front: Front(locator: analyzer.locator, detector: nil, interval: interval),
-            measurer: analyzer.measurer, runsExpressions: analyzer.expressions != nil,
-            runsAffect: analyzer.runsAffectStage)
+            options: options, front: Front(half: .locate(locator), interval: interval), measurer: measurer,
+            runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
     }
 
     /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
@@ -85,13 +93,14 @@ final class DetectorEngine: Sendable {
     ) throws {
         let interval = Self.interval(source: source, options: options)
         let (detector, mesher) = try stages.make(options.detection)
-        let analyzer = FaceAnalyzer(
-            mode: timing == .stills ? .discreteImages : .stream, detection: options.detection,
-            tracking: try TrackingOptions(), detector: detector, mesher: mesher, geometry: nil)
+        let detection = options.detection
+        let locator = FaceLocator(
+            mode: timing.runningMode, tracking: try TrackingOptions(),
+            maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
+            wholePictureFallback: detection.wholePictureFallback, firstFaceId: options.resume?.nextFaceId ?? 0)
         self.init(
-            options: options,
-            front: Front(locator: analyzer.locator, detector: nil, interval: interval),
-            measurer: analyzer.measurer, runsExpressions: false, runsAffect: false)
+            options: options, front: Front(half: .locate(locator), interval: interval),
+            measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
     }
 
     /// The rate cap's interval, in seconds (nil: every frame).
@@ -109,7 +118,10 @@ final class DetectorEngine: Sendable {
                         faces: nil), frame)
             }
             defer { front.lastProcessed = frame.timestamp }
-            if let detector = front.detector {
+            switch front.half {
+            case .locate(let locator):
+                return .located(try locator.locate(frame))
+            case .detect(let detector):
                 let detections = try detector.detect(in: frame)
                 var faces: [Int: FaceResult] = [:]
                 for (id, detection) in detections.enumerated() {
@@ -120,40 +132,22 @@ final class DetectorEngine: Sendable {
                         frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
                         faces: faces), frame)
             }
-            guard let locator = front.locator else { throw MienError(.internalFailure, "no face locator") }
-            return .located(try locator.locate(frame))
         }
     }
 
     /// The second half: expressions, emotions and appearance, then the result as the detector reports it.
     func measure(_ step: Step) throws -> DetectorResult {
-        let located: LocatedFrame
+        let located: FrameAnalysis
         switch step {
         case .rateLimited(let result, _), .detected(let result, _): return result
         case .located(let frame): located = frame
         }
-        let analysis = try measurer.withLock { measurer in
-            guard let measurer else { throw MienError(.internalFailure, "no face measurer") }
-            return try measurer.measure(located)
-        }
+        let analysis = try measurer.withLock { try $0.measure(located) }
         var faces: [Int: FaceResult] = [:]
         for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options) }
-        var found: [Int] = []
-        var lost: [Int] = []
-        var returned: [Int] = []
-        for event in analysis.events {
-            switch event {
-            case .found(let id): found.append(id)
-            case .returned(let id):
-                found.append(id)
-                returned.append(id)
-            case .lost(let id): lost.append(id)
-            }
-        }
         return DetectorResult(
             frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, width: analysis.width,
-            height: analysis.height, faces: faces, found: found, lost: lost,
-            returned: returned.isEmpty ? nil : returned,
+            height: analysis.height, faces: faces, events: analysis.events,
             faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 
@@ -162,9 +156,9 @@ final class DetectorEngine: Sendable {
     /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
         front.withLock { front in
-            front.locator?.reset()
+            if case .locate(let locator) = front.half { locator.reset() }
             front.lastProcessed = nil
         }
-        measurer.withLock { $0?.reset() }
+        measurer.withLock { $0.reset() }
     }
 }

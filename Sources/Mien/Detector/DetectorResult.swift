@@ -18,13 +18,25 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var height: Int?
     /// Faces keyed by `faceId`; nil for an unprocessed frame, empty when no face is seen.
     public var faces: [Int: FaceResult]?
-    /// Faces first seen in this frame (Affdex `onFaceDetectionStarted`).
-    public var found: [Int]
+    /// Faces found, returned and lost on this frame, in the order they happened (streams only).
+    public var events: [FaceEvent]
+    /// Faces first seen in this frame (Affdex `onFaceDetectionStarted`), returns included.
+    public var found: [Int] {
+        events.compactMap {
+            switch $0 {
+            case .found(let id), .returned(let id): id
+            case .lost: nil
+            }
+        }
+    }
     /// Faces no longer seen from this frame on (Affdex `onFaceDetectionStopped`).
-    public var lost: [Int]
+    public var lost: [Int] { events.compactMap { if case .lost(let id) = $0 { id } else { nil } } }
     /// The faces of `found` that are returns: seen before, lost, and re-identified under their old IDs
     /// (`DetectorOptions.reidentification`); nil when there is none.
-    public var returned: [Int]?
+    public var returned: [Int]? {
+        let ids = events.compactMap { if case .returned(let id) = $0 { id } else { nil } }
+        return ids.isEmpty ? nil : ids
+    }
     /// EnableX FaceAI's face-count stream; streams' processed frames only.
     public var faceCount: FaceCount?
     /// From the frame's arrival in the detector's inbox to the delivery of this result.
@@ -36,6 +48,8 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         case input, frameIndex, timestamp, width, height, faces, found, lost, returned, faceCount
     }
 
+    /// Equal frames, faces and events; the order of events of different kinds is not compared (the JSON
+    /// form lists found, lost and returned apart).
     public static func == (left: DetectorResult, right: DetectorResult) -> Bool {
         left.input == right.input && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
             && left.width == right.width && left.height == right.height && left.faces == right.faces
@@ -43,10 +57,10 @@ public struct DetectorResult: Sendable, Equatable, Codable {
             && left.faceCount == right.faceCount
     }
 
+    /// A result with its events in order.
     public init(
         input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
-        faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], returned: [Int]? = nil,
-        faceCount: FaceCount? = nil
+        faces: [Int: FaceResult]?, events: [FaceEvent], faceCount: FaceCount? = nil
     ) {
         self.input = input
         self.frameIndex = frameIndex
@@ -54,10 +68,50 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         self.width = width
         self.height = height
         self.faces = faces
-        self.found = found
-        self.lost = lost
-        self.returned = returned
+        self.events = events
         self.faceCount = faceCount
+    }
+
+    /// A result with its events as the JSON form lists them: IDs found (`returned` among them), then lost.
+    public init(
+        input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
+        faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], returned: [Int]? = nil,
+        faceCount: FaceCount? = nil
+    ) {
+        let returns = Set(returned ?? [])
+        self.init(
+            input: input, frameIndex: frameIndex, timestamp: timestamp, width: width, height: height, faces: faces,
+            events: found.map { returns.contains($0) ? .returned(faceId: $0) : .found(faceId: $0) }
+                + lost.map { .lost(faceId: $0) }, faceCount: faceCount)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            input: try container.decodeIfPresent(String.self, forKey: .input),
+            frameIndex: try container.decode(Int.self, forKey: .frameIndex),
+            timestamp: try container.decode(Double.self, forKey: .timestamp),
+            width: try container.decodeIfPresent(Int.self, forKey: .width),
+            height: try container.decodeIfPresent(Int.self, forKey: .height),
+            faces: try container.decodeIfPresent([Int: FaceResult].self, forKey: .faces),
+            found: try container.decode([Int].self, forKey: .found),
+            lost: try container.decode([Int].self, forKey: .lost),
+            returned: try container.decodeIfPresent([Int].self, forKey: .returned),
+            faceCount: try container.decodeIfPresent(FaceCount.self, forKey: .faceCount))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(input, forKey: .input)
+        try container.encode(frameIndex, forKey: .frameIndex)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(height, forKey: .height)
+        try container.encodeIfPresent(faces, forKey: .faces)
+        try container.encode(found, forKey: .found)
+        try container.encode(lost, forKey: .lost)
+        try container.encodeIfPresent(returned, forKey: .returned)
+        try container.encodeIfPresent(faceCount, forKey: .faceCount)
     }
 
     /// Whether the frame was analysed.

@@ -26,6 +26,9 @@ public enum DetectorSource: Sendable {
         case stream
         /// Unrelated pictures: each stands alone, timestamps are not compared.
         case stills
+
+        /// The analysis's running mode for frames timed this way.
+        var runningMode: FaceAnalyzer.RunningMode { self == .stills ? .discreteImages : .stream }
     }
 
     /// A video file (Affdex's VideoFileDetector); the same as `.file(path:)`.

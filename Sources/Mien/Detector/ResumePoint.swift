@@ -2,9 +2,10 @@
 /// instead of starting over (`DetectorOptions.resume`).
 ///
 /// Frames up to `afterFrame` (source indices) are read but not analysed or reported. Tracking starts
-/// afresh, so a face visible across the break gets a new ID: IDs continue from `nextFaceId`, and the
-/// faces still open at the break (`openFaces`) are reported lost on the first reported frame, so every
-/// `found` has its `lost` and each frame is reported exactly once over the two runs.
+/// afresh, so a face visible across the break gets a new ID: the resumed run's face-ID allocator starts
+/// at `nextFaceId`, and the faces still open at the break (`openFaces`) are reported lost on the first
+/// reported frame, so every `found` has its `lost` and each frame is reported exactly once over the two
+/// runs.
 public struct ResumePoint: Sendable, Equatable {
     /// The last frame index the earlier run finished.
     public var afterFrame: Int
@@ -30,22 +31,5 @@ public struct ResumePoint: Sendable, Equatable {
             highest = max(highest, (result.faces?.keys.max() ?? -1), result.found.max() ?? -1)
         }
         self.init(afterFrame: last.frameIndex, nextFaceId: highest + 1, openFaces: open.sorted())
-    }
-
-    /// Renumbers one result of the resumed run (the detector counts IDs from 0 internally).
-    func renumbered(_ result: DetectorResult, first: Bool) -> DetectorResult {
-        var shifted = result
-        shifted.faces = result.faces.map { faces in
-            Dictionary(
-                uniqueKeysWithValues: faces.map { id, face in
-                    var face = face
-                    face.faceId = id + nextFaceId
-                    return (id + nextFaceId, face)
-                })
-        }
-        shifted.found = result.found.map { $0 + nextFaceId }
-        shifted.returned = result.returned?.map { $0 + nextFaceId }
-        shifted.lost = (first ? openFaces : []) + result.lost.map { $0 + nextFaceId }
-        return shifted
     }
 }

@@ -1,35 +1,44 @@
 /// What Mien saw in one frame: the faces, what changed, and the face-count stream.
+///
+/// The one value between the two halves of the analysis: `FaceLocator` makes it with faces found and
+/// followed (mesh, pose, IDs), and `FaceMeasurer` returns it with the same faces measured (quality,
+/// expressions, emotions, appearance). A value, so it can cross from the thread that locates frame n + 1
+/// to the one measuring frame n.
 public struct FrameAnalysis: Sendable {
-    /// Position of the frame in its source, from 0.
-    public var frameIndex: Int
-    /// Seconds (see `Frame.timestamp`).
-    public var timestamp: Double
-    /// Frame size in pixels.
-    public var width: Int
-    public var height: Int
+    /// The frame itself (its pixels are shared, not copied).
+    public var frame: Frame
     /// The faces, ordered by `faceId`.
     public var faces: [TrackedFace]
-    /// Faces found and lost on this frame (streams only; empty for discrete images).
+    /// Faces found, lost and returned on this frame, in the order they happened (streams only; empty for
+    /// discrete images).
     public var events: [FaceEvent]
     /// EnableX's face-count stream (streams only).
     public var faceCount: FaceCounter.Update?
     /// Whether the detector ran on the whole frame (EnableX `fullFrameDetection`); on other frames the
     /// faces come from tracking alone.
     public var fullFrameDetection: Bool
+    /// Whether the frame belongs to a stream (faces keep state between frames) or stands alone.
+    public var isStream: Bool
 
     public init(
-        frameIndex: Int, timestamp: Double, width: Int, height: Int, faces: [TrackedFace], events: [FaceEvent],
-        faceCount: FaceCounter.Update?, fullFrameDetection: Bool
+        frame: Frame, faces: [TrackedFace], events: [FaceEvent] = [], faceCount: FaceCounter.Update? = nil,
+        fullFrameDetection: Bool, isStream: Bool
     ) {
-        self.frameIndex = frameIndex
-        self.timestamp = timestamp
-        self.width = width
-        self.height = height
+        self.frame = frame
         self.faces = faces
         self.events = events
         self.faceCount = faceCount
         self.fullFrameDetection = fullFrameDetection
+        self.isStream = isStream
     }
+
+    /// Position of the frame in its source, from 0.
+    public var frameIndex: Int { frame.index }
+    /// Seconds (see `Frame.timestamp`).
+    public var timestamp: Double { frame.timestamp }
+    /// Frame size in pixels.
+    public var width: Int { frame.width }
+    public var height: Int { frame.height }
 
     /// The face with the largest box (the subject of a portrait or a face crop), or nil without faces.
     public var largestFace: TrackedFace? { faces.max { $0.bounds.area < $1.bounds.area } }

@@ -22,7 +22,7 @@ public final class Reidentifier {
     private let recognizer: any FaceRecognizing
     private var gallery = FaceGallery()
     private var tracks: [Int: Track] = [:]
-    private var nextFaceId = 0
+    private var ids: FaceIdAllocator
 
     /// What is known of one tracker track.
     private struct Track {
@@ -34,7 +34,9 @@ public final class Reidentifier {
         var faceId: Int?
     }
 
-    public init(options: ReidentificationOptions, recognizer: any FaceRecognizing) {
+    /// - Parameter firstFaceId: the first ID published (a resumed run's `ResumePoint.nextFaceId`).
+    public init(options: ReidentificationOptions, recognizer: any FaceRecognizing, firstFaceId: Int = 0) {
+        ids = FaceIdAllocator(startingAt: firstFaceId)
         self.options = options
         self.recognizer = recognizer
     }
@@ -77,11 +79,11 @@ public final class Reidentifier {
         return (renamed.sorted { $0.faceId < $1.faceId }, published)
     }
 
-    /// Forgets every face, lost or seen, and starts IDs from 0 again.
+    /// Forgets every face, lost or seen, and starts IDs from the first again.
     public func reset() {
         gallery.reset()
         tracks.removeAll()
-        nextFaceId = 0
+        ids.reset()
     }
 
     /// The descriptor of `face` in this frame, or nil when the frame is not good enough.
@@ -117,9 +119,9 @@ public final class Reidentifier {
             events.append(.returned(faceId: candidate.faceId))
         }
         for id in due where tracks[id]?.faceId == nil {
-            tracks[id]?.faceId = nextFaceId
-            events.append(.found(faceId: nextFaceId))
-            nextFaceId += 1
+            let faceId = ids.take()
+            tracks[id]?.faceId = faceId
+            events.append(.found(faceId: faceId))
         }
         return events
     }

@@ -26,7 +26,7 @@ public final class FaceTracker {
     private let mesher: any FaceMeshEstimating
     private let poseEstimator: HeadPoseEstimator?
     private var tracks: [Track] = []
-    private var nextFaceId = 0
+    private var ids: FaceIdAllocator
     private var lastDetectionTime: Double?
 
     /// Whether the detector ran on the last processed frame (EnableX's `fullFrameDetection`).
@@ -39,10 +39,12 @@ public final class FaceTracker {
         var face: TrackedFace
     }
 
+    /// - Parameter firstFaceId: the first ID handed out (a resumed run's `ResumePoint.nextFaceId`).
     public init(
         options: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting, mesher: any FaceMeshEstimating,
-        poseEstimator: HeadPoseEstimator?
+        poseEstimator: HeadPoseEstimator?, firstFaceId: Int = 0
     ) {
+        ids = FaceIdAllocator(startingAt: firstFaceId)
         self.options = options
         self.maximumFaces = maximumFaces
         self.detector = detector
@@ -50,10 +52,10 @@ public final class FaceTracker {
         self.poseEstimator = poseEstimator
     }
 
-    /// Forgets every face and starts IDs from 0 again (Affdex `reset`).
+    /// Forgets every face and starts IDs from `firstFaceId` again (Affdex `reset`).
     public func reset() {
         tracks.removeAll()
-        nextFaceId = 0
+        ids.reset()
         lastDetectionTime = nil
     }
 
@@ -103,8 +105,7 @@ public final class FaceTracker {
                 if known { continue }
                 let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
                 guard mesh.presence >= options.minimumPresence else { continue }
-                let faceId = nextFaceId
-                nextFaceId += 1
+                let faceId = ids.take()
                 tracks.append(
                     measured(faceId, filters: [], mesh: mesh, at: frame.timestamp, confidence: detection.confidence))
                 events.append(.found(faceId: faceId))
