@@ -22,7 +22,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers
+.PHONY: dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 demo: build
@@ -50,6 +50,20 @@ test: deps lint
 	@$(MAKE) --no-print-directory api-check
 	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory python-test
+	@$(MAKE) --no-print-directory docs-check
+
+## docs: the DocC catalog of the Mien library (Sources/Mien/Mien.docc and every public symbol's ///) as static HTML
+## in .build/docs (open .build/docs/documentation/mien/index.html through a web server); any DocC warning fails it.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Mien \
+	  --warnings-as-errors --output-path .build/docs --transform-for-static-hosting
+
+## docs-check: every relative link and anchor in README.md and docs/ resolves, every command under a "Try it"
+## heading runs (against the sample, with the debug mien), and the DocC catalog builds without a warning.
+docs-check:
+	$(SWIFT) build --product mien
+	python3 scripts/docs/check.py --mien .build/debug/mien
+	@$(MAKE) --no-print-directory docs
 
 ## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
 report-check:

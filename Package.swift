@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.0"),
+        // `make docs`: the DocC catalog of the Mien library (Sources/Mien/Mien.docc), built as static HTML.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - The only C++: Debian's OpenCV 4.6 behind a plain C API

@@ -13,7 +13,7 @@
 # `OpenVINORuntimeTests` checks that exactly one libtbb.so.12 is mapped.
 #
 # Environment: OPENVINO_PREFIX (default /opt/mien/openvino-$VERSION), PYTHON (default python3).
-# To use an OpenVINO you already have instead, see README "Using an existing OpenVINO".
+# To use an OpenVINO you already have instead, see docs/developing.md, "Using an OpenVINO you already have".
 set -euo pipefail
 
 VERSION=2026.4.1

@@ -1,5 +1,6 @@
-/// Detection, mesh, head pose, tracking and the measuring stages in one object, one frame at a time on the
-/// caller's thread: for code that wants Mien's analysis without a `Detector` (the evaluation, tests, a loop
+/// Detection, mesh, head pose, tracking and the measuring stages in one object, one frame at a time.
+///
+/// For code that wants Mien's analysis on its own thread without a `Detector` (the evaluation, tests, a loop
 /// of your own). The `Detector` runs the same two halves (`locator`, `measurer`) on two threads.
 ///
 /// The running mode is fixed at creation: `.discreteImages` treats every frame as unrelated (each is
@@ -24,8 +25,11 @@ public final class FaceAnalyzer {
         case stream
     }
 
+    /// Unrelated pictures or one tracked stream, fixed at creation.
     public let mode: RunningMode
+    /// Face mode, most faces and minimum confidence.
     public let detection: DetectionOptions
+    /// The tracker's settings.
     public let tracking: TrackingOptions
     /// Options of the expression stage, or nil when it does not run (no blendshapes, expressions or
     /// emoji; the blendshape model is not even loaded).
@@ -38,8 +42,16 @@ public final class FaceAnalyzer {
     /// Loads the detector, mesh and face-geometry models, the blendshape model when `expressions` is
     /// given (or emotions need it), fer's CNN for `emotions`, Cydral's models for `appearance` and dlib's
     /// recognition network for `reidentification` in streams (checksums verified).
-    /// - Parameter reidentification: faces that come back get their old IDs (`Reidentifier`); streams
-    ///   only, ignored for discrete images. nil (default): off.
+    /// - Parameters:
+    ///   - mode: unrelated pictures or one tracked stream, fixed for the analyzer's life.
+    ///   - detection: face mode, most faces and confidence (default: `DetectionOptions()`).
+    ///   - tracking: the tracker's settings (default: `TrackingOptions()`).
+    ///   - expressions: the expression stage's options, or nil (default) for no expressions.
+    ///   - emotions: whether emotions, valence and engagement are measured (they bring the expressions).
+    ///   - appearance: whether gender, age and glasses are measured.
+    ///   - reidentification: faces that come back get their old IDs (`Reidentifier`); streams
+    ///     only, ignored for discrete images. nil (default): off.
+    ///   - models: where the models are.
     /// - Throws: `MienError` naming a missing or altered model.
     public init(
         mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,

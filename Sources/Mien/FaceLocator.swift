@@ -9,6 +9,7 @@ public import MienCore
 ///
 /// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
 public final class FaceLocator {
+    /// Unrelated pictures or one tracked stream, fixed at creation.
     public let mode: FaceAnalyzer.RunningMode
     private let tracker: FaceTracker
     private var counter = FaceCounter()
@@ -18,8 +19,13 @@ public final class FaceLocator {
     /// Streams: gives faces that come back their old IDs (nil: off, the tracker's IDs as they are).
     private let reidentifier: Reidentifier?
 
+    /// A locator running `detector` and `mesher` on each frame, in `mode`.
     /// - Parameters:
+    ///   - mode: unrelated pictures or one tracked stream.
+    ///   - tracking: the tracker's settings.
     ///   - maximumFaces: the most faces followed at once.
+    ///   - detector: finds faces in a frame.
+    ///   - mesher: measures each face's mesh.
     ///   - poses: the head-pose fit, or nil for no pose.
     ///   - wholePictureFallback: `DetectionOptions.wholePictureFallback` (still images only).
     ///   - reidentifier: re-identification of returning faces (streams only), or nil (default) for none.

@@ -18,6 +18,7 @@ public final class FaceMeasurer {
     /// Seconds a lost face's memory is kept for its return (the re-identification window), or nil.
     public let retention: Double?
 
+    /// A measurer running the given stages on every located face.
     /// - Parameters:
     ///   - expressionStage: expressions and emoji, or nil.
     ///   - affectStage: emotions and appearance, or nil.

@@ -8,6 +8,8 @@ extension FrameSource {
     /// - Parameters:
     ///   - limit: stop after handing over this many frames (a camera never ends by itself).
     ///   - keepGoing: asked before each frame; false stops (Ctrl-C).
+    ///   - body: what is done with each frame.
+    ///   - onError: hears each failure, reading or `body`'s, naming the input.
     /// - Returns: the number of frames handed to `body`.
     @discardableResult
     public func drain(

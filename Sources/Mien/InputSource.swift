@@ -12,7 +12,9 @@ public enum InputSource {
     ///
     /// Anything else is sniffed: image signature → image, else video. Videos are opened
     /// `VideoFileSource.forAnalysis`, since what it opens is read to be analysed.
-    /// - Parameter imageInterval: seconds between the images of a folder (0 = unrelated images).
+    /// - Parameters:
+    ///   - path: a picture, a video or a folder of pictures.
+    ///   - imageInterval: seconds between the images of a folder (0 = unrelated images).
     /// - Throws: `MienError` naming `path`.
     public static func open(path: String, imageInterval: Double = 0) throws -> any FrameSource {
         var isDirectory: ObjCBool = false

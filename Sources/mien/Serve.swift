@@ -11,7 +11,7 @@ struct Serve: ParsableCommand {
         abstract: "Serve Mien over HTTP and WebSocket: a live page at /, /v1/analyze, /v1/live, /metrics.",
         discussion: """
             Binds 127.0.0.1 unless --host says otherwise; any other address needs a token (--token or \
-            MIEN_TOKEN), then required on every request but /healthz. TLS belongs to a reverse proxy (README, \
+            MIEN_TOKEN), then required on every request but /healthz. TLS belongs to a reverse proxy (docs/live.md, \
             "Service"). SIGTERM stops accepting, closes live sockets with a close frame and exits.
             """)
 

@@ -212,7 +212,7 @@ struct DetectorTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 15).write(to: path)
         var smiles: [Double] = []
-        // --- README example (keep in step with README.md, "The Detector API") ---
+        // --- README example (keep in step with docs/library.md, "The Detector API") ---
         let detector = Detector(
             source: .videoFile(path: path),
             options: try DetectorOptions(
@@ -238,7 +238,7 @@ struct DetectorTests {
         let csv = folder.appendingPathComponent("talk.csv").path
         let jsonl = folder.appendingPathComponent("talk.jsonl").path
         var outcome = ""
-        // --- README example (keep in step with README.md, "Using the library") ---
+        // --- README example (keep in step with docs/library.md, "Using the library") ---
         let options = try DetectorOptions(
             detection: DetectionOptions(faceMode: .small, maximumFaces: 10, minimumConfidence: 0.5),
             metrics: .allEmotions)

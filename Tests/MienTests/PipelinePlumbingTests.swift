@@ -83,7 +83,8 @@ struct PipelinePlumbingTests {
         #expect(result.found == [3, 1] && result.lost == [0] && result.returned == [1])
         let data = try JSONEncoder().encode(result)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(json["found"] as? [Int] == [3, 1] && json["lost"] as? [Int] == [0] && json["returned"] as? [Int] == [1])
+        #expect(json["found"] as? [Int] == [3, 1] && json["lost"] as? [Int] == [0])
+        #expect(json["returned"] as? [Int] == [1])
         #expect(try JSONDecoder().decode(DetectorResult.self, from: data) == result)
         let quiet = DetectorResult(frameIndex: 5, timestamp: 0.5, faces: nil)
         let plain = try #require(

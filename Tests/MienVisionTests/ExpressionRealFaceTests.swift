@@ -105,7 +105,7 @@ struct ExpressionRealFaceTests {
         #expect(abs((fresh[.smile] ?? 0) - (before[.smile] ?? 0)) < 3, "reset forgets the baseline")
     }
 
-    // MARK: - Evaluation data (thresholds a little under the dev-data values in the README)
+    // MARK: - Evaluation data (thresholds a little under the dev-data values in docs/accuracy.md)
 
     private func auc(
         _ images: [LabelledExpression], positive: Set<String>, negative: Set<String>?, analyzer: FaceAnalyzer,

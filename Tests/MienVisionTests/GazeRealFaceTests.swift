@@ -35,7 +35,7 @@ struct GazeRealFaceTests {
         #expect(gaze.left != nil && gaze.right != nil)
         // She looks into the lens: her eyes turn less than 10 degrees in her head, and sideways her gaze
         // is on the camera. (Vertically the mesh puts her head 10 degrees down and her irises 2 px below
-        // where Pointing'04's people carry them, so gaze pitch reads about -17: see README, Gaze.)
+        // where Pointing'04's people carry them, so gaze pitch reads about -17: see docs/metrics.md, Gaze.)
         #expect(abs(gaze.yaw) <= 10 && abs(gaze.eyeYaw) <= 10 && abs(gaze.eyePitch) <= 10, "\(gaze)")
         #expect(result.faces?[0]?.gender == nil, "only the metric asked for")
     }

@@ -17,8 +17,10 @@ extension Detector {
     ///
     /// With `.block` (the default) it waits while `inboxCapacity` frames are waiting; with `.dropOldest`
     /// it never waits, and the oldest waiting frame is dropped and reported unprocessed.
-    /// - Parameter arrival: when the frame reached the program, if earlier than now (a frame received encoded
-    ///   and decoded since), so that the result's `latency` counts from then; default now.
+    /// - Parameters:
+    ///   - frame: packed 8-bit BGR pixels and a timestamp in seconds (its index is replaced by the inbox's).
+    ///   - arrival: when the frame reached the program, if earlier than now (a frame received encoded
+    ///     and decoded since), so that the result's `latency` counts from then; default now.
     /// - Returns: the frame's index, from 0 in the order frames were pushed (its result's `frameIndex`).
     /// - Throws: `.wrongRunningMode` for a detector that reads its own source; `.notStarted` before
     ///   `start()` or after `stop()`; `.nonMonotonicTimestamp` when a tracked frame is not after the previous

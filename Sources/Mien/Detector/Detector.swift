@@ -89,6 +89,8 @@ public final class Detector: Sendable {
     ///
     /// Nothing is opened or loaded until `start()`.
     /// - Parameters:
+    ///   - source: where frames come from, and for pushed frames their timing; fixed for the detector's life.
+    ///   - options: what is measured, validated when they were made.
     ///   - models: where the models are (default: `ModelStore()`'s lookup).
     ///   - writers: outputs fed every result in frame order, and finished once when the input ends (see
     ///     `ResultWriter`); they serve one run of the detector.

@@ -47,6 +47,7 @@ public struct DetectorOptions: Sendable, Equatable {
     /// Default nil: start at the first frame with face ID 0.
     public var resume: ResumePoint?
 
+    /// Options with the face-finding settings given as a whole `DetectionOptions`.
     /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
     public init(
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,

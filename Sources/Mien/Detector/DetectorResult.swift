@@ -15,6 +15,7 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var timestamp: Double
     /// Frame size in pixels (nil only in results made by hand).
     public var width: Int?
+    /// Frame height in pixels (nil only in results made by hand).
     public var height: Int?
     /// Faces keyed by `faceId`; nil for an unprocessed frame, empty when no face is seen.
     public var faces: [Int: FaceResult]?
@@ -85,6 +86,7 @@ public struct DetectorResult: Sendable, Equatable, Codable {
                 + lost.map { .lost(faceId: $0) }, faceCount: faceCount)
     }
 
+    /// Reads the JSON form: the events are rebuilt from `found`, `returned` and `lost`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -100,6 +102,7 @@ public struct DetectorResult: Sendable, Equatable, Codable {
             faceCount: try container.decodeIfPresent(FaceCount.self, forKey: .faceCount))
     }
 
+    /// Writes the JSON form (`Schema/detector-result.schema.json`): events as `found`, `lost` and `returned`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(input, forKey: .input)

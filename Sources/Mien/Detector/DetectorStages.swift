@@ -11,6 +11,7 @@ public struct DetectorStages: Sendable {
     public var make:
         @Sendable (DetectionOptions) throws -> (detector: any FaceDetecting, mesher: any FaceMeshEstimating)
 
+    /// Stages made by `make`, once per run of the detector.
     public init(
         make:
             @escaping @Sendable (DetectionOptions) throws -> (

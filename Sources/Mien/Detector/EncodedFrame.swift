@@ -12,14 +12,21 @@ public struct EncodedFrame: Sendable {
     var index = 0
     private let decoder: @Sendable () throws -> Frame
 
-    /// - Parameter decode: makes the pixels; its frame's timestamp and index are replaced by this one's.
+    /// A frame decoded by `decode` when the analysis takes it.
+    /// - Parameters:
+    ///   - timestamp: seconds on the sender's clock.
+    ///   - decode: makes the pixels; its frame's timestamp and index are replaced by this one's.
     public init(timestamp: Double, decode: @escaping @Sendable () throws -> Frame) {
         self.timestamp = timestamp
         decoder = decode
     }
 
     /// An encoded picture (any format `ImageDecoder` reads), decoded with `maximumPixels` as the limit.
-    /// - Parameter name: how a decoding error names the frame.
+    /// - Parameters:
+    ///   - bytes: the encoded picture, as received.
+    ///   - timestamp: seconds on the sender's clock.
+    ///   - name: how a decoding error names the frame.
+    ///   - maximumPixels: the largest width × height decoded; a bigger picture is refused before decoding.
     public init(bytes: [UInt8], timestamp: Double, name: String, maximumPixels: Int = ImageLimits.maximumPixels) {
         self.init(timestamp: timestamp) {
             try ImageDecoder.decode(bytes: bytes, input: name, maximumPixels: maximumPixels)

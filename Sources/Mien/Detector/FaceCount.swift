@@ -11,6 +11,7 @@ public struct FaceCount: Sendable, Equatable, Codable {
     /// Whether the detector ran on the whole frame; on other frames faces come from tracking alone.
     public var fullFrameDetection: Bool
 
+    /// A face-count update as EnableX reports it.
     public init(status: FaceCounter.Status, totalFaces: Int, totalFacesChangedFrom: Int?, fullFrameDetection: Bool) {
         self.status = status
         self.totalFaces = totalFaces

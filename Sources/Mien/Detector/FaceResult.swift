@@ -36,7 +36,9 @@ public struct FaceResult: Sendable, Equatable, Codable {
     public var emoji: EmojiScores?
     /// The emotions asked for.
     public var emotions: Scores<Emotion>?
+    /// How positive the expression is, -100...100 (nil unless `.valence` was asked for).
     public var valence: Double?
+    /// How expressive the face is, 0...100 (nil unless `.engagement` was asked for).
     public var engagement: Double?
     /// Perceived gender, when asked for.
     public var gender: Gender?

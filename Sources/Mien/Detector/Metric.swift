@@ -4,10 +4,15 @@
 /// Metrics not asked for are absent (nil) from results, never 0,
 /// and the stages only they need do not run.
 public enum Metric: Hashable, Sendable {
+    /// One of the 21 expressions (Affdex `setDetectSmile`, ...), 0...100.
     case expression(FacialExpression)
+    /// One of the 14 emoji (`setDetectLaughing`, ...), 0...100.
     case emoji(Emoji)
+    /// One of the 7 emotions, contempt and neutral (`setDetectJoy`, ...), 0...100.
     case emotion(Emotion)
+    /// Valence (-100...100, how positive) and engagement (0...100, how expressive).
     case valence, engagement
+    /// Perceived gender, apparent age bracket and glasses.
     case gender, age, glasses
     /// Where the person looks (`Gaze`: degrees, both eyes and each eye, and the eyes' rotation in the head).
     case gaze

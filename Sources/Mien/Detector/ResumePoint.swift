@@ -14,6 +14,7 @@ public struct ResumePoint: Sendable, Equatable {
     /// Faces found and not lost by the break, in ID order.
     public var openFaces: [Int]
 
+    /// A point after frame `afterFrame`, IDs continuing from `nextFaceId`, with `openFaces` still open.
     public init(afterFrame: Int, nextFaceId: Int, openFaces: [Int] = []) {
         self.afterFrame = afterFrame
         self.nextFaceId = nextFaceId

@@ -4,17 +4,23 @@
 public struct InputSummary: Sendable, Encodable {
     /// Mean and maximum of one metric over the frames where it was measured.
     public struct Statistic: Sendable, Encodable {
+        /// Mean over the frames where it was measured.
         public var mean: Double
+        /// Highest value.
         public var max: Double
+        /// Frames where it was measured.
         public var frames: Int
     }
 
     /// One face's summary.
     public struct Face: Sendable, Encodable {
+        /// The face's ID (`FaceResult.faceId`).
         public var faceId: Int
         /// Processed frames in which the face was seen.
         public var frames: Int
+        /// Timestamp of the first frame it was seen in, seconds.
         public var firstSeen: Double
+        /// Timestamp of the last frame it was seen in, seconds.
         public var lastSeen: Double
         /// Metric name (Affdex spelling) to its statistics.
         public var metrics: [String: Statistic]
@@ -22,8 +28,11 @@ public struct InputSummary: Sendable, Encodable {
         public var dominantEmotionShare: [String: Double]
     }
 
+    /// The input summarised (its path or name).
     public var input: String
+    /// Frames of the input, processed or not.
     public var frames = 0
+    /// Frames analysed (not left out by the rate cap or dropped).
     public var processedFrames = 0
     /// The faces, by `faceId`.
     public var faces: [Face] { accumulators.keys.sorted().compactMap { accumulators[$0]?.summary } }
@@ -64,6 +73,7 @@ public struct InputSummary: Sendable, Encodable {
         }
     }
 
+    /// An empty summary of `input`, filled with `add(_:)`.
     public init(input: String) { self.input = input }
 
     /// Everything the summary has gathered, sums included, so it can be stored and rebuilt (a shard's

@@ -6,6 +6,7 @@ public struct JSONLinesReader: Sendable {
     /// The file.
     public let path: String
 
+    /// A reader of the JSON Lines file at `path` (nothing is opened until it is read).
     public init(path: String) { self.path = path }
 
     /// Calls `body` with each result, in the file's order.

@@ -12,6 +12,7 @@ public struct OutputFiles: Sendable, Equatable {
     /// A one-input HTML report page.
     public var page: String?
 
+    /// The files of one input; nil leaves an output out.
     public init(
         jsonl: String? = nil, csv: String? = nil, summary: String? = nil, reportPart: String? = nil,
         page: String? = nil
@@ -30,6 +31,7 @@ public struct OutputFiles: Sendable, Equatable {
     /// the part and the page, which read it.
     ///
     /// - Parameters:
+    ///   - input: the input's name, as the outputs show it.
     ///   - report: the input's report writer when the caller keeps it (a report of several inputs); one is
     ///     made here when the part or the page needs it. It is in the list either way.
     ///   - generator: what a page says made it.

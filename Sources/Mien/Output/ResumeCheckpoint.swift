@@ -18,7 +18,9 @@ public struct ResumeCheckpoint: Sendable {
     public var resumePoint: ResumePoint? { ResumePoint(after: results) }
 
     /// Reads the newest temporary file of `jsonlPath`, if any.
-    /// - Parameter outputs: every output file of the input, whose temporary files are leftovers too.
+    /// - Parameters:
+    ///   - jsonlPath: the input's JSON Lines output, whose temporary file the killed run left.
+    ///   - outputs: every output file of the input, whose temporary files are leftovers too.
     public static func load(jsonlPath: String, outputs: [String]) -> ResumeCheckpoint? {
         let leftovers = outputs.flatMap(AtomicFile.leftovers(of:))
         guard let newest = AtomicFile.leftovers(of: jsonlPath).first,

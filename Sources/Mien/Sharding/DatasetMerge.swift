@@ -12,12 +12,15 @@ import Foundation
 public struct DatasetMerge: Sendable {
     /// An input that was analysed but did not end well, or whose files disagree with its manifest.
     public struct Failure: Sendable, Equatable, Encodable {
+        /// The input's path as listed.
         public var input: String
+        /// What went wrong, as the manifest or the check says.
         public var error: String
     }
 
     /// An input no manifest reports done or failed.
     public struct Missing: Sendable, Equatable, Encodable {
+        /// The input's path as listed.
         public var input: String
         /// The shard it belongs to, when a manifest lists it.
         public var shard: Int?
@@ -29,10 +32,13 @@ public struct DatasetMerge: Sendable {
     public struct Outcome: Sendable {
         /// Inputs whose every frame is in the data set, in path order.
         public var done: [String]
+        /// Inputs analysed that did not end well, in path order.
         public var failed: [Failure]
+        /// Inputs no manifest reports done or failed, in path order.
         public var missing: [Missing]
         /// Frames and CSV rows (one per face per processed frame) in the data set.
         public var frames: Int
+        /// CSV rows in `results.csv` (one per face per processed frame).
         public var rows: Int
         /// Shards (0-based) that wrote no manifest.
         public var missingShards: [Int]
@@ -43,9 +49,13 @@ public struct DatasetMerge: Sendable {
 
     /// The merged data set's file names inside the output folder.
     public enum FileName {
+        /// Every row of every input, with an `input` column.
         public static let csv = "results.csv"
+        /// Counts, settings, models and each input's summary.
         public static let summary = "summary.json"
+        /// An index of the inputs, then each input's report.
         public static let report = "report.html"
+        /// Inputs missing or failed, with the reason.
         public static let missing = "missing.tsv"
     }
 
@@ -137,7 +147,10 @@ public struct DatasetMerge: Sendable {
 
     /// Writes the data set into `output` (created if missing): `results.csv`, `summary.json`,
     /// `report.html` (when `report`) and `missing.tsv`, each atomically.
-    /// - Parameter generator: the program doing the merge, recorded in the summary and the report.
+    /// - Parameters:
+    ///   - output: the folder written into.
+    ///   - report: whether `report.html` is written.
+    ///   - generator: the program doing the merge, recorded in the summary and the report.
     /// - Throws: `.ioFailure` naming an output file that cannot be written.
     public func write(to output: String, report: Bool, generator: String) throws -> Outcome {
         try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -11,6 +11,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// How many shares the inputs are divided into (at least 1).
     public let count: Int
 
+    /// Task `index` of `count`.
     /// - Throws: `.invalidArgument` unless `count >= 1` and `0 <= index < count`.
     public init(index: Int, count: Int) throws {
         guard count >= 1, (0..<count).contains(index) else {
@@ -31,6 +32,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         try self.init(index: index, count: count)
     }
 
+    /// `K/N`, as `--shard` takes it.
     public var description: String { "\(index)/\(count)" }
 
     /// The shard a scheduler's array task is, read from its environment.
@@ -45,8 +47,10 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// - Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX`; the count is the Job's `completions`, given as
     ///   `count` (`--shard-count`), since the pod's environment does not carry it.
     /// - AWS Batch array jobs: `AWS_BATCH_JOB_ARRAY_INDEX`, with the array size given as `count`.
-    /// - Parameter count: the number of shards, required for Kubernetes and AWS Batch; for Slurm it makes
-    ///   the task ID the index.
+    /// - Parameters:
+    ///   - environment: the process's environment (`ProcessInfo.processInfo.environment`).
+    ///   - count: the number of shards, required for Kubernetes and AWS Batch; for Slurm it makes
+    ///     the task ID the index.
     /// - Throws: `.invalidArgument` naming what is missing or inconsistent.
     public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws -> Shard {
         func number(_ name: String) throws -> Int? {

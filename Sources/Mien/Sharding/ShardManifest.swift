@@ -27,12 +27,14 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         /// The output files' common name in the output folder (`<outputName>.jsonl`, `.csv`,
         /// `.summary.json`), from `OutputNames`.
         public var outputName: String
+        /// How far the input got.
         public var status: Status
         /// Frames in the outputs (processed or not), once the input has ended.
         public var frames: Int?
         /// Why the input failed or what stopped it.
         public var error: String?
 
+        /// An entry for `input`, whose files are named after `outputName`.
         public init(input: String, outputName: String, status: Status, frames: Int? = nil, error: String? = nil) {
             self.input = input
             self.outputName = outputName
@@ -48,6 +50,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         /// SHA-256 (lower-case hex) of the sorted, de-duplicated paths joined by newlines: the same for any
         /// order the list was written in.
         public var sha256: String
+        /// How many paths the list holds.
         public var count: Int
         /// The list's file name inside the manifests folder.
         public var file: String
@@ -58,12 +61,15 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     /// The folder, inside the output folder, that holds the manifests and the input list.
     public static let folderName = "manifests"
 
+    /// This layout's name and version (`formatName`), checked when the manifest is read.
     public var format = Self.formatName
     /// The program that wrote it, with its version (`mien 0.1.0 (OpenCV …, OpenVINO …)`).
     public var generator: String
     /// This task's share (from 0) and how many shares there are.
     public var shard: Int
+    /// How many shares the inputs are divided into.
     public var shardCount: Int
+    /// The whole list of inputs the shards divide.
     public var inputList: InputList
     /// Model file name to its SHA-256.
     public var models: [String: String]
@@ -77,12 +83,14 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     public var scheduler: [String: String]
     /// ISO 8601 times the task started and last updated this file.
     public var started: String
+    /// ISO 8601 time the task last updated this file.
     public var updated: String
     /// Whether the task got to the end of its share (each input then done, failed or interrupted).
     public var finished: Bool
     /// The share's inputs, in path order.
     public var inputs: [Entry]
 
+    /// A manifest for `shard`'s share of `inputList`, started at `started`.
     public init(
         generator: String, shard: Shard, inputList: InputList, models: [String: String], settings: [String: String],
         outputs: [String], inputs: [Entry], host: String = ProcessInfo.processInfo.hostName,

@@ -4,7 +4,7 @@
 /// Why: a picture is scored on all of the CNN's views (3 crop sizes, each with its mirror image: 6 runs).
 /// In video, consecutive frames are nearly the same picture, so running a different view on each frame
 /// and averaging the last `viewCount` frames gives the same multi-view estimate for a third of the cost
-/// (measured: 720p, every metric, 1 face, see README → Performance). The price is a lag of about one
+/// (measured: 720p, every metric, 1 face, see docs/performance.md). The price is a lag of about one
 /// frame on a change of expression (the window spans `viewCount` frames: 0.1 s at 30 frames/s), which
 /// is below the onset time of a facial expression.
 public struct EmotionViewWindow: Sendable, Equatable {

@@ -13,7 +13,7 @@ public struct Expressions: Sendable, Equatable, Codable {
     public var right: Scores<FacialExpression>
 
     /// `smile` at or above this counts as a smile (`hasSmile`): halfway up the 0...100 scale, where the
-    /// dev data's smiling and non-smiling faces separate (see the README's expression table).
+    /// dev data's smiling and non-smiling faces separate (see the expression table in docs/accuracy.md).
     public static let smileThreshold = 50.0
     /// A side's `eyeClosure` at or above this counts as a closed eye.
     public static let eyeClosedThreshold = 50.0

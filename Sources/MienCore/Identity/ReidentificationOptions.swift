@@ -48,7 +48,7 @@ public struct ReidentificationOptions: Sendable, Equatable, Hashable {
     /// to 0.53, since a false merge (two people under one ID) costs more than a missed return (a new ID).
     public static let calibratedThreshold = 0.53
     /// The chip sharpness floor: refuses 4 % of the development faces (the 5th percentile is 4.2), the
-    /// upscaled and defocused ones (see README "Faces that come back").
+    /// upscaled and defocused ones (see docs/metrics.md, "Faces that come back").
     public static let calibratedSharpness = 4.0
 
     /// - Throws: `.invalidOptions` naming the option for a window or decision time that is not positive, a

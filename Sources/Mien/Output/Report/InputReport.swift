@@ -6,6 +6,7 @@ public import MienCore
 public struct InputReport: Sendable {
     /// One face of the input.
     public struct Face: Sendable {
+        /// The face's ID (`FaceResult.faceId`).
         public var faceId: Int
         /// Metric name (Affdex spelling: emotion names, "valence", "engagement") to its timeline.
         public var timelines: [String: Timeline] = [:]
@@ -16,7 +17,9 @@ public struct InputReport: Sendable {
         public var thumbnailJPEG: [UInt8]?
         /// The latest appearance (already aggregated over the track by the detector).
         public var gender: Gender?
+        /// The latest apparent-age bracket.
         public var age: AgeBracket?
+        /// Whether the face wears glasses, latest reading.
         public var glasses: Bool?
         var thumbnailScore = 0.0
 
@@ -38,7 +41,9 @@ public struct InputReport: Sendable {
     public static let timelineMetrics: [String] =
         Emotion.allCases.filter { $0 != .neutral }.map(\.rawValue) + ["valence", "engagement"]
 
+    /// The input reported on (its path or name).
     public let input: String
+    /// The same numbers the summary file holds.
     public private(set) var summary: InputSummary
     /// The faces, by `faceId`.
     public private(set) var faces: [Int: Face] = [:]
@@ -49,7 +54,10 @@ public struct InputReport: Sendable {
 
     private let timelineCapacity: Int
 
-    /// - Parameter timelineCapacity: most points per timeline (see `Timeline`).
+    /// An empty report of `input`, filled frame by frame.
+    /// - Parameters:
+    ///   - input: the input's name, as the report shows it.
+    ///   - timelineCapacity: most points per timeline (see `Timeline`).
     public init(input: String, timelineCapacity: Int = 600) {
         self.input = input
         summary = InputSummary(input: input)

@@ -7,11 +7,14 @@ public import MienCore
 public struct LineChart: Sendable {
     /// One line of the chart.
     public struct Series: Sendable {
+        /// The legend's name of the line (a metric).
         public var name: String
         /// CSS colour.
         public var colour: String
+        /// The points, oldest first: time in seconds, value in the metric's units.
         public var samples: [Timeline.Sample]
 
+        /// A line named `name`, drawn in CSS colour `colour` through `samples`.
         public init(name: String, colour: String, samples: [Timeline.Sample]) {
             self.name = name
             self.colour = colour
@@ -21,8 +24,11 @@ public struct LineChart: Sendable {
 
     /// A drawn line: its SVG `points` attribute, one string per unbroken run (gaps in time break it).
     public struct Path: Sendable {
+        /// The legend's name of the line.
         public var name: String
+        /// CSS colour.
         public var colour: String
+        /// SVG `points` attributes, one per unbroken run.
         public var runs: [String]
         /// A single-sample run is drawn as a dot: its centres.
         public var dots: [Point]
@@ -30,20 +36,32 @@ public struct LineChart: Sendable {
 
     /// An axis label at a position along the axis.
     public struct Tick: Sendable {
+        /// SVG user units along the axis (x from the left edge, y from the top).
         public var position: Double
+        /// The text shown at the tick.
         public var label: String
     }
 
+    /// Width of the whole chart, SVG user units.
     public static let width = 640.0
+    /// Height of the whole chart, SVG user units.
     public static let height = 170.0
+    /// Margin left of the plot area (for the y labels), SVG user units.
     public static let left = 42.0
+    /// Margin right of the plot area, SVG user units.
     public static let right = 10.0
+    /// Margin above the plot area, SVG user units.
     public static let top = 8.0
+    /// Margin below the plot area (for the x labels), SVG user units.
     public static let bottom = 22.0
 
+    /// The chart's heading (the face and what is drawn).
     public var title: String
+    /// The drawn lines, one per series.
     public var paths: [Path]
+    /// Time labels along the x axis (seconds).
     public var xTicks: [Tick]
+    /// Value labels along the y axis.
     public var yTicks: [Tick]
     /// Where y = 0 sits when the range crosses zero (valence), else nil.
     public var zeroLine: Double?

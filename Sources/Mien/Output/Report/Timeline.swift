@@ -7,9 +7,12 @@
 public struct Timeline: Sendable, Codable {
     /// One plotted point: `time` in seconds from the start of the input, `value` in the metric's units.
     public struct Sample: Sendable, Equatable, Codable {
+        /// Seconds from the start of the input.
         public var time: Double
+        /// The metric's value, in its units (0...100 for scores, -100...100 for valence).
         public var value: Double
 
+        /// A point at `time` seconds with `value`.
         public init(time: Double, value: Double) {
             self.time = time
             self.value = value
@@ -33,6 +36,7 @@ public struct Timeline: Sendable, Codable {
     }
     private var pending = Pending()
 
+    /// An empty timeline.
     /// - Parameter capacity: most points kept; rounded up to an even number of at least 2.
     public init(capacity: Int = 600) {
         self.capacity = max(2, capacity + capacity % 2)

@@ -10,6 +10,7 @@ public import MienCore
 public final class AnnotationWriter: ResultWriter {
     /// File extensions that make a target a file rather than a folder.
     public static let pictureExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "webp"]
+    /// Target extensions written as video (anything else is a picture per frame).
     public static let videoExtensions: Set<String> = ["mp4", "avi", "mkv", "mov"]
 
     /// Whether `target` names a file (by its extension) rather than a folder.
@@ -27,6 +28,7 @@ public final class AnnotationWriter: ResultWriter {
     private var pictures = 0
     private var written: [String] = []
 
+    /// A writer drawing on every frame of `input`.
     /// - Parameters:
     ///   - target: a folder, or a file named for this one input.
     ///   - input: the input's path (names the files in a folder).

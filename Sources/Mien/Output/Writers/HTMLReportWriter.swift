@@ -7,7 +7,9 @@ public final class HTMLReportWriter: ResultWriter {
     private let report: ReportWriter
     private let generator: String
 
+    /// A writer of `report`'s input as a whole HTML page at `path`.
     /// - Parameters:
+    ///   - path: the HTML file to write (atomically, when the input ends).
     ///   - report: the same input's report writer, finished before this one.
     ///   - generator: what the page says made it (`mien serve`, `mien analyze`).
     public init(path: String, report: ReportWriter, generator: String) {

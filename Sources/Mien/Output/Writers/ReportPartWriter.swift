@@ -9,6 +9,7 @@ public final class ReportPartWriter: ResultWriter {
     /// The same input's report writer, which gathers the part (finished before this one).
     private let report: ReportWriter
 
+    /// A writer of `report`'s input as a report part at `path` (JSON, for `mien merge`).
     public init(path: String, report: ReportWriter) {
         self.path = path
         self.report = report

@@ -7,6 +7,7 @@ public final class ReportWriter: ResultWriter {
     /// not end normally.
     public private(set) var part: InputReport
 
+    /// A report of `input`, gathered frame by frame.
     public init(input: String) { part = InputReport(input: input) }
 
     /// The thumbnails are cut from the frames.

@@ -10,7 +10,11 @@ public final class SummaryWriter: ResultWriter {
     /// computed twice.
     private let report: ReportWriter?
 
-    /// - Parameter report: the same input's report writer, if there is one (finished before this one).
+    /// A writer of `input`'s summary as JSON at `path`.
+    /// - Parameters:
+    ///   - path: the JSON file to write (atomically, when the input ends).
+    ///   - input: the input's name, recorded in the summary.
+    ///   - report: the same input's report writer, if there is one (finished before this one).
     public init(path: String, input: String, sharing report: ReportWriter? = nil) {
         self.path = path
         summary = InputSummary(input: input)
