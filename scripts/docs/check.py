@@ -19,6 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+HTML_SOURCE = re.compile(r"<(?:img|a)\s[^>]*(?:src|href)=\"([^\"]+)\"")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -63,7 +64,7 @@ def check_links() -> list[str]:
     count = 0
     for page in pages():
         for number, line in prose_lines(page.read_text()):
-            for match in LINK.finditer(line):
+            for match in [*LINK.finditer(line), *HTML_SOURCE.finditer(line)]:
                 target = match.group(1)
                 if re.match(r"[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
                     continue
