@@ -11,8 +11,9 @@ extension ExpressionEvaluation {
     /// peer; and
     /// faces "found" in pictures without one (dlib's dogs, face_alignment's grass), which must stay 0.
     func compareFacesFound(
-        jaffe: [LabelledExpression], muxspace: [LabelledExpression], peer: [String: BlendshapePeer.Picture],
-        runner: BlendshapePeer, into result: inout [String: Any]
+        jaffe: [LabelledExpression], muxspace: [LabelledExpression], fer: [LabelledExpression],
+        peer: [String: BlendshapePeer.Picture], ferPeer: [String: BlendshapePeer.Picture], runner: BlendshapePeer,
+        into result: inout [String: Any]
     ) throws {
         let mien = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
@@ -30,9 +31,6 @@ extension ExpressionEvaluation {
                 "peer": paths.filter { (peer[$0]?.faces ?? 0) > 0 }.count,
             ]
         }
-        // fer2013's 48 x 48 crops are read by the peer here only (the expression tasks do not use them).
-        let fer = sets.has("fer2013_test") ? try LabelledExpression.fer2013(sets.root) : []
-        let ferPeer = try fer.isEmpty ? [:] : runner.pictures(fer.map(\.imagePath))
         for (name, images, peer) in [("jaffe", jaffe, peer), ("muxspace", muxspace, peer), ("fer2013", fer, ferPeer)]
         where !images.isEmpty {
             let paths = images.map(\.imagePath)

@@ -191,8 +191,28 @@ struct ExpressionEvaluation {
         }
 
         if let peerPictures, let peerRunner {
+            // fer2013's 48 x 48 crops: read here for the prototypes and the faces-found counts only.
+            let ferImages = sets.has("fer2013_test") ? try LabelledExpression.fer2013(root) : []
+            let ferPeer = try ferImages.isEmpty ? [:] : peerRunner.pictures(ferImages.map(\.imagePath))
             try compareFacesFound(
-                jaffe: jaffeImages, muxspace: muxImages, peer: peerPictures, runner: peerRunner, into: &result)
+                jaffe: jaffeImages, muxspace: muxImages, fer: ferImages, peer: peerPictures, ferPeer: ferPeer,
+                runner: peerRunner, into: &result)
+            let fer = try score(ferImages, analyzer: analyzer)
+            func prototypeSet(_ name: String, _ images: [LabelledExpression], _ faces: [(String, TrackedFace?)],
+                _ peer: [String: BlendshapePeer.Picture]) -> ExpressionPrototypes.LabelledSet
+            {
+                ExpressionPrototypes.LabelledSet(
+                    name: name,
+                    pictures: zip(images, faces).map { image, scored in (scored.0, scored.1, peer[image.imagePath]) })
+            }
+            result["prototypes"] = ExpressionPrototypes().run(
+                [
+                    prototypeSet("muxspace", muxImages, mux, peerPictures),
+                    prototypeSet("jaffe", jaffeImages, jaffe, peerPictures),
+                    prototypeSet("fer2013", ferImages, fer, ferPeer),
+                ].filter { !$0.pictures.isEmpty })
+        } else {
+            print("SKIPPED: expressions prototypes: they compare with the MediaPipe blendshape peer, not installed")
         }
         result["cross_validated"] = try crossValidate(
             [("yalefaces", yaleImages, yale), ("jaffe", jaffeImages, jaffe), ("muxspace", muxImages, mux)])

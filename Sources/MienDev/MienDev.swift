@@ -14,7 +14,7 @@ struct MienDev: AsyncParsableCommand {
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
             PeerBench.self,
-            PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self,
+            PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self, ExpressionTable.self,
         ]
     )
 

@@ -34,6 +34,10 @@ struct ExpressionRealFaceTests {
         #expect(e.leftEyeClosed == false && e.rightEyeClosed == false)
         #expect((e[.attention] ?? 0) > 70, "she faces the camera")
         #expect((e[.browFurrow] ?? 100) < 20 && (e[.lipCornerDepressor] ?? 100) < 20)
+        // A broad smile lifts the upper lip, widens the mouth and narrows the eyes: none of that is the
+        // sneer (AU10), the stretch (AU20) or the lid tightening (AU7) those scores name (issue 39).
+        #expect((e[.smile] ?? 0) > 90 && (e[.upperLipRaise] ?? 100) < 30, "upperLipRaise \(e[.upperLipRaise] ?? -1)")
+        #expect((e[.lipStretch] ?? 100) < 30 && (e[.lidTighten] ?? 100) < 30)
         #expect(FacialExpression.allCases.allSatisfy { (0...100).contains(e[$0] ?? -1) })
         let emoji = try #require(face.emoji)
         #expect([.relaxed, .smiley, .laughing].contains(emoji.dominantEmoji))
@@ -171,5 +175,19 @@ struct ExpressionRealFaceTests {
             $0[.smile]
         }
         #expect(value >= 0.9, "smile AUC \(value)")
+    }
+
+    @Test(.needsEvaluationData) func muxspace_upperLipRaise_isHigherOnDisgustThanOnHappiness() throws {
+        let root = try evaluationRoot()
+        // Every disgusted face of the dev split (100) against as many happy ones; `make eval` has the rest.
+        let all = try LabelledExpression.muxspace(root)
+        let images =
+            Array(all.filter { $0.label == "disgust" }) + Array(all.filter { $0.label == "happiness" }.prefix(100))
+        let value = try auc(images, positive: ["disgust"], negative: ["happiness"], analyzer: analyzer(.discreteImages))
+        {
+            $0[.upperLipRaise]
+        }
+        // 0.24 before the smile was discounted (the score rode on the smile); `make eval` has 0.66 on all faces.
+        #expect(value >= 0.6, "upperLipRaise disgust-vs-happiness AUC \(value)")
     }
 }

@@ -16,15 +16,15 @@ import RealModule
 /// | expression | blendshape evidence | geometric evidence |
 /// |---|---|---|
 /// | smile (AU12) | mouthSmile, from its own zero | — (corner lift and mouth width tried, dropped) |
-/// | browRaise (AU2) | browOuterUp | brow height above the eye |
+/// | browRaise (AU2) | browOuterUp, from its own zero | — (brow height above the eye ranked worse, dropped) |
 /// | innerBrowRaise (AU1) | browInnerUp | inner brow end above the inner eye corner |
 /// | browFurrow (AU4) | browDown | inner brow end lowered toward the eye |
 /// | eyeClosure (AU43) | eyeBlink | eye aspect ratio closing |
-/// | eyeWiden (AU5) | eyeWide | eye aspect ratio opening beyond rest |
-/// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line |
+/// | eyeWiden (AU5) | eyeWide, from its own zero | — (eye aspect ratio opening ranked worse, dropped) |
+/// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line; discounted by the smile |
 /// | cheekRaise (AU6) | (cheekSquint is dead) | upper cheek raised toward the eye |
 /// | noseWrinkle (AU9) | (noseSneer is dead) | nose wing raised toward the inner eye corner, discounted by the smile |
-/// | upperLipRaise (AU10) | mouthUpperUp | nose-to-upper-lip distance shrinking |
+/// | upperLipRaise (AU10) | mouthUpperUp | nose-to-upper-lip distance shrinking; discounted by the smile |
 /// | lipSuck (AU28) | mouthRollUpper + mouthRollLower | visible lip height shrinking |
 /// | lipPucker (AU18) | mouthPucker | mouth narrowing |
 /// | lipPress (AU24) | mouthPress | — |
@@ -32,8 +32,8 @@ import RealModule
 /// | lipCornerDepressor (AU15) | mouthFrown | lip corner below the mouth's centre |
 /// | chinRaise (AU17) | mouthShrugLower | — |
 /// | dimpler (AU14) | mouthDimple | — |
-/// | jawDrop (AU26) | jawOpen | nose-to-chin distance growing |
-/// | lipStretch (AU20) | mouthStretch | — |
+/// | jawDrop (AU26) | jawOpen, from its own zero | — (nose-to-chin distance ranked worse, dropped) |
+/// | lipStretch (AU20) | mouthStretch; discounted by the smile | — |
 /// | smirk | difference between the two sides' smile | |
 /// | attention | head yaw/pitch plus iris gaze | |
 ///
@@ -56,20 +56,27 @@ public struct ExpressionMapper: Sendable {
             let pick = { (sides: FaceFeatures.Sides) in sides[keyPath: scores] }
             var s = Scores<FacialExpression>()
             s[.smile] = C.smile(b.value("mouthSmile" + suffix))
-            s[.browRaise] = mean(C.browOuterUp(b.value("browOuterUp" + suffix)), C.browHeight(pick(f.browHeight)))
+            let smile = C.smile(b.value("mouthSmile" + suffix))
+            // What a smile does besides AU12 (cheeks up, eyes narrowed, upper lip lifted, mouth widened)
+            // looks like AU7, AU9, AU10 and AU20 to the blendshapes and the geometry alike; without a smile
+            // those movements are what they look like (issue 39: on smiling faces they read as high as on
+            // disgusted or fearful ones).
+            let withoutSmile = 1 - smile
+            s[.smile] = smile
+            s[.browRaise] = C.browOuterUp(b.value("browOuterUp" + suffix))
             s[.browFurrow] = mean(C.browDown(b.value("browDown" + suffix)), C.innerBrowLowered(pick(f.innerBrowHeight)))
             s[.eyeClosure] = mean(C.eyeBlink(b.value("eyeBlink" + suffix)), C.eyeClosing(pick(f.eyeOpening)))
-            s[.eyeWiden] = mean(C.eyeWide(b.value("eyeWide" + suffix)), C.eyeOpening(pick(f.eyeOpening)))
-            s[.lidTighten] = mean(C.eyeSquint(b.value("eyeSquint" + suffix)), C.lowerLid(pick(f.lowerLidHeight)))
+            s[.eyeWiden] = C.eyeWide(b.value("eyeWide" + suffix))
+            s[.lidTighten] =
+                mean(C.eyeSquint(b.value("eyeSquint" + suffix)), C.lowerLid(pick(f.lowerLidHeight))) * withoutSmile
             s[.cheekRaise] = C.cheek(pick(f.cheekHeight))
-            // A smile (AU6 + AU12) lifts the nose wings as much as a nose wrinkle does; without a smile a
-            // raised wing is a wrinkle.
-            s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight)) * (1 - (s[.smile] ?? 0))
-            s[.upperLipRaise] = mean(C.mouthUpperUp(b.value("mouthUpperUp" + suffix)), C.noseToLip(f.noseToLip))
+            s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight)) * withoutSmile
+            s[.upperLipRaise] =
+                mean(C.mouthUpperUp(b.value("mouthUpperUp" + suffix)), C.noseToLip(f.noseToLip)) * withoutSmile
             s[.dimpler] = C.mouthDimple(b.value("mouthDimple" + suffix))
             s[.lipCornerDepressor] = mean(
                 C.mouthFrown(b.value("mouthFrown" + suffix)), C.cornerDrop(pick(f.cornerLift)))
-            s[.lipStretch] = C.mouthStretch(b.value("mouthStretch" + suffix))
+            s[.lipStretch] = C.mouthStretch(b.value("mouthStretch" + suffix)) * withoutSmile
             for (key, value) in s.present { s[key] = (100 * value).rounded(toPlaces: 2) }
             if side == .left { left = s } else { right = s }
         }
@@ -91,7 +98,7 @@ public struct ExpressionMapper: Sendable {
             (.lipPress, C.mouthPress((b.value("mouthPressLeft") + b.value("mouthPressRight")) / 2)),
             (.mouthOpen, mean(C.jawOpenForLips(b.value("jawOpen")), C.lipGap(f.lipGap))),
             (.chinRaise, C.mouthShrugLower(b.value("mouthShrugLower"))),
-            (.jawDrop, mean(C.jawOpen(b.value("jawOpen")), C.noseToChin(f.noseToChin))),
+            (.jawDrop, C.jawOpen(b.value("jawOpen"))),
         ]
         for (expression, value) in unilateral { whole[expression] = (100 * value).rounded(toPlaces: 2) }
         if let l = left[.smile], let r = right[.smile] {
@@ -129,16 +136,17 @@ public struct ExpressionMapper: Sendable {
         /// `mouthSmile` is 0 on a relaxed face (its neutral median is 0.0004), so its own zero is the curve's.
         static let smile = ResponseCurve(neutral: 0.0, full: 0.7)
         static let cornerDrop = ResponseCurve(neutral: -0.01, full: -0.06)
-        static let browOuterUp = ResponseCurve(neutral: 0.02, full: 0.6)
-        static let browHeight = ResponseCurve(neutral: 0.23, full: 0.31)
+        /// Blendshapes whose relaxed median is within 0.02 of 0 start from their own zero (as `smile`): a
+        /// floor at the median ties half of all faces at 0, and the order among them is what separates a
+        /// slight movement from none (issue 39's prototype AUCs).
+        static let browOuterUp = ResponseCurve(neutral: 0.0, full: 0.6)
         static let browInnerUp = ResponseCurve(neutral: 0.01, full: 0.8)
         static let innerBrowRaised = ResponseCurve(neutral: 0.26, full: 0.38)
         static let browDown = ResponseCurve(neutral: 0.13, full: 0.7)
         static let innerBrowLowered = ResponseCurve(neutral: 0.26, full: 0.2)
         static let eyeBlink = ResponseCurve(neutral: 0.12, full: 0.7)
         static let eyeClosing = ResponseCurve(neutral: 0.29, full: 0.08)
-        static let eyeWide = ResponseCurve(neutral: 0.01, full: 0.4)
-        static let eyeOpening = ResponseCurve(neutral: 0.3, full: 0.42)
+        static let eyeWide = ResponseCurve(neutral: 0.0, full: 0.4)
         static let eyeSquint = ResponseCurve(neutral: 0.44, full: 0.9)
         static let lowerLid = ResponseCurve(neutral: -0.03, full: -0.005)
         static let cheek = ResponseCurve(neutral: -0.375, full: -0.31)
@@ -155,8 +163,7 @@ public struct ExpressionMapper: Sendable {
         static let mouthFrown = ResponseCurve(neutral: 0.0, full: 0.3)
         static let mouthShrugLower = ResponseCurve(neutral: 0.0, full: 0.5)
         static let mouthDimple = ResponseCurve(neutral: 0.0, full: 0.4)
-        static let jawOpen = ResponseCurve(neutral: 0.02, full: 0.6)
-        static let noseToChin = ResponseCurve(neutral: 0.88, full: 1.05)
+        static let jawOpen = ResponseCurve(neutral: 0.0, full: 0.6)
         static let mouthStretch = ResponseCurve(neutral: 0.0, full: 0.4)
         /// Smile difference between the sides (0...1) to smirk.
         static let smirk = ResponseCurve(neutral: 0.1, full: 0.5)
