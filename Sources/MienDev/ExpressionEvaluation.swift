@@ -198,9 +198,10 @@ struct ExpressionEvaluation {
                 jaffe: jaffeImages, muxspace: muxImages, fer: ferImages, peer: peerPictures, ferPeer: ferPeer,
                 runner: peerRunner, into: &result)
             let fer = try score(ferImages, analyzer: analyzer)
-            func prototypeSet(_ name: String, _ images: [LabelledExpression], _ faces: [(String, TrackedFace?)],
-                _ peer: [String: BlendshapePeer.Picture]) -> ExpressionPrototypes.LabelledSet
-            {
+            func prototypeSet(
+                _ name: String, _ images: [LabelledExpression], _ faces: [(String, TrackedFace?)],
+                _ peer: [String: BlendshapePeer.Picture]
+            ) -> ExpressionPrototypes.LabelledSet {
                 ExpressionPrototypes.LabelledSet(
                     name: name,
                     pictures: zip(images, faces).map { image, scored in (scored.0, scored.1, peer[image.imagePath]) })

@@ -13,8 +13,10 @@ import MienTesting
 /// riding on another movement: the expression on one emotion against another whose prototype lacks it.
 /// Nothing is fitted here; constructions change in `ExpressionMapper` and are measured again.
 struct ExpressionPrototypes {
-    /// EMFACS prototypes: happiness 6+12; sadness 1+4+15; surprise 1+2+5+26; fear 1+2+4+5+7+20+26; anger
-    /// 4+5+7+23; disgust 9+15+16 or 10. A jaw drop (26) parts the lips (25).
+    /// The units of each emotion's EMFACS prototype.
+    ///
+    /// Happiness 6+12; sadness 1+4+15; surprise 1+2+5+26; fear 1+2+4+5+7+20+26; anger 4+5+7+23; disgust
+    /// 9+15+16 or 10. A jaw drop (26) parts the lips (25).
     static let prototypes: [String: Set<Int>] = [
         "happiness": [6, 12], "sadness": [1, 4, 15], "surprise": [1, 2, 5, 25, 26],
         "fear": [1, 2, 4, 5, 7, 20, 25, 26], "anger": [4, 5, 7, 23], "disgust": [9, 10, 15, 16], "neutral": [],
@@ -24,7 +26,8 @@ struct ExpressionPrototypes {
     static let units: [(FacialExpression, Int, [String])] = [
         (.innerBrowRaise, 1, ["browInnerUp"]), (.browRaise, 2, ["browOuterUpLeft", "browOuterUpRight"]),
         (.browFurrow, 4, ["browDownLeft", "browDownRight"]), (.eyeWiden, 5, ["eyeWideLeft", "eyeWideRight"]),
-        (.cheekRaise, 6, ["cheekSquintLeft", "cheekSquintRight"]), (.lidTighten, 7, ["eyeSquintLeft", "eyeSquintRight"]),
+        (.cheekRaise, 6, ["cheekSquintLeft", "cheekSquintRight"]),
+        (.lidTighten, 7, ["eyeSquintLeft", "eyeSquintRight"]),
         (.noseWrinkle, 9, ["noseSneerLeft", "noseSneerRight"]),
         (.upperLipRaise, 10, ["mouthUpperUpLeft", "mouthUpperUpRight"]),
         (.smile, 12, ["mouthSmileLeft", "mouthSmileRight"]),
@@ -62,7 +65,9 @@ struct ExpressionPrototypes {
         for (expression, unit, peerNames) in Self.units {
             let positive = Swift.Set(Self.prototypes.filter { $0.value.contains(unit) }.keys)
             let negative = Swift.Set(Self.prototypes.keys).subtracting(positive)
-            var entry: [String: Any] = ["unit": "AU\(unit)", "positive": positive.sorted(), "negative": negative.sorted()]
+            var entry: [String: Any] = [
+                "unit": "AU\(unit)", "positive": positive.sorted(), "negative": negative.sorted(),
+            ]
             var line = "expressions prototype \(expression.rawValue) (AU\(unit)):"
             for set in sets {
                 var mien = ExpressionEvaluation.TaskScores()
