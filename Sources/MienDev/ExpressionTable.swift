@@ -63,5 +63,5 @@ struct ExpressionTable: ParsableCommand {
         print("expression-table: \(all.count) pictures, \(peer.count) read by the peer, written to \(output)")
     }
 
-    private static func number(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "" }
+    private static func number(_ value: Double?) -> String { value.map { String(format: "%.6g", $0) } ?? "" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Mien
 import Synchronization
 
@@ -28,10 +29,17 @@ extension JobQueue {
     static let statusFile = "job.json"
 
     /// Writes the job's status to its folder (atomically), so a restarted service knows its jobs.
+    ///
+    /// A failure does not stop the job (its state is still served from memory), but it is logged: a
+    /// restarted service would not know the job.
     func record(_ status: JobStatus) {
         let url = folder.appendingPathComponent(status.id).appendingPathComponent(Self.statusFile)
-        guard let data = try? JSONLinesWriter.makeEncoder().encode(status) else { return }
-        try? data.write(to: url, options: .atomic)
+        do {
+            try JSONLinesWriter.makeEncoder().encode(status).write(to: url, options: .atomic)
+        } catch {
+            Logger(label: "mien.serve.jobs").warning(
+                "could not record job \(status.id)'s status in \(url.path): \(error); a restart will not know it")
+        }
     }
 
     /// Loads the jobs an earlier run of the service left in the folder.
