@@ -17,23 +17,6 @@ struct Analyze: ParsableCommand {
             cleanly and completes the files for the frames done. --resume skips inputs whose files exist.
             """)
 
-    /// Metric groups for `--metrics`.
-    enum MetricGroup: String, CaseIterable {
-        case all, expressions, emoji, emotions, appearance, gaze, none
-
-        var metrics: Set<Metric> {
-            switch self {
-            case .all: .all
-            case .expressions: .allExpressions
-            case .emoji: .allEmoji
-            case .emotions: .allEmotions
-            case .appearance: .allAppearance
-            case .gaze: [.gaze]
-            case .none: []
-            }
-        }
-    }
-
     /// Output formats for `--format`.
     enum Format: String, CaseIterable {
         case jsonl, csv
@@ -44,11 +27,7 @@ struct Analyze: ParsableCommand {
     @Option(help: "Frames analysed per second at most (default: every frame of files, 5 for a camera).")
     var rate: Double?
 
-    @Option(
-        help:
-            "Metric groups, repeated or comma-separated: all (default), expressions, emoji, emotions, appearance, gaze, none."
-    )
-    var metrics: [String] = []
+    @OptionGroup var metrics: MetricArguments
 
     @Flag(
         help: """
@@ -155,11 +134,10 @@ struct Analyze: ParsableCommand {
     }
 
     private func detectorOptions() throws -> DetectorOptions {
-        let groups = try ListOption.parse(metrics, option: "--metrics", as: MetricGroup.self)
+        let selected = try metrics.selected()
         do {
             return try DetectorOptions(
-                detection: detection.options(), maxProcessRate: rate,
-                metrics: (groups.isEmpty ? [.all] : groups).reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
+                detection: detection.options(), maxProcessRate: rate, metrics: selected,
                 maximumFrames: source.maxFrames, reidentification: reidentification())
         } catch let error as MienError {
             throw ValidationError(error.message)

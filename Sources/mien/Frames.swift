@@ -21,11 +21,7 @@ struct Frames: ParsableCommand {
             face (reset). The end of standard input ends the analysis after the frames sent.
             """)
 
-    @Option(
-        help:
-            "Metric groups, repeated or comma-separated: all (default), expressions, emoji, emotions, appearance, gaze, none."
-    )
-    var metrics: [String] = []
+    @OptionGroup var metrics: MetricArguments
 
     @Option(help: "Frames analysed per second at most, on the frames' own clock (default: every frame).")
     var rate: Double?
@@ -49,11 +45,10 @@ struct Frames: ParsableCommand {
     func validate() throws { _ = try detectorOptions() }
 
     private func detectorOptions() throws -> DetectorOptions {
-        let groups = try ListOption.parse(metrics, option: "--metrics", as: Analyze.MetricGroup.self)
+        let selected = try metrics.selected()
         do {
             return try DetectorOptions(
-                detection: detection.options(), maxProcessRate: rate,
-                metrics: (groups.isEmpty ? [.all] : groups).reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) },
+                detection: detection.options(), maxProcessRate: rate, metrics: selected,
                 reidentification: reidentify ? ReidentificationOptions() : nil)
         } catch let error as MienError {
             throw ValidationError(error.message)
