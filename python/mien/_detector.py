@@ -96,6 +96,9 @@ class Detector:
         # Refusals read while waiting for an earlier frame's result (``stream``), by frame sequence.
         self._refusals: Dict[int, Dict[str, Any]] = {}
         self._lock = threading.Lock()
+        # The thread iterating a ``stream`` (it holds the lock between yields), so that the same thread
+        # calling ``process`` or ``reset`` inside the loop hears why instead of waiting for itself forever.
+        self._streaming_thread: Optional[int] = None
 
     # -- frames ------------------------------------------------------------------------------------------
 
@@ -111,6 +114,7 @@ class Detector:
             InputError: the frame was refused (its timestamp does not advance); the detector goes on.
             EngineError: the engine ended (killed, crashed) or the detector is closed.
         """
+        self._refuse_inside_stream("process")
         with self._lock:
             sequence = self._send(frame, timestamp)
             return self._result_of(sequence)
@@ -124,20 +128,37 @@ class Detector:
         """
         if fps is not None and not fps > 0:
             raise OptionsError(f"fps must be positive, not {fps!r}")
+        self._refuse_inside_stream("stream")
         with self._lock:
-            in_flight: Deque[int] = collections.deque()
-            for index, item in enumerate(frames):
-                if isinstance(item, tuple):
-                    frame, timestamp = item
-                else:
-                    if fps is None:
-                        raise ValueError("stream() needs (frame, timestamp) pairs, or fps= for bare frames")
-                    frame, timestamp = item, index / fps
-                in_flight.append(self._send(frame, timestamp))
-                if len(in_flight) > _AHEAD:
-                    yield self._result_of(in_flight.popleft())
-            while in_flight:
+            self._streaming_thread = threading.get_ident()
+            try:
+                yield from self._stream_locked(frames, fps)
+            finally:
+                self._streaming_thread = None
+
+    def _stream_locked(self, frames: Iterable[Union[np.ndarray, Tuple[np.ndarray, float]]],
+                       fps: Optional[float]) -> Iterator[Result]:
+        """``stream``'s loop, run while it holds the lock."""
+        in_flight: Deque[int] = collections.deque()
+        for index, item in enumerate(frames):
+            if isinstance(item, tuple):
+                frame, timestamp = item
+            else:
+                if fps is None:
+                    raise ValueError("stream() needs (frame, timestamp) pairs, or fps= for bare frames")
+                frame, timestamp = item, index / fps
+            in_flight.append(self._send(frame, timestamp))
+            if len(in_flight) > _AHEAD:
                 yield self._result_of(in_flight.popleft())
+        while in_flight:
+            yield self._result_of(in_flight.popleft())
+
+    def _refuse_inside_stream(self, call: str) -> None:
+        """Raises when the calling thread is inside its own ``stream`` loop, which holds the detector."""
+        if self._streaming_thread == threading.get_ident():
+            raise RuntimeError(
+                f"{call}() inside a stream() loop of the same detector: the stream holds it until the loop ends "
+                "(use a second mien.Detector, or send the frames through the stream)")
 
     def video(self, path: str) -> Iterator[Result]:
         """The results of every frame of a video file, read by the engine itself (as ``mien detect`` does).
@@ -154,6 +175,7 @@ class Detector:
 
     def reset(self) -> None:
         """Forgets every face, ID and baseline: the next frame is index 0 and its faces start from ID 0."""
+        self._refuse_inside_stream("reset")
         with self._lock:
             self._write(_HEADER.pack(b"MIEN", 0, 0, _RESET, 0.0))
             self._sequence += 1

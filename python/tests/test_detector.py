@@ -60,6 +60,21 @@ def test_stream_and_video_give_the_same_results_as_process(engine: str, clip: Pa
     assert [{key: value for key, value in line.items() if key != "input"} for line in from_file] == expected
 
 
+def test_process_or_reset_inside_a_stream_loop_is_an_error_not_a_hang(engine: str, clip: Path) -> None:
+    frames = video_frames(clip)
+    with mien.Detector(metrics="none") as detector:
+        results = []
+        for result in detector.stream(frames[:6], fps=15):
+            with pytest.raises(RuntimeError, match="inside a stream"):
+                detector.process(frames[0], 99.0)
+            with pytest.raises(RuntimeError, match="inside a stream"):
+                detector.reset()
+            results.append(result)
+        # The stream went on, and once it has ended the detector takes frames again.
+        assert [result.frame_index for result in results] == list(range(6))
+        assert detector.process(frames[6], 6 / 15).frame_index == 6
+
+
 def test_a_picture_in_images_mode_rgb_and_strided_arrays_give_the_same_face(engine: str) -> None:
     picture = cv2.imread(str(SAMPLE))
     expected = cli_lines(engine, str(SAMPLE), "--metrics", "all")[0]

@@ -7,8 +7,10 @@ import RealModule
 /// MediaPipe's blendshape for the action unit, and a geometric measure of the same movement on the
 /// frontal face (`FaceFeatures`). Where both exist the score is their mean: the blendshapes are
 /// precise on clear expressions but sit near 0 on subtle ones and drift between populations; the
-/// geometry responds to small movements but also to face shape. Where the blendshape is dead (MediaPipe's
-/// `cheekSquint*` and `noseSneer*` stay at 0) only geometry is used; where no geometric measure
+/// geometry responds to small movements but also to face shape. Where the blendshape is all but dead
+/// (MediaPipe's `noseSneer*` stays within millionths of 0, and its order there does not follow the
+/// movement) only geometry is used; `cheekSquint*` lives in the millionths too, but its order does follow
+/// the cheeks, so it is read on a log scale; where no geometric measure
 /// separates the movement only the blendshape is; and smile is its blendshape alone, because the lip corners'
 /// lift and the mouth's widening ranked smiles worse than `mouthSmile` under person-wise cross-validation
 /// (`make eval`, issue 24). The table (blendshape; geometry):
@@ -17,12 +19,12 @@ import RealModule
 /// |---|---|---|
 /// | smile (AU12) | mouthSmile, from its own zero | — (corner lift and mouth width tried, dropped) |
 /// | browRaise (AU2) | browOuterUp, from its own zero | — (brow height above the eye ranked worse, dropped) |
-/// | innerBrowRaise (AU1) | browInnerUp | inner brow end above the inner eye corner |
+/// | innerBrowRaise (AU1) | browInnerUp, as it is | — (inner brow end above the eye ranked worse, dropped) |
 /// | browFurrow (AU4) | browDown | inner brow end lowered toward the eye |
 /// | eyeClosure (AU43) | eyeBlink | eye aspect ratio closing |
 /// | eyeWiden (AU5) | eyeWide, from its own zero | — (eye aspect ratio opening ranked worse, dropped) |
 /// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line; discounted by the smile |
-/// | cheekRaise (AU6) | (cheekSquint is dead) | upper cheek raised toward the eye |
+/// | cheekRaise (AU6) | cheekSquint's log10 (it lives in the millionths) | upper cheek raised toward the eye |
 /// | noseWrinkle (AU9) | (noseSneer is dead) | nose wing raised toward the inner eye corner, discounted by the smile |
 /// | upperLipRaise (AU10) | mouthUpperUp | nose-to-upper-lip distance shrinking; discounted by the smile |
 /// | lipSuck (AU28) | mouthRollUpper + mouthRollLower | visible lip height shrinking |
@@ -69,7 +71,8 @@ public struct ExpressionMapper: Sendable {
             s[.eyeWiden] = C.eyeWide(b.value("eyeWide" + suffix))
             s[.lidTighten] =
                 mean(C.eyeSquint(b.value("eyeSquint" + suffix)), C.lowerLid(pick(f.lowerLidHeight))) * withoutSmile
-            s[.cheekRaise] = C.cheek(pick(f.cheekHeight))
+            s[.cheekRaise] = mean(
+                C.cheek(pick(f.cheekHeight)), C.cheekSquint(Self.log10(b.value("cheekSquint" + suffix))))
             s[.noseWrinkle] = C.noseWing(pick(f.noseWingHeight)) * withoutSmile
             s[.upperLipRaise] =
                 mean(C.mouthUpperUp(b.value("mouthUpperUp" + suffix)), C.noseToLip(f.noseToLip)) * withoutSmile
@@ -87,7 +90,7 @@ public struct ExpressionMapper: Sendable {
             whole[expression] = expression == .eyeClosure ? max(l, r) : ((l + r) / 2).rounded(toPlaces: 2)
         }
         let unilateral: [(FacialExpression, Double)] = [
-            (.innerBrowRaise, mean(C.browInnerUp(b.value("browInnerUp")), C.innerBrowRaised(f.innerBrowHeight.mean))),
+            (.innerBrowRaise, C.browInnerUp(b.value("browInnerUp"))),
             (
                 .lipSuck,
                 mean(
@@ -120,6 +123,9 @@ public struct ExpressionMapper: Sendable {
         return 100 * Attention.curve(away)
     }
 
+    /// log10 of a blendshape score, floored at 1e-9 (the model never outputs 0, but a hand-made one may).
+    private static func log10(_ value: Double) -> Double { Double.log10(Swift.max(value, 1e-9)) }
+
     private enum Side { case left, right }
     private typealias Sides = FaceFeatures.Sides
     private func mean(_ values: Double...) -> Double { values.reduce(0, +) / Double(values.count) }
@@ -140,8 +146,8 @@ public struct ExpressionMapper: Sendable {
         /// floor at the median ties half of all faces at 0, and the order among them is what separates a
         /// slight movement from none (issue 39's prototype AUCs).
         static let browOuterUp = ResponseCurve(neutral: 0.0, full: 0.6)
-        static let browInnerUp = ResponseCurve(neutral: 0.01, full: 0.8)
-        static let innerBrowRaised = ResponseCurve(neutral: 0.26, full: 0.38)
+        /// The blendshape as it is: posed faces reach 0.8 to 1, and a full point below 1 ties them at 100.
+        static let browInnerUp = ResponseCurve(neutral: 0.0, full: 1.0)
         static let browDown = ResponseCurve(neutral: 0.13, full: 0.7)
         static let innerBrowLowered = ResponseCurve(neutral: 0.26, full: 0.2)
         static let eyeBlink = ResponseCurve(neutral: 0.12, full: 0.7)
@@ -150,6 +156,14 @@ public struct ExpressionMapper: Sendable {
         static let eyeSquint = ResponseCurve(neutral: 0.44, full: 0.9)
         static let lowerLid = ResponseCurve(neutral: -0.03, full: -0.005)
         static let cheek = ResponseCurve(neutral: -0.375, full: -0.31)
+        /// log10 of `cheekSquint`, which the model keeps in the millionths (its sigmoid's flat tail).
+        ///
+        /// Its order there still says how far the cheeks rise; neutral is the relaxed median of both sides (-6.62 and
+        /// -6.49), full the median of posed happy faces (yalefaces and JAFFE: -5.95 and -6.07). Added to the
+        /// geometry it lifts cheekRaise's prototype AUCs from 0.787 / 0.790 / 0.681 (muxspace, JAFFE, fer2013)
+        /// to 0.79 / 0.92 / 0.75, above the peer's cheekSquint (issue 39); any full point from -6.0 to -5.2
+        /// does as well.
+        static let cheekSquint = ResponseCurve(neutral: -6.55, full: -6.0)
         static let noseWing = ResponseCurve(neutral: -0.41, full: -0.33)
         static let mouthUpperUp = ResponseCurve(neutral: 0.0, full: 0.5)
         static let noseToLip = ResponseCurve(neutral: 0.19, full: 0.12)
