@@ -7,19 +7,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MIEN=$(realpath "${1:?usage: api-check.sh MIEN}")
 VENV=$ROOT/.build/api-check-venv
 REQUIREMENTS=$ROOT/scripts/api-check/requirements.txt
-PYTHON=${PYTHON:-python3}
-
-if [ ! -x "$VENV/bin/st" ] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements.txt"; then
-    if ! "$PYTHON" -m venv --help >/dev/null 2>&1; then
-        SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
-    fi
-    rm -rf "$VENV"
-    "$PYTHON" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet -r "$REQUIREMENTS"
-    cp "$REQUIREMENTS" "$VENV/requirements.txt"
-fi
+"$ROOT/scripts/python/venv.sh" "$VENV" "$REQUIREMENTS"
 
 WORK=$(mktemp -d)
 SERVER=

@@ -6,19 +6,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 VENV=$ROOT/.build/python-venv
 REQUIREMENTS=$ROOT/python/requirements-test.txt
-PYTHON=${PYTHON:-python3}
-
-if [ ! -x "$VENV/bin/python" ] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements-test.txt"; then
-    if ! "$PYTHON" -m venv --help >/dev/null 2>&1; then
-        SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
-    fi
-    rm -rf "$VENV"
-    "$PYTHON" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet -r "$REQUIREMENTS"
-    cp "$REQUIREMENTS" "$VENV/requirements-test.txt"
-fi
+"$ROOT/scripts/python/venv.sh" "$VENV" "$REQUIREMENTS"
 [ "${1:-}" = --venv-only ] && exit 0
 ENGINE=$(realpath "${1:?usage: test.sh MIEN MIENDEV}")
 MIENDEV=$(realpath "${2:?usage: test.sh MIEN MIENDEV}")
