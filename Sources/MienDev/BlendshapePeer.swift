@@ -107,7 +107,8 @@ struct BlendshapePeer {
         return (brows + jaw) / 2
     }
 
-    private static func mean(_ shapes: [String: Double], _ names: [String]) -> Double? {
+    /// The mean of the blendshapes `names`, or nil when one of them is missing.
+    static func mean(_ shapes: [String: Double], _ names: [String]) -> Double? {
         let values = names.compactMap { shapes[$0] }
         return values.count == names.count ? values.reduce(0, +) / Double(values.count) : nil
     }

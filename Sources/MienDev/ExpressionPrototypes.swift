@@ -77,7 +77,7 @@ struct ExpressionPrototypes {
                     guard Self.prototypes[emotion] != nil, let face = picture.face,
                         let mienValue = face.expressions?[expression],
                         let shapes = picture.peer?.blendshapes,
-                        let peerValue = Self.mean(shapes, peerNames)
+                        let peerValue = BlendshapePeer.mean(shapes, peerNames)
                     else { continue }
                     mien.add(mienValue, positive: positive.contains(emotion))
                     peer.add(peerValue, positive: positive.contains(emotion))
@@ -118,10 +118,5 @@ struct ExpressionPrototypes {
         result["short"] = short
         print("expressions prototypes: " + (short.isEmpty ? "every target met" : "short of target: \(short)"))
         return result
-    }
-
-    private static func mean(_ shapes: [String: Double], _ names: [String]) -> Double? {
-        let values = names.compactMap { shapes[$0] }
-        return values.count == names.count ? values.reduce(0, +) / Double(values.count) : nil
     }
 }
