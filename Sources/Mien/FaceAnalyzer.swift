@@ -68,11 +68,13 @@ public final class FaceAnalyzer {
 
     /// The two halves with Mien's networks, for `FaceAnalyzer` and for the `Detector`, which runs them on
     /// two threads.
-    /// - Parameter firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
+    /// - Parameters:
+    ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
+    ///   - cuts: streams: the shot-cut detector that ends every face at a cut (nil: none).
     static func stages(
         mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, expressions: ExpressionOptions?,
         emotions: Bool, appearance: Bool, reidentification: ReidentificationOptions?, firstFaceId: Int = 0,
-        models: ModelStore
+        cuts: ShotCutDetector? = nil, models: ModelStore
     ) throws -> (locator: FaceLocator, measurer: FaceMeasurer) {
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
@@ -97,7 +99,7 @@ public final class FaceAnalyzer {
             reidentifier: try reidentification.map {
                 Reidentifier(
                     options: $0, recognizer: try FaceRecognitionNetwork(models: models), firstFaceId: firstFaceId)
-            }, firstFaceId: firstFaceId)
+            }, firstFaceId: firstFaceId, cuts: cuts)
         let expressionStage = try expressions.map {
             ExpressionStage(options: $0, blendshapes: try BlendshapeEstimator(models: models), poses: poses)
         }

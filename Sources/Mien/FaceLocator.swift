@@ -18,6 +18,8 @@ public final class FaceLocator {
     private let wholePictureFallback: Bool
     /// Streams: gives faces that come back their old IDs (nil: off, the tracker's IDs as they are).
     private let reidentifier: Reidentifier?
+    /// Streams: the shot-cut detector (nil: cuts are not looked for).
+    private var cuts: ShotCutDetector?
 
     /// A locator running `detector` and `mesher` on each frame, in `mode`.
     /// - Parameters:
@@ -32,12 +34,14 @@ public final class FaceLocator {
     ///     It publishes the face IDs when given (start it at the same `firstFaceId`); the tracker's are then
     ///     its internal track numbers.
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
+    ///   - cuts: streams: ends every face at a shot cut (nil: cuts are not looked for).
     public init(
         mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
-        reidentifier: Reidentifier? = nil, firstFaceId: Int = 0
+        reidentifier: Reidentifier? = nil, firstFaceId: Int = 0, cuts: ShotCutDetector? = nil
     ) {
         self.mode = mode
+        self.cuts = mode == .stream ? cuts : nil
         self.wholePictureFallback = wholePictureFallback
         self.reidentifier = reidentifier
         tracker = FaceTracker(
@@ -60,16 +64,19 @@ public final class FaceLocator {
                     "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
             }
             lastTimestamp = frame.timestamp
-            var (faces, events) = try tracker.update(frame)
+            let cut = cuts?.isCut(frame) ?? false
+            var (faces, events) = try tracker.update(frame, afterCut: cut)
             // The count is of faces present, including a new face held back while it is being recognised.
             let lost = events.contains { if case .lost = $0 { true } else { false } }
             let count = counter.update(count: faces.count, faceLost: lost, at: frame.timestamp)
             if let reidentifier {
                 (faces, events) = try reidentifier.resolve(faces: faces, events: events, in: frame)
             }
-            return FrameAnalysis(
+            var analysis = FrameAnalysis(
                 frame: frame, faces: faces, events: events, faceCount: count,
                 fullFrameDetection: tracker.detectorRanOnLastFrame, isStream: true)
+            analysis.shotCut = cut
+            return analysis
         }
     }
 
@@ -78,6 +85,7 @@ public final class FaceLocator {
         tracker.reset()
         reidentifier?.reset()
         counter.reset()
+        cuts?.reset()
         lastTimestamp = nil
     }
 }

@@ -8,7 +8,7 @@ struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
-    @Option(help: "Run only these sections (detection, geometry, expressions, affect, identity); all when omitted.")
+    @Option(help: "Run only these sections (detection, geometry, expressions, affect, identity, events); all when omitted.")
     var only: [String] = []
 
     func run() throws {
@@ -27,6 +27,7 @@ struct Eval: ParsableCommand {
             ("expressions", { try ExpressionEvaluation(sets: sets, models: models).run() }),
             ("affect", { try AffectEvaluation(sets: sets, models: models).run() }),
             ("identity", { try IdentityEvaluation(sets: sets, models: models).run() }),
+            ("events", { try EventEvaluation(sets: sets, models: models).run() }),
         ]
         for (name, section) in sections where only.isEmpty || only.contains(name) {
             let measured = try section()

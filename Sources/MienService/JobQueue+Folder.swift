@@ -10,6 +10,7 @@ extension JobQueue {
     static let outputs: [String: (file: String, type: String)] = [
         "results.jsonl": ("results.jsonl", "application/x-ndjson"),
         "results.csv": ("results.csv", "text/csv; charset=utf-8"),
+        "events.csv": ("events.csv", "text/csv; charset=utf-8"),
         "summary.json": ("summary.json", "application/json"),
         "report.html": ("report.html", "text/html; charset=utf-8"),
     ]
@@ -20,7 +21,7 @@ extension JobQueue {
         let jobFolder = folder.appendingPathComponent(id)
         func path(_ name: String) -> String { jobFolder.appendingPathComponent(name).path }
         let files = OutputFiles(
-            jsonl: path("results.jsonl"), csv: path("results.csv"), summary: path("summary.json"),
+            jsonl: path("results.jsonl"), csv: path("results.csv"), events: path("events.csv"), summary: path("summary.json"),
             page: path("report.html"))
         return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
     }

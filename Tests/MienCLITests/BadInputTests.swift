@@ -236,7 +236,9 @@ struct BadInputTests {
             result.stderr.contains("mien: error: \(disk.path)/clip.mp4.")
                 && result.stderr.contains("cannot write output (No space left on device)"), "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
-        #expect(files == ["astronaut.jpg.csv", "astronaut.jpg.jsonl", "astronaut.jpg.summary.json"], "\(files)")
+        #expect(
+            files == ["astronaut.jpg.csv", "astronaut.jpg.events.csv", "astronaut.jpg.jsonl", "astronaut.jpg.summary.json"],
+            "\(files)")
     }
 
     /// Whether this process may mount a tmpfs (root, outside a restricted container): tried once on a

@@ -19,6 +19,13 @@ extension Detector {
             }
             if first { result.events = resume.openFaces.map { .lost(faceId: $0) } + result.events }
         }
+        result.episodes =
+            episodes.withLock { tracker in
+                guard tracker != nil else { return nil }
+                // A cut ends the old shot's episodes before the new shot's frame is looked at.
+                let ended = result.shotCut ? tracker?.cut() ?? [] : []
+                return ended + (tracker?.update(&result) ?? [])
+            } ?? []
         result.latency = arrival.instant.duration(to: .now)
         let delegate = self.delegate
         // Affdex's order: faces found before the frame's results, faces lost after them.
@@ -31,6 +38,7 @@ extension Detector {
         }
         delegate?.detector(self, didProcess: result)
         for case .lost(let id) in result.events { delegate?.detector(self, didLoseFace: id) }
+        for event in result.episodes { delegate?.detector(self, didUpdate: event) }
         if control.withLock({ $0.feedsStream }) { continuation.yield(result) }
         if let failure = writers.write(result, frame: frame) { fail(failure) }
         arrival.reply?.fulfil(.success(result))

@@ -60,6 +60,8 @@ public final class Detector: Sendable {
     /// Entered by `start()`, left once when the input has ended and the writers are finished.
     private let ending = DispatchGroup()
     let engine = Locked<DetectorEngine?>(nil)
+    /// The current run's episode finder (nil for stills, or with episodes off).
+    let episodes = Locked<EpisodeTracker?>(nil)
     /// The current run's inbox (a new one per `start()`).
     let inbox = Locked<FrameInbox?>(nil)
     let control = Locked(Control())
@@ -143,6 +145,7 @@ public final class Detector: Sendable {
         let opened: SourceBox?
         let timing: DetectorSource.Timing
         let built: DetectorEngine
+        let tracker: EpisodeTracker?
         do {
             opened = try openSource()
             if let opened { try writers.begin(opened.source.info) }
@@ -153,6 +156,10 @@ public final class Detector: Sendable {
                 built = try DetectorEngine(
                     source: source, timing: timing, options: options, models: models ?? ModelStore())
             }
+            tracker =
+                timing == .stream && options.episodes.enabled && !options.detectionOnly
+                ? try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
+                : nil
         } catch {
             // Nothing was analysed: no output may be left behind looking like a result.
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
@@ -163,6 +170,7 @@ public final class Detector: Sendable {
             capacity: Self.inboxCapacity, policy: source.policy, numbers: pushed,
             checksTime: pushed && timing == .stream, name: source.inputName ?? "pushed frame")
         engine.withLock { $0 = built }
+        episodes.withLock { $0 = tracker }
         self.inbox.withLock { $0 = inbox }
         let generation = control.withLock { state -> Int in
             if !pushed && state.delegate == nil { state.feedsStream = true }
@@ -217,7 +225,11 @@ public final class Detector: Sendable {
             return true
         }
         guard leave else { return }
-        writers.finish(how)
+        let closing = episodes.withLock { $0?.finish() ?? [] }
+        if let delegate {
+            for event in closing { delegate.detector(self, didUpdate: event) }
+        }
+        writers.finish(how, episodes: closing)
         // The run's faces are forgotten with it: re-identification's descriptors of lost faces (biometric
         // data) must not outlive their input.
         engine.withLock { $0 }?.reset()
@@ -229,6 +241,7 @@ public final class Detector: Sendable {
     public func reset() {
         inbox.withLock { $0 }?.restart()
         engine.withLock { $0 }?.reset()
+        episodes.withLock { $0?.reset() }
     }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).

@@ -14,6 +14,10 @@ public protocol DetectorDelegate: AnyObject, Sendable {
     func detector(_ detector: Detector, didLoseFace faceId: Int)
     /// Every frame's result, processed or not (Affdex `onImageResults`).
     func detector(_ detector: Detector, didProcess result: DetectorResult)
+    /// An episode of a face's metric, or a blink, started or finished (`DetectorResult.episodes`), after the
+    /// `didProcess` of its frame; the episodes still open when the input ends finish before
+    /// `detectorDidFinishProcessing`.
+    func detector(_ detector: Detector, didUpdate episode: EpisodeEvent)
     /// The end of a video file or of a `.file` source (Affdex `onProcessingFinished`); never for cameras,
     /// pictures or pushed frames.
     func detectorDidFinishProcessing(_ detector: Detector)
@@ -31,6 +35,7 @@ extension DetectorDelegate {
     }
     public func detector(_ detector: Detector, didLoseFace faceId: Int) {}
     public func detector(_ detector: Detector, didProcess result: DetectorResult) {}
+    public func detector(_ detector: Detector, didUpdate episode: EpisodeEvent) {}
     public func detectorDidFinishProcessing(_ detector: Detector) {}
     public func detector(_ detector: Detector, didFail error: MienError) {}
     public func detector(_ detector: Detector, couldNotRead error: MienError) {}

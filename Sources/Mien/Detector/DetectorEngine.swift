@@ -81,7 +81,7 @@ final class DetectorEngine: Sendable {
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
             reidentification: options.reidentification, firstFaceId: options.resume?.nextFaceId ?? 0,
-            models: models)
+            cuts: try options.shotCutThreshold.map { try ShotCutDetector(threshold: $0) }, models: models)
         self.init(
             options: options, front: Front(half: .locate(locator), interval: interval), measurer: measurer,
             runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
@@ -97,7 +97,8 @@ final class DetectorEngine: Sendable {
         let locator = FaceLocator(
             mode: timing.runningMode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
-            wholePictureFallback: detection.wholePictureFallback, firstFaceId: options.resume?.nextFaceId ?? 0)
+            wholePictureFallback: detection.wholePictureFallback, firstFaceId: options.resume?.nextFaceId ?? 0,
+            cuts: try options.shotCutThreshold.map { try ShotCutDetector(threshold: $0) })
         self.init(
             options: options, front: Front(half: .locate(locator), interval: interval),
             measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
@@ -147,7 +148,7 @@ final class DetectorEngine: Sendable {
         for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options) }
         return DetectorResult(
             frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, width: analysis.width,
-            height: analysis.height, faces: faces, events: analysis.events,
+            height: analysis.height, faces: faces, events: analysis.events, shotCut: analysis.shotCut,
             faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 

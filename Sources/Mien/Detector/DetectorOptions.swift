@@ -46,14 +46,29 @@ public struct DetectorOptions: Sendable, Equatable {
     ///
     /// Default nil: start at the first frame with face ID 0.
     public var resume: ResumePoint?
+    /// Streams: which metrics' episodes are found, with what thresholds, and whether scores are smoothed
+    /// (`DetectorResult.episodes`, `FaceResult.blinkRate`).
+    ///
+    /// Default `EpisodeSettings.standard`: every scored metric that is on, and blinks when eye closure is on.
+    public var episodes: EpisodeSettings
+    /// Streams: the distance (0...1) between consecutive analysed frames at which a shot cut is found
+    /// (`ShotCutDetector`); at a cut every face is lost, its episodes end (`cut`), and the faces of the new
+    /// shot get new IDs (or, with `reidentification`, their old ones when recognised).
+    ///
+    /// Default `ShotCutDetector.defaultThreshold`; nil looks for no cut (one continuous shot).
+    public var shotCutThreshold: Double?
 
     /// Options with the face-finding settings given as a whole `DetectionOptions`.
     /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
     public init(
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
         landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false, maximumFrames: Int? = nil,
-        resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil
+        resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil,
+        episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = ShotCutDetector.defaultThreshold
     ) throws {
+        if let shotCutThreshold, !(shotCutThreshold > 0 && shotCutThreshold <= 1) {
+            throw MienError(.invalidOptions, "shotCutThreshold must be in 0...1 (above 0), got \(shotCutThreshold)")
+        }
         if let maxProcessRate, !(maxProcessRate > 0 && maxProcessRate.isFinite) {
             throw MienError(.invalidOptions, "maxProcessRate must be a positive number of frames per second")
         }
@@ -77,6 +92,8 @@ public struct DetectorOptions: Sendable, Equatable {
         self.maximumFrames = maximumFrames
         self.resume = resume
         self.reidentification = reidentification
+        self.episodes = episodes
+        self.shotCutThreshold = shotCutThreshold
     }
 
     /// The Affdex-style initializer: the detection settings by name, with `DetectionOptions`' defaults.

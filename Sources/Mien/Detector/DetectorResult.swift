@@ -38,6 +38,13 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         let ids = events.compactMap { if case .returned(let id) = $0 { id } else { nil } }
         return ids.isEmpty ? nil : ids
     }
+    /// Whether a shot cut comes before this frame (streams; `DetectorOptions.shotCutThreshold`): the faces
+    /// seen before it are all in `lost`.
+    public var shotCut: Bool = false
+    /// Episodes of the faces' metrics (and blinks) that started or finished on this frame, in face and
+    /// metric order (streams only; `DetectorOptions.episodes`). Episodes still open when the input ends are
+    /// reported finished to the delegate and the writers at its end, not in a frame.
+    public var episodes: [EpisodeEvent] = []
     /// EnableX FaceAI's face-count stream; streams' processed frames only.
     public var faceCount: FaceCount?
     /// From the frame's arrival in the detector's inbox to the delivery of this result.
@@ -46,7 +53,7 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var latency: Duration?
 
     enum CodingKeys: String, CodingKey {
-        case input, frameIndex, timestamp, width, height, faces, found, lost, returned, faceCount
+        case input, frameIndex, timestamp, width, height, faces, found, lost, returned, shotCut, episodes, faceCount
     }
 
     /// Equal frames, faces and events; the order of events of different kinds is not compared (the JSON
@@ -55,13 +62,15 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         left.input == right.input && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
             && left.width == right.width && left.height == right.height && left.faces == right.faces
             && left.found == right.found && left.lost == right.lost && left.returned == right.returned
-            && left.faceCount == right.faceCount
+            && left.faceCount == right.faceCount && left.episodes == right.episodes
+            && left.shotCut == right.shotCut
     }
 
     /// A result with its events in order.
     public init(
         input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
-        faces: [Int: FaceResult]?, events: [FaceEvent], faceCount: FaceCount? = nil
+        faces: [Int: FaceResult]?, events: [FaceEvent], shotCut: Bool = false, episodes: [EpisodeEvent] = [],
+        faceCount: FaceCount? = nil
     ) {
         self.input = input
         self.frameIndex = frameIndex
@@ -70,6 +79,8 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         self.height = height
         self.faces = faces
         self.events = events
+        self.shotCut = shotCut
+        self.episodes = episodes
         self.faceCount = faceCount
     }
 
@@ -77,13 +88,13 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public init(
         input: String? = nil, frameIndex: Int, timestamp: Double, width: Int? = nil, height: Int? = nil,
         faces: [Int: FaceResult]?, found: [Int] = [], lost: [Int] = [], returned: [Int]? = nil,
-        faceCount: FaceCount? = nil
+        shotCut: Bool = false, episodes: [EpisodeEvent] = [], faceCount: FaceCount? = nil
     ) {
         let returns = Set(returned ?? [])
         self.init(
             input: input, frameIndex: frameIndex, timestamp: timestamp, width: width, height: height, faces: faces,
             events: found.map { returns.contains($0) ? .returned(faceId: $0) : .found(faceId: $0) }
-                + lost.map { .lost(faceId: $0) }, faceCount: faceCount)
+                + lost.map { .lost(faceId: $0) }, shotCut: shotCut, episodes: episodes, faceCount: faceCount)
     }
 
     /// Reads the JSON form: the events are rebuilt from `found`, `returned` and `lost`.
@@ -99,6 +110,8 @@ public struct DetectorResult: Sendable, Equatable, Codable {
             found: try container.decode([Int].self, forKey: .found),
             lost: try container.decode([Int].self, forKey: .lost),
             returned: try container.decodeIfPresent([Int].self, forKey: .returned),
+            shotCut: try container.decodeIfPresent(Bool.self, forKey: .shotCut) ?? false,
+            episodes: try container.decodeIfPresent([EpisodeEvent].self, forKey: .episodes) ?? [],
             faceCount: try container.decodeIfPresent(FaceCount.self, forKey: .faceCount))
     }
 
@@ -114,6 +127,9 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         try container.encode(found, forKey: .found)
         try container.encode(lost, forKey: .lost)
         try container.encodeIfPresent(returned, forKey: .returned)
+        if shotCut { try container.encode(true, forKey: .shotCut) }
+        // Absent when empty, so a frame without episodes reads as it did before episodes existed.
+        if !episodes.isEmpty { try container.encode(episodes, forKey: .episodes) }
         try container.encodeIfPresent(faceCount, forKey: .faceCount)
     }
 

@@ -48,6 +48,10 @@ public struct FaceResult: Sendable, Equatable, Codable {
     public var ageYears: Double?
     /// Whether the face wears glasses, when asked for.
     public var glasses: Bool?
+    /// Blinks per minute over the last `BlinkOptions.rateWindow` seconds (the time seen, while shorter), in
+    /// streams with eye closure on and blinks watched; nil for the first `BlinkOptions.rateWarmUp` seconds
+    /// of a face.
+    public var blinkRate: Double?
     /// Where the person looks (degrees), when asked for and measurable (eyes open, face large enough and
     /// not turned away).
     public var gaze: Gaze?

@@ -12,6 +12,19 @@ public struct InputSummary: Sendable, Encodable {
         public var frames: Int
     }
 
+    /// The finished episodes of one metric of one face (`EpisodeEvent`).
+    public struct EpisodeStatistic: Sendable, Encodable, Equatable {
+        /// How many.
+        public var count: Int
+        /// Their summed duration, seconds.
+        public var totalDuration: Double
+        /// Their mean duration, seconds.
+        public var meanDuration: Double
+        /// Episodes per minute of the face's time in view (first to last seen); nil when it was seen in
+        /// one frame only.
+        public var perMinute: Double?
+    }
+
     /// One face's summary.
     public struct Face: Sendable, Encodable {
         /// The face's ID (`FaceResult.faceId`).
@@ -26,6 +39,9 @@ public struct InputSummary: Sendable, Encodable {
         public var metrics: [String: Statistic]
         /// Emotion name to the share (0...1) of the face's frames in which it was the dominant one.
         public var dominantEmotionShare: [String: Double]
+        /// Episode metric name (`expressions.smile`, `blink`, ...) to its finished episodes; blinks are
+        /// `blink`'s count. Empty without episodes (stills, or episodes off).
+        public var episodes: [String: EpisodeStatistic]
     }
 
     /// The input summarised (its path or name).
@@ -54,6 +70,8 @@ public struct InputSummary: Sendable, Encodable {
         var last = 0.0
         var sums: [String: Sums] = [:]
         var dominant: [String: Int] = [:]
+        /// Episode metric to (count, summed duration); optional so parts written before episodes decode.
+        var episodes: [String: Sums]?
 
         mutating func add(_ name: String, _ value: Double?) {
             guard let value, value.isFinite else { return }
@@ -69,6 +87,13 @@ public struct InputSummary: Sendable, Encodable {
                 },
                 dominantEmotionShare: dominant.mapValues {
                     (Double($0) / Double(Swift.max(frames, 1))).rounded(toPlaces: 3)
+                },
+                episodes: (episodes ?? [:]).mapValues { sums in
+                    let span = last - first
+                    return EpisodeStatistic(
+                        count: sums.count, totalDuration: sums.sum.rounded(toPlaces: 3),
+                        meanDuration: (sums.sum / Double(Swift.max(sums.count, 1))).rounded(toPlaces: 3),
+                        perMinute: span > 0 ? (Double(sums.count) * 60 / span).rounded(toPlaces: 2) : nil)
                 })
         }
     }
@@ -116,6 +141,20 @@ public struct InputSummary: Sendable, Encodable {
             a.add("gazePitch", face.gaze?.pitch)
             if let top = face.emotions?.maximum { a.dominant[top.key.rawValue, default: 0] += 1 }
             accumulators[id] = a
+        }
+        add(result.episodes)
+    }
+
+    /// Counts the finished ones among `episodes` (a frame's, or those finished at the input's end).
+    public mutating func add(_ episodes: [EpisodeEvent]) {
+        for event in episodes {
+            guard let duration = event.duration, var a = accumulators[event.faceId] else { continue }
+            var all = a.episodes ?? [:]
+            let old = all[event.metric] ?? Sums(sum: 0, max: 0, count: 0)
+            all[event.metric] = Sums(
+                sum: old.sum + duration, max: Swift.max(old.max, duration), count: old.count + 1)
+            a.episodes = all
+            accumulators[event.faceId] = a
         }
     }
 

@@ -5,6 +5,8 @@ public struct OutputFiles: Sendable, Equatable {
     public var jsonl: String?
     /// One row per face and frame.
     public var csv: String?
+    /// One row per finished episode (`EventTable`).
+    public var events: String?
     /// The input's summary (`InputSummary`).
     public var summary: String?
     /// The report writer's part as JSON, for `mien merge`.
@@ -14,18 +16,19 @@ public struct OutputFiles: Sendable, Equatable {
 
     /// The files of one input; nil leaves an output out.
     public init(
-        jsonl: String? = nil, csv: String? = nil, summary: String? = nil, reportPart: String? = nil,
-        page: String? = nil
+        jsonl: String? = nil, csv: String? = nil, events: String? = nil, summary: String? = nil,
+        reportPart: String? = nil, page: String? = nil
     ) {
         self.jsonl = jsonl
         self.csv = csv
+        self.events = events
         self.summary = summary
         self.reportPart = reportPart
         self.page = page
     }
 
     /// Every file named.
-    public var all: [String] { [jsonl, csv, summary, reportPart, page].compactMap { $0 } }
+    public var all: [String] { [jsonl, csv, events, summary, reportPart, page].compactMap { $0 } }
 
     /// The writers of these files, in the order they must finish: the report writer before the summary,
     /// the part and the page, which read it.
@@ -40,6 +43,7 @@ public struct OutputFiles: Sendable, Equatable {
         var writers: [any ResultWriter] = []
         if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
         if let csv { writers.append(try CSVWriter(path: csv)) }
+        if let events { writers.append(try EventsCSVWriter(path: events, input: input)) }
         let report = report ?? (reportPart != nil || page != nil ? ReportWriter(input: input) : nil)
         if let report { writers.append(report) }
         if let summary { writers.append(SummaryWriter(path: summary, input: input, sharing: report)) }

@@ -14,7 +14,7 @@ public enum ResultTable {
             "brightness", "flags", "gender", "age", "ageYears", "glasses", "gazeYaw", "gazePitch", "eyeYaw",
             "eyePitch",
         ] + Emotion.allCases.map(\.rawValue) + ["valence", "engagement"] + FacialExpression.allCases.map(\.rawValue)
-        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji"]
+        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji", "blinkRate"]
 
     /// The header as one CSV line (without the line break).
     public static var headerLine: String { header.joined(separator: ",") }
@@ -26,11 +26,6 @@ public enum ResultTable {
     }
 
     private static func line(face: FaceResult, result: DetectorResult) -> String {
-        func number(_ value: Double?, places: Int = 2) -> String {
-            guard let value, value.isFinite else { return "" }
-            let rounded = value.rounded(toPlaces: places)
-            return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-        }
         var cells: [String] = [
             number(result.timestamp, places: 3), String(result.frameIndex), String(face.faceId),
             number(face.faceBounds.x), number(face.faceBounds.y), number(face.faceBounds.width),
@@ -46,7 +41,15 @@ public enum ResultTable {
         cells += FacialExpression.allCases.map { number(face.expressions?[$0]) }
         cells += Emoji.allCases.map { number(face.emoji?[$0]) }
         cells.append(face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } ?? "")
+        cells.append(number(face.blinkRate))
         return cells.map(quoted).joined(separator: ",")
+    }
+
+    /// A number rounded to `places` decimals, without a trailing `.0`; empty when absent or not finite.
+    static func number(_ value: Double?, places: Int = 2) -> String {
+        guard let value, value.isFinite else { return "" }
+        let rounded = value.rounded(toPlaces: places)
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     /// RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled.

@@ -22,6 +22,9 @@ public protocol ResultWriter: AnyObject {
     /// An item of the input could not be read or analysed (a picture of a folder, a pushed frame nobody
     /// waited for); the input goes on. Default: nothing.
     func unreadable(_ error: MienError)
+    /// The episodes still open when the input ended, finished (`ended`, or `lost` for a face waiting to be
+    /// re-identified), just before `finish(_:)`. Default: nothing.
+    func finishEpisodes(_ episodes: [EpisodeEvent]) throws
     /// The input ended; `end` says how. Commit the output (for a stopped or failed input too: it holds
     /// the frames done).
     /// - Throws: when committing fails (the input then counts as failed).
@@ -34,6 +37,7 @@ extension ResultWriter {
     public var wantsFrames: Bool { false }
     public func begin(_ info: SourceInfo) throws {}
     public func unreadable(_ error: MienError) {}
+    public func finishEpisodes(_ episodes: [EpisodeEvent]) throws {}
 }
 
 /// How one input ended.

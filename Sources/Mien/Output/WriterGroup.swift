@@ -68,7 +68,7 @@ final class WriterGroup: @unchecked Sendable {
     /// Ends the writing once (later calls return the first ending).
     /// - Returns: how the input ended, a write or commit failure taking the place of `end`.
     @discardableResult
-    func finish(_ end: InputEnd) -> InputEnd {
+    func finish(_ end: InputEnd, episodes: [EpisodeEvent] = []) -> InputEnd {
         lock.withLock {
             if let ended { return ended }
             if let failure {
@@ -77,6 +77,11 @@ final class WriterGroup: @unchecked Sendable {
             }
             var result = end
             for writer in writers {
+                do {
+                    if !episodes.isEmpty { try writer.finishEpisodes(episodes) }
+                } catch {
+                    if result.error == nil { result = .failed(Self.mienError(error)) }
+                }
                 do {
                     try writer.finish(end)
                 } catch {

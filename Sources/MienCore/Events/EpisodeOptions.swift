@@ -38,9 +38,19 @@ public struct EpisodeOptions: Sendable, Equatable, Codable {
         guard mergeGap >= 0, mergeGap.isFinite else {
             throw MienError(.invalidOptions, "an episode's merge gap must be 0 or more seconds, got \(mergeGap)")
         }
+        self.init(checked: on, off: off, minimumDuration: minimumDuration, mergeGap: mergeGap)
+    }
+
+    private init(checked on: Double, off: Double, minimumDuration: Double, mergeGap: Double) {
         self.on = on
         self.off = off
         self.minimumDuration = minimumDuration
         self.mergeGap = mergeGap
     }
+
+    /// The defaults: on 50, off 30, 0.2 s, 0.2 s.
+    public static let standard = EpisodeOptions(checked: 50, off: 30, minimumDuration: 0.2, mergeGap: 0.2)
+    /// Blinks' closure: on 40, off 30, no minimum duration (a blink can last one frame at 25 fps), merge gap
+    /// 0.1 s (`BlinkOptions`).
+    public static let blinkClosure = EpisodeOptions(checked: 40, off: 30, minimumDuration: 0, mergeGap: 0.1)
 }

@@ -19,6 +19,9 @@ public struct FrameAnalysis: Sendable {
     public var fullFrameDetection: Bool
     /// Whether the frame belongs to a stream (faces keep state between frames) or stands alone.
     public var isStream: Bool
+    /// Whether a shot cut comes before this frame (streams only; `ShotCutDetector`): every face tracked before
+    /// it was lost on it.
+    public var shotCut = false
 
     public init(
         frame: Frame, faces: [TrackedFace], events: [FaceEvent] = [], faceCount: FaceCounter.Update? = nil,

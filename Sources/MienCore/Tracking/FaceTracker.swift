@@ -61,9 +61,16 @@ public final class FaceTracker {
 
     /// Analyses the next frame of the stream.
     /// - Returns: the faces tracked after this frame (ordered by ID) and what changed.
-    public func update(_ frame: Frame) throws -> (faces: [TrackedFace], events: [FaceEvent]) {
+    /// - Parameter afterCut: a shot cut comes before `frame`: every tracked face is lost, and the faces of
+    ///   the new shot are found afresh (a face at the same place is another person until shown otherwise).
+    public func update(_ frame: Frame, afterCut: Bool = false) throws -> (faces: [TrackedFace], events: [FaceEvent]) {
         var events: [FaceEvent] = []
         var lostThisFrame = false
+        if afterCut {
+            events = tracks.map { .lost(faceId: $0.faceId) }
+            lostThisFrame = !tracks.isEmpty
+            tracks.removeAll()
+        }
 
         // 1. Follow every tracked face into this frame.
         var kept: [Track] = []

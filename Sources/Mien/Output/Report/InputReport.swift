@@ -10,6 +10,14 @@ public struct InputReport: Sendable {
         public var faceId: Int
         /// Metric name (Affdex spelling: emotion names, "valence", "engagement") to its timeline.
         public var timelines: [String: Timeline] = [:]
+        /// One finished episode, drawn as a band on the timelines.
+        public struct Band: Sendable, Codable, Equatable {
+            public var metric: String
+            public var onset: Double
+            public var offset: Double
+        }
+        /// The face's finished episodes, in the order they finished (at most `maximumEpisodesPerFace`).
+        public var episodes: [Band] = []
         /// A square picture of the face from its best frame (largest, preferably without quality flags).
         public var thumbnail: Frame?
         /// The thumbnail as JPEG, when the report was read back from a file (`InputReport`'s `Codable`
@@ -37,6 +45,8 @@ public struct InputReport: Sendable {
     /// A later frame replaces the thumbnail only when its score is this much higher (avoids re-cropping
     /// on every frame of a slow zoom).
     static let thumbnailImprovement = 1.15
+    /// Most episode bands kept per face (a 2-hour talk at 20 blinks a minute has 2,400 blinks).
+    static let maximumEpisodesPerFace = 5000
     /// Metrics that get timelines.
     public static let timelineMetrics: [String] =
         Emotion.allCases.filter { $0 != .neutral }.map(\.rawValue) + ["valence", "engagement"]
@@ -94,6 +104,22 @@ public struct InputReport: Sendable {
             }
             faces[id] = face
         }
+        add(result.episodes, toSummary: false)
+    }
+
+    /// Adds episodes finished at the input's end (a frame's come with `add(_:frame:)`).
+    public mutating func add(_ episodes: [EpisodeEvent]) { add(episodes, toSummary: true) }
+
+    private mutating func add(_ episodes: [EpisodeEvent], toSummary: Bool) {
+        if toSummary { summary.add(episodes) }
+        for event in episodes {
+            guard let episode = event.episode, var face = faces[event.faceId] else { continue }
+            // Bounded like the timelines: a long input's page stays small.
+            if face.episodes.count < Self.maximumEpisodesPerFace {
+                face.episodes.append(Face.Band(metric: event.metric, onset: episode.onset, offset: episode.offset))
+            }
+            faces[event.faceId] = face
+        }
     }
 }
 
@@ -148,7 +174,7 @@ extension InputReport: Codable {
 
 extension InputReport.Face: Codable {
     private enum CodingKeys: String, CodingKey {
-        case faceId, timelines, thumbnailJPEG, gender, age, glasses, thumbnailScore
+        case faceId, timelines, thumbnailJPEG, gender, age, glasses, thumbnailScore, episodes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -160,6 +186,7 @@ extension InputReport.Face: Codable {
         age = try container.decodeIfPresent(AgeBracket.self, forKey: .age)
         glasses = try container.decodeIfPresent(Bool.self, forKey: .glasses)
         thumbnailScore = try container.decode(Double.self, forKey: .thumbnailScore)
+        episodes = try container.decodeIfPresent([Band].self, forKey: .episodes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -171,5 +198,6 @@ extension InputReport.Face: Codable {
         try container.encodeIfPresent(age, forKey: .age)
         try container.encodeIfPresent(glasses, forKey: .glasses)
         try container.encode(thumbnailScore, forKey: .thumbnailScore)
+        if !episodes.isEmpty { try container.encode(episodes, forKey: .episodes) }
     }
 }

@@ -20,6 +20,8 @@ public final class ReportWriter: ResultWriter {
 
     public func unreadable(_ error: MienError) { unreadablePictures = true }
 
+    public func finishEpisodes(_ episodes: [EpisodeEvent]) throws { part.add(episodes) }
+
     public func finish(_ end: InputEnd) throws {
         switch end {
         case .complete: if unreadablePictures { part.problem = "some pictures could not be read" }

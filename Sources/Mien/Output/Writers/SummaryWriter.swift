@@ -25,6 +25,10 @@ public final class SummaryWriter: ResultWriter {
         if report == nil { summary.add(result) }
     }
 
+    public func finishEpisodes(_ episodes: [EpisodeEvent]) throws {
+        if report == nil { summary.add(episodes) }
+    }
+
     public func finish(_ end: InputEnd) throws {
         let file = try AtomicFile(path: path)
         let data = try JSONLinesWriter.makeEncoder().encode(report?.part.summary ?? summary)

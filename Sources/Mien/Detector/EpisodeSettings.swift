@@ -1,0 +1,66 @@
+public import MienCore
+
+/// Which metrics' episodes a `Detector` reports, and when a score counts as one (`EpisodeOptions`).
+///
+/// On by default for every scored metric that is on (expressions, emoji, emotions, valence, engagement),
+/// and blinks when eye closure is on; raw scores stay raw unless `smoothing` and `smoothScores` say
+/// otherwise.
+public struct EpisodeSettings: Sendable, Equatable {
+    /// Whether episodes are found at all. Default true.
+    public var enabled: Bool
+    /// The metrics watched, by name (`EpisodeEvent.metric`: `expressions.smile`, `emotions.joy`, `blink`,
+    /// ...); nil (default) watches every metric that is on. A name of a metric that is off watches nothing.
+    public var metrics: Set<String>?
+    /// Thresholds and durations for every metric without its own. Default on 50, off 30, 0.2 s, 0.2 s.
+    public var defaults: EpisodeOptions
+    /// Per-metric thresholds, by name. Valence's default is on 50 / off 30 of its positive side.
+    public var perMetric: [String: EpisodeOptions]
+    /// Blinks and winks (found when eye closure is on and `blink` is watched).
+    public var blinks: BlinkOptions
+    /// Time constant, seconds, of a low-pass filter (`ScoreSmoother`) applied to scores before episodes are
+    /// found; nil (default) finds them on the raw scores.
+    public var smoothing: Double?
+    /// With `smoothing`: report the smoothed scores in the results too. Default false.
+    public var smoothScores: Bool
+
+    /// - Throws: `.invalidOptions` for a smoothing time constant that is not a positive number of seconds,
+    ///   or `smoothScores` without `smoothing`.
+    public init(
+        enabled: Bool = true, metrics: Set<String>? = nil, defaults: EpisodeOptions? = nil,
+        perMetric: [String: EpisodeOptions] = [:], blinks: BlinkOptions? = nil, smoothing: Double? = nil,
+        smoothScores: Bool = false
+    ) throws {
+        if let smoothing { _ = try ScoreSmoother(timeConstant: smoothing) }
+        if smoothScores && smoothing == nil {
+            throw MienError(.invalidOptions, "smoothed scores need a smoothing time constant")
+        }
+        self.enabled = enabled
+        self.metrics = metrics
+        self.defaults = defaults ?? .standard
+        self.perMetric = perMetric
+        self.blinks = blinks ?? .standard
+        self.smoothing = smoothing
+        self.smoothScores = smoothScores
+    }
+
+    private init(enabled: Bool) {
+        self.enabled = enabled
+        metrics = nil
+        defaults = .standard
+        perMetric = [:]
+        blinks = .standard
+        smoothing = nil
+        smoothScores = false
+    }
+
+    /// The defaults: every metric that is on, `EpisodeOptions.standard`, `BlinkOptions.standard`, raw scores.
+    public static let standard = EpisodeSettings(enabled: true)
+    /// No episodes.
+    public static let off = EpisodeSettings(enabled: false)
+
+    /// The options for `metric`.
+    public func options(for metric: String) -> EpisodeOptions { perMetric[metric] ?? defaults }
+
+    /// Whether `metric` is watched (given that it is on).
+    public func watches(_ metric: String) -> Bool { enabled && (metrics?.contains(metric) ?? true) }
+}
