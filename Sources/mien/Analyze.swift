@@ -28,6 +28,7 @@ struct Analyze: ParsableCommand {
     var rate: Double?
 
     @OptionGroup var metrics: MetricArguments
+    @OptionGroup(title: "Episodes and shot cuts") var episodes: EpisodeArguments
 
     @Flag(
         help: """
@@ -138,7 +139,8 @@ struct Analyze: ParsableCommand {
         do {
             return try DetectorOptions(
                 detection: detection.options(), maxProcessRate: rate, metrics: selected,
-                maximumFrames: source.maxFrames, reidentification: reidentification())
+                maximumFrames: source.maxFrames, reidentification: reidentification(), episodes: episodes.settings(),
+                shotCutThreshold: episodes.shotCuts())
         } catch let error as MienError {
             throw ValidationError(error.message)
         }

@@ -65,4 +65,10 @@ enum ListOption {
         }
         return chosen
     }
+
+    /// The values of a free-form list option, split at commas and trimmed, empty ones dropped.
+    static func split(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
 }

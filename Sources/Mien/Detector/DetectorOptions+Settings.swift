@@ -41,6 +41,29 @@ extension DetectorOptions {
                     + "maximumYaw=\($0.maximumYaw),maximumPitch=\($0.maximumPitch),"
                     + "minimumInterocularDistance=\($0.minimumInterocularDistance),minimumSharpness=\($0.minimumSharpness)"
             } ?? "off",
+            "episodes": episodeDescription,
+            "shotCutThreshold": text(shotCutThreshold),
         ]
+    }
+
+    /// The episode settings as text (watched metrics, thresholds, smoothing).
+    private var episodeDescription: String {
+        guard episodes.enabled else { return "off" }
+        func text(_ options: EpisodeOptions) -> String {
+            "on=\(options.on),off=\(options.off),min=\(options.minimumDuration),gap=\(options.mergeGap)"
+        }
+        let blinks = episodes.blinks
+        var parts: [String] = ["metrics=" + (episodes.metrics.map { $0.sorted().joined(separator: "+") } ?? "on")]
+        parts.append("default:" + text(episodes.defaults))
+        for name in episodes.perMetric.keys.sorted() {
+            if let options = episodes.perMetric[name] { parts.append(name + ":" + text(options)) }
+        }
+        let closure = text(blinks.closure)
+        parts.append(
+            "blinks:\(closure),max=\(blinks.maximumDuration),open=\(blinks.openBelow),window=\(blinks.rateWindow),"
+                + "warmUp=\(blinks.rateWarmUp)")
+        let smoothing = episodes.smoothing.map { "\($0)" } ?? "off"
+        parts.append("smoothing=" + smoothing + (episodes.smoothScores ? ",scores" : ""))
+        return parts.joined(separator: ";")
     }
 }

@@ -64,3 +64,27 @@ public struct EpisodeSettings: Sendable, Equatable {
     /// Whether `metric` is watched (given that it is on).
     public func watches(_ metric: String) -> Bool { enabled && (metrics?.contains(metric) ?? true) }
 }
+
+extension EpisodeSettings {
+    /// Every name a watched metric can have (`EpisodeEvent.metric`).
+    public static var metricNames: [String] {
+        FacialExpression.allCases.map { "expressions.\($0.rawValue)" } + Emoji.allCases.map { "emoji.\($0.rawValue)" }
+            + Emotion.allCases.map { "emotions.\($0.rawValue)" } + ["valence", "engagement", "blink", "winkLeft", "winkRight"]
+    }
+
+    /// The full name of the metric `text` names: a full name (`expressions.smile`), or a bare one that names
+    /// one metric only (`smile`, `joy`, `blink`).
+    /// - Throws: `.invalidOptions` for an unknown name, or a bare name two metrics share (`smirk`).
+    public static func metricName(_ text: String) throws -> String {
+        let names = metricNames
+        if names.contains(text) { return text }
+        let matches = names.filter { $0.hasSuffix("." + text) }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw MienError(.invalidOptions, "no metric is called '\(text)' (one of: \(names.joined(separator: ", ")))")
+        default:
+            throw MienError(
+                .invalidOptions, "'\(text)' names \(matches.count) metrics: say which (\(matches.joined(separator: " or ")))")
+        }
+    }
+}

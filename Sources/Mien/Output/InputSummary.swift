@@ -50,6 +50,8 @@ public struct InputSummary: Sendable, Encodable {
     public var frames = 0
     /// Frames analysed (not left out by the rate cap or dropped).
     public var processedFrames = 0
+    /// Timestamps (seconds) of the frames that start a new shot (`DetectorResult.shotCut`).
+    public var shotCuts: [Double] = []
     /// The faces, by `faceId`.
     public var faces: [Face] { accumulators.keys.sorted().compactMap { accumulators[$0]?.summary } }
 
@@ -108,18 +110,21 @@ public struct InputSummary: Sendable, Encodable {
         var frames: Int
         var processedFrames: Int
         var accumulators: [Accumulator]
+        /// Optional: parts written before shot cuts existed have none.
+        var shotCuts: [Double]?
     }
 
     var state: State {
         State(
             input: input, frames: frames, processedFrames: processedFrames,
-            accumulators: accumulators.keys.sorted().compactMap { accumulators[$0] })
+            accumulators: accumulators.keys.sorted().compactMap { accumulators[$0] }, shotCuts: shotCuts)
     }
 
     init(state: State) {
         input = state.input
         frames = state.frames
         processedFrames = state.processedFrames
+        shotCuts = state.shotCuts ?? []
         accumulators = Dictionary(state.accumulators.map { ($0.faceId, $0) }, uniquingKeysWith: { $1 })
     }
 
@@ -128,6 +133,7 @@ public struct InputSummary: Sendable, Encodable {
         frames += 1
         guard let faces = result.faces else { return }
         processedFrames += 1
+        if result.shotCut { shotCuts.append(result.timestamp) }
         for (id, face) in faces {
             var a = accumulators[id] ?? Accumulator(faceId: id, first: result.timestamp)
             a.frames += 1
@@ -158,13 +164,14 @@ public struct InputSummary: Sendable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case input, frames, processedFrames, faces }
+    private enum CodingKeys: String, CodingKey { case input, frames, processedFrames, shotCuts, faces }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(input, forKey: .input)
         try container.encode(frames, forKey: .frames)
         try container.encode(processedFrames, forKey: .processedFrames)
+        try container.encode(shotCuts, forKey: .shotCuts)
         try container.encode(faces, forKey: .faces)
     }
 }

@@ -114,7 +114,16 @@ public enum HTMLReport {
                 }
             }
             let emotionNames = InputReport.timelineMetrics.filter { $0 != "valence" && $0 != "engagement" }
-            charts = [
+            /// The face's episodes of metrics with a timeline, by the timeline's name (`emotions.joy` → `joy`).
+            func episodes(of names: [String]) -> [LineChart.Episode] {
+                face.episodes.compactMap { band in
+                    let name = band.metric.split(separator: ".").last.map(String.init) ?? band.metric
+                    guard names.contains(name) else { return nil }
+                    return LineChart.Episode(
+                        metric: band.metric, onset: band.onset, offset: band.offset, colour: colours[name] ?? "#888")
+                }
+            }
+            var made: [ChartView] = [
                 ("Emotions (0–100)", emotionNames, 0.0...100.0),
                 ("Valence (−100–100)", ["valence"], -100.0...100.0),
                 ("Engagement (0–100)", ["engagement"], 0.0...100.0),
@@ -126,8 +135,32 @@ public enum HTMLReport {
                 // A face seen in one frame (a picture) has nothing to plot over time: the table says it all.
                 let lines = series(names).filter { $0.samples.count > 1 }
                 guard !lines.isEmpty else { return nil }
-                return ChartView(LineChart(title: title, series: lines, timeRange: timeRange, valueRange: range))
+                return ChartView(
+                    LineChart(
+                        title: title, series: lines, timeRange: timeRange, valueRange: range,
+                        episodes: episodes(of: names)))
             }
+            // Every metric with an episode gets a lane, blinks first, then by how often it happened.
+            let counts = Dictionary(face.episodes.map { ($0.metric, 1) }, uniquingKeysWith: +)
+            let order = counts.keys.sorted { a, b in
+                let (blinkA, blinkB) = (HTMLReport.isBlink(a), HTMLReport.isBlink(b))
+                if blinkA != blinkB { return blinkA }
+                return counts[a] ?? 0 != counts[b] ?? 0 ? counts[a] ?? 0 > counts[b] ?? 0 : a < b
+            }
+            if !order.isEmpty && timeRange.upperBound > timeRange.lowerBound {
+                let lanes = face.episodes.map { band in
+                    let name = band.metric.split(separator: ".").last.map(String.init) ?? band.metric
+                    return LineChart.Episode(
+                        metric: band.metric, onset: band.onset, offset: band.offset,
+                        colour: colours[name] ?? (HTMLReport.isBlink(band.metric) ? "#444" : "#4477aa"))
+                }
+                made.append(
+                    ChartView(
+                        LineChart(
+                            lanes: "Episodes (when each was on; blinks and winks first)", episodes: lanes, order: order,
+                            timeRange: timeRange)))
+            }
+            charts = made
             hasCharts = !charts.isEmpty
             func rows(_ names: [String]) -> [RowView] {
                 names.compactMap { name in summary.metrics[name].map { RowView(name: name, statistic: $0) } }
@@ -143,6 +176,8 @@ public enum HTMLReport {
             hasDominant = !dominant.isEmpty
         }
     }
+
+    static func isBlink(_ metric: String) -> Bool { ["blink", "winkLeft", "winkRight"].contains(metric) }
 
     struct ChartView {
         var title: String
@@ -161,9 +196,20 @@ public enum HTMLReport {
         var yTicks: [TickView]
         var zeroLine: Double
         var hasZeroLine: Bool
+        var bands: [BandView]
 
         init(_ chart: LineChart) {
             title = chart.title
+            height = chart.height
+            plotLeft = chart.left
+            plotWidth = LineChart.width - chart.left - LineChart.right
+            tickLabelX = chart.left - 5
+            plotBottom = chart.height - LineChart.bottom
+            plotHeight = chart.height - LineChart.top - LineChart.bottom
+            labelY = chart.height - 6
+            bands = chart.bands.map {
+                BandView(label: $0.label, colour: $0.colour, x: $0.x, y: $0.y, width: $0.width, height: $0.height)
+            }
             paths = chart.paths.map { path in
                 PathView(
                     name: path.name, colour: path.colour, runs: path.runs.map { RunView(points: $0) },
@@ -174,6 +220,15 @@ public enum HTMLReport {
             zeroLine = chart.zeroLine ?? 0
             hasZeroLine = chart.zeroLine != nil
         }
+    }
+
+    struct BandView {
+        var label: String
+        var colour: String
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
     }
 
     struct PathView {

@@ -34,6 +34,17 @@ public struct LineChart: Sendable {
         public var dots: [Point]
     }
 
+    /// An episode drawn as a band behind the lines (or in its lane): a rectangle in SVG user units.
+    public struct Band: Sendable {
+        /// The metric and its times, as the band's tooltip says them.
+        public var label: String
+        public var colour: String
+        public var x: Double
+        public var y: Double
+        public var width: Double
+        public var height: Double
+    }
+
     /// An axis label at a position along the axis.
     public struct Tick: Sendable {
         /// SVG user units along the axis (x from the left edge, y from the top).
@@ -65,13 +76,36 @@ public struct LineChart: Sendable {
     public var yTicks: [Tick]
     /// Where y = 0 sits when the range crosses zero (valence), else nil.
     public var zeroLine: Double?
+    /// Episodes of the charted metrics, behind the lines (`Episodes`: in lanes, one per metric).
+    public var bands: [Band] = []
+    /// The chart's height, SVG user units (taller for many lanes).
+    public var height = LineChart.height
+    /// Margin left of the plot area, SVG user units (wider for the lanes' metric names).
+    public var left = LineChart.left
 
     /// A gap between samples longer than this many times the typical step starts a new run.
     static let gapFactor = 5.0
 
-    /// Lays out `series` over `timeRange` (seconds) and `valueRange` (the metric's fixed scale).
+    /// One episode to draw: its metric, times (seconds) and colour.
+    public struct Episode: Sendable {
+        public var metric: String
+        public var onset: Double
+        public var offset: Double
+        public var colour: String
+
+        public init(metric: String, onset: Double, offset: Double, colour: String) {
+            self.metric = metric
+            self.onset = onset
+            self.offset = offset
+            self.colour = colour
+        }
+    }
+
+    /// Lays out `series` over `timeRange` (seconds) and `valueRange` (the metric's fixed scale), with
+    /// `episodes` as bands the plot's height behind the lines.
     public init(
-        title: String, series: [Series], timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>
+        title: String, series: [Series], timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>,
+        episodes: [Episode] = []
     ) {
         self.title = title
         let plotWidth = Self.width - Self.left - Self.right
@@ -109,6 +143,50 @@ public struct LineChart: Sendable {
             return Tick(position: y(v), label: String(Int(v.rounded())))
         }
         zeroLine = valueRange.contains(0) && valueRange.lowerBound < 0 ? y(0) : nil
+        bands = episodes.map { episode in
+            Self.band(episode, timeRange: timeRange, top: Self.top, height: plotHeight)
+        }
+    }
+
+    /// Episodes in lanes, one per metric (the metrics in `order`'s order), over `timeRange` (seconds): when each
+    /// expression, emotion or blink was on.
+    public init(lanes title: String, episodes: [Episode], order: [String], timeRange: ClosedRange<Double>) {
+        self.title = title
+        let lane = 16.0
+        let left = Self.laneLeft
+        self.left = left
+        height = Self.top + Double(max(order.count, 1)) * lane + Self.bottom
+        paths = []
+        xTicks = Self.niceTicks(timeRange, count: 6).map { t in
+            let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
+            return Tick(
+                position: left + (t - timeRange.lowerBound) / span * (Self.width - left - Self.right),
+                label: Self.timeLabel(t))
+        }
+        yTicks = order.enumerated().map { Tick(position: Self.top + (Double($0.offset) + 0.5) * lane, label: $0.element) }
+        zeroLine = nil
+        let rows = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0.element, $0.offset) })
+        bands = episodes.compactMap { episode in
+            guard let row = rows[episode.metric] else { return nil }
+            return Self.band(
+                episode, timeRange: timeRange, left: left, top: Self.top + Double(row) * lane + 2, height: lane - 4)
+        }
+    }
+
+    /// The lanes' left margin: room for `expressions.innerBrowRaise`.
+    static let laneLeft = 150.0
+
+    private static func band(
+        _ episode: Episode, timeRange: ClosedRange<Double>, left: Double = LineChart.left, top: Double, height: Double
+    ) -> Band {
+        let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
+        let plotWidth = width - left - right
+        let start = left + (max(episode.onset, timeRange.lowerBound) - timeRange.lowerBound) / span * plotWidth
+        let end = left + (min(episode.offset, timeRange.upperBound) - timeRange.lowerBound) / span * plotWidth
+        // A blink of one frame is still visible: at least 1.5 units wide.
+        return Band(
+            label: "\(episode.metric) \(timeLabel(episode.onset))–\(timeLabel(episode.offset))",
+            colour: episode.colour, x: start, y: top, width: max(end - start, 1.5), height: height)
     }
 
     /// Round tick values (1, 2 or 5 × 10ⁿ apart) covering `range`.

@@ -77,6 +77,8 @@ enum ReportTemplate {
         {{/yTicks}}
         {{#xTicks}}<line x1="{{position}}" x2="{{position}}" y1="{{plotTop}}" y2="{{plotBottom}}" stroke="#f2f2f2"/><text x="{{position}}" y="{{labelY}}" text-anchor="middle">{{label}}</text>
         {{/xTicks}}
+        {{#bands}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{height}}" fill="{{colour}}" fill-opacity="0.22"><title>{{label}}</title></rect>
+        {{/bands}}
         {{#hasZeroLine}}<line x1="{{plotLeft}}" x2="{{plotRight}}" y1="{{zeroLine}}" y2="{{zeroLine}}" stroke="#999" stroke-dasharray="4 3"/>{{/hasZeroLine}}
         {{#paths}}
         {{#runs}}<polyline fill="none" stroke="{{colour}}" stroke-width="1.6" stroke-linejoin="round" points="{{points}}"><title>{{name}}</title></polyline>
@@ -127,7 +129,7 @@ enum ReportTemplate {
             if (!img.complete || img.naturalWidth === 0) bad.push("undecodable " + img.alt);
           });
           document.querySelectorAll("svg.chart").forEach(function (svg) {
-            if (svg.querySelectorAll("polyline, circle").length === 0) bad.push("empty chart " + svg.getAttribute("aria-label"));
+            if (svg.querySelectorAll("polyline, circle, rect[fill-opacity]").length === 0) bad.push("empty chart " + svg.getAttribute("aria-label"));
           });
           document.documentElement.setAttribute("data-rendered", bad.length ? bad.join("; ") : "ok");
         });
