@@ -55,6 +55,10 @@ struct ShardCommandTests {
         #expect(rows == (try Self.rows("\(single)/merged/results.csv")), "the same rows as one process")
         #expect(rows.first?.hasPrefix("input,TimeStamp,frame,faceId") == true)
         #expect(rows.filter { $0.hasPrefix("\(clip),") }.count == 24, "one face in each of the clip's frames")
+        // Her smile through the clip is one episode, the same in the shards' merge as in one process.
+        let events = try Self.rows("\(shards)/merged/events.csv")
+        #expect(events == (try Self.rows("\(single)/merged/events.csv")), "the same episodes as one process")
+        #expect(events.contains { $0.hasPrefix("\(clip),0,expressions.smile,0,") }, "\(events)")
         #expect(
             rows.filter { $0.hasPrefix("\(twin),") }.count == 1
                 && rows.filter { $0.hasPrefix("\(SampleMedia.astronautPath),") }.count == 1)

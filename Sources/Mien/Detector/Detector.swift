@@ -156,10 +156,13 @@ public final class Detector: Sendable {
                 built = try DetectorEngine(
                     source: source, timing: timing, options: options, models: models ?? ModelStore())
             }
-            tracker =
-                timing == .stream && options.episodes.enabled && !options.detectionOnly
-                ? try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
-                : nil
+            if timing == .stream && options.episodes.enabled && !options.detectionOnly {
+                var made = try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
+                made.resume(after: options.resume?.episodeHistory ?? [])
+                tracker = made
+            } else {
+                tracker = nil
+            }
         } catch {
             // Nothing was analysed: no output may be left behind looking like a result.
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))

@@ -13,6 +13,10 @@ public struct ResumePoint: Sendable, Equatable {
     public var nextFaceId: Int
     /// Faces found and not lost by the break, in ID order.
     public var openFaces: [Int]
+    /// The earlier run's results, slimmed to what episodes are found from (scores, flags, events), so the
+    /// resumed run's episode finder continues where that run's stopped: an episode finished before the break
+    /// is not found again, and one open at the break ends there (`lost`, with its face). Empty: start afresh.
+    public var episodeHistory: [DetectorResult] = []
 
     /// A point after frame `afterFrame`, IDs continuing from `nextFaceId`, with `openFaces` still open.
     public init(afterFrame: Int, nextFaceId: Int, openFaces: [Int] = []) {
@@ -32,5 +36,14 @@ public struct ResumePoint: Sendable, Equatable {
             highest = max(highest, (result.faces?.keys.max() ?? -1), result.found.max() ?? -1)
         }
         self.init(afterFrame: last.frameIndex, nextFaceId: highest + 1, openFaces: open.sorted())
+        episodeHistory = results.map { result in
+            var slim = result
+            slim.faces = result.faces?.mapValues { face in
+                var face = face
+                (face.facePoints, face.keypoints, face.mesh, face.points68, face.blendshapes) = (nil, nil, nil, nil, nil)
+                return face
+            }
+            return slim
+        }
     }
 }

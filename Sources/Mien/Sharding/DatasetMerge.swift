@@ -51,6 +51,8 @@ public struct DatasetMerge: Sendable {
     public enum FileName {
         /// Every row of every input, with an `input` column.
         public static let csv = "results.csv"
+        /// Every finished episode of every input (`EventTable`).
+        public static let events = "events.csv"
         /// Counts, settings, models and each input's summary.
         public static let summary = "summary.json"
         /// An index of the inputs, then each input's report.
@@ -145,7 +147,7 @@ public struct DatasetMerge: Sendable {
         }
     }
 
-    /// Writes the data set into `output` (created if missing): `results.csv`, `summary.json`,
+    /// Writes the data set into `output` (created if missing): `results.csv`, `events.csv`, `summary.json`,
     /// `report.html` (when `report`) and `missing.tsv`, each atomically.
     /// - Parameters:
     ///   - output: the folder written into.
@@ -158,6 +160,7 @@ public struct DatasetMerge: Sendable {
         let csv = try AtomicFile(path: path(FileName.csv))
         try csv.write("input," + ResultTable.headerLine + "\n")
         let rows = MergedRows(file: csv)
+        let events = try MergedEvents(file: try AtomicFile(path: path(FileName.events)))
         var outcome = Outcome(done: [], failed: [], missing: [], frames: 0, rows: 0, missingShards: missingShards)
         var summaries: [InputSummary] = []
         var reports: [InputReport] = []
@@ -198,11 +201,18 @@ public struct DatasetMerge: Sendable {
                     try rows.copy(csvPath: base + ".csv", input: input)
                     part = stored.resampled(timelineCapacity: capacity)
                     frames = stored.summary.frames
+                    if FileManager.default.fileExists(atPath: base + ".events.csv") {
+                        try events.copy(eventsPath: base + ".events.csv")
+                    }
                 } else {
+                    var replay = MergedEvents.Replay(input: input)
                     try rows.replay(jsonlPath: base + ".jsonl", input: input) { result in
                         frames += 1
                         part.add(result, frame: nil)
+                        replay.add(result)
                     }
+                    replay.finish()
+                    try events.write(replay)
                 }
                 if entry.status == .done, let recorded = entry.frames, recorded != frames {
                     throw MienError(
@@ -231,6 +241,7 @@ public struct DatasetMerge: Sendable {
         try rows.flush()
         outcome.rows = rows.count
         try csv.commit()
+        try events.commit()
         try writeMissing(outcome, to: path(FileName.missing))
         try writeSummary(outcome, summaries: summaries, generator: generator, to: path(FileName.summary))
         if report {
