@@ -86,6 +86,9 @@ if report["boxes"] < report["processed"]: problems.append(f"{report['boxes']} bo
 box, frame = report.get("lastBox") or {}, report.get("frame") or {}
 if not box or not (0.1 * frame["width"] < box["width"] < frame["width"]): problems.append(f"implausible box {box}")
 if report["errors"]: problems.append(f"errors on the socket: {report['errors']}")
+# She smiles throughout the clip: the smile episode's start reaches the page as an "event" message.
+if "expressions.smile:started" not in report.get("episodes", []):
+    problems.append(f"no smile episode reached the page (episodes: {report.get('episodes', [])[:10]})")
 if not picture.startswith("data:image/png;base64,"): problems.append("no picture of the page")
 else:
     data = base64.b64decode(picture.split(",", 1)[1])

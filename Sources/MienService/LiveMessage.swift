@@ -9,6 +9,8 @@ import Mien
 /// - `result`: one frame's `DetectorResult` (the command line's schema; `faces` absent when the frame was not
 ///   processed: left out by the rate cap, or dropped undecoded for a newer frame when frames came faster than
 ///   they could be analysed), with `latencyMs` from the frame's arrival to this message;
+/// - `event`: an episode of a face's metric or a blink started or finished (`episode`: an `EpisodeEvent`),
+///   after the `result` of its frame;
 /// - `error`: a frame or message was refused (`error`: the `ErrorBody` detail); the session goes on.
 struct LiveMessage: Encodable, Sendable {
     var type: String
@@ -20,12 +22,16 @@ struct LiveMessage: Encodable, Sendable {
     /// Milliseconds from the frame's arrival at the service to its result being handed to the socket.
     var latencyMs: Double?
     var error: ErrorBody.Detail?
+    var episode: EpisodeEvent?
 
     static func ready(session: String, settings: AnalysisSettings) -> LiveMessage {
         LiveMessage(type: "ready", session: session, settings: settings)
     }
     static func event(_ type: String, faceId: Int, frameIndex: Int) -> LiveMessage {
         LiveMessage(type: type, faceId: faceId, frameIndex: frameIndex)
+    }
+    static func episode(_ episode: EpisodeEvent, frameIndex: Int) -> LiveMessage {
+        LiveMessage(type: "event", faceId: episode.faceId, frameIndex: frameIndex, episode: episode)
     }
     static func result(_ result: DetectorResult, latencyMs: Double?) -> LiveMessage {
         LiveMessage(type: "result", result: result, latencyMs: latencyMs)

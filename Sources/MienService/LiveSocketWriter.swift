@@ -29,6 +29,9 @@ final class LiveSocketWriter: ResultWriter, Sendable {
         }
         let milliseconds = result.latency.map { ($0.seconds * 1000).rounded(toPlaces: 2) }
         outbox.send(LiveMessage.result(result, latencyMs: milliseconds).text())
+        for episode in result.episodes {
+            outbox.send(LiveMessage.episode(episode, frameIndex: result.frameIndex).text())
+        }
         for id in result.lost {
             outbox.send(LiveMessage.event("lost", faceId: id, frameIndex: result.frameIndex).text())
         }

@@ -137,8 +137,10 @@ struct AnalyzeCommandTests {
         #expect(count("<section id=\"input-") == 2)
         #expect(count("<article class=\"face\"") == 2, "one face per input")
         #expect(
-            count("<svg class=\"chart\"") == 4, "emotions, valence, engagement and gaze for the video; none for a photo"
-        )
+            count("<svg class=\"chart\"") == 5,
+            "emotions, valence, engagement, gaze and the episode lanes for the video; none for a photo")
+        // Her smile through the clip is drawn as a band in its lane.
+        #expect(html.contains("<title>expressions.smile 0 s–"), "the smile episode's band")
         #expect(count("<polyline") >= 11, "7 emotions + valence + engagement + gaze yaw and pitch over the clip")
         #expect(html.contains("Gaze (degrees"), "the gaze timeline")
         #expect(count("src=\"data:image/jpeg;base64,") == 2, "a thumbnail per face")

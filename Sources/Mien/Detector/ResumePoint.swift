@@ -18,6 +18,12 @@ public struct ResumePoint: Sendable, Equatable {
     /// is not found again, and one open at the break ends there (`lost`, with its face). Empty: start afresh.
     public var episodeHistory: [DetectorResult] = []
 
+    /// Equal break points: the same frame, next ID and open faces (`episodeHistory` is what led there, not
+    /// where the break is).
+    public static func == (left: ResumePoint, right: ResumePoint) -> Bool {
+        left.afterFrame == right.afterFrame && left.nextFaceId == right.nextFaceId && left.openFaces == right.openFaces
+    }
+
     /// A point after frame `afterFrame`, IDs continuing from `nextFaceId`, with `openFaces` still open.
     public init(afterFrame: Int, nextFaceId: Int, openFaces: [Int] = []) {
         self.afterFrame = afterFrame
