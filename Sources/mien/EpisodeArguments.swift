@@ -26,7 +26,7 @@ struct EpisodeArguments: ParsableArguments {
     @Flag(help: "With --smoothing: report the smoothed scores too (raw scores stay raw otherwise).")
     var smoothScores = false
 
-    @Option(help: "Shot cuts: frame-to-frame colour change (0...1) that ends every face (default 0.12).")
+    @Option(help: "Shot cuts in videos and folders (not cameras): frame-to-frame colour change (0...1) that ends every face (default 0.12).")
     var shotCutThreshold: Double?
 
     @Flag(help: "Look for no shot cuts (one continuous shot: faces are followed across any change).")

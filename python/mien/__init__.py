@@ -4,6 +4,7 @@
     >>> df = mien.analyze(["interview.mp4", "photos/"])      # one row per face per analysed frame
     >>> df.groupby(["input", "faceId"])[["joy", "valence"]].mean()
     >>> mien.read("results/")                               # what `mien analyze --output results/` wrote
+    >>> mien.read_events("results/")                        # one row per episode (smiles, blinks, ...)
     >>> with mien.Detector(metrics="expressions") as detector:  # numpy frames in, one Result each
     ...     result = detector.process(frame, timestamp=0.0)
 
@@ -16,11 +17,11 @@ from ._client import Client, RemoteDetector
 from ._detector import Detector
 from ._engine import engine_version, executable, model_checksums
 from ._errors import EngineError, InputError, MienError, MienWarning, ModelError, OptionsError
-from ._frames import METRIC_GROUPS, analyze, read
-from ._result import Face, Result
+from ._frames import METRIC_GROUPS, Analysis, analyze, read, read_events
+from ._result import Episode, Face, Result
 from ._version import __version__
 
 __all__ = [
-    "analyze", "read", "Detector", "Result", "Face", "Client", "RemoteDetector", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
+    "analyze", "read", "read_events", "Analysis", "Detector", "Result", "Face", "Episode", "Client", "RemoteDetector", "engine_version", "executable", "model_checksums", "METRIC_GROUPS",
     "MienError", "InputError", "ModelError", "OptionsError", "EngineError", "MienWarning", "__version__",
 ]

@@ -1,4 +1,5 @@
-"""``analyze`` and ``read``: Mien's results as a pandas DataFrame, one row per face per analysed frame."""
+"""``analyze``, ``read`` and ``read_events``: Mien's results as pandas DataFrames, one row per face per analysed
+frame, and one row per episode (an expression, emotion or blink starting and ending)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import shutil
 import tempfile
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,15 @@ METRIC_GROUPS = ("all", "expressions", "emoji", "emotions", "appearance", "gaze"
 LABEL_COLUMNS = ("input", "flags", "gender", "age", "dominantEmoji")
 #: Columns that are always whole numbers.
 INTEGER_COLUMNS = ("frame", "faceId")
+#: Label columns of the episodes' table (``events.csv``).
+EVENT_LABEL_COLUMNS = ("input", "metric", "ending")
+
+
+class Analysis(NamedTuple):
+    """What ``analyze(..., events=True)`` returns: the per-frame rows and the episodes."""
+
+    results: pd.DataFrame
+    events: pd.DataFrame
 
 
 def analyze(
@@ -37,7 +47,8 @@ def analyze(
     jobs: int = 1,
     progress: bool = True,
     errors: str = "warn",
-) -> pd.DataFrame:
+    events: bool = False,
+) -> Union[pd.DataFrame, Analysis]:
     """Analyses pictures, folders of pictures and videos, and returns one row per face per analysed frame.
 
     The columns are those of ``mien analyze``'s CSV with ``input`` first: ``TimeStamp`` (seconds: 0 for a
@@ -62,6 +73,8 @@ def analyze(
         errors: ``"warn"`` (default): inputs that fail are reported with a ``MienWarning`` and in
             ``attrs["errors"]`` while the others' rows are returned; ``"raise"``: the first failure raises.
             When every input fails, the first failure raises either way.
+        events: also return the episodes (``read_events``'s table): ``analyze(...)`` then returns
+            ``Analysis(results, events)``.
 
     Raises:
         InputError: an input is missing, empty, corrupt or of a wrong type (see ``errors``).
@@ -103,6 +116,7 @@ def analyze(
             if shown is not None:
                 shown.close()
         frame = _read_folder(Path(folder), order=paths, required=False)
+        episodes = _read_events_folder(Path(folder), order=paths) if events else None
         # Inputs read to their end, faces or not (an input with no face leaves no row but did not fail).
         analysed = len(list(Path(folder).glob("*.summary.json")))
     finally:
@@ -113,7 +127,40 @@ def analyze(
         listed = "; ".join(str(error) for error in done.errors)
         warnings.warn(f"{len(done.errors)} input(s) failed: {listed}", MienWarning, stacklevel=2)
     frame.attrs.update(_provenance(settings, done.errors))
+    if episodes is not None:
+        episodes.attrs.update(frame.attrs)
+        return Analysis(frame, episodes)
     return frame
+
+
+def read_events(path: PathLike) -> pd.DataFrame:
+    """Reads the episodes ``mien analyze --output DIR`` or ``mien merge`` wrote: one row per finished episode.
+
+    Columns: ``input``, ``faceId``, ``metric`` (``expressions.smile``, ``emotions.joy``, ``blink``, ...),
+    ``onset``, ``apex``, ``offset`` (seconds on the input's clock), ``apexValue`` (the score at the apex),
+    ``duration`` (seconds) and ``ending`` (``fell``, ``lost``, ``cut``, ``ended``). Count blinks with
+    ``events[events.metric == "blink"].groupby(["input", "faceId"]).size()``.
+
+    Args:
+        path: an output folder of ``mien analyze`` (each input's ``<name>.events.csv``), a folder ``mien merge``
+            wrote (``events.csv``), or one of those files.
+
+    Raises:
+        InputError: the path holds no episodes Mien wrote.
+    """
+    target = Path(path)
+    if not target.exists():
+        raise InputError("no such file or folder", str(path))
+    if target.is_dir():
+        merged = target / "events.csv"
+        if merged.is_file():
+            return _read_events_csv(merged)
+        if not list(target.glob("*.events.csv")):
+            raise InputError("holds no episodes of mien analyze (no <name>.events.csv or events.csv)", str(path))
+        return _read_events_folder(target, order=None)
+    if target.name.endswith("events.csv"):
+        return _read_events_csv(target)
+    raise InputError("not a folder or events CSV file that mien analyze or mien merge wrote", str(path))
 
 
 def read(path: PathLike) -> pd.DataFrame:
@@ -206,6 +253,40 @@ def _read_folder(folder: Path, order: Optional[List[str]], required: bool) -> pd
         parts.sort(key=position)
     frame = pd.concat(parts, ignore_index=True)
     return _typed(frame)
+
+
+def _read_events_folder(folder: Path, order: Optional[List[str]]) -> pd.DataFrame:
+    parts = [_read_events_csv(path) for path in sorted(folder.glob("*.events.csv"))]
+    parts = [part for part in parts if len(part)]
+    if not parts:
+        return _read_events_csv(None)
+    if order is not None:
+        rank = {name: position for position, name in enumerate(order)}
+        parts.sort(key=lambda part: rank.get(str(part["input"].iloc[0]), len(rank)))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _read_events_csv(path: Optional[Path]) -> pd.DataFrame:
+    columns = ["input", "faceId", "metric", "onset", "apex", "apexValue", "offset", "duration", "ending"]
+    if path is None:
+        frame = pd.DataFrame(columns=columns)
+    else:
+        try:
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+        except (OSError, ValueError) as error:
+            raise InputError(f"unreadable CSV ({error})", str(path)) from error
+        if list(frame.columns) != columns:
+            raise InputError("not an events CSV of mien (its header differs)", str(path))
+    typed = {}
+    for column in frame.columns:
+        values = frame[column].astype(object)
+        if column in EVENT_LABEL_COLUMNS:
+            typed[column] = values.astype("category")
+        elif column == "faceId":
+            typed[column] = pd.to_numeric(values).astype("int64")
+        else:
+            typed[column] = pd.to_numeric(values, errors="coerce").astype("float64")
+    return pd.DataFrame(typed, columns=columns)
 
 
 def _read_csv(path: Path, input_name: Optional[str]) -> pd.DataFrame:

@@ -20,6 +20,8 @@ class Face:
         valence: -100...100; ``engagement``: 0...100.
         emoji: the 14 emoji, 0...100, and ``dominantEmoji``.
         gender, age, glasses: perceived gender, apparent age bracket (Affdex's), glasses.
+        blink_rate: blinks per minute over the last minute (streams with eye closure on; None for a face's
+            first 5 s).
         data: the face as the JSON schema has it (every field, including those above).
     """
 
@@ -34,6 +36,7 @@ class Face:
     gender: Optional[str]
     age: Optional[str]
     glasses: Optional[bool]
+    blink_rate: Optional[float]
     data: Dict[str, Any] = field(repr=False)
 
     @classmethod
@@ -46,7 +49,45 @@ class Face:
             orientation=data.get("orientation"), expressions=data.get("expressions"),
             emotions=data.get("emotions"), valence=data.get("valence"), engagement=data.get("engagement"),
             emoji=data.get("emoji"), gender=data.get("gender"), age=data.get("age"), glasses=data.get("glasses"),
-            data=data,
+            blink_rate=data.get("blinkRate"), data=data,
+        )
+
+
+@dataclass(frozen=True)
+class Episode:
+    """An episode of one face's metric, or a blink, starting or finishing on a frame.
+
+    Attributes:
+        face_id: the face.
+        metric: ``expressions.smile``, ``emotions.joy``, ``emoji.smirk``, ``valence``, ``engagement``, or the
+            blink events ``blink``, ``winkLeft``, ``winkRight`` (the person's eye).
+        change: ``"started"`` (it has lasted its minimum duration) or ``"finished"``.
+        onset: seconds, when the score reached the on threshold; ``apex``: when it was highest (so far);
+            ``apex_value``: that score.
+        offset: seconds, when it ended; ``ending``: why (``fell``, ``lost``, ``cut``, ``ended``); None for
+            ``started``.
+    """
+
+    face_id: int
+    metric: str
+    change: str
+    onset: float
+    apex: float
+    apex_value: float
+    offset: Optional[float]
+    ending: Optional[str]
+
+    @property
+    def duration(self) -> Optional[float]:
+        """Seconds from onset to offset (None for ``started``)."""
+        return None if self.offset is None else self.offset - self.onset
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Episode":
+        return cls(
+            face_id=int(data["faceId"]), metric=str(data["metric"]), change=str(data["change"]),
+            onset=float(data["onset"]), apex=float(data["apex"]), apex_value=float(data["apexValue"]),
+            offset=None if data.get("offset") is None else float(data["offset"]), ending=data.get("ending"),
         )
 
 
@@ -60,6 +101,8 @@ class Result:
         width, height: the frame's size in pixels.
         faces: faces by ``face_id``; None when the frame was not processed (left out by ``rate``).
         found: faces first seen on this frame; ``lost``: faces no longer seen from this frame on.
+        episodes: episodes of the faces' metrics and blinks that started or finished on this frame (streams).
+        shot_cut: whether a shot cut comes before this frame (every face seen before it is in ``lost``).
     """
 
     frame_index: int
@@ -69,6 +112,8 @@ class Result:
     faces: Optional[Dict[int, Face]]
     found: List[int]
     lost: List[int]
+    episodes: List[Episode]
+    shot_cut: bool
     _data: Dict[str, Any] = field(repr=False, compare=False)
 
     @property
@@ -87,5 +132,7 @@ class Result:
             frame_index=int(data["frameIndex"]), timestamp=float(data["timestamp"]),
             width=data.get("width"), height=data.get("height"),
             faces=None if faces is None else {int(key): Face.from_dict(int(key), value) for key, value in faces.items()},
-            found=list(data.get("found", [])), lost=list(data.get("lost", [])), _data=data,
+            found=list(data.get("found", [])), lost=list(data.get("lost", [])),
+            episodes=[Episode.from_dict(item) for item in data.get("episodes", [])],
+            shot_cut=bool(data.get("shotCut", False)), _data=data,
         )

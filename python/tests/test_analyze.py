@@ -93,3 +93,21 @@ def test_the_package_version_is_the_engines() -> None:
 def test_the_mien_command_runs_the_engine() -> None:
     done = subprocess.run([sys.executable, "-m", "mien", "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == mien.engine_version()
+
+
+def test_episodes_of_the_clip_as_a_dataframe(engine: str, clip: Path, tmp_path: Path) -> None:
+    results, events = mien.analyze(clip, metrics="expressions", progress=False, events=True)
+    assert len(results) >= 15
+    # She smiles through the whole clip: one smile episode, from the first frame to the last, ended by the input.
+    smiles = events[events["metric"] == "expressions.smile"]
+    assert len(smiles) == 1, events
+    smile = smiles.iloc[0]
+    assert smile["faceId"] == 0 and smile["onset"] == 0 and smile["ending"] == "ended"
+    assert smile["duration"] == pytest.approx(results["TimeStamp"].max(), abs=1e-3)
+    assert events["faceId"].dtype == np.int64 and isinstance(events["metric"].dtype, pd.CategoricalDtype)
+    # The same table from what the command line wrote.
+    done = run_cli(engine, "analyze", str(clip), "--metrics", "expressions", "--output", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert mien.read_events(tmp_path).drop(columns="input").equals(events.drop(columns="input"))
+    with pytest.raises(mien.InputError):
+        mien.read_events(tmp_path / "nothing-here")

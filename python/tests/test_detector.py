@@ -147,3 +147,14 @@ def test_a_closed_detector_and_a_killed_engine_raise_and_the_interpreter_goes_on
         killed.process(grey, 0.2)
     with mien.Detector(metrics="none") as fresh:
         assert fresh.process(grey, 0.0).processed
+
+
+def test_results_carry_typed_episodes(engine: str, clip: Path) -> None:
+    frames = video_frames(clip)
+    with mien.Detector(metrics="expressions") as detector:
+        results = [detector.process(frame, index / 15) for index, frame in enumerate(frames)]
+    started = [episode for result in results for episode in result.episodes if episode.metric == "expressions.smile"]
+    # Her smile starts once it has lasted 0.2 s (the default minimum): at the fourth frame of 15 fps.
+    assert len(started) == 1 and started[0].change == "started" and started[0].onset == 0
+    assert started[0].offset is None and started[0].duration is None and started[0].apex_value > 50
+    assert not any(result.shot_cut for result in results)

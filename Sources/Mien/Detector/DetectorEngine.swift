@@ -81,7 +81,7 @@ final class DetectorEngine: Sendable {
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
             reidentification: options.reidentification, firstFaceId: options.resume?.nextFaceId ?? 0,
-            cuts: try options.shotCutThreshold.map { try ShotCutDetector(threshold: $0) }, models: models)
+            cuts: try Self.cuts(source: source, options: options), models: models)
         self.init(
             options: options, front: Front(half: .locate(locator), interval: interval), measurer: measurer,
             runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
@@ -98,10 +98,16 @@ final class DetectorEngine: Sendable {
             mode: timing.runningMode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
             wholePictureFallback: detection.wholePictureFallback, firstFaceId: options.resume?.nextFaceId ?? 0,
-            cuts: try options.shotCutThreshold.map { try ShotCutDetector(threshold: $0) })
+            cuts: try Self.cuts(source: source, options: options))
         self.init(
             options: options, front: Front(half: .locate(locator), interval: interval),
             measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
+    }
+
+    /// The shot-cut detector, for sources that look for cuts (`DetectorSource.findsShotCuts`).
+    private static func cuts(source: DetectorSource, options: DetectorOptions) throws -> ShotCutDetector? {
+        guard source.findsShotCuts, let threshold = options.shotCutThreshold else { return nil }
+        return try ShotCutDetector(threshold: threshold)
     }
 
     /// The rate cap's interval, in seconds (nil: every frame).

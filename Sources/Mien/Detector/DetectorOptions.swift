@@ -55,7 +55,8 @@ public struct DetectorOptions: Sendable, Equatable {
     /// (`ShotCutDetector`); at a cut every face is lost, its episodes end (`cut`), and the faces of the new
     /// shot get new IDs (or, with `reidentification`, their old ones when recognised).
     ///
-    /// Default `ShotCutDetector.defaultThreshold`; nil looks for no cut (one continuous shot).
+    /// Default `ShotCutDetector.defaultThreshold`; nil looks for no cut (one continuous shot). Cameras and
+    /// live sources, which drop frames when behind, are one shot: no cut is looked for in them.
     public var shotCutThreshold: Double?
 
     /// Options with the face-finding settings given as a whole `DetectionOptions`.

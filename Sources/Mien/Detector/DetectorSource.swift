@@ -57,6 +57,12 @@ public enum DetectorSource: Sendable {
         if case .pushed = self { false } else { true }
     }
 
+    /// Whether shot cuts are looked for (`DetectorOptions.shotCutThreshold`): in recorded material analysed
+    /// whole (files, folders, pushed frames that wait for room), not in live feeds that drop frames when
+    /// behind (cameras, live sources): a live feed is one continuous shot, where a light switched on would
+    /// otherwise end every face.
+    var findsShotCuts: Bool { policy == .block }
+
     /// The input's name in results: the path, the camera device or the source's name.
     var inputName: String? {
         switch self {
