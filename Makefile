@@ -38,6 +38,8 @@ demo: build
 	  "$$(grep -c '"hasSmile":true' $(DEMO_DIR)/astronaut-pan-zoom.mp4.jsonl) smiling frames; summary in" \
 	  "$(DEMO_DIR)/astronaut-pan-zoom.mp4.summary.json; annotated: $(DEMO_DIR)/astronaut-pan-zoom.mp4.mp4," \
 	  "$(DEMO_DIR)/astronaut.jpg.png; report: $(DEMO_DIR)/report.html"
+	@echo "== her smile as an episode (onset, apex, offset, how it ended) in $(DEMO_DIR)/astronaut-pan-zoom.mp4.events.csv"
+	@grep -E '^input|,expressions\.smile,' $(DEMO_DIR)/astronaut-pan-zoom.mp4.events.csv
 
 ## test: install, build, run every test (unit, model, CLI, the Python package). Evaluation-data tests are reported skipped without
 ## ../shared/eval (or EVAL_DIR); under CI=true a skipped test fails the run; an EVAL_DIR naming no folder fails them.
