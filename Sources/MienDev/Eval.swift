@@ -8,7 +8,8 @@ struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
-    @Option(help: "Run only these sections (detection, geometry, expressions, affect, identity, events); all when omitted.")
+    @Option(
+        help: "Run only these sections (detection, geometry, expressions, affect, identity, events); all when omitted.")
     var only: [String] = []
 
     func run() throws {

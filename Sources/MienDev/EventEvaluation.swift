@@ -72,7 +72,8 @@ struct EventEvaluation {
             perVideo[video] = ["labelled": blinkRuns.count, "found": found.count, "matched": videoHits]
             print(
                 "blinks \(video): \(blinkRuns.count) labelled, \(found.count) found, \(videoHits) matched"
-                    + (unmatched.isEmpty ? "" : "; unmatched at " + unmatched.map { format($0.onset) + " s" }.joined(separator: ", ")))
+                    + (unmatched.isEmpty
+                        ? "" : "; unmatched at " + unmatched.map { format($0.onset) + " s" }.joined(separator: ", ")))
         }
         guard truePositives + misses > 0 else { return nil }
         let precision = Double(truePositives) / Double(max(1, truePositives + falsePositives))
@@ -83,15 +84,18 @@ struct EventEvaluation {
         print(
             "blinks: precision \(format(precision)), recall \(format(recall)) (\(truePositives) of "
                 + "\(truePositives + misses), \(falsePositives) false); onset error mean \(Int((meanError * 1000).rounded())) ms, "
-                + "mean |error| \(Int((meanAbsolute * 1000).rounded())) ms, largest \(Int((largest * 1000).rounded())) ms")
+                + "mean |error| \(Int((meanAbsolute * 1000).rounded())) ms, largest \(Int((largest * 1000).rounded())) ms"
+        )
         return [
             "precision": precision.rounded(toPlaces: 3), "recall": recall.rounded(toPlaces: 3),
             "labelled": truePositives + misses, "matched": truePositives, "false_positives": falsePositives,
             "onset_error_ms_mean": (meanError * 1000).rounded(toPlaces: 1),
             "onset_error_ms_mean_abs": (meanAbsolute * 1000).rounded(toPlaces: 1),
             "onset_error_ms_max": (largest * 1000).rounded(toPlaces: 1), "videos": perVideo,
-            "options": ["on": BlinkOptions.standard.closure.on, "off": BlinkOptions.standard.closure.off,
-                        "maximum_duration_s": BlinkOptions.standard.maximumDuration],
+            "options": [
+                "on": BlinkOptions.standard.closure.on, "off": BlinkOptions.standard.closure.off,
+                "maximum_duration_s": BlinkOptions.standard.maximumDuration,
+            ],
         ]
     }
 
@@ -133,7 +137,11 @@ struct EventEvaluation {
                 let signature = ShotCutDetector.signature(of: frame)
                 if let previous {
                     let distance = ShotCutDetector.distance(previous, signature)
-                    if labelled.contains(name + "#" + String(frame.index)) { cuts.append(distance) } else { within.append(distance) }
+                    if labelled.contains(name + "#" + String(frame.index)) {
+                        cuts.append(distance)
+                    } else {
+                        within.append(distance)
+                    }
                 }
                 first = first ?? signature
                 previous = signature
@@ -179,7 +187,9 @@ struct EventEvaluation {
             "yalefaces_people": summary(people),
         ]
         for (name, values) in summaries.sorted(by: { $0.key < $1.key }) {
-            print("shot cuts, \(name): " + values.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            print(
+                "shot cuts, \(name): "
+                    + values.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         print(
             "shot cuts at threshold \(threshold): \(falseCuts) false cuts in \(within.count) frame pairs within shots, "

@@ -21,7 +21,8 @@ extension JobQueue {
         let jobFolder = folder.appendingPathComponent(id)
         func path(_ name: String) -> String { jobFolder.appendingPathComponent(name).path }
         let files = OutputFiles(
-            jsonl: path("results.jsonl"), csv: path("results.csv"), events: path("events.csv"), summary: path("summary.json"),
+            jsonl: path("results.jsonl"), csv: path("results.csv"), events: path("events.csv"),
+            summary: path("summary.json"),
             page: path("report.html"))
         return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
     }

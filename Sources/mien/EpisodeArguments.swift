@@ -26,7 +26,10 @@ struct EpisodeArguments: ParsableArguments {
     @Flag(help: "With --smoothing: report the smoothed scores too (raw scores stay raw otherwise).")
     var smoothScores = false
 
-    @Option(help: "Shot cuts in videos and folders (not cameras): frame-to-frame colour change (0...1) that ends every face (default 0.12).")
+    @Option(
+        help:
+            "Shot cuts in videos and folders (not cameras): frame-to-frame colour change (0...1) that ends every face (default 0.12)."
+    )
     var shotCutThreshold: Double?
 
     @Flag(help: "Look for no shot cuts (one continuous shot: faces are followed across any change).")
@@ -57,7 +60,9 @@ struct EpisodeArguments: ParsableArguments {
 
     /// The shot-cut threshold (nil: none looked for).
     func shotCuts() throws -> Double? {
-        if noShotCuts && shotCutThreshold != nil { throw ValidationError("--no-shot-cuts contradicts --shot-cut-threshold") }
+        if noShotCuts && shotCutThreshold != nil {
+            throw ValidationError("--no-shot-cuts contradicts --shot-cut-threshold")
+        }
         return noShotCuts ? nil : shotCutThreshold ?? ShotCutDetector.defaultThreshold
     }
 
@@ -68,11 +73,14 @@ struct EpisodeArguments: ParsableArguments {
             throw MienError(.invalidOptions, "--episode '\(text)': expected METRIC:on=50,off=30,min=0.2,gap=0.2")
         }
         let name = parts[0] == "default" ? nil : try EpisodeSettings.metricName(parts[0])
-        var values = ["on": defaults.on, "off": defaults.off, "min": defaults.minimumDuration, "gap": defaults.mergeGap]
+        var values = [
+            "on": defaults.on, "off": defaults.off, "min": defaults.minimumDuration, "gap": defaults.mergeGap,
+        ]
         for pair in parts[1].split(separator: ",") {
             let keyValue = pair.split(separator: "=", maxSplits: 1).map(String.init)
             guard keyValue.count == 2, values[keyValue[0]] != nil, let value = Double(keyValue[1]) else {
-                throw MienError(.invalidOptions, "--episode '\(text)': '\(pair)' is not on=, off=, min= or gap= a number")
+                throw MienError(
+                    .invalidOptions, "--episode '\(text)': '\(pair)' is not on=, off=, min= or gap= a number")
             }
             values[keyValue[0]] = value
         }

@@ -237,7 +237,9 @@ struct BadInputTests {
                 && result.stderr.contains("cannot write output (No space left on device)"), "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
         #expect(
-            files == ["astronaut.jpg.csv", "astronaut.jpg.events.csv", "astronaut.jpg.jsonl", "astronaut.jpg.summary.json"],
+            files == [
+                "astronaut.jpg.csv", "astronaut.jpg.events.csv", "astronaut.jpg.jsonl", "astronaut.jpg.summary.json",
+            ],
             "\(files)")
     }
 

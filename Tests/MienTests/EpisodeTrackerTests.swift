@@ -21,8 +21,10 @@ struct EpisodeTrackerTests {
         return face
     }
 
-    /// Feeds results at 10 fps; `frames[i]` are the faces of frame i (nil: not processed), `lost[i]` the
-    /// faces lost on it. Returns every event, those of the end included.
+    /// Feeds results at 10 fps.
+    ///
+    /// `frames[i]` are the faces of frame i (nil: not processed), `lost[i]` the faces lost on it. Returns every
+    /// event, those of the end included.
     private func run(
         _ frames: [[FaceResult]?], lost: [Int: [Int]] = [:], settings: EpisodeSettings = .standard,
         facesReturn: Bool = false, cutAt: Int? = nil
@@ -139,7 +141,8 @@ struct EpisodeTrackerTests {
         result = DetectorResult(frameIndex: 1, timestamp: 0.1, faces: [0: face(0, smile: 100)])
         _ = tracker.update(&result)
         #expect(result.faces?[0]?.expressions?[.smile] == 100, "raw scores stay raw")
-        var smoothing = try EpisodeTracker(settings: EpisodeSettings(smoothing: 0.3, smoothScores: true), facesReturn: false)
+        var smoothing = try EpisodeTracker(
+            settings: EpisodeSettings(smoothing: 0.3, smoothScores: true), facesReturn: false)
         result = DetectorResult(frameIndex: 0, timestamp: 0, faces: [0: face(0, smile: 0)])
         _ = smoothing.update(&result)
         result = DetectorResult(frameIndex: 1, timestamp: 0.1, faces: [0: face(0, smile: 100)])

@@ -21,7 +21,8 @@ struct ShotCutTests {
         let face = SampleMedia.astronautFace.center
         let scale = 1.6
         return try frame.warped(
-            by: .scale(scale, thenTranslate: Double(frame.width) / 2 - scale * face.x,
+            by: .scale(
+                scale, thenTranslate: Double(frame.width) / 2 - scale * face.x,
                 Double(frame.height) / 2 - scale * face.y),
             width: frame.width, height: frame.height)
     }
@@ -67,7 +68,8 @@ struct ShotCutTests {
         let still = try astronaut()
         let frames = Array(repeating: still, count: 8) + Array(repeating: try closeUp(still), count: 8)
         let results = try run(frames, options: try DetectorOptions(metrics: [.expression(.smile)]))
-        #expect(results.map(\.shotCut) == Array(repeating: false, count: 8) + [true] + Array(repeating: false, count: 7))
+        #expect(
+            results.map(\.shotCut) == Array(repeating: false, count: 8) + [true] + Array(repeating: false, count: 7))
         let plain = ids(results, splitAt: 8)
         #expect(!plain.before.isEmpty && !plain.after.isEmpty)
         #expect(plain.before.isDisjoint(with: plain.after), "no ID spans the cut")
@@ -91,8 +93,10 @@ struct ShotCutTests {
         let root = try #require(SampleMedia.evaluationDirectory)
         // Yale's subjects were photographed with one framing, light and background: the second face lands
         // where the first one was.
-        let first = try ImageDecoder.decode(file: root.appendingPathComponent("yalefaces/png/subject02.normal.png").path)
-        let second = try ImageDecoder.decode(file: root.appendingPathComponent("yalefaces/png/subject03.normal.png").path)
+        let first = try ImageDecoder.decode(
+            file: root.appendingPathComponent("yalefaces/png/subject02.normal.png").path)
+        let second = try ImageDecoder.decode(
+            file: root.appendingPathComponent("yalefaces/png/subject03.normal.png").path)
         let frames = Array(repeating: first, count: 8) + Array(repeating: second, count: 8)
         let results = try run(frames, options: try DetectorOptions())
         #expect(results[8].shotCut)

@@ -41,9 +41,10 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     /// Whether a shot cut comes before this frame (streams; `DetectorOptions.shotCutThreshold`): the faces
     /// seen before it are all in `lost`.
     public var shotCut: Bool = false
-    /// Episodes of the faces' metrics (and blinks) that started or finished on this frame, in face and
-    /// metric order (streams only; `DetectorOptions.episodes`). Episodes still open when the input ends are
-    /// reported finished to the delegate and the writers at its end, not in a frame.
+    /// Episodes of the faces' metrics (and blinks) that started or finished on this frame, in face and metric order.
+    ///
+    /// Streams only (`DetectorOptions.episodes`). Episodes still open when the input ends are reported finished to
+    /// the delegate and the writers at its end, not in a frame.
     public var episodes: [EpisodeEvent] = []
     /// EnableX FaceAI's face-count stream; streams' processed frames only.
     public var faceCount: FaceCount?

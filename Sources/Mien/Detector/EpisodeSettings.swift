@@ -6,21 +6,30 @@ public import MienCore
 /// and blinks when eye closure is on; raw scores stay raw unless `smoothing` and `smoothScores` say
 /// otherwise.
 public struct EpisodeSettings: Sendable, Equatable {
-    /// Whether episodes are found at all. Default true.
+    /// Whether episodes are found at all.
+    ///
+    /// Default true.
     public var enabled: Bool
-    /// The metrics watched, by name (`EpisodeEvent.metric`: `expressions.smile`, `emotions.joy`, `blink`,
-    /// ...); nil (default) watches every metric that is on. A name of a metric that is off watches nothing.
+    /// The metrics watched, by name (`EpisodeEvent.metric`: `expressions.smile`, `emotions.joy`, `blink`, ...).
+    ///
+    /// Nil (default) watches every metric that is on. A name of a metric that is off watches nothing.
     public var metrics: Set<String>?
-    /// Thresholds and durations for every metric without its own. Default on 50, off 30, 0.2 s, 0.2 s.
+    /// Thresholds and durations for every metric without its own.
+    ///
+    /// Default on 50, off 30, 0.2 s, 0.2 s.
     public var defaults: EpisodeOptions
-    /// Per-metric thresholds, by name. Valence's default is on 50 / off 30 of its positive side.
+    /// Per-metric thresholds, by name.
+    ///
+    /// Valence's default is on 50 / off 30 of its positive side.
     public var perMetric: [String: EpisodeOptions]
     /// Blinks and winks (found when eye closure is on and `blink` is watched).
     public var blinks: BlinkOptions
     /// Time constant, seconds, of a low-pass filter (`ScoreSmoother`) applied to scores before episodes are
     /// found; nil (default) finds them on the raw scores.
     public var smoothing: Double?
-    /// With `smoothing`: report the smoothed scores in the results too. Default false.
+    /// With `smoothing`: report the smoothed scores in the results too.
+    ///
+    /// Default false.
     public var smoothScores: Bool
 
     /// - Throws: `.invalidOptions` for a smoothing time constant that is not a positive number of seconds,
@@ -69,7 +78,9 @@ extension EpisodeSettings {
     /// Every name a watched metric can have (`EpisodeEvent.metric`).
     public static var metricNames: [String] {
         FacialExpression.allCases.map { "expressions.\($0.rawValue)" } + Emoji.allCases.map { "emoji.\($0.rawValue)" }
-            + Emotion.allCases.map { "emotions.\($0.rawValue)" } + ["valence", "engagement", "blink", "winkLeft", "winkRight"]
+            + Emotion.allCases.map { "emotions.\($0.rawValue)" } + [
+                "valence", "engagement", "blink", "winkLeft", "winkRight",
+            ]
     }
 
     /// The full name of the metric `text` names: a full name (`expressions.smile`), or a bare one that names
@@ -81,10 +92,12 @@ extension EpisodeSettings {
         let matches = names.filter { $0.hasSuffix("." + text) }
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw MienError(.invalidOptions, "no metric is called '\(text)' (one of: \(names.joined(separator: ", ")))")
+        case 0:
+            throw MienError(.invalidOptions, "no metric is called '\(text)' (one of: \(names.joined(separator: ", ")))")
         default:
             throw MienError(
-                .invalidOptions, "'\(text)' names \(matches.count) metrics: say which (\(matches.joined(separator: " or ")))")
+                .invalidOptions,
+                "'\(text)' names \(matches.count) metrics: say which (\(matches.joined(separator: " or ")))")
         }
     }
 }

@@ -13,8 +13,9 @@ public struct ResumePoint: Sendable, Equatable {
     public var nextFaceId: Int
     /// Faces found and not lost by the break, in ID order.
     public var openFaces: [Int]
-    /// The earlier run's results, slimmed to what episodes are found from (scores, flags, events), so the
-    /// resumed run's episode finder continues where that run's stopped: an episode finished before the break
+    /// The earlier run's results, slimmed to what episodes are found from (scores, flags, events).
+    ///
+    /// The resumed run's episode finder continues where that run's stopped: an episode finished before the break
     /// is not found again, and one open at the break ends there (`lost`, with its face). Empty: start afresh.
     public var episodeHistory: [DetectorResult] = []
 
@@ -46,7 +47,9 @@ public struct ResumePoint: Sendable, Equatable {
             var slim = result
             slim.faces = result.faces?.mapValues { face in
                 var face = face
-                (face.facePoints, face.keypoints, face.mesh, face.points68, face.blendshapes) = (nil, nil, nil, nil, nil)
+                (face.facePoints, face.keypoints, face.mesh, face.points68, face.blendshapes) = (
+                    nil, nil, nil, nil, nil
+                )
                 return face
             }
             return slim

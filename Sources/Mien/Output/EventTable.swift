@@ -4,7 +4,9 @@
 /// input's clock), `apexValue`, `duration` (seconds) and `ending` (`fell`, `lost`, `cut`, `ended`).
 public enum EventTable {
     /// Every column, in order.
-    public static let header = ["input", "faceId", "metric", "onset", "apex", "apexValue", "offset", "duration", "ending"]
+    public static let header = [
+        "input", "faceId", "metric", "onset", "apex", "apexValue", "offset", "duration", "ending",
+    ]
 
     /// The header as one CSV line (without the line break).
     public static var headerLine: String { header.joined(separator: ",") }

@@ -39,8 +39,9 @@ public struct InputSummary: Sendable, Encodable {
         public var metrics: [String: Statistic]
         /// Emotion name to the share (0...1) of the face's frames in which it was the dominant one.
         public var dominantEmotionShare: [String: Double]
-        /// Episode metric name (`expressions.smile`, `blink`, ...) to its finished episodes; blinks are
-        /// `blink`'s count. Empty without episodes (stills, or episodes off).
+        /// Episode metric name (`expressions.smile`, `blink`, ...) to its finished episodes.
+        ///
+        /// Blinks are `blink`'s count. Empty without episodes (stills, or episodes off).
         public var episodes: [String: EpisodeStatistic]
     }
 

@@ -9,18 +9,25 @@
 /// (`Tests/Fixtures/blink-labels/blinks.csv`; `make eval` prints the precision, recall and onset error
 /// they give).
 public struct BlinkOptions: Sendable, Equatable, Codable {
-    /// Thresholds and durations of a closure. Default on 40, off 30, no minimum duration (a blink can
-    /// last one frame at 25 fps), merge gap 0.1 s.
+    /// Thresholds and durations of a closure.
+    ///
+    /// Default on 40, off 30, no minimum duration (a blink can last one frame at 25 fps), merge gap 0.1 s.
     public var closure: EpisodeOptions
-    /// Longest closure that is a blink, seconds. Default 0.5 (blinks last 0.1–0.4 s).
+    /// Longest closure that is a blink, seconds.
+    ///
+    /// Default 0.5 (blinks last 0.1–0.4 s).
     public var maximumDuration: Double
-    /// A closure is a wink when the other eye's closure stays under this (0...100). Default 10 (open eyes
-    /// read 0–15).
+    /// A closure is a wink when the other eye's closure stays under this (0...100).
+    ///
+    /// Default 10 (open eyes read 0–15).
     public var openBelow: Double
-    /// Blink rate: the sliding window, seconds. Default 60 (blinks per minute over the last minute).
+    /// Blink rate: the sliding window, seconds.
+    ///
+    /// Default 60 (blinks per minute over the last minute).
     public var rateWindow: Double
-    /// Blink rate: none until the face has been seen this long, seconds (a rate over a few seconds is
-    /// noise). Default 5.
+    /// Blink rate: none until the face has been seen this long, seconds (a rate over a few seconds is noise).
+    ///
+    /// Default 5.
     public var rateWarmUp: Double
 
     /// - Throws: `MienError.Code.invalidOptions` naming a value out of range.

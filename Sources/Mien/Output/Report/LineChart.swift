@@ -163,7 +163,9 @@ public struct LineChart: Sendable {
                 position: left + (t - timeRange.lowerBound) / span * (Self.width - left - Self.right),
                 label: Self.timeLabel(t))
         }
-        yTicks = order.enumerated().map { Tick(position: Self.top + (Double($0.offset) + 0.5) * lane, label: $0.element) }
+        yTicks = order.enumerated().map {
+            Tick(position: Self.top + (Double($0.offset) + 0.5) * lane, label: $0.element)
+        }
         zeroLine = nil
         let rows = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0.element, $0.offset) })
         bands = episodes.compactMap { episode in
