@@ -67,6 +67,12 @@ struct JobTests {
             let report = try await client.execute(uri: "/v1/jobs/\(id)/report.html", method: .get) {
                 String(buffer: $0.body)
             }
+            // The job's episodes, as `mien analyze` writes them: a header and her smile through the clip.
+            let events = try await client.execute(uri: "/v1/jobs/\(id)/events.csv", method: .get) {
+                String(buffer: $0.body)
+            }
+            #expect(events.hasPrefix(EventTable.headerLine + "\n"), "\(events)")
+            #expect(events.contains(",expressions.smile,"), "\(events)")
             try await client.execute(uri: "/v1/jobs/\(id)", method: .delete) { #expect($0.status == .noContent) }
             let afterDelete = try await client.execute(uri: "/v1/jobs/\(id)", method: .get) { $0.status }
             return (status, jsonl, csv, report, afterDelete)
