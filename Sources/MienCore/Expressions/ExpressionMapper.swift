@@ -20,7 +20,7 @@ import RealModule
 /// | smile (AU12) | mouthSmile, from its own zero | — (corner lift and mouth width tried, dropped) |
 /// | browRaise (AU2) | browOuterUp, from its own zero | — (brow height above the eye ranked worse, dropped) |
 /// | innerBrowRaise (AU1) | browInnerUp, as it is | — (inner brow end above the eye ranked worse, dropped) |
-/// | browFurrow (AU4) | browDown | inner brow end lowered toward the eye |
+/// | browFurrow (AU4) | browDown, from its own zero | inner brow end lowered toward the eye |
 /// | eyeClosure (AU43) | eyeBlink | eye aspect ratio closing |
 /// | eyeWiden (AU5) | eyeWide, from its own zero | — (eye aspect ratio opening ranked worse, dropped) |
 /// | lidTighten (AU7) | eyeSquint | lower lid raised toward the corner line; discounted by the smile |
@@ -148,7 +148,13 @@ public struct ExpressionMapper: Sendable {
         static let browOuterUp = ResponseCurve(neutral: 0.0, full: 0.6)
         /// The blendshape as it is: posed faces reach 0.8 to 1, and a full point below 1 ties them at 100.
         static let browInnerUp = ResponseCurve(neutral: 0.0, full: 1.0)
-        static let browDown = ResponseCurve(neutral: 0.13, full: 0.7)
+        /// From its own zero although its relaxed median is 0.13.
+        ///
+        /// A floor there left the blendshape 0 on most faces of JAFFE and fer2013, so the order among slightly
+        /// lowered brows was lost (AU4 prototype AUC, issue 39: JAFFE 0.533 to 0.681, fer2013 0.585 to 0.594,
+        /// muxspace 0.583 to 0.582). A relaxed face reads up to 9 more (0.6–8.4 on yalefaces' eight neutral
+        /// faces); in streams the per-person baseline takes it off.
+        static let browDown = ResponseCurve(neutral: 0.0, full: 0.7)
         static let innerBrowLowered = ResponseCurve(neutral: 0.26, full: 0.2)
         static let eyeBlink = ResponseCurve(neutral: 0.12, full: 0.7)
         static let eyeClosing = ResponseCurve(neutral: 0.29, full: 0.08)
