@@ -131,6 +131,13 @@ struct EpisodeTrackerTests {
         #expect(finished(events).count == 1)
         #expect(Set(events.map(\.metric)) == ["expressions.smile"])
         #expect(try run(frames, settings: .off).isEmpty)
+        // Watching a metric that is off is a mistake said at once, not a silence.
+        let watched = try EpisodeSettings(metrics: ["expressions.smile", "blink"])
+        #expect(throws: MienError.self) {
+            try DetectorOptions(detection: DetectionOptions(), metrics: [.emotion(.joy)], episodes: watched)
+        }
+        #expect(watched.unmeasured(given: [.expression(.smile)]) == ["blink"])
+        #expect(watched.unmeasured(given: [.expression(.smile), .expression(.eyeClosure)]).isEmpty)
     }
 
     @Test func smoothing_findsEpisodesOnSmoothedScores_andReportsThemOnlyWhenAsked() throws {

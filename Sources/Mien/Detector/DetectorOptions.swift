@@ -67,6 +67,13 @@ public struct DetectorOptions: Sendable, Equatable {
         resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil,
         episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = ShotCutDetector.defaultThreshold
     ) throws {
+        let unmeasured = episodes.unmeasured(given: metrics)
+        if !unmeasured.isEmpty {
+            throw MienError(
+                .invalidOptions,
+                "episodes are watched for metrics that are off: \(unmeasured.joined(separator: ", ")) "
+                    + "(turn them on, or watch others; blinks need eye closure)")
+        }
         if let shotCutThreshold, !(shotCutThreshold > 0 && shotCutThreshold <= 1) {
             throw MienError(.invalidOptions, "shotCutThreshold must be in 0...1 (above 0), got \(shotCutThreshold)")
         }

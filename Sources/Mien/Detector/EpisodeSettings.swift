@@ -83,6 +83,25 @@ extension EpisodeSettings {
             ]
     }
 
+    /// The watched names (`metrics`) whose metric is not among `on`, so they could never have an episode
+    /// (blinks and winks need eye closure).
+    public func unmeasured(given on: Set<Metric>) -> [String] {
+        guard let metrics else { return [] }
+        return metrics.sorted().filter { name in
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            switch (parts.first ?? "", parts.count == 2 ? parts[1] : "") {
+            case ("expressions", let key):
+                return !(FacialExpression(rawValue: key).map { on.contains(.expression($0)) } ?? false)
+            case ("emoji", let key): return !(Emoji(rawValue: key).map { on.contains(.emoji($0)) } ?? false)
+            case ("emotions", let key): return !(Emotion(rawValue: key).map { on.contains(.emotion($0)) } ?? false)
+            case ("valence", _): return !on.contains(.valence)
+            case ("engagement", _): return !on.contains(.engagement)
+            case ("blink", _), ("winkLeft", _), ("winkRight", _): return !on.contains(.expression(.eyeClosure))
+            default: return true
+            }
+        }
+    }
+
     /// The full name of the metric `text` names: a full name (`expressions.smile`), or a bare one that names
     /// one metric only (`smile`, `joy`, `blink`).
     /// - Throws: `.invalidOptions` for an unknown name, or a bare name two metrics share (`smirk`).
