@@ -242,17 +242,22 @@ def _read_folder(folder: Path, order: Optional[List[str]], required: bool) -> pd
         if required:
             raise InputError("holds no results of mien analyze (no <name>.csv)", str(folder))
         return _typed(pd.DataFrame(columns=["input"]))
-    if order is not None:
-        rank = {name: position for position, name in enumerate(order)}
-
-        def position(part: pd.DataFrame) -> int:
-            name = str(part["input"].iloc[0]) if len(part) else ""
-            matches = [rank[given] for given in rank if name == given or name.startswith(given.rstrip("/") + "/")]
-            return min(matches) if matches else len(rank)
-
-        parts.sort(key=position)
-    frame = pd.concat(parts, ignore_index=True)
+    frame = pd.concat(_in_input_order(parts, order), ignore_index=True)
     return _typed(frame)
+
+
+def _in_input_order(parts: List[pd.DataFrame], order: Optional[List[str]]) -> List[pd.DataFrame]:
+    """Per-input tables in the order the inputs were given (a folder's pictures where the folder was)."""
+    if order is None:
+        return parts
+    rank = {name: position for position, name in enumerate(order)}
+
+    def position(part: pd.DataFrame) -> int:
+        name = str(part["input"].iloc[0]) if len(part) else ""
+        matches = [rank[given] for given in rank if name == given or name.startswith(given.rstrip("/") + "/")]
+        return min(matches) if matches else len(rank)
+
+    return sorted(parts, key=position)
 
 
 def _read_events_folder(folder: Path, order: Optional[List[str]]) -> pd.DataFrame:
@@ -260,10 +265,7 @@ def _read_events_folder(folder: Path, order: Optional[List[str]]) -> pd.DataFram
     parts = [part for part in parts if len(part)]
     if not parts:
         return _read_events_csv(None)
-    if order is not None:
-        rank = {name: position for position, name in enumerate(order)}
-        parts.sort(key=lambda part: rank.get(str(part["input"].iloc[0]), len(rank)))
-    return pd.concat(parts, ignore_index=True)
+    return pd.concat(_in_input_order(parts, order), ignore_index=True)
 
 
 def _read_events_csv(path: Optional[Path]) -> pd.DataFrame:

@@ -37,3 +37,23 @@ struct LineReader {
         if !pending.isEmpty { try body(pending, number + 1) }
     }
 }
+
+extension LineReader {
+    /// Calls `body` with each non-empty line after the first, which must be `header` exactly (a CSV this Mien
+    /// wrote), as text with its line number.
+    /// - Throws: `.corruptData` naming `path` when the first line is not `header` (`what` names the kind of
+    ///   file); what `body` throws.
+    func forEachRow(header: String, what: String, _ body: (String, Int) throws -> Void) throws {
+        try forEachLine { line, number in
+            let text = String(decoding: line, as: UTF8.self)
+            if number == 1 {
+                guard text == header else {
+                    throw MienError(.corruptData, "the header is not this Mien's \(what) header", input: path)
+                }
+                return
+            }
+            guard !text.isEmpty else { return }
+            try body(text, number)
+        }
+    }
+}

@@ -20,15 +20,7 @@ final class MergedEvents {
     /// - Throws: `.corruptData` naming the file when its header is not this Mien's.
     func copy(eventsPath: String) throws {
         var rows = ""
-        try LineReader(path: eventsPath).forEachLine { line, number in
-            let text = String(decoding: line, as: UTF8.self)
-            if number == 1 {
-                guard text == EventTable.headerLine else {
-                    throw MienError(.corruptData, "the header is not this Mien's events header", input: eventsPath)
-                }
-                return
-            }
-            guard !text.isEmpty else { return }
+        try LineReader(path: eventsPath).forEachRow(header: EventTable.headerLine, what: "events") { text, _ in
             rows += text + "\n"
             count += 1
         }

@@ -33,15 +33,7 @@ final class MergedRows {
     func copy(csvPath: String, input: String) throws {
         let quoted = ResultTable.quoted(input)
         var last = (frame: -1, face: -1)
-        try LineReader(path: csvPath).forEachLine { line, number in
-            let text = String(decoding: line, as: UTF8.self)
-            if number == 1 {
-                guard text == ResultTable.headerLine else {
-                    throw MienError(.corruptData, "the header is not this Mien's CSV header", input: csvPath)
-                }
-                return
-            }
-            guard !text.isEmpty else { return }
+        try LineReader(path: csvPath).forEachRow(header: ResultTable.headerLine, what: "CSV") { text, number in
             // TimeStamp, frame, faceId lead every row, unquoted numbers.
             let cells = text.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
             guard cells.count == 4, let frame = Int(cells[1]), let face = Int(cells[2]) else {

@@ -117,7 +117,7 @@ public enum HTMLReport {
             /// The face's episodes of metrics with a timeline, by the timeline's name (`emotions.joy` → `joy`).
             func episodes(of names: [String]) -> [LineChart.Episode] {
                 face.episodes.compactMap { band in
-                    let name = band.metric.split(separator: ".").last.map(String.init) ?? band.metric
+                    let name = HTMLReport.timelineName(of: band.metric)
                     guard names.contains(name) else { return nil }
                     return LineChart.Episode(
                         metric: band.metric, onset: band.onset, offset: band.offset, colour: colours[name] ?? "#888")
@@ -149,7 +149,7 @@ public enum HTMLReport {
             }
             if !order.isEmpty && timeRange.upperBound > timeRange.lowerBound {
                 let lanes = face.episodes.map { band in
-                    let name = band.metric.split(separator: ".").last.map(String.init) ?? band.metric
+                    let name = HTMLReport.timelineName(of: band.metric)
                     return LineChart.Episode(
                         metric: band.metric, onset: band.onset, offset: band.offset,
                         colour: colours[name] ?? (HTMLReport.isBlink(band.metric) ? "#444" : "#4477aa"))
@@ -175,6 +175,11 @@ public enum HTMLReport {
             }
             hasDominant = !dominant.isEmpty
         }
+    }
+
+    /// An episode metric's timeline and colour name: `emotions.joy` → `joy`.
+    static func timelineName(of metric: String) -> String {
+        metric.split(separator: ".").last.map(String.init) ?? metric
     }
 
     static func isBlink(_ metric: String) -> Bool { ["blink", "winkLeft", "winkRight"].contains(metric) }
