@@ -204,7 +204,9 @@ struct ExpressionEvaluation {
             ) -> ExpressionPrototypes.LabelledSet {
                 ExpressionPrototypes.LabelledSet(
                     name: name,
-                    pictures: zip(images, faces).map { image, scored in (scored.0, scored.1, peer[image.imagePath]) })
+                    pictures: zip(images, faces).map { image, scored in
+                        (scored.0, image.subject, scored.1, peer[image.imagePath])
+                    })
             }
             result["prototypes"] = ExpressionPrototypes().run(
                 [
