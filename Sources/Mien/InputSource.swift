@@ -2,10 +2,9 @@ import Foundation
 
 /// Opens the right `FrameSource` for a path given on a command line or in a batch list.
 public enum InputSource {
-    /// Video container extensions (lower case) opened with FFmpeg.
-    public static let videoExtensions: Set<String> = [
-        "mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "wmv", "flv", "3gp", "ts", "mts", "ogv",
-    ]
+    /// Extensions (lower case) opened with FFmpeg as videos: containers, and GIF
+    /// (`ImageDecoder.videoLikeExtensions`).
+    public static let videoExtensions: Set<String> = ImageDecoder.videoLikeExtensions
 
     /// Opens `path`: a folder becomes an `ImageFolderSource`, an image extension an `ImageSource`, a video
     /// extension a `VideoFileSource`.

@@ -27,6 +27,14 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     /// false; descriptors stay in the session's memory for 10 minutes and are never sent).
     public var reidentify: Bool?
 
+    /// The JSON keys and query parameter names, one per field.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case metrics, maxFaces, faceMode, minConfidence, rate, baseline, landmarks, blendshapes, reidentify
+    }
+
+    /// The parameter names a client may send, in the documented order.
+    public static var parameterNames: [String] { CodingKeys.allCases.map(\.rawValue) }
+
     /// The metric groups `metrics` may name.
     public static let metricGroups = ["expressions", "emotions", "appearance", "gaze", "all"]
 
@@ -69,8 +77,7 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
             default:
                 throw MienError(
                     .invalidArgument,
-                    "unknown parameter '\(name)' (known: metrics, maxFaces, faceMode, minConfidence, rate, baseline, landmarks, blendshapes, reidentify)"
-                )
+                    "unknown parameter '\(Self.excerpt(name))' (known: \(Self.parameterNames.joined(separator: ", ")))")
             }
         }
     }
@@ -89,7 +96,7 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
             default:
                 throw MienError(
                     .invalidOptions,
-                    "unknown metric group '\(group)' (known: \(Self.metricGroups.joined(separator: ", ")))")
+                    "unknown metric group '\(Self.excerpt(group))' (known: \(Self.metricGroups.joined(separator: ", ")))")
             }
         }
         let mode: FaceMode
@@ -97,7 +104,7 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
         case nil: mode = .large
         case let name?:
             guard let parsed = FaceMode(rawValue: name) else {
-                throw MienError(.invalidOptions, "unknown face mode '\(name)' (known: large, small)")
+                throw MienError(.invalidOptions, "unknown face mode '\(Self.excerpt(name))' (known: large, small)")
             }
             mode = parsed
         }
@@ -133,15 +140,23 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
         for group in groups where !metricGroups.contains(group) {
             throw MienError(
                 .invalidOptions,
-                "unknown metric group '\(group)' in metrics=\(text) (known: \(metricGroups.joined(separator: ", ")))")
+                "unknown metric group '\(excerpt(group))' in metrics=\(excerpt(text)) (known: \(metricGroups.joined(separator: ", ")))")
         }
         return groups
     }
 
     private static func parse<T>(_ text: String, _ name: String, _ convert: (String) -> T?) throws -> T {
         guard let value = convert(text) else {
-            throw MienError(.invalidArgument, "parameter '\(name)' cannot be '\(text)'")
+            throw MienError(.invalidArgument, "parameter '\(name)' cannot be '\(excerpt(text))'")
         }
         return value
+    }
+
+    /// A client's value as an error message quotes it: at most 64 characters, so a megabyte of bad value
+    /// gives a short error, not a megabyte of echo.
+    static func excerpt(_ value: String) -> String {
+        let limit = 64
+        guard value.count > limit else { return value }
+        return "\(value.prefix(limit))… (\(value.utf8.count) bytes)"
     }
 }

@@ -70,17 +70,53 @@ enum LiveControl: Sendable, Equatable {
         switch kind.type {
         case "reset": self = .reset
         case "options":
+            // Every key must be a setting: a typo must not silently turn the session's settings into defaults.
+            let keys = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]).map { Array($0.keys) } ?? []
+            let unknown = keys.filter { $0 != "type" && !AnalysisSettings.parameterNames.contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw MienError(
+                    .invalidArgument,
+                    "unknown option\(unknown.count == 1 ? "" : "s") \(unknown.map { "'\(AnalysisSettings.excerpt($0))'" }.joined(separator: ", ")) (known: \(AnalysisSettings.parameterNames.joined(separator: ", "))); the session keeps its settings",
+                    input: "control message")
+            }
             do {
                 self = .options(try JSONDecoder().decode(AnalysisSettings.self, from: data))
             } catch {
                 throw MienError(
-                    .invalidArgument, "the options message's fields do not have their types (\(error))",
+                    .invalidArgument,
+                    "the options message's fields do not have their types (\(Self.describe(error))); the session keeps its settings",
                     input: "control message")
             }
         default:
             throw MienError(
                 .invalidArgument, "unknown control message type \"\(kind.type)\" (known: options, reset)",
                 input: "control message")
+        }
+    }
+}
+
+extension LiveControl {
+    /// A decoding error in a sentence: the field and what was wrong, not Swift's whole dump of it.
+    fileprivate static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(let type, let context)?:
+            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(Self.name(of: type))"
+        case .valueNotFound(let type, let context)?:
+            "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' must be \(Self.name(of: type))"
+        case .dataCorrupted(let context)?:
+            context.debugDescription
+        default:
+            "not an object of settings"
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is Bool.Type: "true or false"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        case is String.Type: "a string"
+        default: "a list of strings"
         }
     }
 }

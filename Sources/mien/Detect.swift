@@ -90,7 +90,7 @@ struct Detect: ParsableCommand {
         var failed = false
         for name in names {
             if runner.interruption.requested { break }
-            let skips = SkipReporter()
+            let skips = SkipReporter(input: name)
             let end = runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
             if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
             failed = failed || end.error != nil || skips.unreadablePictures

@@ -38,11 +38,20 @@ struct OutputPlan: Sendable {
     func analyse(_ name: String, with runner: InputRunner) -> InputOutcome {
         let files = files(for: name)
         let complete = !files.all.isEmpty && files.all.allSatisfy { FileManager.default.fileExists(atPath: $0) }
-        let stoppedBefore = previous[name]?.status == .interrupted
+        // Only a summary that says the input ended `complete` lets --resume skip it: files committed by a run
+        // that failed part-way (a truncated video) hold only the frames before the failure.
+        let ended = complete ? files.summary.flatMap(Self.ending(inSummary:)) : nil
+        let stoppedBefore = previous[name]?.status == .interrupted || ended == "stopped"
         if resume, complete, !stoppedBefore {
-            Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
-            return InputOutcome(
-                status: .alreadyDone, frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:)))
+            if ended == "complete" {
+                Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
+                return InputOutcome(
+                    status: .alreadyDone,
+                    frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:)))
+            }
+            Diagnostics.logger.warning(
+                "\(name): the earlier run did not finish it (\(ended ?? "its summary does not say how it ended")); analysed again (--resume)"
+            )
         }
         // A checkpoint is only used where frames can be found again by index: not for cameras, and not when
         // annotating (the annotated video would lack the frames before the resume point). A killed run left
@@ -54,7 +63,7 @@ struct OutputPlan: Sendable {
         let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
         Diagnostics.logger.info("\(name): started")
-        let skips = SkipReporter()
+        let skips = SkipReporter(input: name)
         let reportWriter = report || reportParts ? ReportWriter(input: name) : nil
         var writers: [any ResultWriter] = [ProgressWriter(board: board, input: name), skips]
         do {
@@ -96,6 +105,15 @@ struct OutputPlan: Sendable {
             status = .done
         }
         return InputOutcome(status: status, report: part, frames: skips.frames, error: problem)
+    }
+
+    /// How the run that wrote a summary file ended (`InputSummary.ended`: complete, stopped or failed), if
+    /// the file says.
+    static func ending(inSummary path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["ended"] as? String
     }
 
     /// The frame count of a summary file (`InputSummary`'s `frames`), if it can be read.

@@ -1,10 +1,22 @@
+import Logging
 import Mien
 
-/// Reports the pictures of a folder that could not be read, and remembers that one was; counts the frames
-/// written (replayed ones of a resumed run included), for the shard manifest.
+/// Reports the pictures of a folder that could not be read, and remembers that one was; reports the
+/// folder's entries that are not read (not pictures, sub-folders); counts the frames written (replayed ones
+/// of a resumed run included), for the shard manifest.
 final class SkipReporter: ResultWriter {
     private(set) var unreadablePictures = false
     private(set) var frames = 0
+    private let input: String
+
+    /// - Parameter input: the input's name, as warnings give it.
+    init(input: String) { self.input = input }
+
+    func begin(_ info: SourceInfo) throws {
+        for item in info.skipped {
+            Diagnostics.logger.warning("\(input): skipped \(item.file): \(item.reason)")
+        }
+    }
 
     func write(_ result: DetectorResult, frame: Frame?) throws { frames += 1 }
 

@@ -22,7 +22,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: The metric groups ``metrics`` takes (``mien analyze --metrics``).
 METRIC_GROUPS = ("all", "expressions", "emoji", "emotions", "appearance", "gaze", "none")
 #: Columns holding labels rather than numbers; read as pandas categoricals.
-LABEL_COLUMNS = ("input", "flags", "gender", "age", "dominantEmoji")
+LABEL_COLUMNS = ("input", "flags", "gender", "age", "dominantEmoji", "file")
 #: Columns that are always whole numbers.
 INTEGER_COLUMNS = ("frame", "faceId")
 #: Label columns of the episodes' table (``events.csv``).

@@ -10,6 +10,7 @@ extension Detector {
     func deliver(_ result: DetectorResult, frame: Frame?, arrival: FrameInbox.Arrival) {
         var result = result
         result.input = result.input ?? source.inputName
+        result.file = result.file ?? frame?.file
         if let resume = options.resume {
             // IDs already continue from `resume.nextFaceId` (the engine's allocator starts there); the faces
             // open at the break are lost on the first frame this run reports.

@@ -35,17 +35,20 @@ final class DetectorEngine: Sendable {
         case detect(BlazeFaceDetector)
     }
 
-    /// The first half's state: what it runs and the rate cap's clock.
+    /// The first half's state: what it runs and the rate cap.
     private struct Front {
         let half: FirstHalf
-        let interval: Double?
-        var lastProcessed: Double?
+        /// nil: every frame is processed.
+        var cap: RateCap?
 
-        /// Whether the rate cap lets a frame at `timestamp` be processed.
-        func admits(_ timestamp: Double) -> Bool {
-            guard let interval, let lastProcessed else { return true }
-            // A thousandth of the interval absorbs timestamp rounding (30 fps at 5 fps: every 6th frame).
-            return timestamp - lastProcessed >= interval * 0.999
+        init(half: FirstHalf, rate: Double?) {
+            self.half = half
+            cap = rate.map { RateCap(rate: $0) }
+        }
+
+        /// Whether the rate cap lets a frame at `timestamp` be processed (and records it if so).
+        mutating func admits(_ timestamp: Double) -> Bool {
+            cap?.admits(timestamp) ?? true
         }
     }
 
@@ -64,13 +67,13 @@ final class DetectorEngine: Sendable {
     convenience init(
         source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, models: ModelStore
     ) throws {
-        let interval = Self.interval(source: source, options: options)
+        let rate = Self.rate(source: source, options: options)
         if options.detectionOnly {
             self.init(
                 options: options,
                 front: Front(
                     half: .detect(try BlazeFaceDetector(options: options.detection, models: models)),
-                    interval: interval),
+                    rate: rate),
                 measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false,
                 runsAffect: false)
             return
@@ -83,7 +86,7 @@ final class DetectorEngine: Sendable {
             reidentification: options.reidentification, firstFaceId: options.resume?.nextFaceId ?? 0,
             cuts: try Self.cuts(source: source, options: options), models: models)
         self.init(
-            options: options, front: Front(half: .locate(locator), interval: interval), measurer: measurer,
+            options: options, front: Front(half: .locate(locator), rate: rate), measurer: measurer,
             runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
     }
 
@@ -91,7 +94,7 @@ final class DetectorEngine: Sendable {
     convenience init(
         source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, stages: DetectorStages
     ) throws {
-        let interval = Self.interval(source: source, options: options)
+        let rate = Self.rate(source: source, options: options)
         let (detector, mesher) = try stages.make(options.detection)
         let detection = options.detection
         let locator = FaceLocator(
@@ -100,7 +103,7 @@ final class DetectorEngine: Sendable {
             wholePictureFallback: detection.wholePictureFallback, firstFaceId: options.resume?.nextFaceId ?? 0,
             cuts: try Self.cuts(source: source, options: options))
         self.init(
-            options: options, front: Front(half: .locate(locator), interval: interval),
+            options: options, front: Front(half: .locate(locator), rate: rate),
             measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
     }
 
@@ -110,9 +113,9 @@ final class DetectorEngine: Sendable {
         return try ShotCutDetector(threshold: threshold)
     }
 
-    /// The rate cap's interval, in seconds (nil: every frame).
-    private static func interval(source: DetectorSource, options: DetectorOptions) -> Double? {
-        (options.maxProcessRate ?? source.defaultProcessRate).map { 1 / $0 }
+    /// The rate cap, in frames per second (nil: every frame).
+    private static func rate(source: DetectorSource, options: DetectorOptions) -> Double? {
+        options.maxProcessRate ?? source.defaultProcessRate
     }
 
     /// The first half for `frame`: rate cap, then detection, mesh, pose and tracking.
@@ -124,7 +127,6 @@ final class DetectorEngine: Sendable {
                         frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
                         faces: nil), frame)
             }
-            defer { front.lastProcessed = frame.timestamp }
             switch front.half {
             case .locate(let locator):
                 return .located(try locator.locate(frame))
@@ -158,13 +160,13 @@ final class DetectorEngine: Sendable {
             faceCount: analysis.faceCount.map { FaceCount($0, fullFrameDetection: analysis.fullFrameDetection) })
     }
 
-    /// Forgets faces, IDs, baselines and the rate cap's clock.
+    /// Forgets faces, IDs, baselines and the rate cap's grid.
     ///
     /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
         front.withLock { front in
             if case .locate(let locator) = front.half { locator.reset() }
-            front.lastProcessed = nil
+            front.cap?.reset()
         }
         measurer.withLock { $0.reset() }
     }

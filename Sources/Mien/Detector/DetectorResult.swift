@@ -9,6 +9,9 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     /// The input the frame comes from (a file or folder path, a camera device, a live source's name);
     /// nil for pictures and frames given with `process(_:)`.
     public var input: String?
+    /// The picture's file name within the folder, for a frame of a folder of pictures (`Frame.file`); nil
+    /// for every other input.
+    public var file: String?
     /// Position of the frame in its source, from 0.
     public var frameIndex: Int
     /// Seconds on the source's clock.
@@ -54,13 +57,13 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var latency: Duration?
 
     enum CodingKeys: String, CodingKey {
-        case input, frameIndex, timestamp, width, height, faces, found, lost, returned, shotCut, episodes, faceCount
+        case input, file, frameIndex, timestamp, width, height, faces, found, lost, returned, shotCut, episodes, faceCount
     }
 
     /// Equal frames, faces and events; the order of events of different kinds is not compared (the JSON
     /// form lists found, lost and returned apart).
     public static func == (left: DetectorResult, right: DetectorResult) -> Bool {
-        left.input == right.input && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
+        left.input == right.input && left.file == right.file && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
             && left.width == right.width && left.height == right.height && left.faces == right.faces
             && left.found == right.found && left.lost == right.lost && left.returned == right.returned
             && left.faceCount == right.faceCount && left.episodes == right.episodes
@@ -114,12 +117,14 @@ public struct DetectorResult: Sendable, Equatable, Codable {
             shotCut: try container.decodeIfPresent(Bool.self, forKey: .shotCut) ?? false,
             episodes: try container.decodeIfPresent([EpisodeEvent].self, forKey: .episodes) ?? [],
             faceCount: try container.decodeIfPresent(FaceCount.self, forKey: .faceCount))
+        file = try container.decodeIfPresent(String.self, forKey: .file)
     }
 
     /// Writes the JSON form (`Schema/detector-result.schema.json`): events as `found`, `lost` and `returned`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(input, forKey: .input)
+        try container.encodeIfPresent(file, forKey: .file)
         try container.encode(frameIndex, forKey: .frameIndex)
         try container.encode(timestamp, forKey: .timestamp)
         try container.encodeIfPresent(width, forKey: .width)

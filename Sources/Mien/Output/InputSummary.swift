@@ -1,3 +1,5 @@
+import Foundation
+
 /// A running summary of one input's results, built frame by frame (nothing is kept but the sums): frames,
 /// processed frames, faces, and per face the mean and maximum of every measured metric and the share of
 /// its processed frames in which each emotion was dominant.
@@ -53,6 +55,17 @@ public struct InputSummary: Sendable, Encodable {
     public var processedFrames = 0
     /// Timestamps (seconds) of the frames that start a new shot (`DetectorResult.shotCut`).
     public var shotCuts: [Double] = []
+    /// How the input ended: `complete` (every frame was read), `stopped` (a signal or `stop()` ended it
+    /// early) or `failed` (the input or the analysis failed part-way: the frames before are here, the rest
+    /// are lost); nil until it ended. `mien analyze --resume` skips only an input whose summary says
+    /// `complete`.
+    public var ended: String?
+    /// Why the input failed (the error's message), when `ended` is `failed`.
+    public var error: String?
+    /// A folder's entries that were not read (not pictures, sub-folders), with the reason.
+    public var skipped: [SkippedItem] = []
+    /// A folder's pictures that could not be read or analysed, with the error.
+    public var unreadable: [SkippedItem] = []
     /// The faces, by `faceId`.
     public var faces: [Face] { accumulators.keys.sorted().compactMap { accumulators[$0]?.summary } }
 
@@ -165,7 +178,28 @@ public struct InputSummary: Sendable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case input, frames, processedFrames, shotCuts, faces }
+    /// Records how the input ended (`ended`, `error`).
+    public mutating func end(_ end: InputEnd) {
+        switch end {
+        case .complete:
+            ended = "complete"
+        case .stopped:
+            ended = "stopped"
+        case .failed(let failure):
+            ended = "failed"
+            error = failure.description
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case input, frames, processedFrames, shotCuts, ended, error, skipped, unreadable, faces
+    }
+
+    /// Records a picture of a folder that could not be read (`ResultWriter.unreadable(_:)`).
+    public mutating func addUnreadable(_ error: MienError) {
+        let file = error.input.map { ($0 as NSString).lastPathComponent } ?? ""
+        unreadable.append(SkippedItem(file: file, reason: error.message))
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -173,6 +207,11 @@ public struct InputSummary: Sendable, Encodable {
         try container.encode(frames, forKey: .frames)
         try container.encode(processedFrames, forKey: .processedFrames)
         try container.encode(shotCuts, forKey: .shotCuts)
+        try container.encodeIfPresent(ended, forKey: .ended)
+        try container.encodeIfPresent(error, forKey: .error)
+        // Only folders have either; absent elsewhere, so other inputs' summaries read as before.
+        if !skipped.isEmpty { try container.encode(skipped, forKey: .skipped) }
+        if !unreadable.isEmpty { try container.encode(unreadable, forKey: .unreadable) }
         try container.encode(faces, forKey: .faces)
     }
 }

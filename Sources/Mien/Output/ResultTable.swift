@@ -1,7 +1,8 @@
 import Foundation
 
 /// `DetectorResult`s as CSV: one row per face per processed frame, columns in Affdex spelling, empty cells
-/// for metrics that were not asked for (or could not be measured).
+/// for metrics that were not asked for (or could not be measured); last, `file`: the picture's name for a
+/// frame of a folder of pictures, empty for other inputs.
 ///
 /// RFC 4180 quoting; the header row is
 /// plain names, so pandas (`read_csv`) and R (`read.csv`) read the file as is. Affdex names an expression
@@ -14,7 +15,7 @@ public enum ResultTable {
             "brightness", "flags", "gender", "age", "ageYears", "glasses", "gazeYaw", "gazePitch", "eyeYaw",
             "eyePitch",
         ] + Emotion.allCases.map(\.rawValue) + ["valence", "engagement"] + FacialExpression.allCases.map(\.rawValue)
-        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji", "blinkRate"]
+        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji", "blinkRate", "file"]
 
     /// The header as one CSV line (without the line break).
     public static var headerLine: String { header.joined(separator: ",") }
@@ -42,6 +43,7 @@ public enum ResultTable {
         cells += Emoji.allCases.map { number(face.emoji?[$0]) }
         cells.append(face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } ?? "")
         cells.append(number(face.blinkRate))
+        cells.append(result.file ?? "")
         return cells.map(quoted).joined(separator: ",")
     }
 

@@ -17,6 +17,9 @@ public struct Frame: Sendable {
     public var timestamp: Double
     /// Position in the source, from 0.
     public var index: Int
+    /// The picture's file name within its folder, for a frame read from a folder of pictures (the row's
+    /// link back to the file); nil otherwise.
+    public var file: String?
 
     /// Wraps BGR pixels.
     /// - Throws: `MienError.Code.invalidArgument` when the size is not positive or `pixels` has not

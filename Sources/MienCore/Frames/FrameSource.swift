@@ -24,6 +24,8 @@ public struct SourceInfo: Sendable, Codable, Equatable {
     public var framesPerSecond: Double?
     /// Frames the container announces (video) or the number of images (folder).
     public var frameCount: Int?
+    /// Entries of a folder that are not read (not pictures, sub-folders), with the reason; empty otherwise.
+    public var skipped: [SkippedItem]
     /// `frameCount / framesPerSecond`, in seconds.
     public var duration: Double? {
         guard let frameCount, let framesPerSecond, framesPerSecond > 0 else { return nil }
@@ -32,13 +34,27 @@ public struct SourceInfo: Sendable, Codable, Equatable {
 
     public init(
         kind: SourceKind, width: Int? = nil, height: Int? = nil, framesPerSecond: Double? = nil,
-        frameCount: Int? = nil
+        frameCount: Int? = nil, skipped: [SkippedItem] = []
     ) {
         self.kind = kind
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
         self.frameCount = frameCount
+        self.skipped = skipped
+    }
+}
+
+/// An entry of a folder that was not read, and why.
+public struct SkippedItem: Sendable, Codable, Equatable {
+    /// The entry's name within the folder.
+    public var file: String
+    /// Why it was not read.
+    public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
     }
 }
 

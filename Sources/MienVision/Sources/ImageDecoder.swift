@@ -13,6 +13,15 @@ public enum ImageDecoder {
         "jp2", "exr", "hdr", "pic", "sr", "ras",
     ]
 
+    /// Extensions of files read as videos, frame by frame (FFmpeg), when given on their own: video containers
+    /// and GIF. One rule on every path: a GIF is a video to Mien (OpenCV 4.6 has no GIF decoder, FFmpeg reads
+    /// GIF's frames and their delays), so it is analysed where a file is (`mien detect`, `mien analyze`,
+    /// `POST /v1/jobs`), and refused with that reason where one picture is expected (`POST /v1/analyze`, a
+    /// live frame) or skipped and listed in a folder of pictures.
+    public static let videoLikeExtensions: Set<String> = [
+        "mp4", "m4v", "mov", "avi", "mkv", "webm", "mpg", "mpeg", "wmv", "flv", "3gp", "ts", "mts", "ogv", "gif",
+    ]
+
     /// Reads and decodes the image file at `path`, honouring EXIF orientation.
     /// - Parameter maximumPixels: images larger than this are refused before decoding.
     /// - Throws: `MienError` with `.notFound`, `.unreadable`, `.corruptData`, `.unsupportedFormat` or
@@ -28,6 +37,12 @@ public enum ImageDecoder {
         timestamp: Double = 0, index: Int = 0
     ) throws -> Frame {
         guard !bytes.isEmpty else { throw MienError(.corruptData, "the file is empty", input: input) }
+        if bytes.starts(with: Array("GIF8".utf8)) {
+            throw MienError(
+                .unsupportedFormat,
+                "is a GIF, which Mien reads as a video (frame by frame), not as one picture: give it as a file of its own (mien analyze, POST /v1/jobs)",
+                input: input)
+        }
         guard let header = ImageHeader.probe(bytes) else {
             throw MienError(.unsupportedFormat, "not an image Mien can read (no known image signature)", input: input)
         }

@@ -21,6 +21,14 @@ public final class SummaryWriter: ResultWriter {
         self.report = report
     }
 
+    /// What a folder left out.
+    private var skipped: [SkippedItem] = []
+    private var unreadable: [MienError] = []
+
+    public func begin(_ info: SourceInfo) throws { skipped = info.skipped }
+
+    public func unreadable(_ error: MienError) { unreadable.append(error) }
+
     public func write(_ result: DetectorResult, frame: Frame?) throws {
         if report == nil { summary.add(result) }
     }
@@ -31,7 +39,11 @@ public final class SummaryWriter: ResultWriter {
 
     public func finish(_ end: InputEnd) throws {
         let file = try AtomicFile(path: path)
-        let data = try JSONLinesWriter.makeEncoder().encode(report?.part.summary ?? summary)
+        var finished = report?.part.summary ?? summary
+        finished.end(end)
+        finished.skipped = skipped
+        for error in unreadable { finished.addUnreadable(error) }
+        let data = try JSONLinesWriter.makeEncoder().encode(finished)
         try file.write(String(decoding: data, as: UTF8.self) + "\n")
         try file.commit()
     }
