@@ -1,6 +1,7 @@
 #include "FileDecoder.hpp"
 
 #include "Guard.hpp"
+#include "LibraryLog.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -43,9 +44,9 @@ double seconds(AVRational value) { return value.den == 0 ? 0 : av_q2d(value); }
 } // namespace
 
 FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pixels, int threads) {
-    // FFmpeg logs to stderr at "info" by default (a line per damaged packet); errors only, as OpenCV did.
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { av_log_set_level(AV_LOG_ERROR); });
+    // FFmpeg logs to stderr by default (a line per damaged packet); its error lines become reasons instead.
+    quiet_libraries();
+    library_reason();
     // A constructor that throws gets no destructor call, so a partly opened decoder is closed here; each
     // resource's pointer is stored before anything that can throw.
     struct Cleanup {
@@ -58,9 +59,10 @@ FileDecoder::FileDecoder(const char *path, const char *container, int64_t max_pi
 
     const AVInputFormat *demuxer = container != nullptr && *container != 0 ? av_find_input_format(container) : nullptr;
     if (avformat_open_input(&format_, path, demuxer, nullptr) < 0)
-        throw BridgeError(MIEN_ERR_OPEN, "FFmpeg could not open it as a video (corrupt, truncated or not a video)");
+        throw BridgeError(
+            MIEN_ERR_OPEN, with_library_reason("FFmpeg could not open it as a video (corrupt, truncated or not a video)"));
     if (avformat_find_stream_info(format_, nullptr) < 0)
-        throw BridgeError(MIEN_ERR_OPEN, "FFmpeg could not read the streams (corrupt or truncated)");
+        throw BridgeError(MIEN_ERR_OPEN, with_library_reason("FFmpeg could not read the streams (corrupt or truncated)"));
     const AVCodec *decoder = nullptr;
     stream_ = av_find_best_stream(format_, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (stream_ < 0 || decoder == nullptr)

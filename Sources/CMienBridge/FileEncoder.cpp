@@ -1,6 +1,7 @@
 #include "FileEncoder.hpp"
 
 #include "Guard.hpp"
+#include "LibraryLog.hpp"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -23,8 +24,7 @@ FileEncoder::FileEncoder(const char *path, double fps, int width, int height, co
     // 4:2:0 needs even sizes; x264 refuses others.
     require(width >= 2 && height >= 2 && width % 2 == 0 && height % 2 == 0, "frame size must be even and at least 2");
     require(crf >= 0 && crf <= 51, "crf must be 0...51");
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { av_log_set_level(AV_LOG_ERROR); });
+    quiet_libraries();
     // See FileDecoder: a constructor that throws gets no destructor call.
     struct Cleanup {
         FileEncoder *encoder;

@@ -1,4 +1,5 @@
 #include "Guard.hpp"
+#include "LibraryLog.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -112,6 +113,7 @@ extern "C" mien_status mien_image_decode(const uint8_t *bytes, size_t length, in
         if (bytes == nullptr || length == 0) throw mien::BridgeError(MIEN_ERR_DECODE, "the data is empty");
         if (!known_image_signature(bytes, length))
             throw mien::BridgeError(MIEN_ERR_DECODE, "not a picture format Mien reads (unknown or unsupported signature)");
+        mien::quiet_libraries();
         const cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
         cv::Mat decoded;
         {

@@ -24,6 +24,11 @@ extension JobQueue {
             jsonl: path("results.jsonl"), csv: path("results.csv"), events: path("events.csv"),
             summary: path("summary.json"),
             page: path("report.html"))
+        // A run the service did not see to its end (a crash, kill -9) left its outputs' temporary files; the
+        // job starts over, so they are of no use and would stay until the job is deleted.
+        for output in files.all {
+            for leftover in AtomicFile.leftovers(of: output) { try? FileManager.default.removeItem(atPath: leftover) }
+        }
         return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
     }
 

@@ -86,6 +86,9 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     /// bounded and the socket is read as fast as frames come.
     func receiveFrame(_ bytes: [UInt8]) {
         let arrival = clock.now
+        // A client closed for reading too slowly gets nothing more: analysing its frames would be work for
+        // nobody (the socket is being closed with 1008).
+        guard !outbox.overflowed else { return }
         guard admit(at: arrival) else { return }
         do {
             let message = try LiveFrameMessage(bytes)

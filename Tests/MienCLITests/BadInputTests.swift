@@ -75,8 +75,8 @@ struct BadInputTests {
             Case(name: "empty.jpg", bytes: [], error: "empty"),
             Case(name: "empty.png", bytes: [], error: "empty"),
             Case(name: "empty.mp4", bytes: [], error: "empty"),
-            Case(name: "half.jpg", bytes: Array(jpeg.prefix(jpeg.count / 2)), error: nil),
-            Case(name: "half.png", bytes: Array(png.prefix(png.count / 2)), error: "decode"),
+            Case(name: "half.jpg", bytes: Array(jpeg.prefix(jpeg.count / 2)), error: "truncated"),
+            Case(name: "half.png", bytes: Array(png.prefix(png.count / 2)), error: "truncated"),
             Case(name: "half.mp4", bytes: Array(mp4.prefix(mp4.count / 2)), error: "could not open"),
             Case(name: "flipped.jpg", bytes: Self.flipped(jpeg), error: nil),
             Case(name: "flipped.png", bytes: Self.flipped(png), error: nil),
@@ -127,6 +127,81 @@ struct BadInputTests {
         #expect(lying.split(separator: "\n").count == 8)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no temporary files: \(leftovers)")
+        // No raw library line on stderr for a truncated file ("libpng error", "moov atom not found", "[mjpeg]
+        // overread"): FFmpeg's reason is inside Mien's own line. (libjpeg still prints its warning for a JPEG
+        // damaged in the middle, as flipped.jpg is: docs/reliability.md.)
+        let foreign = result.stderr.split(separator: "\n").filter { line in
+            ["libpng", "moov atom", "overread", "Invalid data found"].contains { line.contains($0) }
+                && !line.hasPrefix("mien: error: ")
+        }
+        #expect(foreign.isEmpty, "library lines on stderr: \(foreign.prefix(5))")
+        #expect(errors.contains { $0.contains("half.mp4") && $0.contains("(FFmpeg: ") }, "FFmpeg's reason in Mien's line")
+    }
+
+    @Test func truncatedVideo_isNeverResumedAsComplete_andItsSummarySaysHowItEnded() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Motion JPEG in AVI cut in half: the first frames decode, then the stream ends early.
+        let whole = folder.appendingPathComponent("whole.avi").path
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 40).write(to: whole)
+        let bytes = try Self.sampleBytes(whole)
+        let half = folder.appendingPathComponent("half.avi").path
+        #expect(FileManager.default.createFile(atPath: half, contents: Data(bytes.prefix(bytes.count / 2))))
+        let output = folder.appendingPathComponent("out").path
+        let first = try runMien(["analyze", half, "--output", output, "--metrics", "none"])
+        #expect(first.status == 1, "\(first.stderr)")
+        let summaryPath = "\(output)/half.avi.summary.json"
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summaryPath)))
+        let fields = try #require(summary as? [String: Any])
+        #expect(fields["ended"] as? String == "failed")
+        #expect((fields["error"] as? String)?.contains("half.avi") == true, "\(fields["error"] ?? "no error")")
+        let resumed = try runMien(["analyze", half, "--output", output, "--metrics", "none", "--resume"])
+        #expect(resumed.status == 1, "a resumed run must not hide the lost frames: \(resumed.stderr)")
+        #expect(!resumed.stderr.contains("skipped"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("did not finish it (failed)"), "\(resumed.stderr)")
+        // A whole input is skipped by --resume, as before.
+        let done = try runMien(["analyze", whole, "--output", output, "--metrics", "none"])
+        #expect(done.status == 0, "\(done.stderr)")
+        let again = try runMien(["analyze", whole, "--output", output, "--metrics", "none", "--resume"])
+        #expect(again.status == 0 && again.stderr.contains("outputs complete, skipped"), "\(again.stderr)")
+    }
+
+    @Test func folderRows_nameTheirPicture_andWhatWasSkippedIsReported() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pictures = folder.appendingPathComponent("pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        let jpeg = try Self.sampleBytes(SampleMedia.astronautPath)
+        for (name, bytes) in [("a.jpg", jpeg), ("b-broken.jpg", Array(jpeg.prefix(300))), ("c.jpg", jpeg)] {
+            #expect(FileManager.default.createFile(atPath: pictures.appendingPathComponent(name).path, contents: Data(bytes)))
+        }
+        // GIF89a, 1 x 1: read as a video on its own, so a folder of pictures skips it, and says so.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        #expect(FileManager.default.createFile(atPath: pictures.appendingPathComponent("d.gif").path, contents: Data(gif)))
+        try FileManager.default.createDirectory(
+            at: pictures.appendingPathComponent("e.jpg"), withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("out").path
+        let result = try runMien(["analyze", pictures.path, "--output", output, "--metrics", "none"])
+        #expect(result.status == 1, "a picture could not be read: \(result.stderr)")
+        #expect(result.stderr.contains("skipped d.gif: a video"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped e.jpg: a folder"), "\(result.stderr)")
+        let lines = try String(contentsOfFile: "\(output)/pictures.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.compactMap { $0["file"] as? String } == ["a.jpg", "c.jpg"], "every line names its picture")
+        let rows = try String(contentsOfFile: "\(output)/pictures.csv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.first?.hasSuffix(",file") == true)
+        #expect(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last } == ["a.jpg", "c.jpg"])
+        let summary = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(output)/pictures.summary.json"))) as? [String: Any]
+        let skipped = (summary?["skipped"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
+        #expect(skipped == ["d.gif", "e.jpg"])
+        let unreadable = (summary?["unreadable"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
+        #expect(unreadable == ["b-broken.jpg"])
+        // A folder with no picture is an error, not a run of 0 frames.
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try runMien(["detect", empty.path])
+        #expect(none.status != 0 && none.stderr.contains("has no pictures"), "\(none.stderr)")
     }
 
     @Test func greyDeepAlphaAndOnePixelPictures_areReadAsColour() throws {

@@ -50,15 +50,19 @@ struct LiveTests {
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // no timestamp
                 try await send(Array("definitely not a picture".utf8))
                 try await send(Array(jpeg.prefix(20)))  // a JPEG cut after its header
+                try await send(Array(jpeg.prefix(jpeg.count / 2)))  // half a JPEG: refused, not analysed grey
                 try await send(TinyPNG.headerOnly(width: 50_000, height: 50_000))  // huge dimensions
                 try await send(jpeg, at: 1)  // time going backwards
                 try await outbound.write(.text("not json"))
                 try await outbound.write(.text(#"{"type":"launch"}"#))
                 try await outbound.write(.text(#"{"type":"options","maxFaces":"two"}"#))
+                // A typo is refused, and the session keeps its settings (expressions stay on).
+                try await outbound.write(.text(#"{"type":"options","maxFacez":2}"#))
                 for _ in 0..<good / 2 { try await send(jpeg) }
-                // Results for every good frame, then close.
+                // Results for every frame that took an index (the good ones and the 4 that did not decode),
+                // then close.
                 var results = 0
-                while results < good, let message = try await iterator.next() {
+                while results < good + 4, let message = try await iterator.next() {
                     guard case .text(let text) = message else { continue }
                     texts.append(text)
                     if text.contains(#""type":"result""#) { results += 1 }
@@ -74,8 +78,19 @@ struct LiveTests {
             #expect(messageSchema.failures(ofJSON: text).isEmpty, "\(text.prefix(200)) breaks LiveMessage")
         }
         #expect(messages.first?["type"] as? String == "ready")
-        let results = messages.filter { $0["type"] as? String == "result" }
-        #expect(results.count == good)
+        let all = messages.filter { $0["type"] as? String == "result" }
+        let indices = all.compactMap { ($0["result"] as? [String: Any])?["frameIndex"] as? Int }
+        #expect(indices == Array(0..<(good + 4)), "one result per frame index, no gap: \(indices)")
+        let results = all.filter { ($0["result"] as? [String: Any])?["faces"] != nil }
+        #expect(results.count == good, "the frames that did not decode are unprocessed, the rest analysed")
+        #expect(messages.filter { $0["type"] as? String == "ready" }.count == 1, "no bad options message restarts it")
+        let typo = messages.compactMap { ($0["error"] as? [String: Any])?["message"] as? String }
+            .filter { $0.contains("'maxFacez'") }
+        #expect(typo.count == 1, "the unknown option is named")
+        for message in results.suffix(good / 2) {
+            let faces = (message["result"] as? [String: Any])?["faces"] as? [String: [String: Any]]
+            #expect(faces?["0"]?["expressions"] != nil, "the session kept its settings after the refused options")
+        }
         for message in results {
             let result = try #require(message["result"])
             let line = String(decoding: try JSONSerialization.data(withJSONObject: result), as: UTF8.self)
@@ -89,7 +104,8 @@ struct LiveTests {
         for code in ["corruptData", "unsupportedFormat", "tooLarge", "nonMonotonicTimestamp", "invalidArgument"] {
             #expect(codes.contains(code), "no \(code) error among \(codes)")
         }
-        #expect(codes.filter { $0 == "invalidArgument" }.count == 3, "three bad control messages: \(codes)")
+        #expect(codes.filter { $0 == "invalidArgument" }.count == 4, "four bad control messages: \(codes)")
+        #expect(codes.filter { $0 == "corruptData" }.count >= 2, "the cut and the half JPEG: \(codes)")
     }
 
     @Test func liveSession_senderFasterThanTheLimit_isToldAndKeepsItsSession() async throws {
@@ -193,15 +209,15 @@ struct LiveTests {
         func refusals(_ texts: [String]) -> [String] {
             texts.filter { $0.contains(#""type":"error""#) && !$0.contains(#""code":"idle""#) }
         }
-        // Every frame is answered once: a result (unprocessed when dropped undecoded for a newer frame, on a
-        // machine too busy to keep up), or an error for a frame that was refused or could not be decoded.
+        // Every frame that reaches the detector takes an index and gets one result: unprocessed when dropped
+        // undecoded for a newer frame (a machine too busy to keep up) or when it could not be decoded, which
+        // also gets an error.
         let goodResults = good.filter { $0.contains(#""type":"result""#) }.count
         #expect(goodResults == 6, "the clean session got \(goodResults) results for 6 frames")
         #expect(refusals(good).isEmpty, "the clean session saw an error: \(refusals(good))")
         let badResults = bad.filter { $0.contains(#""type":"result""#) }.count
-        #expect(refusals(bad).count + badResults == 6, "\(refusals(bad).count) errors, \(badResults) results")
-        // The frame too short to hold a timestamp is refused before it reaches the detector.
-        #expect(refusals(bad).count >= 1 && badResults >= 3)
+        #expect(badResults == 6, "\(badResults) results for 6 frames")
+        #expect(refusals(bad).count == 3, "garbage, a cut JPEG, huge dimensions: \(refusals(bad))")
     }
 
     /// Sends `frames` 80 ms apart on a new session, then reads until the service closes it for silence.

@@ -156,7 +156,14 @@ struct VideoAndCameraTests {
         try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 3).write(to: scratch.path("v.mp4"))
         #expect(try InputSource.open(path: scratch.path("v.mp4")).info.kind == .video)
         #expect(try InputSource.open(path: SampleMedia.astronautPath).info.kind == .image)
-        #expect(try InputSource.open(path: scratch.url.path).info.kind == .imageFolder)
+        // A folder with no picture is an error naming it and what it skipped, not a run of 0 frames.
+        let empty = mienError { _ = try InputSource.open(path: scratch.url.path) }
+        #expect(empty?.code == .notFound && empty?.input == scratch.url.path)
+        #expect(empty?.message.contains("v.mp4: a video") == true, "\(String(describing: empty))")
+        try FileManager.default.copyItem(atPath: SampleMedia.astronautPath, toPath: scratch.path("a.jpg"))
+        let folder = try InputSource.open(path: scratch.url.path)
+        #expect(folder.info.kind == .imageFolder)
+        #expect(folder.info.skipped.map(\.file) == ["v.mp4"])
         let noExtension = scratch.path("picture")
         try FileManager.default.copyItem(atPath: SampleMedia.astronautPath, toPath: noExtension)
         #expect(try InputSource.open(path: noExtension).info.kind == .image)

@@ -7,8 +7,9 @@ extension Detector {
         case step(DetectorEngine.Step, FrameInbox.Arrival)
         /// Dropped for a newer frame: its unprocessed result.
         case dropped(DetectorResult, FrameInbox.Arrival)
-        /// An item of the input that could not be read or located.
-        case failed(MienError, FrameInbox.Arrival?)
+        /// An item of the input that could not be read or located; with its unprocessed result when it
+        /// had taken a frame index (a pushed frame that did not decode), so the numbering has no gap.
+        case failed(MienError, FrameInbox.Arrival?, unprocessed: DetectorResult? = nil)
     }
 
     /// Starts the threads that analyse what arrives in `inbox`.
@@ -70,7 +71,9 @@ extension Detector {
             do {
                 return .step(try engine.locate(try encoded.decode()), arrival)
             } catch {
-                return .failed(Self.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival)
+                return .failed(
+                    Self.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival,
+                    unprocessed: DetectorResult(frameIndex: encoded.index, timestamp: encoded.timestamp, faces: nil))
             }
         case .dropped(let result, let arrival): return .dropped(result, arrival)
         case .unreadable(let error): return .failed(error, nil)
@@ -91,8 +94,11 @@ extension Detector {
             }
         case .dropped(let result, let arrival):
             deliver(result, frame: nil, arrival: arrival)
-        case .failed(let error, let arrival):
-            return failed(error, arrival: arrival)
+        case .failed(let error, let arrival, let unprocessed):
+            guard failed(error, arrival: arrival) else { return false }
+            // A frame nobody waits for still gets its result (unprocessed), after its error: every index
+            // handed out has one result, as a live client expects.
+            if let unprocessed, let arrival, arrival.reply == nil { deliver(unprocessed, frame: nil, arrival: arrival) }
         }
         return true
     }

@@ -48,6 +48,8 @@ struct LiveRoutes: RouteGroup {
                 // A client that left `maximumOutgoingMessages` unread is told so and closed, never served a
                 // stream with holes in it.
                 if outbox.overflowed {
+                    // Stop analysing first: frames already in the detector's inbox would be wasted work.
+                    await session.end()
                     try await outbound.close(.policyViolation, reason: "the client reads too slowly")
                 }
             }

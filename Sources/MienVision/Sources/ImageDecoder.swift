@@ -52,6 +52,12 @@ public enum ImageDecoder {
                 "image is \(header.width ?? 0)x\(header.height ?? 0) (\(pixels) pixels), over the limit of \(maximumPixels)",
                 input: input)
         }
+        if ImageHeader.isTruncated(bytes, format: header.format) {
+            throw MienError(
+                .corruptData,
+                "is truncated: the \(header.format.rawValue.uppercased()) data ends before the picture does (\(bytes.count) bytes)",
+                input: input)
+        }
         do {
             let image = try DecodedImage(bytes: bytes, maximumPixels: maximumPixels, input: input)
             return try image.frame(timestamp: timestamp, index: index)
