@@ -27,6 +27,10 @@ struct BenchServe: AsyncParsableCommand {
     @Option(help: "Seconds each live scenario sends frames.") var seconds = 10.0
     @Option(help: "Frames per second each live client sends.") var fps = 30.0
     @Option(help: "Live sessions at once, per scenario (comma-separated).") var sessions = "1,4"
+    @Option(
+        help:
+            "Rate caps to try with one client stamping frames with its own clock (as a browser's performance.now()), comma-separated."
+    ) var senderClockRates = "30,15"
     @Option(help: "Concurrent /v1/analyze clients.") var analyzeClients = 4
     @Option(help: "Seconds of /v1/analyze requests.") var analyzeSeconds = 5.0
 
@@ -55,6 +59,19 @@ struct BenchServe: AsyncParsableCommand {
                     + "\(summary["p99_ms"] ?? 0) | \(summary["max_ms"] ?? 0) | \(summary["server_peak_rss_mb"] ?? 0) |")
             rows.append(summary)
         }
+        // A sender's clock jitters by the timer's lateness: the rate cap must still deliver the asked rate.
+        var clocked: [[String: Any]] = []
+        for rate in senderClockRates.split(separator: ",").compactMap({ Double($0) }).filter({ $0 > 0 }) {
+            let row = try await Self.liveClient(
+                frames: frames, port: server.port, fps: fps, seconds: seconds, rate: rate, senderClock: true)
+            let perSecond = (Double(row.analysed) / seconds).rounded(toPlaces: 2)
+            print(
+                "1 session, \(Int(fps)) fps stamped by the sender's clock, rate=\(rate): \(row.analysed) of \(row.sent) "
+                    + "analysed, \(perSecond) per second")
+            clocked.append([
+                "rate": rate, "sent": row.sent, "analysed": row.analysed, "analysed_per_second": perSecond,
+            ])
+        }
         let analyze = try await analyzeThroughput(picture: frames[0], port: server.port)
         print(
             "/v1/analyze, \(analyzeClients) clients, 720p JPEG, every metric: \(analyze["requests_per_second"] ?? 0) requests/s, "
@@ -62,7 +79,7 @@ struct BenchServe: AsyncParsableCommand {
         )
         let summary: [String: Any] = [
             "bench_serve": [
-                "live": rows, "analyze": analyze,
+                "live": rows, "analyze": analyze, "sender_clock": clocked,
                 "server_peak_rss_mb": MemoryUse.peakResidentMegabytes(ofProcess: server.pid).rounded(toPlaces: 1),
             ]
         ]
@@ -119,12 +136,17 @@ struct BenchServe: AsyncParsableCommand {
         }
     }
 
-    private static func liveClient(frames: [[UInt8]], port: Int, fps: Double, seconds: Double) async throws -> LiveRow {
+    /// One client sending `fps` frames a second for `seconds` at `rate` (default: `fps`); with `senderClock`
+    /// each frame is stamped with the time it is sent, as a browser's `performance.now()`, rather than with
+    /// an exact multiple of the interval.
+    private static func liveClient(
+        frames: [[UInt8]], port: Int, fps: Double, seconds: Double, rate: Double? = nil, senderClock: Bool = false
+    ) async throws -> LiveRow {
         let books = ClientBooks()
         let total = Int(seconds * fps)
         let logger = Logger(label: "bench-serve")
         _ = try await WebSocketClient.connect(
-            url: "ws://127.0.0.1:\(port)/v1/live?metrics=all&rate=\(fps)&maxFaces=1",
+            url: "ws://127.0.0.1:\(port)/v1/live?metrics=all&rate=\(rate ?? fps)&maxFaces=1",
             configuration: .init(maxFrameSize: 1 << 24), logger: logger
         ) { inbound, outbound, _ in
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -135,7 +157,8 @@ struct BenchServe: AsyncParsableCommand {
                         try await Task.sleep(until: due)
                         // Exact multiples of the interval (a rounded millisecond would fall 0.3 ms short of
                         // 1/30 s every third frame, and the rate cap would skip it).
-                        let milliseconds = Double(index) * 1000 / fps
+                        let milliseconds =
+                            senderClock ? (ContinuousClock.now - start).milliseconds : Double(index) * 1000 / fps
                         var bits = milliseconds.bitPattern.littleEndian
                         var message = withUnsafeBytes(of: &bits) { Array($0) }
                         message += frames[index % frames.count]

@@ -164,12 +164,20 @@ struct JobTests {
             #expect((status["error"] as? [String: Any])?["code"] as? String == "interrupted", "\(status)")
             return id
         }
+        // What a run killed mid-job (kill -9) leaves: its outputs' temporary files.
+        let jobFolder = folder.appendingPathComponent(id)
+        for name in ["results.jsonl", "results.csv", "summary.json"] {
+            let leftover = jobFolder.appendingPathComponent(".\(name).partial-99999-0").path
+            #expect(FileManager.default.createFile(atPath: leftover, contents: Data(repeating: 65, count: 4096)))
+        }
         // A new service on the same folder takes the job up again and runs it to the end.
         let second = try MienService(
             options: ServiceOptions(port: 0, jobsFolder: folder.path), models: ModelStore())
         let status = try await second.application().test(.live) { client in try await Self.finished(id, client) }
         #expect(status["state"] as? String == "done", "\(status)")
         #expect(status["frames"] as? Int == 90)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: jobFolder.path).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "the killed run's temporary files are gone: \(hidden)")
     }
 
     @Test func fullQueue_refusesTheNextUpload() async throws {

@@ -100,6 +100,14 @@ struct ServiceHTTPTests {
             ),
             ("unknown metric", "/v1/analyze?metrics=smiles", try Self.astronaut, .badRequest, "invalidOptions"),
             ("unknown parameter", "/v1/analyze?faces=2", try Self.astronaut, .badRequest, "invalidArgument"),
+            (
+                "a 20 kB face mode", "/v1/analyze?faceMode=" + String(repeating: "x", count: 20_000),
+                try Self.astronaut, .badRequest, "invalidOptions"
+            ),
+            (
+                "a GIF", "/v1/analyze", ByteBuffer(bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]),
+                .unsupportedMediaType, "unsupportedFormat"
+            ),
             ("maxFaces not a number", "/v1/analyze?maxFaces=many", try Self.astronaut, .badRequest, "invalidArgument"),
             ("maxFaces out of range", "/v1/analyze?maxFaces=0", try Self.astronaut, .badRequest, "invalidOptions"),
             // Read exactly as openapi.yaml declares them: JSON numbers, true / false, no empty metric group.
@@ -125,6 +133,11 @@ struct ServiceHTTPTests {
                     let error = (try? Self.json(response.body))?["error"] as? [String: Any]
                     #expect(error?["code"] as? String == code, "\(what): \(String(buffer: response.body))")
                     #expect((error?["message"] as? String)?.isEmpty == false, "\(what)")
+                    // A bad value is quoted, not echoed whole.
+                    #expect(response.body.readableBytes < 1_000, "\(what): a \(response.body.readableBytes)-byte error")
+                    if what == "a GIF" {
+                        #expect((error?["message"] as? String)?.contains("GIF") == true, "\(what): says why")
+                    }
                     bodies.append(String(buffer: response.body))
                 }
             }

@@ -146,6 +146,26 @@ struct DetectorTests {
         #expect(events.filter { $0 == "skipped" }.count == 60 - processed)
     }
 
+    @Test func pushedFrames_stampedByAJitteryClock_getTheAskedRate() throws {
+        // 60 frames at 30 fps (2 s), each stamped up to 8 ms early or late, as a sender's timer stamps them.
+        let clip = try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 1)
+        var generator = SeededGenerator(seed: 11)
+        let stamps = (0..<60).map { Double($0) / 30 + Double.random(in: -0.008...0.008, using: &generator) }
+        for (rate, expected) in [(30.0, 57...60), (15.0, 28...31)] {
+            let detector = Detector(
+                source: .pushedFrames, options: try DetectorOptions(maxProcessRate: rate), models: try models())
+            try detector.start()
+            var processed = 0
+            for stamp in stamps {
+                var frame = try clip.frame(at: 0)
+                frame.timestamp = stamp
+                if try detector.process(frame).processed { processed += 1 }
+            }
+            detector.stop()
+            #expect(expected.contains(processed), "rate \(rate): \(processed) of 60 frames in 2 s")
+        }
+    }
+
     @Test func liveSource_defaultsToFivePerSecond_dropsWhatItCannotAnalyse_andNeverFinishes() async throws {
         let detector = Detector(
             source: .liveSource(name: "fake", open: { try FakeCamera(count: 90) }), options: try DetectorOptions(),
