@@ -159,40 +159,4 @@ struct EpisodeTrackerTests {
         #expect(throws: MienError.self) { try EpisodeSettings(smoothScores: true) }
         #expect(throws: MienError.self) { try EpisodeSettings(smoothing: -1) }
     }
-
-    @Test func aResumedRun_continuesFromTheEarlierRunsResults() throws {
-        // A smile 0.1–0.5 s, then another from 1.0 s that is still on at the break after frame 12.
-        let scores: [Double] = [0, 80, 80, 80, 80, 10, 10, 10, 10, 10, 80, 80, 80, 80, 80, 10, 10, 10, 10, 10]
-        var whole = try EpisodeTracker(settings: .standard, facesReturn: false)
-        var uninterrupted: [EpisodeEvent] = []
-        var results: [DetectorResult] = []
-        for (index, score) in scores.enumerated() {
-            var result = DetectorResult(
-                frameIndex: index, timestamp: Double(index) / 10, faces: [0: face(0, smile: score)])
-            result.episodes = whole.update(&result)
-            uninterrupted += result.episodes.filter { $0.metric == "expressions.smile" }
-            results.append(result)
-        }
-        let point = try #require(ResumePoint(after: Array(results.prefix(13))))
-        #expect(point.episodeHistory.count == 13)
-        var resumed = try EpisodeTracker(settings: .standard, facesReturn: false)
-        resumed.resume(after: point.episodeHistory)
-        // The resumed run tracks afresh: its face is new (ID 1), and face 0 is lost on its first frame.
-        var after: [EpisodeEvent] = []
-        for index in 13..<scores.count {
-            var result = DetectorResult(
-                frameIndex: index, timestamp: Double(index) / 10, faces: [1: face(1, smile: scores[index])],
-                found: index == 13 ? [1] : [], lost: index == 13 ? [0] : [])
-            after += resumed.update(&result).filter { $0.metric == "expressions.smile" }
-        }
-        after += resumed.finish().filter { $0.metric == "expressions.smile" }
-        // Nothing the earlier run reported is reported again; the open episode ends at the break, with its face.
-        #expect(!after.contains { $0.faceId == 0 && $0.change == .started })
-        let ended = after.filter { $0.faceId == 0 }.compactMap(\.episode)
-        #expect(ended == [Episode(onset: 1.0, apex: 1.0, apexValue: 80, offset: 1.2, ending: .lost)])
-        // Before the break, the two runs agree: the first smile finished in the earlier run's results.
-        let before = results.prefix(13).flatMap(\.episodes).filter { $0.metric == "expressions.smile" }
-        #expect(before.map(\.change) == [.started, .finished, .started], "\(before)")
-        #expect(before == Array(uninterrupted.prefix(before.count)))
-    }
 }

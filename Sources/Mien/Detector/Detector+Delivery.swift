@@ -11,9 +11,10 @@ extension Detector {
         var result = result
         result.input = result.input ?? source.inputName
         result.file = result.file ?? frame?.file
-        if let resume = options.resume {
-            // IDs already continue from `resume.nextFaceId` (the engine's allocator starts there); the faces
-            // open at the break are lost on the first frame this run reports.
+        let replayUntil = control.withLock { $0.replayUntil }
+        if let resume = options.resume, replayUntil == nil {
+            // Pictures that stand alone: IDs continue from `resume.nextFaceId` (the engine's allocator starts
+            // there); the faces open at the break are lost on the first frame this run reports.
             let first = control.withLock { state -> Bool in
                 defer { state.firstDelivery = false }
                 return state.firstDelivery
@@ -27,6 +28,9 @@ extension Detector {
                 let ended = result.shotCut ? tracker?.cut() ?? [] : []
                 return ended + (tracker?.update(&result) ?? [])
             } ?? []
+        // A resumed stream's frames up to the break were analysed again only to restore its state: the
+        // stopped run already delivered them (its checkpoint is replayed into the writers).
+        if let replayUntil, result.frameIndex <= replayUntil { return }
         result.latency = arrival.instant.duration(to: .now)
         let delegate = self.delegate
         // Affdex's order: faces found before the frame's results, faces lost after them.

@@ -101,7 +101,10 @@ extension Detector {
         // on. In a video or from a camera nothing after a failure can be trusted.
         let goesOn = box.source.info.kind == .imageFolder
         let limit = options.maximumFrames ?? .max
-        let resumeAfter = options.resume?.afterFrame ?? -1
+        // A resumed stream reads every frame again (they are analysed, not delivered, up to the break);
+        // pictures that stand alone are read from the break on.
+        let replays = control.withLock { $0.replayUntil != nil }
+        let resumeAfter = replays ? -1 : options.resume?.afterFrame ?? -1
         var read = 0
         var failure: MienError?
         while isCurrent(generation) && read < limit {

@@ -85,6 +85,10 @@ public final class Detector: Sendable {
         var firstDelivery = true
         /// Whether the opened source is a folder of pictures.
         var readsFolder = false
+        /// A resumed stream's last frame already written (`ResumePoint.afterFrame`): frames up to it are
+        /// analysed again but not delivered, so tracking, baselines, filters and episodes reach the break in
+        /// the state an uninterrupted run had there. Nil: nothing is replayed.
+        var replayUntil: Int?
     }
 
     /// A detector for `source`.
@@ -157,9 +161,8 @@ public final class Detector: Sendable {
                     source: source, timing: timing, options: options, models: models ?? ModelStore())
             }
             if timing == .stream && options.episodes.enabled && !options.detectionOnly {
-                var made = try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
-                made.resume(after: options.resume?.episodeHistory ?? [])
-                tracker = made
+                // A resumed stream's episodes are rebuilt by analysing its frames again (see `replayUntil`).
+                tracker = try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
             } else {
                 tracker = nil
             }
@@ -185,6 +188,7 @@ public final class Detector: Sendable {
             }
             state.firstDelivery = true
             state.readsFolder = opened?.source.info.kind == .imageFolder
+            state.replayUntil = timing == .stream ? options.resume?.afterFrame : nil
             return state.generation
         }
         if let opened { startThread { self.read(opened, into: inbox, generation: generation) } }

@@ -105,16 +105,6 @@ struct EpisodeTracker: Sendable {
         return events
     }
 
-    /// Replays an earlier run's results (`ResumePoint.episodeHistory`) so this one continues its episodes;
-    /// what they started and finished was reported by that run.
-    mutating func resume(after history: [DetectorResult]) {
-        for result in history {
-            var copy = result
-            if copy.shotCut { _ = cut() }
-            _ = update(&copy)
-        }
-    }
-
     /// Forgets every face (`Detector.reset()`).
     mutating func reset() { faces = [:] }
 
