@@ -84,7 +84,9 @@ struct OutputPlan: Sendable {
         }
         var options = runner.options
         if let point = checkpoint?.resumePoint {
-            Diagnostics.logger.warning("\(name): resuming after frame \(point.afterFrame) (--resume)")
+            Diagnostics.logger.warning(
+                "\(name): resuming after frame \(point.afterFrame) (--resume; a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run)"
+            )
             options.resume = point
         }
         let end = runner.run(name, writers: writers, options: options)
