@@ -96,7 +96,8 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
             default:
                 throw MienError(
                     .invalidOptions,
-                    "unknown metric group '\(Self.excerpt(group))' (known: \(Self.metricGroups.joined(separator: ", ")))")
+                    "unknown metric group '\(Self.excerpt(group))' (known: \(Self.metricGroups.joined(separator: ", ")))"
+                )
             }
         }
         let mode: FaceMode
@@ -140,7 +141,8 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
         for group in groups where !metricGroups.contains(group) {
             throw MienError(
                 .invalidOptions,
-                "unknown metric group '\(excerpt(group))' in metrics=\(excerpt(text)) (known: \(metricGroups.joined(separator: ", ")))")
+                "unknown metric group '\(excerpt(group))' in metrics=\(excerpt(text)) (known: \(metricGroups.joined(separator: ", ")))"
+            )
         }
         return groups
     }

@@ -135,7 +135,8 @@ struct BadInputTests {
                 && !line.hasPrefix("mien: error: ")
         }
         #expect(foreign.isEmpty, "library lines on stderr: \(foreign.prefix(5))")
-        #expect(errors.contains { $0.contains("half.mp4") && $0.contains("(FFmpeg: ") }, "FFmpeg's reason in Mien's line")
+        #expect(
+            errors.contains { $0.contains("half.mp4") && $0.contains("(FFmpeg: ") }, "FFmpeg's reason in Mien's line")
     }
 
     @Test func truncatedVideo_isNeverResumedAsComplete_andItsSummarySaysHowItEnded() throws {
@@ -173,11 +174,17 @@ struct BadInputTests {
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
         let jpeg = try Self.sampleBytes(SampleMedia.astronautPath)
         for (name, bytes) in [("a.jpg", jpeg), ("b-broken.jpg", Array(jpeg.prefix(300))), ("c.jpg", jpeg)] {
-            #expect(FileManager.default.createFile(atPath: pictures.appendingPathComponent(name).path, contents: Data(bytes)))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: pictures.appendingPathComponent(name).path, contents: Data(bytes)))
         }
         // GIF89a, 1 x 1: read as a video on its own, so a folder of pictures skips it, and says so.
-        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
-        #expect(FileManager.default.createFile(atPath: pictures.appendingPathComponent("d.gif").path, contents: Data(gif)))
+        let gif: [UInt8] =
+            Array("GIF89a".utf8) + [
+                1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B,
+            ]
+        #expect(
+            FileManager.default.createFile(atPath: pictures.appendingPathComponent("d.gif").path, contents: Data(gif)))
         try FileManager.default.createDirectory(
             at: pictures.appendingPathComponent("e.jpg"), withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("out").path
@@ -190,9 +197,13 @@ struct BadInputTests {
         #expect(lines.compactMap { $0["file"] as? String } == ["a.jpg", "c.jpg"], "every line names its picture")
         let rows = try String(contentsOfFile: "\(output)/pictures.csv", encoding: .utf8).split(separator: "\n")
         #expect(rows.first?.hasSuffix(",file") == true)
-        #expect(rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last } == ["a.jpg", "c.jpg"])
-        let summary = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: "\(output)/pictures.summary.json"))) as? [String: Any]
+        #expect(
+            rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last } == [
+                "a.jpg", "c.jpg",
+            ])
+        let summary =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(output)/pictures.summary.json"))) as? [String: Any]
         let skipped = (summary?["skipped"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
         #expect(skipped == ["d.gif", "e.jpg"])
         let unreadable = (summary?["unreadable"] as? [[String: Any]])?.compactMap { $0["file"] as? String }

@@ -46,9 +46,13 @@ struct ResumeTests {
             }
             for (suffix, bytes) in zip(Self.outputs, expected) {
                 let file = output.appendingPathComponent("\(name).\(suffix)")
-                #expect(try Data(contentsOf: file) == bytes, "round \(round), killed after \(point) frames: \(suffix) differs")
+                #expect(
+                    try Data(contentsOf: file) == bytes,
+                    "round \(round), killed after \(point) frames: \(suffix) differs")
             }
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter {
+                $0.hasPrefix(".")
+            }
             #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
             try? FileManager.default.removeItem(at: output)
         }

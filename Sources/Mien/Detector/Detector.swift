@@ -85,9 +85,10 @@ public final class Detector: Sendable {
         var firstDelivery = true
         /// Whether the opened source is a folder of pictures.
         var readsFolder = false
-        /// A resumed stream's last frame already written (`ResumePoint.afterFrame`): frames up to it are
-        /// analysed again but not delivered, so tracking, baselines, filters and episodes reach the break in
-        /// the state an uninterrupted run had there. Nil: nothing is replayed.
+        /// A resumed stream's last frame already written (`ResumePoint.afterFrame`), nil when nothing is replayed.
+        ///
+        /// Frames up to it are analysed again but not delivered, so tracking, baselines, filters and episodes
+        /// reach the break in the state an uninterrupted run had there.
         var replayUntil: Int?
     }
 

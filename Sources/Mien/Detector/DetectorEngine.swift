@@ -100,7 +100,8 @@ final class DetectorEngine: Sendable {
         let locator = FaceLocator(
             mode: timing.runningMode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
-            wholePictureFallback: detection.wholePictureFallback, firstFaceId: Self.firstFaceId(timing: timing, options: options),
+            wholePictureFallback: detection.wholePictureFallback,
+            firstFaceId: Self.firstFaceId(timing: timing, options: options),
             cuts: try Self.cuts(source: source, options: options))
         self.init(
             options: options, front: Front(half: .locate(locator), rate: rate),

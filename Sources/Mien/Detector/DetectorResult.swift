@@ -57,13 +57,15 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var latency: Duration?
 
     enum CodingKeys: String, CodingKey {
-        case input, file, frameIndex, timestamp, width, height, faces, found, lost, returned, shotCut, episodes, faceCount
+        case input, file, frameIndex, timestamp, width, height, faces, found, lost, returned, shotCut, episodes,
+            faceCount
     }
 
     /// Equal frames, faces and events; the order of events of different kinds is not compared (the JSON
     /// form lists found, lost and returned apart).
     public static func == (left: DetectorResult, right: DetectorResult) -> Bool {
-        left.input == right.input && left.file == right.file && left.frameIndex == right.frameIndex && left.timestamp == right.timestamp
+        left.input == right.input && left.file == right.file && left.frameIndex == right.frameIndex
+            && left.timestamp == right.timestamp
             && left.width == right.width && left.height == right.height && left.faces == right.faces
             && left.found == right.found && left.lost == right.lost && left.returned == right.returned
             && left.faceCount == right.faceCount && left.episodes == right.episodes

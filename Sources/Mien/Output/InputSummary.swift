@@ -55,10 +55,11 @@ public struct InputSummary: Sendable, Encodable {
     public var processedFrames = 0
     /// Timestamps (seconds) of the frames that start a new shot (`DetectorResult.shotCut`).
     public var shotCuts: [Double] = []
-    /// How the input ended: `complete` (every frame was read), `stopped` (a signal or `stop()` ended it
-    /// early) or `failed` (the input or the analysis failed part-way: the frames before are here, the rest
-    /// are lost); nil until it ended. `mien analyze --resume` skips only an input whose summary says
-    /// `complete`.
+    /// How the input ended: `complete`, `stopped` or `failed`; nil until it ended.
+    ///
+    /// `complete`: every frame was read; `stopped`: a signal or `stop()` ended it early; `failed`: the input or
+    /// the analysis failed part-way (the frames before are here, the rest are lost). `mien analyze --resume`
+    /// skips only an input whose summary says `complete`.
     public var ended: String?
     /// Why the input failed (the error's message), when `ended` is `failed`.
     public var error: String?

@@ -13,8 +13,9 @@ public enum ImageDecoder {
         "jp2", "exr", "hdr", "pic", "sr", "ras",
     ]
 
-    /// Extensions of files read as videos, frame by frame (FFmpeg), when given on their own: video containers
-    /// and GIF. One rule on every path: a GIF is a video to Mien (OpenCV 4.6 has no GIF decoder, FFmpeg reads
+    /// Extensions of files read as videos, frame by frame (FFmpeg), when given on their own.
+    ///
+    /// Video containers and GIF. One rule on every path: a GIF is a video to Mien (OpenCV 4.6 has no GIF decoder, FFmpeg reads
     /// GIF's frames and their delays), so it is analysed where a file is (`mien detect`, `mien analyze`,
     /// `POST /v1/jobs`), and refused with that reason where one picture is expected (`POST /v1/analyze`, a
     /// live frame) or skipped and listed in a folder of pictures.

@@ -61,7 +61,8 @@ public final class ImageFolderSource: FrameSource {
             throw MienError(
                 .notFound,
                 "has no pictures Mien reads (extensions: \(ImageDecoder.imageExtensions.sorted().joined(separator: ", ")))"
-                    + (skipped.isEmpty ? "" : "; skipped \(skipped.count): \(listed)\(skipped.count > 5 ? "; ..." : "")"),
+                    + (skipped.isEmpty
+                        ? "" : "; skipped \(skipped.count): \(listed)\(skipped.count > 5 ? "; ..." : "")"),
                 input: path)
         }
         files = pictures.map { (path as NSString).appendingPathComponent($0) }
