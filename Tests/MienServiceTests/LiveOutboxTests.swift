@@ -1,3 +1,6 @@
+import Foundation
+import Mien
+import MienTesting
 import Testing
 
 @testable import MienService
@@ -35,5 +38,24 @@ struct LiveOutboxTests {
         }
         outbox.close()
         #expect(await reader.value == 200)
+    }
+
+    @Test func sessionClosedForReadingTooSlowly_analysesNoMoreFrames() async throws {
+        let metrics = ServiceMetrics()
+        let outbox = LiveOutbox(capacity: 2)
+        let session = LiveSession(
+            id: "slow", limits: try ServiceOptions(port: 0), models: try ModelStore(), metrics: metrics, outbox: outbox)
+        try await session.begin(AnalysisSettings(rate: 100))
+        // `ready` and one more wait unread; the next message overflows: the socket is to be closed with 1008.
+        #expect(outbox.send("unread"))
+        #expect(!outbox.send("one too many") && outbox.overflowed)
+        var bits = (100.0).bitPattern.littleEndian
+        let header = withUnsafeBytes(of: &bits) { Array($0) }
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        session.receiveFrame(header + jpeg)
+        try await Task.sleep(for: .seconds(2))
+        await session.end()
+        let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(exposition.contains("mien_frames_analysed_total 0"), "a frame was analysed for nobody")
     }
 }
