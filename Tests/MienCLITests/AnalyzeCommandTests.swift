@@ -9,7 +9,7 @@ private func csvRows(_ path: String) throws -> [[String]] {
     }
 }
 
-@Suite("mien analyze", .timeLimit(.minutes(2)))
+@Suite("mien analyze", .timeLimit(.minutes(10)))
 struct AnalyzeCommandTests {
     @Test func sample_writesJSONLinesCSVAndSummary_inAffdexSpelling() throws {
         let folder = try scratchFolder()

@@ -5,7 +5,7 @@ import Testing
 
 /// The bad-input suite: every kind of damaged, odd or missing input gets its own clear error naming it,
 /// and the good inputs of the same run still complete.
-@Suite("Bad input", .timeLimit(.minutes(2)))
+@Suite("Bad input", .timeLimit(.minutes(10)))
 struct BadInputTests {
     /// Bad files made from the sample: name, bytes, and what the error must say.
     struct Case {

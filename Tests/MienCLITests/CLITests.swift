@@ -64,7 +64,7 @@ func facesOf(_ line: [String: Any]) -> [[String: Any]] {
     return faces.keys.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.compactMap { faces[$0] }
 }
 
-@Suite("mien detect", .timeLimit(.minutes(2)))
+@Suite("mien detect", .timeLimit(.minutes(10)))
 struct DetectCommandTests {
     @Test func sample_printsOneJSONLine_withOneTrackedFace_orientationAndAffdexPoints() throws {
         let result = try runMien(["detect", SampleMedia.astronautPath])

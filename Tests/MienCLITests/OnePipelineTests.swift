@@ -5,7 +5,7 @@ import Testing
 
 /// The command line's two front ends print one schema, and its list options and input lists behave as
 /// users expect.
-@Suite("One result schema, CLI habits", .timeLimit(.minutes(2)))
+@Suite("One result schema, CLI habits", .timeLimit(.minutes(10)))
 struct OnePipelineTests {
     let schema: JSONSchemaValidator
 

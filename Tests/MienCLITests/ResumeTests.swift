@@ -5,58 +5,87 @@ import Testing
 /// `mien analyze --resume` after a SIGKILL at random points of a real talking-head video: the resumed run's
 /// files are byte for byte the uninterrupted run's (one person stays one face, baselines, filters and
 /// episodes continue).
-@Suite("mien analyze --resume", .serialized, .timeLimit(.minutes(5)))
+@Suite("mien analyze --resume", .serialized, .timeLimit(.minutes(10)))
 struct ResumeTests {
-    static let frames = 60
+    static let frames = 30
     static let outputs = ["jsonl", "csv", "events.csv", "summary.json"]
+
+    /// What the rounds found: the differences, and the frames each resumed run continued after.
+    struct Rounds: Sendable {
+        var problems: [String] = []
+        var resumedAfter: [Int] = []
+    }
 
     @Test(
         .enabled(if: SampleMedia.evaluationDirectory != nil, "needs the evaluation data (../shared/eval or EVAL_DIR)"))
-    func killedAtRandomPoints_resumedRunsEqualTheUninterruptedRun() throws {
+    func killedAtRandomPoints_resumedRunsEqualTheUninterruptedRun() async throws {
         let root = try #require(SampleMedia.evaluationDirectory)
         let video = root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path
+        // About 100 s of child processes and polling: on a thread of its own, so that the blocking waits do
+        // not hold one of the two cooperative threads other suites' tests need.
+        let rounds = try await Self.onOwnThread { try Self.rounds(video: video, count: 20) }
+        #expect(rounds.problems.isEmpty, "\(rounds.problems)")
+        // Most rounds were really cut short (a kill can land after the last frame on a fast machine).
+        #expect(rounds.resumedAfter.count >= 15, "runs resumed after frames \(rounds.resumedAfter)")
+    }
+
+    /// The runs go at the lowest priority: the suites running beside this one time their own work.
+    static let nice = "/usr/bin/nice"
+    static var niceMien: [String] { ["-n", "19", mienPath()] }
+
+    static func rounds(video: String, count: Int) throws -> Rounds {
         let name = (video as NSString).lastPathComponent
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let arguments = ["analyze", video, "--max-frames", String(Self.frames), "--metrics", "all"]
+        let arguments = ["analyze", video, "--max-frames", String(frames), "--metrics", "all"]
         let whole = folder.appendingPathComponent("whole")
-        let uninterrupted = try runMien(arguments + ["--output", whole.path])
-        #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
-        let expected = try Self.outputs.map { try Data(contentsOf: whole.appendingPathComponent("\(name).\($0)")) }
-
+        var rounds = Rounds()
+        let uninterrupted = try runProgram(nice, niceMien + arguments + ["--output", whole.path])
+        guard uninterrupted.status == 0 else {
+            rounds.problems.append("the uninterrupted run failed: \(uninterrupted.stderr)")
+            return rounds
+        }
+        let expected = try outputs.map { try Data(contentsOf: whole.appendingPathComponent("\(name).\($0)")) }
         var generator = SeededGenerator(seed: 48)
-        var resumedAfter: [Int] = []
-        for round in 0..<20 {
+        for round in 0..<count {
             let output = folder.appendingPathComponent("round-\(round)")
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: mienPath())
-            process.arguments = arguments + ["--output", output.path]
+            // `nice` executes mien in its own place, so the PID is mien's.
+            process.executableURL = URL(fileURLWithPath: nice)
+            process.arguments = niceMien + arguments + ["--output", output.path]
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let point = Int.random(in: 1...(Self.frames - 5), using: &generator)
+            let point = Int.random(in: 1...(frames - 5), using: &generator)
             _ = waitForFinishedFrames(of: name, in: output, atLeast: point)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let resumed = try runMien(arguments + ["--output", output.path, "--resume"])
-            #expect(resumed.status == 0, "round \(round): \(resumed.stderr)")
-            if let line = resumed.stderr.split(separator: "\n").first(where: { $0.contains("resuming after frame") }),
-                let frame = line.split(separator: " ").last(where: { Int($0) != nil }).flatMap({ Int($0) })
-            {
-                resumedAfter.append(frame)
+            let resumed = try runProgram(nice, niceMien + arguments + ["--output", output.path, "--resume"])
+            if resumed.status != 0 {
+                rounds.problems.append("round \(round): exit \(resumed.status): \(resumed.stderr)")
             }
-            for (suffix, bytes) in zip(Self.outputs, expected) {
+            let line = resumed.stderr.split(separator: "\n").first { $0.contains("resuming after frame") }
+            if let frame = line?.split(separator: " ").compactMap({ Int($0) }).first {
+                rounds.resumedAfter.append(frame)
+            }
+            for (suffix, bytes) in zip(outputs, expected) {
                 let file = output.appendingPathComponent("\(name).\(suffix)")
-                #expect(
-                    try Data(contentsOf: file) == bytes,
-                    "round \(round), killed after \(point) frames: \(suffix) differs")
+                if (try? Data(contentsOf: file)) != bytes {
+                    rounds.problems.append("round \(round), killed after \(point) frames: \(suffix) differs")
+                }
             }
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: output.path).filter {
                 $0.hasPrefix(".")
             }
-            #expect(leftovers.isEmpty, "round \(round): \(leftovers)")
+            if !leftovers.isEmpty { rounds.problems.append("round \(round): leftovers \(leftovers)") }
             try? FileManager.default.removeItem(at: output)
         }
-        // Most rounds were really cut short (a kill can land after the last frame on a fast machine).
-        #expect(resumedAfter.count >= 15, "runs resumed after frames \(resumedAfter)")
+        return rounds
+    }
+
+    /// Runs `work` on a new thread and waits for it without holding a cooperative thread.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// `mien analyze --shard` and `mien merge`: shards of a list merge into the data set one process makes;
 /// merge refuses mixed models and settings and names what is missing; a task stopped part way and run
 /// again with `--resume` completes its input with every frame once.
-@Suite("Shards on the command line", .serialized, .timeLimit(.minutes(3)))
+@Suite("Shards on the command line", .serialized, .timeLimit(.minutes(10)))
 struct ShardCommandTests {
     /// Reads a merged CSV's rows.
     static func rows(_ path: String) throws -> [String] {

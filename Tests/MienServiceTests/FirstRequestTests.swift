@@ -12,7 +12,7 @@ import Testing
 ///
 /// They are closed after the idle limit, and at once when the service shuts down; they used to hold a socket
 /// forever, and kept `mien serve` running until its shutdown deadline.
-@Suite("mien serve: connections before their first request", .timeLimit(.minutes(2)))
+@Suite("mien serve: connections before their first request", .timeLimit(.minutes(10)))
 struct FirstRequestTests {
     /// Whether `GET /healthz` on a new connection is answered with 200.
     static func answersHealthz(port: Int) async throws -> Bool {

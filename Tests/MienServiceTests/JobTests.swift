@@ -10,7 +10,7 @@ import Testing
 
 /// `/v1/jobs`: uploads analysed by the same Detector and writers as the command line, their outputs, and
 /// the bad inputs.
-@Suite("mien serve: jobs", .serialized, .timeLimit(.minutes(3)))
+@Suite("mien serve: jobs", .serialized, .timeLimit(.minutes(10)))
 struct JobTests {
     static func service(maximumUploadBytes: Int = 64 << 20, maximumJobs: Int = 8) throws -> (MienService, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-job-tests-\(UUID())")

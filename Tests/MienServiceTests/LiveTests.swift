@@ -12,7 +12,7 @@ import WSCore
 
 /// `/v1/live` over a real WebSocket on loopback: results for every frame, one stable face ID, and bad
 /// frames and messages answered on the socket while the session carries on.
-@Suite("mien serve: live WebSocket", .serialized, .timeLimit(.minutes(3)))
+@Suite("mien serve: live WebSocket", .serialized, .timeLimit(.minutes(10)))
 struct LiveTests {
     /// A frame message: the timestamp (ms, little-endian double) and the encoded picture.
     static func frame(_ image: [UInt8], milliseconds: Double) -> ByteBuffer {

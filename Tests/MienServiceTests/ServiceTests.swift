@@ -11,7 +11,7 @@ import Testing
 import WSCore
 
 /// Every HTTP endpoint of `mien serve`, in process on a loopback port, with the bad inputs.
-@Suite("mien serve: HTTP endpoints", .timeLimit(.minutes(3)))
+@Suite("mien serve: HTTP endpoints", .timeLimit(.minutes(10)))
 struct ServiceHTTPTests {
     let schema: JSONSchemaValidator
 

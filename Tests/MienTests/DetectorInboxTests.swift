@@ -105,7 +105,7 @@ struct DetectorInboxTests {
         #expect(mienError { try file.push(Self.frame(at: 0)) }?.code == .wrongRunningMode)
     }
 
-    @Test(.timeLimit(.minutes(1))) func twoStopsAtOnce_bothReturnOnceTheThreadsHaveEnded() async throws {
+    @Test(.timeLimit(.minutes(10))) func twoStopsAtOnce_bothReturnOnceTheThreadsHaveEnded() async throws {
         // As a service's DELETE and the job's own end can: both wait for the same threads, neither forever.
         let writer = RecordingWriter()
         let detector = Detector(

@@ -22,7 +22,7 @@ private final class Callbacks: DetectorDelegate, Sendable {
 
 /// The Detector's lifecycle as a spec: start, stop, restart, reset and release, with scripted faces (no
 /// models).
-@Suite("Detector lifecycle", .timeLimit(.minutes(1)))
+@Suite("Detector lifecycle", .timeLimit(.minutes(10)))
 struct DetectorLifecycleTests {
     func frames(_ count: Int, openingDelay: Double = 0) -> DetectorSource {
         .frames(

@@ -50,7 +50,7 @@ private func code(_ body: () throws -> Void) -> MienError.Code? {
     }
 }
 
-@Suite("Detector", .timeLimit(.minutes(2)))
+@Suite("Detector", .timeLimit(.minutes(10)))
 struct DetectorTests {
     @Test func csvColumns_areUnique_andEmptyForMetricsNotAskedFor() throws {
         #expect(Set(ResultTable.header).count == ResultTable.header.count)

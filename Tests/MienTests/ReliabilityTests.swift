@@ -39,7 +39,7 @@ private func models() throws -> ModelStore {
     try ModelStore(directory: SampleMedia.repositoryRoot.appendingPathComponent("Models"))
 }
 
-@Suite("Reliability", .timeLimit(.minutes(2)))
+@Suite("Reliability", .timeLimit(.minutes(10)))
 struct ReliabilityTests {
     @Test func cameraUnpluggedMidStream_reportsTheDevice_andKeepsTheFramesBefore() async throws {
         let detector = Detector(

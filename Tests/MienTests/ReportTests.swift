@@ -2,7 +2,7 @@ import Foundation
 import Mien
 import Testing
 
-@Suite("HTML report building blocks", .timeLimit(.minutes(2)))
+@Suite("HTML report building blocks", .timeLimit(.minutes(10)))
 struct ReportTests {
     @Test func timeline_staysWithinCapacity_andKeepsTheShape() {
         var timeline = Timeline(capacity: 100)

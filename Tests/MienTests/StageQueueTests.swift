@@ -4,7 +4,7 @@ import Testing
 
 @testable import Mien
 
-@Suite("Pipeline hand-over between threads", .timeLimit(.minutes(1)))
+@Suite("Pipeline hand-over between threads", .timeLimit(.minutes(10)))
 struct StageQueueTests {
     @Test func itemsArriveInOrder_acrossThreads_andTheProducerWaitsForRoom() async {
         let queue = StageQueue<Int>(capacity: 2)

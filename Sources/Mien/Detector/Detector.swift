@@ -189,7 +189,8 @@ public final class Detector: Sendable {
             }
             state.firstDelivery = true
             state.readsFolder = opened?.source.info.kind == .imageFolder
-            state.replayUntil = timing == .stream ? options.resume?.afterFrame : nil
+            // Only sources the detector reads itself can be read again from their start.
+            state.replayUntil = timing == .stream && source.readsItself ? options.resume?.afterFrame : nil
             return state.generation
         }
         if let opened { startThread { self.read(opened, into: inbox, generation: generation) } }

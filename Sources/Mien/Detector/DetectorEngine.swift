@@ -83,7 +83,8 @@ final class DetectorEngine: Sendable {
             mode: timing.runningMode, detection: options.detection,
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
-            reidentification: options.reidentification, firstFaceId: Self.firstFaceId(timing: timing, options: options),
+            reidentification: options.reidentification,
+            firstFaceId: Self.firstFaceId(source: source, timing: timing, options: options),
             cuts: try Self.cuts(source: source, options: options), models: models)
         self.init(
             options: options, front: Front(half: .locate(locator), rate: rate), measurer: measurer,
@@ -101,7 +102,7 @@ final class DetectorEngine: Sendable {
             mode: timing.runningMode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
             wholePictureFallback: detection.wholePictureFallback,
-            firstFaceId: Self.firstFaceId(timing: timing, options: options),
+            firstFaceId: Self.firstFaceId(source: source, timing: timing, options: options),
             cuts: try Self.cuts(source: source, options: options))
         self.init(
             options: options, front: Front(half: .locate(locator), rate: rate),
@@ -110,8 +111,10 @@ final class DetectorEngine: Sendable {
 
     /// The first face ID: a resumed stream is analysed again from its first frame (`Detector`'s replay), so
     /// its IDs start at 0 as the stopped run's did; pictures that stand alone continue after the last ID.
-    private static func firstFaceId(timing: DetectorSource.Timing, options: DetectorOptions) -> Int {
-        timing == .stream ? 0 : options.resume?.nextFaceId ?? 0
+    private static func firstFaceId(
+        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions
+    ) -> Int {
+        timing == .stream && source.readsItself ? 0 : options.resume?.nextFaceId ?? 0
     }
 
     /// The shot-cut detector, for sources that look for cuts (`DetectorSource.findsShotCuts`).
