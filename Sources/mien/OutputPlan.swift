@@ -111,18 +111,17 @@ struct OutputPlan: Sendable {
 
     /// How the run that wrote a summary file ended (`InputSummary.ended`: complete, stopped or failed), if
     /// the file says.
-    static func ending(inSummary path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return object["ended"] as? String
-    }
+    static func ending(inSummary path: String) -> String? { summaryField("ended", of: path) as? String }
 
     /// The frame count of a summary file (`InputSummary`'s `frames`), if it can be read.
-    static func frames(inSummary path: String) -> Int? {
+    static func frames(inSummary path: String) -> Int? { summaryField("frames", of: path) as? Int }
+
+    /// One top-level field of a summary file; nil when the file cannot be read (then the input is analysed
+    /// again, never skipped).
+    private static func summaryField(_ name: String, of path: String) -> Any? {
         guard let data = FileManager.default.contents(atPath: path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
-        return object["frames"] as? Int
+        return object[name]
     }
 }
