@@ -56,7 +56,7 @@ struct ResumeTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let point = Int.random(in: 1...(frames - 5), using: &generator)
-            _ = waitForFinishedFrames(of: name, in: output, atLeast: point)
+            waitFor(point, framesOf: name, in: output, while: process)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let resumed = try runProgram(nice, niceMien + arguments + ["--output", output.path, "--resume"])
@@ -80,6 +80,22 @@ struct ResumeTests {
             try? FileManager.default.removeItem(at: output)
         }
         return rounds
+    }
+
+    /// Waits until the killed-to-be run has finished `frames` frames, or has ended (a fast machine can finish
+    /// the whole clip between two looks), at most 2 minutes.
+    static func waitFor(_ frames: Int, framesOf name: String, in folder: URL, while process: Process) {
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let file = names.first(where: { $0.hasPrefix(".\(name).jsonl.partial-") }),
+                let data = try? FileHandle(forReadingFrom: folder.appendingPathComponent(file)).readToEnd(),
+                data.filter({ $0 == UInt8(ascii: "\n") }).count >= frames
+            {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     /// Runs `work` on a new thread and waits for it without holding a cooperative thread.
