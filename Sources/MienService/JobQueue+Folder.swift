@@ -27,7 +27,15 @@ extension JobQueue {
         // A run the service did not see to its end (a crash, kill -9) left its outputs' temporary files; the
         // job starts over, so they are of no use and would stay until the job is deleted.
         for output in files.all {
-            for leftover in AtomicFile.leftovers(of: output) { try? FileManager.default.removeItem(atPath: leftover) }
+            for leftover in AtomicFile.leftovers(of: output) {
+                do {
+                    try FileManager.default.removeItem(atPath: leftover)
+                } catch {
+                    // The job still runs (its outputs get new temporary files), but the operator should know.
+                    Logger(label: "mien.serve.jobs").warning(
+                        "could not remove \(leftover), left by an earlier run of job \(id): \(error)")
+                }
+            }
         }
         return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
     }

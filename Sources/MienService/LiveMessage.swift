@@ -71,8 +71,10 @@ enum LiveControl: Sendable, Equatable {
         case "reset": self = .reset
         case "options":
             // Every key must be a setting: a typo must not silently turn the session's settings into defaults.
-            let keys = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]).map { Array($0.keys) } ?? []
-            let unknown = keys.filter { $0 != "type" && !AnalysisSettings.parameterNames.contains($0) }.sorted()
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw MienError(.invalidArgument, "an options message is a JSON object", input: "control message")
+            }
+            let unknown = object.keys.filter { $0 != "type" && !AnalysisSettings.parameterNames.contains($0) }.sorted()
             guard unknown.isEmpty else {
                 throw MienError(
                     .invalidArgument,
