@@ -29,8 +29,9 @@ echo "tests: $passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ]; then
   echo "skipped:"
   grep -aE '^➜ Test .*\) skipped' "$log" | sed -E 's/^➜ Test (.*\)) skipped(: (.*))?$/  \1 \3/' | sort -u
-  if [ "${CI:-}" = "true" ]; then
-    echo "CI=true: a skipped test fails the run (the evaluation data belongs beside the clone in CI)"
+  # MIEN_SKIPS_FAIL (default: $CI) lets a public CI without the evaluation data report its skips instead.
+  if [ "${MIEN_SKIPS_FAIL:-${CI:-}}" = "true" ]; then
+    echo "CI=true: a skipped test fails the run (the evaluation data belongs beside the clone in CI; MIEN_SKIPS_FAIL=false reports them instead)"
     exit 1
   fi
 fi

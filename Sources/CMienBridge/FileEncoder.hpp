@@ -13,7 +13,7 @@ struct AVPacket;
 
 namespace mien {
 
-/// Writes BGR pictures as an H.264 video (libx264, when FFmpeg has it; MPEG-4 Part 2 otherwise) in the
+/// Writes BGR pictures as an H.264 video (libx264 when FFmpeg has it, else OpenH264, else MPEG-4 Part 2) in the
 /// container the file name asks for (.mp4, .mov, .mkv).
 ///
 /// Why not `cv::VideoWriter`: OpenCV 4.6 opens libx264 with its defaults (preset "medium", 40 frames of

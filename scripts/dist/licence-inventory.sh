@@ -16,12 +16,14 @@ cat <<'EOF'
 Mien's own code is under the MIT licence (`LICENSE`). The bundle also carries other people's work, each under
 its own licence, listed here with where it came from; the full texts are in `licenses/`.
 
-**FFmpeg and x264 are under the GNU GPL (version 2 or later)**, so the bundle as a whole (the tarball, the
-container image and the Python wheel that carry `lib/mien/libav*` and `libx264`) is distributed under the GPL's
-terms for those parts. Their complete sources are Debian bookworm's source packages named below
+No part of this bundle is under the GNU GPL. FFmpeg's libraries (`lib/mien/libav*`, `libswscale*`) are built
+without `--enable-gpl` and without `--enable-nonfree`, so they are under the **GNU LGPL, version 2.1 or later**:
+they are separate shared libraries that you may replace with your own build of the same FFmpeg (the program loads
+them from `lib/mien/` by their sonames). Their complete source is Debian bookworm's source package named below
 (`apt-get source ffmpeg=<version>` from Debian's archive) with the configuration in
-`licenses/ffmpeg-configure.txt`; `scripts/dist/build-io-libs.sh` in Mien's repository is the recipe. The
-Debian package (`mien_*.deb`) carries none of them: it depends on Debian's own libraries.
+`licenses/ffmpeg-configure.txt`; `scripts/dist/build-io-libs.sh` in Mien's repository is the recipe. H.264 video
+is encoded by Cisco's OpenH264 (`libopenh264`, BSD-2-Clause). The Debian package (`mien_*.deb`) carries none of
+these: it depends on Debian's own libraries, installed and licensed by the user's system.
 
 ## The program: `bin/mien`
 
@@ -75,8 +77,9 @@ EOF
 tail -n +2 "$ROOT/lib/mien/BUNDLED.tsv" | while IFS=$'\t' read -r file role origin; do
     case "$file" in
         libopenvino*) echo "| \`$file\` | Apache-2.0 | $origin |" ;;
+        libtiff*) echo "| \`$file\` | libtiff (BSD-style) | $origin (tiff 4.5.0-6+deb12u4, without JBIG-KIT) |" ;;
         libopencv*) echo "| \`$file\` | Apache-2.0 | $origin (OpenCV 4.6.0+dfsg-12) |" ;;
-        libav* | libsw*) echo "| \`$file\` | GPL-2.0-or-later (configured with --enable-gpl, links x264) | $origin (FFmpeg 5.1.9-0+deb12u1) |" ;;
+        libav* | libsw*) echo "| \`$file\` | LGPL-2.1-or-later (configured without --enable-gpl and --enable-nonfree) | $origin (FFmpeg 5.1.9-0+deb12u1) |" ;;
         *)
             package=$(echo "$origin" | awk '{print $4}')
             licence=$(grep -m1 -E '^License: ' "/usr/share/doc/$package/copyright" 2>/dev/null | sed 's/^License: //' || true)

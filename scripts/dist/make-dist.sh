@@ -108,6 +108,8 @@ outside=$(env -i "$ROOT/bin/mien" --version >/dev/null && ldd "$ROOT/bin/mien" "
     done | sort -u)
 [ -z "$outside" ] || { echo "make-dist: the bundle still loads from outside itself: $outside" >&2; exit 1; }
 env -i "$ROOT/bin/mien" models >/dev/null || { echo "make-dist: mien models fails in the bundle" >&2; exit 1; }
+# No GPL part (package-check reads the tarball, the wheel and the image again).
+scripts/dist/gpl-check.sh "the bundle" "$ROOT"
 
 # --- the tarball (files in name order, owner root, mtime of the commit: the same bundle gives the same bytes)
 mtime=$(git log -1 --format=%cI 2>/dev/null || date -u +%FT%TZ)

@@ -14,6 +14,8 @@
 # 4. The container image, built with podman on the bookworm root imported as its base: `mien detect` on a
 #    mounted picture gives the same output, `mien serve` is healthy and enforces its token, and refuses to
 #    start without one.
+# Each of the tarball, wheel and image: no GPL part (scripts/dist/gpl-check.sh reads the FFmpeg libraries'
+# configuration strings and the licence table); the tarball's annotated video is H.264 and reads back.
 # 5. The tarball unpacked in one folder, run by the sbatch script on a local Slurm (scripts/slurm-test.sh).
 # Sizes and times are printed, with a JSON line last.
 #
@@ -62,7 +64,7 @@ cp Samples/astronaut.jpg "$WORK/in/"
 "$SOURCE_MIEN" detect --expressions "$WORK/in/astronaut.jpg" >"$WORK/expected.jsonl"
 sed -i "s#$WORK/in/##" "$WORK/expected.jsonl" # the input's path is part of the output; compare from one folder
 [ -s "$WORK/expected.jsonl" ] || fail "the source build printed nothing for the sample"
-.build/release/MienDev make-clip --width 320 --height 240 --frames 15 --fps 15 "$WORK/in/clip.mp4" >/dev/null
+.build/debug/MienDev make-clip --width 320 --height 240 --frames 15 --fps 15 "$WORK/in/clip.mp4" >/dev/null
 
 # Runs COMMAND in ROOT with /proc and /dev, from ROOT's /check (where the inputs are), as a clean login would.
 in_root() {
@@ -186,6 +188,18 @@ outside=$(in_root "$T" "ldd /srv/elsewhere/$BUNDLE/bin/mien /srv/elsewhere/$BUND
     grep -v -E '^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s)\.so|/srv/elsewhere/' | sort -u || true)
 [ -z "$outside" ] || fail "on trixie the bundle loads from outside itself: $outside"
 echo "trixie (glibc $glibc): same output, unpacked and moved; nothing loaded from outside the bundle but glibc and the C++ runtime"
+# The tarball's annotated video: H.264 from OpenH264 (its FFmpeg has no x264), read back frame by frame.
+in_root "$T" "/srv/elsewhere/$BUNDLE/bin/mien analyze clip.mp4 --metrics none --annotate annotated --output annotated >/dev/null 2>&1 &&
+    /srv/elsewhere/$BUNDLE/bin/mien detect annotated/clip.mp4.mp4 >annotated.jsonl" || fail "the tarball's annotated video"
+annotated_frames=$(wc -l <"$T/check/annotated.jsonl")
+[ "$annotated_frames" = 15 ] || fail "the tarball's annotated video reads back as $annotated_frames frames, not 15"
+grep -q avc1 "$T/check/annotated/clip.mp4.mp4" || fail "the tarball's annotated video is not H.264"
+annotated_kb=$(($(stat -c %s "$T/check/annotated/clip.mp4.mp4") / 1000))
+echo "the tarball's annotated clip: H.264 (avc1, OpenH264), $annotated_kb kB, all 15 frames decode"
+say "no GPL part in the tarball"
+mkdir -p "$WORK/gpl/tarball"
+tar -C "$WORK/gpl/tarball" -xzf "$TARBALL"
+scripts/dist/gpl-check.sh "the tarball" "$WORK/gpl/tarball"
 
 # --- 3b. the wheel on a clean bookworm root with nothing but python3-venv (numpy, pandas and the pinned
 # openvino wheel come from PyPI as its dependencies)
@@ -206,6 +220,8 @@ grep -q "astronaut.jpg" "$P/check/python.txt" && grep -q "1 rows" "$P/check/pyth
     fail "mien.analyze('astronaut.jpg') printed: $(cat "$P/check/python.txt")"
 python_version=$(in_root "$P" "python3 --version" | grep -o '[0-9.]*$')
 echo "wheel ($(stat -c %s "$WHEEL" | awk '{printf "%.1f", $1 / 1e6}') MB) on Python $python_version: pip install, mien.analyze printed the face's row, $(cat "$P/check/version.txt")"
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$WHEEL" "$WORK/gpl/wheel"
+scripts/dist/gpl-check.sh "the wheel" "$WORK/gpl/wheel"
 
 # --- 4. the container image
 say "the container image (podman, base: the bookworm root)"
@@ -240,6 +256,12 @@ image_mb=$(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.
 base_mb=$(podman image inspect --format '{{.Size}}' "$base" | awk '{printf "%.1f", $1 / 1e6}')
 labels=$(podman image inspect --format '{{json .Labels}}' "$image")
 [[ $labels == *"\"org.opencontainers.image.version\":\"$VERSION\""* ]] || fail "the image's version label: $labels"
+container=$(podman create "$image")
+mkdir -p "$WORK/gpl/image"
+podman export "$container" | tar -C "$WORK/gpl/image" -x opt
+podman rm "$container" >/dev/null
+container=""
+scripts/dist/gpl-check.sh "the image" "$WORK/gpl/image"
 podman rmi -f "$image" "$base" >/dev/null
 echo "image: same output; healthy; 401 without the token, 200 with it; refuses to start without one; user $user; $image_mb MB (base $base_mb MB)"
 
@@ -248,7 +270,7 @@ echo "image: same output; healthy; 401 without the token, 200 with it; refuses t
 say "the tarball under Slurm (deploy/slurm/mien-array.sbatch)"
 mkdir -p "$WORK/shared"
 tar -C "$WORK/shared" -xzf "$TARBALL"
-scripts/slurm-test.sh "$WORK/shared/$BUNDLE/bin/mien" .build/release/MienDev >"$WORK/slurm.log" 2>&1 ||
+scripts/slurm-test.sh "$WORK/shared/$BUNDLE/bin/mien" .build/debug/MienDev >"$WORK/slurm.log" 2>&1 ||
     { tail -20 "$WORK/slurm.log"; fail "the tarball under Slurm"; }
 tail -1 "$WORK/slurm.log"
 
@@ -258,6 +280,6 @@ deb_mb=$(stat -c %s "$DEB" | mb)
 wheel_mb=$(stat -c %s "$WHEEL" | mb)
 unpacked_mb=$(du -sb "$DIST/$BUNDLE" | cut -f1 | mb)
 say "package-check passed in $(($(date +%s) - started)) s"
-printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s,"wheel_mb":%s}\n' \
+printf '{"package_check":"passed","tarball_mb":%s,"tarball_unpacked_mb":%s,"deb_mb":%s,"deb_installed_mb":%s,"deb_packages_added":%s,"deb_install_to_first_result_s":%s,"deb_download":"%s","deb_disk_with_dependencies":"%s","image_mb":%s,"image_base_mb":%s,"trixie_glibc":"%s","lintian_warnings":%s,"wheel_mb":%s,"gpl_parts":0,"annotated_clip_kb":%s}\n' \
     "$tar_mb" "$unpacked_mb" "$deb_mb" "$(echo "$((installed_kb * 1024))" | mb)" "$(echo "$added" | wc -l)" "$install_seconds" "$download" "$disk" "$image_mb" "$base_mb" \
-    "$glibc" "$lintian_warnings" "$wheel_mb"
+    "$glibc" "$lintian_warnings" "$wheel_mb" "$annotated_kb"

@@ -90,7 +90,7 @@ def main() -> None:
         f"Version: {version}",
         "Summary: Reads faces in pictures and videos the way Affectiva's Affdex SDK did: expressions, emotions, "
         "head pose and more, as pandas DataFrames",
-        "License: MIT AND Apache-2.0 AND GPL-2.0-or-later AND CC0-1.0",
+        "License: MIT AND Apache-2.0 AND LGPL-2.1-or-later AND BSD-2-Clause AND BSD-3-Clause AND IJG AND Libpng AND libtiff AND Zlib AND CC0-1.0",
         "Requires-Python: >=3.10",  # the openvino wheel's own floor
         f"Requires-Dist: openvino=={OPENVINO_VERSION}",
         "Requires-Dist: numpy>=1.21",

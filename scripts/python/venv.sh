@@ -17,5 +17,5 @@ if ! "$PYTHON" -m venv --help >/dev/null 2>&1; then
 fi
 rm -rf "$VENV"
 "$PYTHON" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet -r "$REQUIREMENTS"
+"$VENV/bin/pip" install --quiet $(grep -q -e "--hash=" "$REQUIREMENTS" && echo --require-hashes) -r "$REQUIREMENTS"
 cp "$REQUIREMENTS" "$VENV/requirements.stamp"

@@ -120,8 +120,8 @@ void mien_video_writer_free(mien_video_writer *writer);
 
 typedef struct mien_video_encoder mien_video_encoder;
 
-/// Opens an H.264 encoder (libx264; MPEG-4 Part 2 when FFmpeg has no libx264) writing `path` in the
-/// container its name asks for (.mp4, .mov, .mkv). `width` and `height` must be even. `preset` is x264's
+/// Opens an H.264 encoder (libx264, else OpenH264, else MPEG-4 Part 2: the first FFmpeg has) writing `path`
+/// in the container its name asks for (.mp4, .mov, .mkv). `width` and `height` must be even. `preset` is x264's
 /// speed preset ("ultrafast" ... "medium"), `crf` its constant rate factor (0...51, 23 = x264's default);
 /// x264's look-ahead is off ("zerolatency"), so no frames are held back. MIEN_ERR_IO when the file or the
 /// encoder cannot be opened.

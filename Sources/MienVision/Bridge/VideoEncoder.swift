@@ -1,8 +1,11 @@
 internal import CMienBridge
 public import MienCore
 
-/// Writes frames as an H.264 video with FFmpeg's libraries (the bridge's `FileEncoder`): x264 at a chosen
-/// speed preset, no look-ahead, so no frames are held back and memory stays flat.
+/// Writes frames as an H.264 video with FFmpeg's libraries (the bridge's `FileEncoder`).
+///
+/// The encoder is x264 at a chosen speed preset, no look-ahead, so no frames are held back and memory stays
+/// flat; where FFmpeg has no x264 (the tarball, image and wheel carry an LGPL FFmpeg), Cisco's OpenH264 at a
+/// bit rate matched to the rate factor.
 ///
 /// `VideoWriter` uses it for `.mp4`, `.mov` and `.mkv`. Frames of an odd width or height lose their last
 /// column or row (4:2:0 video needs even sizes).
