@@ -21,7 +21,7 @@ problems=()
 ffmpeg_libs=0
 while IFS= read -r -d '' lib; do
     ffmpeg_libs=$((ffmpeg_libs + 1))
-    configuration=$(strings -a "$lib" | grep -m1 -e '--prefix=' || true)
+    configuration=$(strings -a "$lib" | grep -e '--prefix=' | head -1 || true)
     [ -n "$configuration" ] || { problems+=("$(basename "$lib"): no configuration string to read"); continue; }
     for flag in --enable-gpl --enable-nonfree --enable-libx264 --enable-libx265; do
         [[ " $configuration " == *" $flag "* ]] && problems+=("$(basename "$lib"): configured with $flag")
@@ -29,7 +29,9 @@ while IFS= read -r -d '' lib; do
     case "$(basename "$lib")" in
         libavutil.so*)
             # FFmpeg's FFMPEG_LICENSE, embedded as "libavutil license: LGPL version 2.1 or later".
-            strings -a "$lib" | grep -q -x 'libavutil license: LGPL version 2.1 or later' ||
+            # (grep reads all of strings' output: with -q it would stop early, and pipefail would count the
+            # SIGPIPE that ends strings as a failure.)
+            [ "$(strings -a "$lib" | grep -c -x 'libavutil license: LGPL version 2.1 or later')" -gt 0 ] ||
                 problems+=("$(basename "$lib"): its licence string is not 'LGPL version 2.1 or later'")
             ;;
     esac

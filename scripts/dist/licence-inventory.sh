@@ -77,6 +77,10 @@ EOF
 tail -n +2 "$ROOT/lib/mien/BUNDLED.tsv" | while IFS=$'\t' read -r file role origin; do
     case "$file" in
         libopenvino*) echo "| \`$file\` | Apache-2.0 | $origin |" ;;
+        libwebp*) # Debian's copyright file for libwebp7 is not machine-readable; libwebp's COPYING is BSD-3-Clause.
+            echo "| \`$file\` | BSD-3-Clause | $origin |"
+            cp /usr/share/doc/libwebp7/copyright "$TEXTS/debian/libwebp7.copyright"
+            ;;
         libtiff*) echo "| \`$file\` | libtiff (BSD-style) | $origin (tiff 4.5.0-6+deb12u4, without JBIG-KIT) |" ;;
         libopencv*) echo "| \`$file\` | Apache-2.0 | $origin (OpenCV 4.6.0+dfsg-12) |" ;;
         libav* | libsw*) echo "| \`$file\` | LGPL-2.1-or-later (configured without --enable-gpl and --enable-nonfree) | $origin (FFmpeg 5.1.9-0+deb12u1) |" ;;

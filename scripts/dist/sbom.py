@@ -53,10 +53,22 @@ def table_rows(markdown: str) -> list[list[str]]:
     return rows
 
 
+# Debian copyright files' short names (DEP-5) that are not SPDX identifiers, as SPDX names them.
+DEBIAN_TO_SPDX = {
+    "BSD-2": "BSD-2-Clause",
+    "BSD-2-clause": "BSD-2-Clause",
+    "BSD-3-clause": "BSD-3-Clause",
+    "Expat": "MIT",
+    "BSD-BY-LC-NE": "IJG AND BSD-3-Clause AND Zlib",  # libjpeg-turbo's three licences (its LICENSE.md)
+    "BSD License": "BSD-3-Clause",  # numpy's and pandas's classifier; their LICENSE files are BSD-3-Clause
+}
+
+
 def licence(text: str):
-    # "Apache-2.0 (Google MediaPipe); see NOTICE.md" -> "Apache-2.0"; LicenseFactory keeps SPDX ids as ids and
-    # anything else as a named licence.
-    return licences.make_from_string(text.split(";")[0].split(" (")[0].strip())
+    # "Apache-2.0 (Google MediaPipe); see NOTICE.md" -> "Apache-2.0"; LicenseFactory keeps SPDX ids and
+    # expressions as such and anything else as a named licence.
+    short = text.split(";")[0].split(" (")[0].strip()
+    return licences.make_from_string(DEBIAN_TO_SPDX.get(short, short))
 
 
 def main() -> None:
@@ -65,7 +77,7 @@ def main() -> None:
     rows = table_rows(licence_md)
     by_file = {r[0].strip("`"): r for r in rows if r[0].startswith("`")}
     version = subprocess.run([bundle / "bin/mien", "--version"], capture_output=True, text=True, check=True)
-    mien_version = version.stdout.split()[-1]
+    mien_version = version.stdout.split()[1]  # "mien 0.1.0 (commit ...; OpenCV ..., OpenVINO ...)"
 
     bom = Bom()
     root = Component(
