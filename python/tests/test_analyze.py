@@ -111,3 +111,11 @@ def test_episodes_of_the_clip_as_a_dataframe(engine: str, clip: Path, tmp_path: 
     assert mien.read_events(tmp_path).drop(columns="input").equals(events.drop(columns="input"))
     with pytest.raises(mien.InputError):
         mien.read_events(tmp_path / "nothing-here")
+
+
+def test_progress_bar_gives_the_same_rows(capfd: pytest.CaptureFixture[str]) -> None:
+    # tqdm is in the test venv (the [progress] extra): the bar path must not change the results.
+    quiet = mien.analyze(SAMPLE, progress=False)
+    shown = mien.analyze(SAMPLE, progress=True)
+    pd.testing.assert_frame_equal(quiet, shown)
+    assert "1/1" in capfd.readouterr().err  # tqdm's bar: one input of one done
