@@ -37,6 +37,11 @@ typedef enum mien_status {
 /// Frees a message returned through an `error_message` out-parameter. NULL is allowed.
 void mien_string_free(char *message);
 
+// MARK: - Digest
+
+/// SHA-256 of `length` bytes into `digest` (32 bytes), by FFmpeg's libavutil (the model checks).
+mien_status mien_sha256(const uint8_t *bytes, size_t length, uint8_t digest[32], char **error_message);
+
 /// The OpenCV version string this bridge was built against (static storage, do not free).
 const char *mien_opencv_version(void);
 

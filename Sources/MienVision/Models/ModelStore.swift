@@ -1,4 +1,4 @@
-import Crypto
+internal import CMienBridge
 public import Foundation
 public import MienCore
 
@@ -79,9 +79,15 @@ public struct ModelStore: Sendable {
         }
     }
 
-    /// Lower-case hex SHA-256 of `data`.
+    /// Lower-case hex SHA-256 of `data` (FFmpeg's libavutil through the bridge).
     public static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
+        var digest = [UInt8](repeating: 0, count: 32)
+        let status = data.withUnsafeBytes { raw in
+            mien_sha256(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &digest, nil)
+        }
+        // The bridge fails only for NULL pointers (never passed here): its context is on the stack.
+        precondition(status == MIEN_OK, "mien_sha256 failed with status \(status.rawValue)")
+        return digest.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
