@@ -18,7 +18,7 @@
 # H.264/HEVC; H.264, HEVC, AV1 (dav1d), VP8, VP9, MPEG-1/2/4, H.263, Theora, ProRes, WMV, VC-1, MJPEG, DNxHD,
 # FFV1, HuffYUV and raw video; encoders OpenH264, MPEG-4 and MJPEG (annotated videos).
 #
-# Licence: FFmpeg is configured without --enable-gpl and without --enable-nonfree, so it is LGPL-2.1-or-later;
+# Licence: FFmpeg is configured with neither its GPL nor its non-free option, so it is LGPL-2.1-or-later;
 # H.264 is encoded by Cisco's OpenH264 (BSD-2-Clause, Debian's libopenh264-7) instead of x264 (GPL-2.0+).
 # `scripts/dist/gpl-check.sh` refuses a bundle whose FFmpeg says otherwise.
 #

@@ -4,7 +4,7 @@
 #
 # Reads what is really there, not what the recipe meant to build:
 # - every FFmpeg library's own configuration string (FFmpeg embeds its ./configure line in libavcodec,
-#   libavformat and libavutil) must have no --enable-gpl, --enable-nonfree, x264 or x265, and libavutil's
+#   libavformat and libavutil) must enable none of FFmpeg's GPL or non-free options, x264 or x265, and libavutil's
 #   licence string must be LGPL's;
 # - no library known to be GPL-only is present (x264, x265, JBIG-KIT, libpostproc, Xvid, FDK AAC);
 # - every row of LICENSES.md's library table names a licence with no GPL in it, or offers a non-GPL
@@ -23,8 +23,8 @@ while IFS= read -r -d '' lib; do
     ffmpeg_libs=$((ffmpeg_libs + 1))
     configuration=$(strings -a "$lib" | grep -e '--prefix=' | head -1 || true)
     [ -n "$configuration" ] || { problems+=("$(basename "$lib"): no configuration string to read"); continue; }
-    for flag in --enable-gpl --enable-nonfree --enable-libx264 --enable-libx265; do
-        [[ " $configuration " == *" $flag "* ]] && problems+=("$(basename "$lib"): configured with $flag")
+    for option in gpl nonfree libx264 libx265; do
+        [[ " $configuration " == *" --enable-$option "* ]] && problems+=("$(basename "$lib"): configured with --enable-$option")
     done
     case "$(basename "$lib")" in
         libavutil.so*)
@@ -53,7 +53,7 @@ else
         permissive=no
         # Each alternative of a dual licence on its own: one without GPL (LGPL allowed) is enough.
         while IFS= read -r alternative; do
-            # (Case-sensitive: a note such as "built without --enable-gpl" names no GPL licence.)
+            # (Case-sensitive: a note naming FFmpeg's lower-case configure option names no GPL licence.)
             if ! sed 's/LGPL//g' <<<"$alternative" | grep -q 'GPL'; then permissive=yes; fi
         done < <(sed 's/ or /\n/g' <<<"$licence")
         [ "$permissive" = yes ] || problems+=("LICENSES.md: $(echo "$file" | tr -d '`' | xargs) is under$licence")

@@ -17,7 +17,7 @@ Mien's own code is under the MIT licence (`LICENSE`). The bundle also carries ot
 its own licence, listed here with where it came from; the full texts are in `licenses/`.
 
 No part of this bundle is under the GNU GPL. FFmpeg's libraries (`lib/mien/libav*`, `libswscale*`) are built
-without `--enable-gpl` and without `--enable-nonfree`, so they are under the **GNU LGPL, version 2.1 or later**:
+with neither FFmpeg's GPL nor its non-free configure option, so they are under the **GNU LGPL, version 2.1 or later**:
 they are separate shared libraries that you may replace with your own build of the same FFmpeg (the program loads
 them from `lib/mien/` by their sonames). Their complete source is Debian bookworm's source package named below
 (`apt-get source ffmpeg=<version>` from Debian's archive) with the configuration in
@@ -83,7 +83,7 @@ tail -n +2 "$ROOT/lib/mien/BUNDLED.tsv" | while IFS=$'\t' read -r file role orig
             ;;
         libtiff*) echo "| \`$file\` | libtiff (BSD-style) | $origin (tiff 4.5.0-6+deb12u4, without JBIG-KIT) |" ;;
         libopencv*) echo "| \`$file\` | Apache-2.0 | $origin (OpenCV 4.6.0+dfsg-12) |" ;;
-        libav* | libsw*) echo "| \`$file\` | LGPL-2.1-or-later (configured without --enable-gpl and --enable-nonfree) | $origin (FFmpeg 5.1.9-0+deb12u1) |" ;;
+        libav* | libsw*) echo "| \`$file\` | LGPL-2.1-or-later (configured with its LGPL parts only) | $origin (FFmpeg 5.1.9-0+deb12u1) |" ;;
         *)
             package=$(echo "$origin" | awk '{print $4}')
             licence=$(grep -m1 -E '^License: ' "/usr/share/doc/$package/copyright" 2>/dev/null | sed 's/^License: //' || true)

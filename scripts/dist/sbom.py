@@ -172,6 +172,11 @@ def version_of_swift() -> str:
     return m.group(1) if m else "unknown"
 
 
+def openvino_version() -> str:
+    """The pinned OpenVINO wheel's version (scripts/install-openvino.sh's VERSION=)."""
+    return re.search(r"^VERSION=(\S+)", Path("scripts/install-openvino.sh").read_text(), re.M)[1]
+
+
 def origin_purl(origin: str):
     """The package URL and version of a library's origin, as BUNDLED.tsv and LICENSES.md name it."""
     m = re.match(r"Debian bookworm package (\S+) (\S+)", origin)
@@ -184,8 +189,7 @@ def origin_purl(origin: str):
         return PackageURL(type="deb", namespace="debian", name=source, version=m[2],
                           qualifiers={"arch": "source", "distro": "debian-12"}), m[2]
     if "openvino" in origin:
-        text = Path("scripts/install-openvino.sh").read_text()
-        v = re.search(r"^VERSION=(\S+)", text, re.M)[1]
+        v = openvino_version()
         return PackageURL(type="pypi", name="openvino", version=v), v
     sys.exit(f"sbom: cannot tell the version of a library from its origin '{origin}'")
 
@@ -210,8 +214,7 @@ def installed(venv: Path, name: str):
             text = field[1].strip() if field else ""
         return version[1].strip() if version else None, text
     if name.lower() == "openvino":  # the same wheel the bundle's libopenvino comes from
-        v = re.search(r"^VERSION=(\S+)", Path("scripts/install-openvino.sh").read_text(), re.M)[1]
-        return v, "Apache-2.0"
+        return openvino_version(), "Apache-2.0"
     return None, ""
 
 
