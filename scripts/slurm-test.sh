@@ -118,7 +118,7 @@ mkdir -p "$IN/day1" "$IN/day2"
 "$MIENDEV" make-clip --width 320 --height 240 --frames 30 "$IN/day2/session.mp4" >/dev/null
 "$MIENDEV" make-clip --width 480 --height 270 --frames 90 "$IN/interview.mp4" >/dev/null
 # The long one, which the kill test cuts off in the middle.
-"$MIENDEV" make-clip --width 320 --height 240 --frames 600 "$IN/long.mp4" >/dev/null
+"$MIENDEV" make-clip --width 320 --height 240 --frames 300 "$IN/long.mp4" >/dev/null
 cp "$ROOT/Samples/astronaut.jpg" "$IN/astronaut.jpg"
 cp "$ROOT/Samples/astronaut.jpg" "$IN/day1/astronaut.jpg"
 EVAL_DIR=${EVAL_DIR:-$ROOT/../shared/eval}

@@ -23,13 +23,24 @@
 # `scripts/dist/gpl-check.sh` refuses a bundle whose FFmpeg says otherwise.
 #
 # Usage: build-io-libs.sh PREFIX   (does nothing when PREFIX holds a build made by this same script)
+#        build-io-libs.sh --deps-only (installs the Debian packages the build needs, and stops)
+# `.ci/run` installs the packages first (apt's lock is not shared with the tests' own installs), then builds in
+# the background at the lowest priority while the tests run; `make dist`'s own call waits for that build (a
+# lock beside PREFIX) and finds it done.
 set -euo pipefail
 
-PREFIX=$(realpath -m "${1:?usage: build-io-libs.sh PREFIX}")
+DEPS_ONLY=false
+[ "${1:-}" = --deps-only ] && DEPS_ONLY=true
 HERE=$(cd "$(dirname "$0")" && pwd)
-STAMP=$PREFIX/.stamp
-SCRIPT_HASH=$(sha256sum "$HERE/build-io-libs.sh" | cut -d' ' -f1)
-[ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SCRIPT_HASH" ] && exit 0
+if ! $DEPS_ONLY; then
+    PREFIX=$(realpath -m "${1:?usage: build-io-libs.sh PREFIX | --deps-only}")
+    STAMP=$PREFIX/.stamp
+    SCRIPT_HASH=$(sha256sum "$HERE/build-io-libs.sh" | cut -d' ' -f1)
+    mkdir -p "$(dirname "$PREFIX")"
+    exec 9>"$PREFIX.lock"
+    flock 9 # one build at a time: a second call waits here, then finds the first one's stamp
+    [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SCRIPT_HASH" ] && exit 0
+fi
 
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 OPENCV_VERSION=4.6.0+dfsg-12
@@ -47,6 +58,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+$DEPS_ONLY && exit 0
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mien-io-libs.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

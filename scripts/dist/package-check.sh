@@ -73,8 +73,10 @@ in_root() {
     $SUDO chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 /bin/sh -c "cd /check && $*"
 }
-make_root() { # make_root SUITE DIR: a minbase root from Debian's archive (made once per run), ready for chroot
-    [ -f "$WORK/$1.tar" ] || mmdebstrap --variant=minbase --quiet "$1" "$WORK/$1.tar" || fail "mmdebstrap $1"
+make_root() { # make_root SUITE DIR: a minbase root from Debian's archive (made once a day), ready for chroot
+    local tar
+    tar=$(scripts/dist/debian-root.sh "$1") || fail "mmdebstrap $1"
+    [ -f "$WORK/$1.tar" ] || ln "$tar" "$WORK/$1.tar" 2>/dev/null || cp "$tar" "$WORK/$1.tar"
     mkdir -p "$2"
     $SUDO tar -C "$2" -xf "$WORK/$1.tar"
     $SUDO cp /etc/resolv.conf "$2/etc/resolv.conf"
