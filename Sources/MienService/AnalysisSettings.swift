@@ -6,8 +6,8 @@ public import Mien
 /// Every field is optional; an absent field takes the `Detector`'s default (5 faces, large faces, no
 /// metric beyond mesh, pose and tracking, 5 frames per second for live sessions).
 public struct AnalysisSettings: Sendable, Equatable, Codable {
-    /// Metric groups, as the command line's flags: `expressions` (with the emoji), `emotions`,
-    /// `appearance`, `gaze`, or `all`.
+    /// Metric groups, the words of every surface (`MetricGroup.words`: `all`, `expressions`, `emoji`,
+    /// `emotions`, `appearance`, `gaze`, `none`); none given: no metric beyond mesh, pose and tracking.
     public var metrics: [String]?
     /// Most faces per frame (1...64).
     public var maxFaces: Int?
@@ -35,8 +35,8 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     /// The parameter names a client may send, in the documented order.
     public static var parameterNames: [String] { CodingKeys.allCases.map(\.rawValue) }
 
-    /// The metric groups `metrics` may name.
-    public static let metricGroups = ["expressions", "emotions", "appearance", "gaze", "all"]
+    /// The metric groups `metrics` may name (`MetricGroup.words`).
+    public static var metricGroups: [String] { MetricGroup.words }
 
     public init(
         metrics: [String]? = nil, maxFaces: Int? = nil, faceMode: String? = nil, minConfidence: Double? = nil,
@@ -85,21 +85,8 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     /// The detector options these settings ask for.
     /// - Throws: `.invalidOptions` for an unknown metric group or face mode, or a value out of range.
     public func detectorOptions() throws -> DetectorOptions {
-        var chosen = Set<Metric>()
-        for group in metrics ?? [] {
-            switch group {
-            case "expressions": chosen.formUnion(Set<Metric>.allExpressions.union(Set<Metric>.allEmoji))
-            case "emotions": chosen.formUnion(Set<Metric>.allEmotions)
-            case "appearance": chosen.formUnion(Set<Metric>.allAppearance)
-            case "gaze": chosen.insert(.gaze)
-            case "all": chosen.formUnion(Set<Metric>.all)
-            default:
-                throw MienError(
-                    .invalidOptions,
-                    "unknown metric group '\(Self.excerpt(group))' (known: \(Self.metricGroups.joined(separator: ", ")))"
-                )
-            }
-        }
+        let groups = metrics ?? []
+        let chosen = groups.isEmpty ? [] : try MetricGroup.metrics(named: groups)
         let mode: FaceMode
         switch faceMode {
         case nil: mode = .large

@@ -29,17 +29,8 @@ struct Detect: ParsableCommand {
     @Flag(help: "Only run the face detector and print its boxes and six keypoints (no mesh, pose or tracking).")
     var detectorOnly = false
 
-    @Flag(help: "Also measure the 21 Affdex expressions (with left/right sides) and the 14 emoji, 0...100.")
-    var expressions = false
-
-    @Flag(help: "Also score the 7 emotions plus contempt (0...100), valence (-100...100) and engagement.")
-    var emotions = false
-
-    @Flag(help: "Also estimate perceived gender, apparent age (with Affdex's bracket) and glasses.")
-    var appearance = false
-
-    @Flag(help: "Also measure where each person looks: gaze yaw and pitch in degrees, both eyes and each eye.")
-    var gaze = false
+    /// One flag per metric group, the words every surface uses (`--expressions`, `--emoji`, ...).
+    @Flag var groups: [MetricGroup] = []
 
     @Flag(help: "With --expressions, score every frame against population norms instead of each face's baseline.")
     var noBaseline = false
@@ -51,21 +42,17 @@ struct Detect: ParsableCommand {
 
     func validate() throws {
         if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
-        if (noBaseline || blendshapes) && !(expressions || emotions) {
-            throw ValidationError("--no-baseline and --blendshapes need --expressions or --emotions")
+        if (noBaseline || blendshapes) && groups.allSatisfy({ $0 != .expressions && $0 != .emoji && $0 != .emotions }) {
+            throw ValidationError("--no-baseline and --blendshapes need --expressions, --emoji or --emotions")
         }
-        if detectorOnly && (expressions || emotions || appearance || landmarks || gaze) {
-            throw ValidationError("--detector-only cannot measure landmarks, expressions, emotions, appearance or gaze")
+        if detectorOnly && (!groups.isEmpty || landmarks) {
+            throw ValidationError("--detector-only cannot measure landmarks or metrics (--\(MetricGroup.allCases.map(\.rawValue).joined(separator: ", --")))")
         }
         _ = try detectorOptions()
     }
 
     private func detectorOptions() throws -> DetectorOptions {
-        var metrics = Set<Metric>()
-        if expressions { metrics.formUnion(Set<Metric>.allExpressions.union(Set<Metric>.allEmoji)) }
-        if emotions { metrics.formUnion(Set<Metric>.allEmotions) }
-        if appearance { metrics.formUnion(Set<Metric>.allAppearance) }
-        if gaze { metrics.insert(.gaze) }
+        let metrics = groups.reduce(into: Set<Metric>()) { $0.formUnion($1.metrics) }
         do {
             return try DetectorOptions(
                 detection: detection.options(), metrics: metrics, baseline: !noBaseline, landmarks: landmarks,

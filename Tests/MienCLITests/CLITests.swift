@@ -164,8 +164,8 @@ struct DetectCommandTests {
         #expect(result.jsonLines.isEmpty)
     }
 
-    @Test func expressionsFlag_addsExpressionsEmojiAndQuality_inAffdexSpelling() throws {
-        let result = try runMien(["detect", "--expressions", "--blendshapes", SampleMedia.astronautPath])
+    @Test func expressionsAndEmojiFlags_addTheirObjectsAndQuality_inAffdexSpelling() throws {
+        let result = try runMien(["detect", "--expressions", "--emoji", "--blendshapes", SampleMedia.astronautPath])
         #expect(result.status == 0)
         let face = try #require(result.jsonLines.first.map(facesOf)?.first)
         let expressions = try #require(face["expressions"] as? [String: Any])
@@ -181,6 +181,11 @@ struct DetectCommandTests {
         let plain = try runMien(["detect", SampleMedia.astronautPath])
         let plainFace = try #require(plain.jsonLines.first.map(facesOf)?.first)
         #expect(plainFace["expressions"] == nil && plainFace["emoji"] == nil, "absent unless asked for")
+        // One word, one meaning: --expressions is the 21 expressions (Affdex's setDetectAllExpressions), the
+        // emoji are their own group.
+        let expressionsOnly = try runMien(["detect", "--expressions", SampleMedia.astronautPath])
+        let expressionsFace = try #require(expressionsOnly.jsonLines.first.map(facesOf)?.first)
+        #expect(expressionsFace["expressions"] != nil && expressionsFace["emoji"] == nil)
         #expect(try runMien(["detect", "--no-baseline", SampleMedia.astronautPath]).status == 64)
     }
 

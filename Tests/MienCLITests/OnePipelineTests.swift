@@ -26,7 +26,7 @@ struct OnePipelineTests {
 
     @Test func detectAndAnalyze_printTheSameJSON_validAgainstTheSchema() throws {
         let detect = try runMien([
-            "detect", "--expressions", "--emotions", "--appearance", "--gaze", SampleMedia.astronautPath,
+            "detect", "--expressions", "--emoji", "--emotions", "--appearance", "--gaze", SampleMedia.astronautPath,
         ])
         let analyze = try runMien(["analyze", SampleMedia.astronautPath])
         #expect(detect.status == 0 && analyze.status == 0, "\(detect.stderr) \(analyze.stderr)")

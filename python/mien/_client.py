@@ -24,11 +24,9 @@ import pandas as pd
 
 from ._detector import _bgr_bytes
 from ._errors import EngineError, InputError, MienError, OptionsError
-from ._frames import _read_csv, _typed
+from ._frames import _metric_groups, _read_csv, _typed
 from ._result import Result
 
-# The service's metric groups (its /v1 query parameter `metrics`).
-_SERVICE_GROUPS = ("expressions", "emotions", "appearance", "gaze", "all")
 
 
 class Client:
@@ -129,11 +127,7 @@ class Client:
     @staticmethod
     def _settings(metrics: Union[str, Sequence[str]], max_faces: int, face_mode: str, rate: Optional[float],
                   reidentify: bool) -> Dict[str, str]:
-        names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
-        groups = [name.strip() for name in names if name.strip()]
-        unknown = [group for group in groups if group not in _SERVICE_GROUPS]
-        if unknown or not groups:
-            raise OptionsError(f"metrics must be among {', '.join(_SERVICE_GROUPS)}; got {metrics!r}")
+        groups = _metric_groups(metrics)  # the words mien.Detector and the command line take
         if not isinstance(max_faces, int) or not 1 <= max_faces <= 64:
             raise OptionsError(f"max_faces must be a whole number within 1...64, not {max_faces!r}")
         if face_mode not in ("large", "small"):

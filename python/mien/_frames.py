@@ -19,7 +19,9 @@ from ._errors import InputError, MienError, MienWarning, OptionsError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: The metric groups ``metrics`` takes (``mien analyze --metrics``).
+#: The metric groups ``metrics`` takes: the words of every surface (``mien analyze --metrics``, the service's
+#: ``metrics=``, ``mien.Detector`` and ``mien.Client``); ``mien metrics --json`` lists each group's metrics, and a
+#: test checks this tuple against it.
 METRIC_GROUPS = ("all", "expressions", "emoji", "emotions", "appearance", "gaze", "none")
 #: Columns holding labels rather than numbers; read as pandas categoricals.
 LABEL_COLUMNS = ("input", "flags", "gender", "age", "dominantEmoji", "file")

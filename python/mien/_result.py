@@ -19,9 +19,15 @@ class Face:
         emotions: the 7 emotions and contempt, 0...100, by name.
         valence: -100...100; ``engagement``: 0...100.
         emoji: the 14 emoji, 0...100, and ``dominantEmoji``.
-        gender, age, glasses: perceived gender, apparent age bracket (Affdex's), glasses.
+        gender, age, glasses: perceived gender, apparent age bracket (Affdex's), glasses; ``age_years``:
+            apparent age in years.
+        gaze: where the person looks, degrees: ``yaw``, ``pitch`` (both eyes), ``eyeYaw``, ``eyePitch`` (the
+            eyes' rotation in the head), ``left`` and ``right`` (each eye); None when not measurable.
         blink_rate: blinks per minute over the last minute (streams with eye closure on; None for a face's
             first 5 s).
+        points: Affdex's 34 facial points, ``(x, y)`` in pixels of the frame; None for the detector alone.
+        Every metric of ``mien metrics`` is one of these attributes (a group's metric is a key of its dict:
+        ``face.expressions["smile"]``, ``face.emoji["dominantEmoji"]``).
         data: the face as the JSON schema has it (every field, including those above).
     """
 
@@ -37,7 +43,10 @@ class Face:
     age: Optional[str]
     glasses: Optional[bool]
     blink_rate: Optional[float]
-    data: Dict[str, Any] = field(repr=False)
+    age_years: Optional[float] = None
+    gaze: Optional[Dict[str, Any]] = None
+    points: Optional[List[Tuple[float, float]]] = field(default=None, repr=False)
+    data: Dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_dict(cls, face_id: int, data: Dict[str, Any]) -> "Face":
@@ -49,7 +58,9 @@ class Face:
             orientation=data.get("orientation"), expressions=data.get("expressions"),
             emotions=data.get("emotions"), valence=data.get("valence"), engagement=data.get("engagement"),
             emoji=data.get("emoji"), gender=data.get("gender"), age=data.get("age"), glasses=data.get("glasses"),
-            blink_rate=data.get("blinkRate"), data=data,
+            blink_rate=data.get("blinkRate"), age_years=data.get("ageYears"), gaze=data.get("gaze"),
+            points=[(float(p["x"]), float(p["y"])) for p in data["facePoints"]] if data.get("facePoints") else None,
+            data=data,
         )
 
 

@@ -1,18 +1,8 @@
 extension Metric {
-    /// The metric's name in results (Affdex spelling: `smile`, `joy`, `valence`), prefixed by its group
-    /// where one name could mean two metrics (`emoji.smiley`).
+    /// The metric's name in results, the JSON path within a face (`expressions.smile`, `emoji.smirk`,
+    /// `valence`), as `MetricCatalog` lists it; episodes and `mien metrics` use the same.
     public var name: String {
-        switch self {
-        case .expression(let expression): "expression.\(expression.rawValue)"
-        case .emoji(let emoji): "emoji.\(emoji.rawValue)"
-        case .emotion(let emotion): "emotion.\(emotion.rawValue)"
-        case .valence: "valence"
-        case .engagement: "engagement"
-        case .gender: "gender"
-        case .age: "age"
-        case .glasses: "glasses"
-        case .gaze: "gaze"
-        }
+        MetricCatalog.entry(for: self)?.name ?? "\(self)"
     }
 }
 

@@ -75,12 +75,12 @@ public struct EpisodeSettings: Sendable, Equatable {
 }
 
 extension EpisodeSettings {
+    /// The blink tracker's events (the person's eye), watched like metrics when eye closure is on.
+    static let blinkEvents = ["blink", "winkLeft", "winkRight"]
+
     /// Every name a watched metric can have (`EpisodeEvent.metric`).
     public static var metricNames: [String] {
-        FacialExpression.allCases.map { "expressions.\($0.rawValue)" } + Emoji.allCases.map { "emoji.\($0.rawValue)" }
-            + Emotion.allCases.map { "emotions.\($0.rawValue)" } + [
-                "valence", "engagement", "blink", "winkLeft", "winkRight",
-            ]
+        MetricCatalog.entries.filter(\.episodes).map(\.name) + blinkEvents
     }
 
     /// The watched names (`metrics`) whose metric is not among `on`, so they could never have an episode
@@ -88,17 +88,9 @@ extension EpisodeSettings {
     public func unmeasured(given on: Set<Metric>) -> [String] {
         guard let metrics else { return [] }
         return metrics.sorted().filter { name in
-            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-            switch (parts.first ?? "", parts.count == 2 ? parts[1] : "") {
-            case ("expressions", let key):
-                return !(FacialExpression(rawValue: key).map { on.contains(.expression($0)) } ?? false)
-            case ("emoji", let key): return !(Emoji(rawValue: key).map { on.contains(.emoji($0)) } ?? false)
-            case ("emotions", let key): return !(Emotion(rawValue: key).map { on.contains(.emotion($0)) } ?? false)
-            case ("valence", _): return !on.contains(.valence)
-            case ("engagement", _): return !on.contains(.engagement)
-            case ("blink", _), ("winkLeft", _), ("winkRight", _): return !on.contains(.expression(.eyeClosure))
-            default: return true
-            }
+            if Self.blinkEvents.contains(name) { return !on.contains(.expression(.eyeClosure)) }
+            guard let metric = MetricCatalog.entry(named: name)?.metric else { return true }
+            return !on.contains(metric)
         }
     }
 

@@ -37,7 +37,7 @@ public struct InputSummary: Sendable, Encodable {
         public var firstSeen: Double
         /// Timestamp of the last frame it was seen in, seconds.
         public var lastSeen: Double
-        /// Metric name (Affdex spelling) to its statistics.
+        /// CSV column name (`smile`, `smirkEmoji`, `gazeYaw`: `MetricColumn.summarized`) to its statistics.
         public var metrics: [String: Statistic]
         /// Emotion name to the share (0...1) of the face's frames in which it was the dominant one.
         public var dominantEmotionShare: [String: Double]
@@ -153,13 +153,7 @@ public struct InputSummary: Sendable, Encodable {
             var a = accumulators[id] ?? Accumulator(faceId: id, first: result.timestamp)
             a.frames += 1
             a.last = result.timestamp
-            for emotion in Emotion.allCases { a.add(emotion.rawValue, face.emotions?[emotion]) }
-            a.add("valence", face.valence)
-            a.add("engagement", face.engagement)
-            for expression in FacialExpression.allCases { a.add(expression.rawValue, face.expressions?[expression]) }
-            for emoji in Emoji.allCases { a.add(emoji.rawValue, face.emoji?[emoji]) }
-            a.add("gazeYaw", face.gaze?.yaw)
-            a.add("gazePitch", face.gaze?.pitch)
+            for column in MetricCatalog.summarizedColumns { a.add(column.name, column.cell(face).number) }
             if let top = face.emotions?.maximum { a.dominant[top.key.rawValue, default: 0] += 1 }
             accumulators[id] = a
         }

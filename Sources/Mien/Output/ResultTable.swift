@@ -8,14 +8,14 @@ import Foundation
 /// plain names, so pandas (`read_csv`) and R (`read.csv`) read the file as is. Affdex names an expression
 /// and an emoji `smirk`; the emoji's column is `smirkEmoji` so every column name is unique.
 public enum ResultTable {
-    /// Every column, in order.
-    public static let header: [String] =
-        [
-            "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",
-            "brightness", "flags", "gender", "age", "ageYears", "glasses", "gazeYaw", "gazePitch", "eyeYaw",
-            "eyePitch",
-        ] + Emotion.allCases.map(\.rawValue) + ["valence", "engagement"] + FacialExpression.allCases.map(\.rawValue)
-        + Emoji.allCases.map { $0 == .smirk ? "smirkEmoji" : $0.rawValue } + ["dominantEmoji", "blinkRate", "file"]
+    /// The columns every row has before the metrics': time, frame, face, box, head pose, brightness, flags.
+    public static let faceColumns = [
+        "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",
+        "brightness", "flags",
+    ]
+
+    /// Every column, in order: the face's, then every metric's (`MetricCatalog.columns`), then `file`.
+    public static let header: [String] = faceColumns + MetricCatalog.columns.map(\.name) + ["file"]
 
     /// The header as one CSV line (without the line break).
     public static var headerLine: String { header.joined(separator: ",") }
@@ -33,16 +33,13 @@ public enum ResultTable {
             number(face.faceBounds.height), number(face.orientation?.interocularDistance),
             number(face.orientation?.pitch), number(face.orientation?.yaw), number(face.orientation?.roll),
             number(face.quality?.brightness), face.flags.map(\.rawValue).joined(separator: ";"),
-            face.gender?.rawValue ?? "", face.age?.rawValue ?? "", number(face.ageYears, places: 1),
-            face.glasses.map { $0 ? "1" : "0" } ?? "", number(face.gaze?.yaw), number(face.gaze?.pitch),
-            number(face.gaze?.eyeYaw), number(face.gaze?.eyePitch),
         ]
-        cells += Emotion.allCases.map { number(face.emotions?[$0]) }
-        cells += [number(face.valence), number(face.engagement)]
-        cells += FacialExpression.allCases.map { number(face.expressions?[$0]) }
-        cells += Emoji.allCases.map { number(face.emoji?[$0]) }
-        cells.append(face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } ?? "")
-        cells.append(number(face.blinkRate))
+        for column in MetricCatalog.columns {
+            switch column.cell(face) {
+            case .number(let value, let places): cells.append(number(value, places: places))
+            case .text(let text): cells.append(text ?? "")
+            }
+        }
         cells.append(result.file ?? "")
         return cells.map(quoted).joined(separator: ",")
     }

@@ -165,9 +165,12 @@ public enum HTMLReport {
             func rows(_ names: [String]) -> [RowView] {
                 names.compactMap { name in summary.metrics[name].map { RowView(name: name, statistic: $0) } }
             }
-            emotionRows = rows(Emotion.allCases.map(\.rawValue) + ["valence", "engagement"])
-            expressionRows = rows(FacialExpression.allCases.map(\.rawValue))
-            emojiRows = rows(Emoji.allCases.map(\.rawValue))
+            func columns(of group: MetricGroup) -> [String] {
+                MetricCatalog.entries.filter { $0.group == group }.flatMap(\.summarized)
+            }
+            emotionRows = rows(columns(of: .emotions))
+            expressionRows = rows(columns(of: .expressions))
+            emojiRows = rows(columns(of: .emoji))
             dominant = summary.dominantEmotionShare.sorted { $0.value > $1.value }.filter { $0.value > 0 }.map {
                 ShareView(
                     name: $0.key, percent: String(Int(($0.value * 100).rounded())), width: $0.value * 100,

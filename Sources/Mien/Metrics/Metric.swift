@@ -19,18 +19,14 @@ public enum Metric: Hashable, Sendable {
 }
 
 extension Set where Element == Metric {
-    /// The 21 expressions (Affdex `setDetectAllExpressions`).
-    public static var allExpressions: Set<Metric> { Set(FacialExpression.allCases.map(Metric.expression)) }
-    /// The 14 emoji (`setDetectAllEmojis`).
-    public static var allEmoji: Set<Metric> { Set(Emoji.allCases.map(Metric.emoji)) }
-    /// The 7 emotions, neutral, valence and engagement (`setDetectAllEmotions`).
-    public static var allEmotions: Set<Metric> {
-        Set(Emotion.allCases.map(Metric.emotion)).union([.valence, .engagement])
-    }
-    /// Gender, age and glasses (`setDetectAllAppearances`).
-    public static var allAppearance: Set<Metric> { [.gender, .age, .glasses] }
-    /// Everything.
-    public static var all: Set<Metric> {
-        allExpressions.union(allEmoji).union(allEmotions).union(allAppearance).union([.gaze])
-    }
+    /// The 21 expressions (Affdex `setDetectAllExpressions`): the `expressions` group.
+    public static var allExpressions: Set<Metric> { MetricGroup.expressions.metrics }
+    /// The 14 emoji (`setDetectAllEmojis`): the `emoji` group.
+    public static var allEmoji: Set<Metric> { MetricGroup.emoji.metrics }
+    /// The 7 emotions, neutral, valence and engagement (`setDetectAllEmotions`): the `emotions` group.
+    public static var allEmotions: Set<Metric> { MetricGroup.emotions.metrics }
+    /// Gender, age and glasses (`setDetectAllAppearances`): the `appearance` group.
+    public static var allAppearance: Set<Metric> { MetricGroup.appearance.metrics }
+    /// Everything: every group.
+    public static var all: Set<Metric> { Set(MetricCatalog.entries.compactMap(\.metric)) }
 }

@@ -1,0 +1,130 @@
+/// Every metric Mien measures, one `MetricDescriptor` each, in the order of the CSV's metric columns.
+///
+/// Adding a metric is adding its entry here (and the stage that computes it): the CSV header and rows, the
+/// summary, the report's tables, the episode names, the group words and `mien metrics` follow, and the tests
+/// that read the JSON schema, OpenAPI, the Python package and `docs/metrics.md` say what else must name it.
+public enum MetricCatalog {
+    /// Every metric, in CSV column order.
+    public static let entries: [MetricDescriptor] =
+        appearance + [gaze] + emotions + expressions + emoji + [dominantEmoji, blinkRate]
+
+    /// The entry named `name` (`expressions.smile`), if there is one.
+    public static func entry(named name: String) -> MetricDescriptor? { byName[name] }
+
+    /// The entry of a `Detector` switch.
+    public static func entry(for metric: Metric) -> MetricDescriptor? { entries.first { $0.metric == metric } }
+
+    /// Every CSV column the metrics write, in order.
+    public static let columns: [MetricColumn] = entries.flatMap(\.columns)
+
+    /// The columns `summary.json` gives a mean and maximum of, per face.
+    static let summarizedColumns = columns.filter(\.summarized)
+
+    private static let byName = Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+    // MARK: - The entries, by group
+
+    private static let appearance: [MetricDescriptor] = [
+        MetricDescriptor(
+            name: "gender", group: .appearance, metric: .gender, stage: .affect, unit: .category,
+            fields: ["gender"], columns: [.text("gender") { $0.gender?.rawValue }], episodes: false, actionUnit: nil,
+            onlyInStreams: false, doc: "Perceived gender (female, male or unknown).", score: nil),
+        MetricDescriptor(
+            name: "age", group: .appearance, metric: .age, stage: .affect, unit: .category,
+            fields: ["age", "ageYears"],
+            columns: [
+                .text("age") { $0.age?.rawValue }, .number("ageYears", places: 1, summarized: false) { $0.ageYears },
+            ], episodes: false, actionUnit: nil, onlyInStreams: false,
+            doc: "Apparent age: Affdex's bracket (under 18 ... 65+) and years.", score: nil),
+        MetricDescriptor(
+            name: "glasses", group: .appearance, metric: .glasses, stage: .affect, unit: .flag,
+            fields: ["glasses"],
+            columns: [MetricColumn("glasses", summarized: false) { .text($0.glasses.map { $0 ? "1" : "0" }) }],
+            episodes: false, actionUnit: nil, onlyInStreams: false, doc: "Whether the face wears glasses.",
+            score: nil),
+    ]
+
+    private static let gaze = MetricDescriptor(
+        name: "gaze", group: .gaze, metric: .gaze, stage: .gaze, unit: .degrees,
+        fields: ["gaze.yaw", "gaze.pitch", "gaze.eyeYaw", "gaze.eyePitch", "gaze.left", "gaze.right"],
+        columns: [
+            .number("gazeYaw") { $0.gaze?.yaw }, .number("gazePitch") { $0.gaze?.pitch },
+            .number("eyeYaw", summarized: false) { $0.gaze?.eyeYaw },
+            .number("eyePitch", summarized: false) { $0.gaze?.eyePitch },
+        ], episodes: false, actionUnit: nil, onlyInStreams: false,
+        doc: "Where the person looks, in degrees (yaw: to the person's left +, pitch: up +), and the eyes' rotation in "
+            + "the head; absent when the eyes are closed, the face too small or turned away.",
+        score: nil)
+
+    private static let emotions: [MetricDescriptor] =
+        Emotion.allCases.map { emotion in
+            MetricDescriptor(
+                name: "emotions.\(emotion.rawValue)", group: .emotions, metric: .emotion(emotion), stage: .affect,
+                unit: .score, fields: ["emotions.\(emotion.rawValue)"],
+                columns: [.number(emotion.rawValue) { $0.emotions?[emotion] }], episodes: true, actionUnit: nil,
+                onlyInStreams: false, doc: emotionDoc(emotion), score: { $0.emotions?[emotion] })
+        } + [
+            MetricDescriptor(
+                name: "valence", group: .emotions, metric: .valence, stage: .affect, unit: .signedScore,
+                fields: ["valence"], columns: [.number("valence") { $0.valence }], episodes: true, actionUnit: nil,
+                onlyInStreams: false, doc: "How positive the expression is: -100 (negative) ... 100 (positive).",
+                score: { $0.valence }),
+            MetricDescriptor(
+                name: "engagement", group: .emotions, metric: .engagement, stage: .affect, unit: .score,
+                fields: ["engagement"], columns: [.number("engagement") { $0.engagement }], episodes: true,
+                actionUnit: nil, onlyInStreams: false, doc: "How expressive the face is.", score: { $0.engagement }),
+        ]
+
+    private static let expressions: [MetricDescriptor] = FacialExpression.allCases.map { expression in
+        let name = "expressions.\(expression.rawValue)"
+        var fields = [name]
+        if expression == .smile { fields.append("expressions.hasSmile") }
+        if expression == .eyeClosure { fields += ["expressions.leftEyeClosed", "expressions.rightEyeClosed"] }
+        if FacialExpression.bilateral.contains(expression) {
+            fields += ["expressions.left.\(expression.rawValue)", "expressions.right.\(expression.rawValue)"]
+        }
+        let unit = expression.actionUnit.split(separator: " ").first.map(String.init)
+        return MetricDescriptor(
+            name: name, group: .expressions, metric: .expression(expression), stage: .expressions, unit: .score,
+            fields: fields, columns: [.number(expression.rawValue) { $0.expressions?[expression] }], episodes: true,
+            actionUnit: unit.flatMap { $0.hasPrefix("AU") ? $0 : nil }, onlyInStreams: false,
+            doc: expressionDoc(expression), score: { $0.expressions?[expression] })
+    }
+
+    private static let emoji: [MetricDescriptor] = Emoji.allCases.map { emoji in
+        MetricDescriptor(
+            name: "emoji.\(emoji.rawValue)", group: .emoji, metric: .emoji(emoji), stage: .expressions, unit: .score,
+            fields: ["emoji.\(emoji.rawValue)"],
+            // Affdex names an expression and an emoji `smirk`: the emoji's column says which.
+            columns: [.number(emoji == .smirk ? "smirkEmoji" : emoji.rawValue) { $0.emoji?[emoji] }], episodes: true,
+            actionUnit: nil, onlyInStreams: false,
+            doc: "\(emoji.unicode) \(emoji.rawValue): how much the face looks like the emoji.",
+            score: { $0.emoji?[emoji] })
+    }
+
+    private static let dominantEmoji = MetricDescriptor(
+        name: "emoji.dominantEmoji", group: .emoji, metric: nil, stage: .expressions, unit: .category,
+        fields: ["emoji.dominantEmoji"],
+        columns: [.text("dominantEmoji") { face in face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } }],
+        episodes: false, actionUnit: nil, onlyInStreams: false,
+        doc: "The emoji asked for that scores highest, as its character, or none below Affdex's threshold.",
+        score: nil)
+
+    private static let blinkRate = MetricDescriptor(
+        name: "blinkRate", group: .expressions, metric: nil, stage: .blinks, unit: .perMinute, fields: ["blinkRate"],
+        columns: [.number("blinkRate", summarized: false) { $0.blinkRate }], episodes: false, actionUnit: nil,
+        onlyInStreams: true,
+        doc: "Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).",
+        score: { $0.blinkRate })
+
+    private static func emotionDoc(_ emotion: Emotion) -> String {
+        emotion == .neutral
+            ? "Neutral: the share of the face showing none of the emotions."
+            : "\(emotion.rawValue.prefix(1).uppercased() + emotion.rawValue.dropFirst()), from the face's look."
+    }
+
+    private static func expressionDoc(_ expression: FacialExpression) -> String {
+        let text = expression.actionUnit
+        return text.prefix(1).uppercased() + text.dropFirst() + "."
+    }
+}

@@ -1,0 +1,137 @@
+/// What one metric is, once for every surface: its name in results, its group, the stage that computes it,
+/// its unit and range, its CSV columns, whether the summary and episodes follow it, and its one-line doc.
+///
+/// `MetricCatalog.entries` holds one per metric; the CSV header and rows, the summary, the episode names,
+/// the group words and `mien metrics` are read from there, and the JSON schema, OpenAPI, the Python package
+/// and `docs/metrics.md` are checked against it by tests.
+public struct MetricDescriptor: Sendable {
+    /// What a metric's values are.
+    public enum Unit: String, Sendable, Codable {
+        /// 0...100: 0 absent, 100 fully present.
+        case score
+        /// -100...100 (valence: negative to positive).
+        case signedScore = "signed score"
+        /// Angles in degrees.
+        case degrees
+        /// Blinks per minute.
+        case perMinute = "per minute"
+        /// One of a fixed set of names (gender, age bracket, emoji).
+        case category
+        /// True or false (CSV: 1 or 0).
+        case flag
+    }
+
+    /// The stage of the `Detector` that computes a metric; a metric switched off keeps its stage from running
+    /// when no other metric needs it.
+    public enum Stage: String, Sendable, Codable {
+        /// `ExpressionStage`: expressions and emoji from the face mesh (and blendshapes).
+        case expressions
+        /// `AffectStage`: emotions, valence, engagement and appearance from the face crop.
+        case affect
+        /// `GazeEstimator`: eye rotation from the iris points and the head pose.
+        case gaze
+        /// The blink tracker, from eye closure over time.
+        case blinks
+    }
+
+    /// The name in results: the JSON path within a face (`expressions.smile`, `emoji.smirk`, `valence`);
+    /// episodes and `mien metrics` use the same.
+    public let name: String
+    /// The group word that switches it on.
+    public let group: MetricGroup
+    /// The `Detector` switch (`DetectorOptions.metrics`); nil for a figure derived from other metrics
+    /// (`emoji.dominantEmoji`, `blinkRate`), present when they are.
+    public let metric: Metric?
+    /// The stage that computes it.
+    public let stage: Stage
+    /// What its values are.
+    public let unit: Unit
+    /// Every JSON path within a face that this metric writes (an object's path stands for everything in it).
+    public let fields: [String]
+    /// Its CSV columns, in order.
+    public let columns: [MetricColumn]
+    /// Whether an episode tracker follows it unless told otherwise (`--episode-metrics`).
+    public let episodes: Bool
+    /// The FACS action unit it stands for (`AU12`), for expressions that have one.
+    public let actionUnit: String?
+    /// Whether it is measured only in streams (video, camera, pushed frames), never in a single picture.
+    public let onlyInStreams: Bool
+    /// One line: what it measures.
+    public let doc: String
+    /// The number episodes and the report follow (nil for categories).
+    let score: (@Sendable (FaceResult) -> Double?)?
+
+    /// The range of its values, when they have one.
+    public var range: ClosedRange<Double>? {
+        switch unit {
+        case .score: 0...100
+        case .signedScore: -100...100
+        case .degrees, .perMinute, .category, .flag: nil
+        }
+    }
+
+    /// How the summary aggregates it: each summarized column's mean and maximum over a face's frames.
+    public var summarized: [String] { columns.filter(\.summarized).map(\.name) }
+}
+
+/// One CSV column of a metric, and how a face fills it.
+public struct MetricColumn: Sendable {
+    /// The header's name (Affdex spelling; unique in the file).
+    public let name: String
+    /// Whether `summary.json` gives its mean and maximum per face.
+    public let summarized: Bool
+    let cell: @Sendable (FaceResult) -> MetricCell
+
+    init(_ name: String, summarized: Bool = true, cell: @escaping @Sendable (FaceResult) -> MetricCell) {
+        self.name = name
+        self.summarized = summarized
+        self.cell = cell
+    }
+
+    /// A numeric column, rounded to `places` decimals.
+    static func number(
+        _ name: String, places: Int = 2, summarized: Bool = true, _ value: @escaping @Sendable (FaceResult) -> Double?
+    ) -> MetricColumn {
+        MetricColumn(name, summarized: summarized) { .number(value($0), places: places) }
+    }
+
+    /// A text column (never summarized).
+    static func text(_ name: String, _ value: @escaping @Sendable (FaceResult) -> String?) -> MetricColumn {
+        MetricColumn(name, summarized: false) { .text(value($0)) }
+    }
+}
+
+/// A face's value in one column: a number (rounded in CSV) or text; nil when absent.
+enum MetricCell {
+    case number(Double?, places: Int)
+    case text(String?)
+
+    /// The number, for the summary.
+    var number: Double? {
+        if case .number(let value, _) = self { return value }
+        return nil
+    }
+}
+
+extension MetricDescriptor: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, group, stage, unit, range, fields, columns, summarized, episodes, actionUnit, onlyInStreams, doc
+    }
+
+    /// The entry as `mien metrics --json` prints it (the `Detector` switch and the accessors left out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(group, forKey: .group)
+        try container.encode(stage, forKey: .stage)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(range.map { [$0.lowerBound, $0.upperBound] }, forKey: .range)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(columns.map(\.name), forKey: .columns)
+        try container.encode(summarized, forKey: .summarized)
+        try container.encode(episodes, forKey: .episodes)
+        try container.encode(actionUnit, forKey: .actionUnit)
+        try container.encode(onlyInStreams, forKey: .onlyInStreams)
+        try container.encode(doc, forKey: .doc)
+    }
+}
