@@ -24,8 +24,10 @@ public enum MetricFields {
         return found
     }
 
-    /// What differs between `face` and the catalog's fields for `groups`: a leaf no field of those groups
-    /// covers, or a field with no leaf. Fields measured only in streams may be absent (and are allowed).
+    /// What differs between `face` and the catalog's fields for `groups`.
+    ///
+    /// A leaf no field of those groups covers, or a field with no leaf. Fields measured only in streams may be
+    /// absent (and are allowed).
     public static func mismatches(face: [String: Any], groups: Set<MetricGroup>) -> [String] {
         let entries = MetricCatalog.entries.filter { groups.contains($0.group) }
         let required = entries.filter { !$0.onlyInStreams }.flatMap(\.fields)

@@ -46,7 +46,9 @@ struct Detect: ParsableCommand {
             throw ValidationError("--no-baseline and --blendshapes need --expressions, --emoji or --emotions")
         }
         if detectorOnly && (!groups.isEmpty || landmarks) {
-            throw ValidationError("--detector-only cannot measure landmarks or metrics (--\(MetricGroup.allCases.map(\.rawValue).joined(separator: ", --")))")
+            throw ValidationError(
+                "--detector-only cannot measure landmarks or metrics (--\(MetricGroup.allCases.map(\.rawValue).joined(separator: ", --")))"
+            )
         }
         _ = try detectorOptions()
     }

@@ -59,7 +59,9 @@ struct MetricsCommand: ParsableCommand {
                 lines.append("  \(name) \(unit.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.doc)")
             }
         }
-        lines.append("Words for --metrics (and the service's metrics=, Python's metrics=): \(MetricGroup.words.joined(separator: ", ")).")
+        lines.append(
+            "Words for --metrics (and the service's metrics=, Python's metrics=): \(MetricGroup.words.joined(separator: ", "))."
+        )
         try Console.output(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 

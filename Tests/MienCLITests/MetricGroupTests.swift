@@ -60,6 +60,7 @@ struct MetricGroupTests {
         #expect(table.status == 0 && !table.stdout.isEmpty)
         #expect(
             String(text[start.upperBound..<end.lowerBound]) == table.stdout,
-            "docs/metrics.md's table differs from `mien metrics --markdown`: paste the command's output between the markers")
+            "docs/metrics.md's table differs from `mien metrics --markdown`: paste the command's output between the markers"
+        )
     }
 }

@@ -31,7 +31,8 @@ struct MetricCatalogTests {
             seen.formUnion(group.metrics)
         }
         #expect(seen == Set(Self.switches))
-        #expect(try MetricGroup.metrics(named: ["expressions"]) == Set(FacialExpression.allCases.map(Metric.expression)))
+        #expect(
+            try MetricGroup.metrics(named: ["expressions"]) == Set(FacialExpression.allCases.map(Metric.expression)))
         #expect(try MetricGroup.metrics(named: ["emoji"]) == Set(Emoji.allCases.map(Metric.emoji)))
         #expect(try MetricGroup.metrics(named: ["none"]).isEmpty)
         #expect(try MetricGroup.metrics(named: []) == Set(Self.switches))

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import mien
+from catalog import catalog, groups_of, mismatches
 from conftest import SAMPLE, run_cli
 
 
@@ -67,6 +68,16 @@ def test_a_live_session_gives_the_results_of_the_command_line(service: str, engi
         # The service's timestamps cross as milliseconds (its wire format), so they round-trip to 1e-9 s.
         assert result.pop("timestamp") == pytest.approx(line.pop("timestamp"), abs=1e-9)
         assert result == line
+
+
+@pytest.mark.parametrize("word", mien.METRIC_GROUPS)
+def test_each_word_gives_the_catalogs_fields_over_the_service(service: str, engine: str, word: str) -> None:
+    known = catalog(engine)
+    frame = cv2.imread(str(SAMPLE))
+    with mien.Client(service).detector(metrics=word) as detector:
+        face = detector.process(frame, 0.0).faces[0]
+    problems = mismatches(face.data, groups_of(word, [g["name"] for g in known["groups"]]), known["metrics"])
+    assert problems == [], f"metrics={word}"
 
 
 def test_bad_inputs_and_options_raise(service: str, tmp_path: Path) -> None:
