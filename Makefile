@@ -12,8 +12,8 @@ RELEASE := .build/release
 DEBUG := .build/debug
 # Release builds link the Swift runtime in: the binary every artifact ships (make dist) and the benchmarks run.
 RELEASE_FLAGS := -c release --static-swift-stdlib
-# One version for every artifact: Sources/mien/MienVersion.swift's.
-VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"$$/\1/p' Sources/mien/MienVersion.swift)
+# One version for every artifact: Sources/MienCLI/MienVersion.swift's.
+VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"$$/\1/p' Sources/MienCLI/MienVersion.swift)
 BUNDLE := mien-$(VERSION)-linux-$(shell uname -m)
 DIST := dist
 IO_LIBS := .build/io-libs
@@ -115,13 +115,17 @@ deps:
 	@scripts/install-openvino.sh
 	@mkdir -p .build
 
-## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), and actionlint
-## on the GitHub workflows (from PyPI, pinned with hashes in scripts/python/release-tools.txt).
+## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint
+## on the GitHub workflows (from PyPI, pinned with hashes in scripts/python/release-tools.txt), and no two paths
+## that differ only in case (one path on macOS's default file system).
 RELEASE_VENV := .build/release-venv
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt
 	$(RELEASE_VENV)/bin/actionlint .github/workflows/ci.yml .github/workflows/release.yml
+	@clash=$$(git ls-files | awk -F/ '{ p = ""; for (i = 1; i <= NF; i++) { p = p (i > 1 ? "/" : "") $$i; print p } }' | \
+	  sort -u | tr A-Z a-z | sort | uniq -d); \
+	  [ -z "$$clash" ] || { echo "lint: paths that differ only in case (one path on macOS): $$clash"; exit 1; }
 
 ## build: the release mien every artifact ships; build-dev adds the release MienDev the benchmarks and eval run.
 build: deps

@@ -17,7 +17,9 @@ let package = Package(
         .library(name: "Mien", targets: ["Mien"]),
         .library(name: "MienTesting", targets: ["MienTesting"]),
         .library(name: "MienService", targets: ["MienService"]),
-        .executable(name: "mien", targets: ["mien"]),
+        // The command is `mien`; its target is MienCLI so that no two folders under Sources differ only in case
+        // (Sources/Mien and Sources/mien are one folder on macOS's default file system).
+        .executable(name: "mien", targets: ["MienCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -107,7 +109,7 @@ let package = Package(
 
         // MARK: - Command-line tools (thin layers over the library)
         .executableTarget(
-            name: "mien",
+            name: "MienCLI",
             dependencies: [
                 "Mien", "MienService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -137,7 +139,7 @@ let package = Package(
         ),
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "MienCLITests", dependencies: ["mien", "MienTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "MienCLITests", dependencies: ["MienCLI", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MienServiceTests",
             dependencies: [
