@@ -19,7 +19,10 @@ struct Analyze: ParsableCommand {
 
     /// Output formats for `--format`.
     enum Format: String, CaseIterable {
-        case jsonl, csv
+        case jsonl, csv, openface
+
+        /// What `--format` writes when not given.
+        static let standard: Set<Format> = [.jsonl, .csv]
     }
 
     @OptionGroup var source: InputArguments
@@ -41,7 +44,11 @@ struct Analyze: ParsableCommand {
     @Option(help: "With --reidentify: minutes a lost face is remembered (default 10).")
     var reidentifyWindow: Double?
 
-    @Option(help: "Output formats with --output, repeated or comma-separated: jsonl, csv (default: both).")
+    @Option(
+        help: """
+            Output formats with --output, repeated or comma-separated: jsonl, csv (default: both), openface \
+            (OpenFace 2.2's CSV, <name>.openface.csv: action units, pose, gaze, the 68 points; docs/metrics.md).
+            """)
     var format: [String] = []
 
     @Option(help: "Folder for the output files (created if missing). Without it, JSON Lines go to stdout.")
@@ -131,15 +138,17 @@ struct Analyze: ParsableCommand {
 
     private func formats() throws -> Set<Format> {
         let chosen = try ListOption.parse(format, option: "--format", as: Format.self)
-        return chosen.isEmpty ? Set(Format.allCases) : Set(chosen)
+        return chosen.isEmpty ? Format.standard : Set(chosen)
     }
 
     private func detectorOptions() throws -> DetectorOptions {
         let selected = try metrics.selected()
         do {
+            // OpenFace's CSV has the 68 points (x_0 ... y_67): with it, the landmarks are on.
             return try DetectorOptions(
                 detection: detection.options(), maxProcessRate: rate, metrics: selected,
-                maximumFrames: source.maxFrames, reidentification: reidentification(), episodes: episodes.settings(),
+                landmarks: try formats().contains(.openface), maximumFrames: source.maxFrames,
+                reidentification: reidentification(), episodes: episodes.settings(),
                 shotCutThreshold: episodes.shotCuts())
         } catch let error as MienError {
             throw ValidationError(error.message)

@@ -31,7 +31,8 @@ struct OutputPlan: Sendable {
         return OutputFiles(
             jsonl: formats.contains(.jsonl) ? path(".jsonl") : nil, csv: formats.contains(.csv) ? path(".csv") : nil,
             events: formats.contains(.csv) ? path(".events.csv") : nil, summary: path(".summary.json"),
-            reportPart: reportParts ? path(".report.json") : nil)
+            reportPart: reportParts ? path(".report.json") : nil,
+            openface: formats.contains(.openface) ? path(".openface.csv") : nil)
     }
 
     /// One input, start to end: its writers, a checkpoint to continue from, one detector run.

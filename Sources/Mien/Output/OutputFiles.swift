@@ -13,11 +13,13 @@ public struct OutputFiles: Sendable, Equatable {
     public var reportPart: String?
     /// A one-input HTML report page.
     public var page: String?
+    /// OpenFace 2.2's CSV (`OpenFaceTable`).
+    public var openface: String?
 
     /// The files of one input; nil leaves an output out.
     public init(
         jsonl: String? = nil, csv: String? = nil, events: String? = nil, summary: String? = nil,
-        reportPart: String? = nil, page: String? = nil
+        reportPart: String? = nil, page: String? = nil, openface: String? = nil
     ) {
         self.jsonl = jsonl
         self.csv = csv
@@ -25,10 +27,11 @@ public struct OutputFiles: Sendable, Equatable {
         self.summary = summary
         self.reportPart = reportPart
         self.page = page
+        self.openface = openface
     }
 
     /// Every file named.
-    public var all: [String] { [jsonl, csv, events, summary, reportPart, page].compactMap { $0 } }
+    public var all: [String] { [jsonl, csv, events, summary, reportPart, page, openface].compactMap { $0 } }
 
     /// The writers of these files, in the order they must finish: the report writer before the summary,
     /// the part and the page, which read it.
@@ -43,6 +46,7 @@ public struct OutputFiles: Sendable, Equatable {
         var writers: [any ResultWriter] = []
         if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
         if let csv { writers.append(try CSVWriter(path: csv)) }
+        if let openface { writers.append(try OpenFaceWriter(path: openface)) }
         if let events { writers.append(try EventsCSVWriter(path: events, input: input)) }
         let report = report ?? (reportPart != nil || page != nil ? ReportWriter(input: input) : nil)
         if let report { writers.append(report) }
