@@ -12,7 +12,7 @@ extension FrameSource {
     ///   - onError: hears each failure, reading or `body`'s, naming the input.
     /// - Returns: the number of frames handed to `body`.
     @discardableResult
-    public func drain(
+    package func drain(
         limit: Int = .max, while keepGoing: () -> Bool = { true }, _ body: (Frame) throws -> Void,
         onError: (MienError) -> Void
     ) -> Int {

@@ -207,13 +207,7 @@ struct Analyze: ParsableCommand {
         let allNames = try source.names()
         let outputNames = OutputNames(allNames)
         let (names, recorder) = try share(of: allNames, outputNames: outputNames, options: options, formats: formats)
-        let models: ModelStore
-        do {
-            models = try ModelStore()
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.modelProblem
-        }
+        let models = try CommandModels.load()
         let annotateFolder = annotate.map {
             AnnotationWriter.namesFile($0) ? URL(fileURLWithPath: $0).deletingLastPathComponent().path : $0
         }

@@ -67,13 +67,7 @@ struct Detect: ParsableCommand {
     func run() throws {
         let options = try detectorOptions()
         let names = try source.names()
-        let models: ModelStore
-        do {
-            models = try ModelStore()
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.modelProblem
-        }
+        let models = try CommandModels.load()
         let runner = InputRunner(
             options: options, models: models, imageInterval: continuous ? interval : nil, interruption: Interruption())
         var failed = false

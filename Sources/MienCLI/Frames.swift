@@ -56,13 +56,7 @@ struct Frames: ParsableCommand {
     }
 
     func run() throws {
-        let models: ModelStore
-        do {
-            models = try ModelStore()
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.modelProblem
-        }
+        let models = try CommandModels.load()
         let detector = Detector(
             source: .pushed(name: name, timing: stills ? .stills : .stream, whenFull: .block),
             options: try detectorOptions(), models: models, writers: [JSONLinesWriter(stream: Console.output)])

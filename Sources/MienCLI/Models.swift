@@ -25,13 +25,7 @@ struct Models: ParsableCommand {
     }
 
     func run() throws {
-        let store: ModelStore
-        do {
-            store = try ModelStore()
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.modelProblem
-        }
+        let store = try CommandModels.load()
         print("models directory: \(store.directory.path)")
         let sources = provenance(in: store.directory)
         var bad = false

@@ -46,13 +46,7 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let models: ModelStore
-        do {
-            models = try ModelStore()
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.modelProblem
-        }
+        let models = try CommandModels.load()
         let service: MienService
         do {
             service = try MienService(options: options, models: models)

@@ -1,5 +1,5 @@
 import Foundation
-public import MienCore
+package import MienCore
 
 /// Decodes the frames of another source ahead of time on a thread of its own, so that decoding frame
 /// n + 1 overlaps the analysis of frame n.
@@ -13,7 +13,7 @@ public import MienCore
 ///
 /// - Important: The wrapped source is read only by the prefetching thread from then on; do not use it
 ///   directly. The thread ends at the end of the source or when this object is released.
-public final class PrefetchingFrameSource: FrameSource {
+package final class PrefetchingFrameSource: FrameSource {
     public let name: String
     public let info: SourceInfo
     /// Decoded frames and errors in order; the producer closes it at the end of the source, the
@@ -22,7 +22,7 @@ public final class PrefetchingFrameSource: FrameSource {
 
     /// Starts decoding `source` in the background.
     /// - Parameter capacity: decoded frames kept ready, 1...64.
-    public init(_ source: any FrameSource, capacity: Int = 2) {
+    package init(_ source: any FrameSource, capacity: Int = 2) {
         name = source.name
         info = source.info
         queue = StageQueue(capacity: min(max(capacity, 1), 64))
