@@ -88,7 +88,7 @@ struct JobTests {
         let writer = JSONLinesWriter(stream: { direct.append(String(decoding: $0, as: UTF8.self)) })
         let detector = Detector(
             source: .frames(name: "talk.mp4", open: { try InputSource.open(path: clipURL.path) }),
-            options: try DetectorOptions(metrics: Set<Metric>.allExpressions.union(Set<Metric>.allEmoji)),
+            options: try DetectorOptions(metrics: Set<Metric>.allExpressions),
             models: try ModelStore(), writers: [writer])
         try detector.start()
         detector.wait()

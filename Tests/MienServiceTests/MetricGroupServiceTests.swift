@@ -12,9 +12,9 @@ import WSCore
 
 /// One group word, one meaning, over the service too: `POST /v1/analyze?metrics=WORD` and a live session opened
 /// with `metrics=WORD` give exactly the catalog's fields for the word, as the command line does.
-@Suite("mien serve: metric groups", .serialized, .timeLimit(.minutes(10)))
+@Suite("mien serve: metric groups", .timeLimit(.minutes(10)))
 struct MetricGroupServiceTests {
-    private static func face(fromResult result: [String: Any]?) -> [String: Any]? {
+    static func face(fromResult result: [String: Any]?) -> [String: Any]? {
         ((result?["faces"] as? [String: Any])?["0"]) as? [String: Any]
     }
 
@@ -38,7 +38,11 @@ struct MetricGroupServiceTests {
             #expect(problems.isEmpty, "metrics=\(word): \(problems)")
         }
     }
+}
 
+/// The live half runs with the other live tests, one at a time: their session counts and timing are not
+/// shared with sessions opened beside them.
+extension LiveTests {
     @Test func liveSession_eachWord_givesExactlyTheCatalogsFields() async throws {
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
         let service = try MienService(options: ServiceOptions(port: 0), models: ModelStore())
@@ -54,7 +58,7 @@ struct MetricGroupServiceTests {
                             let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                             object["type"] as? String == "result"
                         else { continue }
-                        found.set(word, Self.face(fromResult: object["result"] as? [String: Any]))
+                        found.set(word, MetricGroupServiceTests.face(fromResult: object["result"] as? [String: Any]))
                         break
                     }
                     try await outbound.close(.normalClosure, reason: nil)
