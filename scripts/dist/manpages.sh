@@ -13,7 +13,7 @@ date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
 $SWIFT package --allow-writing-to-package-directory generate-manual --configuration debug --multi-page \
     --authors "The Mien authors" --date "$date" >/dev/null
 rm -rf "$OUT" && mkdir -p "$OUT"
-cp .build/plugins/GenerateManual/outputs/mien/*.1 "$OUT/"
+cp .build/plugins/GenerateManual/outputs/MienCLI/*.1 "$OUT/"  # the folder is named after the target (MienCLI)
 python3 - "$OUT" <<'PY'
 import pathlib, re, sys
 for page in pathlib.Path(sys.argv[1]).glob("mien.*.1"):
