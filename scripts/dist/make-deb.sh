@@ -13,7 +13,7 @@ BUNDLE=$(realpath "${1:?usage: make-deb.sh BUNDLE_DIR OUT_DIR [MAINTAINER]}")
 OUT=$(realpath -m "$2")
 MAINTAINER=${3:-Mien authors <mien@example.org>}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' "$TOP/Sources/mien/MienVersion.swift")
+VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' "$TOP/Sources/MienCLI/MienVersion.swift")
 ARCH=$(dpkg --print-architecture)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mien-deb.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

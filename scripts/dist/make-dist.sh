@@ -29,8 +29,8 @@ OUT=$(realpath -m "$4")
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
 
-VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' Sources/mien/MienVersion.swift)
-[ -n "$VERSION" ] || { echo "make-dist: no version in Sources/mien/MienVersion.swift" >&2; exit 1; }
+VERSION=$(sed -n 's/^ *static let number = "\(.*\)"$/\1/p' Sources/MienCLI/MienVersion.swift)
+[ -n "$VERSION" ] || { echo "make-dist: no version in Sources/MienCLI/MienVersion.swift" >&2; exit 1; }
 ARCH=$(uname -m)
 NAME=mien-$VERSION-linux-$ARCH
 ROOT=$OUT/$NAME

@@ -25,7 +25,7 @@ version)
         echo "release-check: no TAG given; checking as if tagged $TAG"
     fi
     [ "${TAG#v}" = "$VERSION" ] ||
-        fail "the tag $TAG is not v$VERSION, the version in Sources/mien/MienVersion.swift: no release from it"
+        fail "the tag $TAG is not v$VERSION, the version in Sources/MienCLI/MienVersion.swift: no release from it"
     echo "release-check: tag $TAG = version $VERSION"
     ;;
 finish)
