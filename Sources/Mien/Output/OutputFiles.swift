@@ -46,7 +46,7 @@ public struct OutputFiles: Sendable, Equatable {
         var writers: [any ResultWriter] = []
         if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
         if let csv { writers.append(try CSVWriter(path: csv)) }
-        if let openface { writers.append(try OpenFaceWriter(path: openface)) }
+        if let openface { writers.append(try CSVWriter(path: openface, layout: .openface)) }
         if let events { writers.append(try EventsCSVWriter(path: events, input: input)) }
         let report = report ?? (reportPart != nil || page != nil ? ReportWriter(input: input) : nil)
         if let report { writers.append(report) }
