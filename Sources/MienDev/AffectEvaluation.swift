@@ -8,12 +8,10 @@ struct AffectEvaluation {
     let models: ModelStore
 
     func run() throws -> [String: Any] {
-        let analyzer = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
-            appearance: true, models: models)
+        let reader = try PictureReader(groups: [.emotions, .appearance], features: false, models: models)
         // The emotion sets are face crops (FER-2013's 48 x 48 faces fill their pictures): where the detector
         // finds nothing, the whole picture is tried as the face (`DetectionOptions.wholePictureFallback`).
-        let cropAnalyzer = try EmotionComparison.faceCropAnalyzer(models: models)
+        let cropReader = try EmotionComparison.faceCropReader(models: models)
         let cnn = try EmotionNetwork(models: models)
         var result: [String: Any] = [:]
         let root = sets.root
@@ -24,7 +22,7 @@ struct AffectEvaluation {
             emotionSets.append(("jaffe", try LabelledExpression.jaffe(root)))
         }
         for (name, images) in emotionSets {
-            let comparison = try EmotionComparison(images: images, analyzer: cropAnalyzer, cnn: cnn)
+            let comparison = try EmotionComparison(images: images, reader: cropReader, cnn: cnn)
             let m = comparison.mien
             let a = comparison.ferAlone
             result[name] = [
@@ -39,33 +37,30 @@ struct AffectEvaluation {
         }
 
         if let utkFolder = sets.folder("utkface_crop_subset") {
-            result["gender_utkface"] = try gender(utkFolder, analyzer)
+            result["gender_utkface"] = try gender(utkFolder, reader)
         }
-        if let glasses = try glasses(analyzer) { result["glasses"] = glasses }
+        if let glasses = try glasses(reader) { result["glasses"] = glasses }
         return result
     }
 
     /// Gender on UTKFace crops.
-    private func gender(_ folder: URL, _ analyzer: FaceAnalyzer) throws -> [String: Any] {
+    private func gender(_ folder: URL, _ reader: PictureReader) throws -> [String: Any] {
         let utk = try LabelledExpression.csv(folder, table: "labels.csv", file: "file", label: "gender")
         var decided = 0
         var right = 0
         var unknown = 0
         var missed = 0
         for image in utk {
-            guard
-                let appearance = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace?
-                    .appearance
-            else {
+            guard let gender = try reader.largestFace(image.imagePath)?.gender else {
                 missed += 1
                 continue
             }
-            if appearance.gender == .unknown {
+            if gender == .unknown {
                 unknown += 1
                 continue
             }
             decided += 1
-            if appearance.gender.rawValue == image.label { right += 1 }
+            if gender.rawValue == image.label { right += 1 }
         }
         let genderAccuracy = Double(right) / Double(max(decided, 1))
         let genderOverall = Double(right) / Double(max(utk.count, 1))
@@ -80,7 +75,10 @@ struct AffectEvaluation {
     }
 
     /// Glasses on faces without quality flags, per set and all together; nil when no set is there.
-    private func glasses(_ analyzer: FaceAnalyzer) throws -> [String: Any]? {
+    ///
+    /// The accuracy is the users' (`PictureReader`); the cross-validation studies the features behind the decision,
+    /// which results do not carry, so it reads the stages' own faces (`FaceAnalyzer`).
+    private func glasses(_ reader: PictureReader) throws -> [String: Any]? {
         var glassesRows: [String: Any] = [:]
         var allRight = 0
         var allCount = 0
@@ -105,23 +103,29 @@ struct AffectEvaluation {
             glassesSets.append((name, images))
         }
         guard !glassesSets.isEmpty else { return nil }
+        let analyzer = try FaceAnalyzer(
+            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
+            appearance: true, models: models)
         var samples: [GlassesCrossValidation.Sample] = []
         for (name, images) in glassesSets {
             var right = 0
             var count = 0
             var flagged = 0
             for image in images {
-                guard
-                    let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace,
-                    let appearance = face.appearance
-                else { continue }
+                guard let face = try reader.largestFace(image.imagePath), let wearsGlasses = face.glasses else {
+                    continue
+                }
                 // Faces turned beyond the reliable range are flagged; glasses are judged on the others.
                 guard face.flags.isEmpty else {
                     flagged += 1
                     continue
                 }
                 count += 1
-                if appearance.glasses == (image.label == "1") { right += 1 }
+                if wearsGlasses == (image.label == "1") { right += 1 }
+                guard
+                    let appearance = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace?
+                        .appearance
+                else { continue }
                 samples.append(
                     .init(
                         set: name, person: "\(name)/\(image.subject)", wearsGlasses: image.label == "1",

@@ -29,13 +29,6 @@ struct ExpressionCrossValidation {
         /// The 52 blendshapes by name, as `BlendshapePeer`'s measures read them.
         let shapes: [String: Double]
         let features: FaceFeatures
-
-        init(person: String, label: String, blendshapes: Blendshapes, features: FaceFeatures) {
-            self.person = person
-            self.label = label
-            shapes = Dictionary(uniqueKeysWithValues: zip(Blendshapes.names, blendshapes.scores))
-            self.features = features
-        }
     }
 
     /// A raw measure of one side (or of the whole face), whether it is the blendshape source, and whether

@@ -15,13 +15,10 @@ extension ExpressionEvaluation {
         peer: [String: BlendshapePeer.Picture], ferPeer: [String: BlendshapePeer.Picture], runner: BlendshapePeer,
         into result: inout [String: Any]
     ) throws {
-        let mien = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
-        let detectorAlone = try FaceAnalyzer(
-            mode: .discreteImages,
-            detection: DetectionOptions(faceMode: .small, maximumFaces: 4, wholePictureFallback: false), models: models)
-        func found(_ paths: [String], _ analyzer: FaceAnalyzer) throws -> Int {
-            try paths.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.isEmpty ? 0 : 1) }
+        let mien = try PictureReader(groups: [], features: false, models: models)
+        let detectorAlone = try PictureReader(groups: [], wholePictureFallback: false, features: false, models: models)
+        func found(_ paths: [String], _ reader: PictureReader) throws -> Int {
+            try paths.reduce(0) { $0 + ((try reader.read($1).faces ?? [:]).isEmpty ? 0 : 1) }
         }
         /// How many of `paths` each reader finds a face in, beside their number (under `total`).
         func readers(_ paths: [String], peer: [String: BlendshapePeer.Picture], total: String) throws -> [String: Int] {
@@ -46,8 +43,8 @@ extension ExpressionEvaluation {
         ].filter { FileManager.default.fileExists(atPath: $0) }
         guard !noFace.isEmpty else { return }
         let peerNoFace = try runner.pictures(noFace)
-        func faces(_ analyzer: FaceAnalyzer) throws -> Int {
-            try noFace.reduce(0) { $0 + (try analyzer.analyze(ImageDecoder.decode(file: $1)).faces.count) }
+        func faces(_ reader: PictureReader) throws -> Int {
+            try noFace.reduce(0) { $0 + (try reader.read($1).faces?.count ?? 0) }
         }
         let counts = [
             "pictures": noFace.count, "mien": try faces(mien),

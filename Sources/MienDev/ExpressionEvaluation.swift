@@ -9,17 +9,14 @@ struct ExpressionEvaluation {
     let sets: EvalSets
     let models: ModelStore
 
-    /// The expressions of the largest face of each image (nil when no face is found).
-    private func score(_ images: [LabelledExpression], analyzer: FaceAnalyzer) throws -> [(String, TrackedFace?)] {
-        try images.map { image in
-            let frame = try ImageDecoder.decode(file: image.imagePath)
-            return (image.label, try analyzer.analyze(frame).largestFace)
-        }
+    /// The largest face of each image as `mien analyze` reports it (nil when no face is found).
+    private func score(_ images: [LabelledExpression], reader: PictureReader) throws -> [(String, FaceResult?)] {
+        try images.map { image in (image.label, try reader.largestFace(image.imagePath)) }
     }
 
     /// `ExpressionCrossValidation` on each set's faces: smile on every set, eye closure on yalefaces, surprise
     /// on every set (the tasks above, with the same labels).
-    private func crossValidate(_ sets: [(String, [LabelledExpression], [(String, TrackedFace?)])]) throws
+    private func crossValidate(_ sets: [(String, [LabelledExpression], [(String, FaceResult?)])]) throws
         -> [String: Any]
     {
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
@@ -28,13 +25,12 @@ struct ExpressionEvaluation {
         for (name, images, faces) in sets where !images.isEmpty {
             var samples: [ExpressionCrossValidation.Sample] = []
             for (image, (label, face)) in zip(images, faces) {
-                guard let face, let blendshapes = face.blendshapes, let (_, fit) = poses.fit(points: face.mesh.points),
-                    let frontal = HeadPoseEstimator.frontal(points: face.mesh.points, fit: fit)
+                guard let face, let shapes = face.blendshapes, let mesh = face.mesh,
+                    let (_, fit) = poses.fit(points: mesh),
+                    let frontal = HeadPoseEstimator.frontal(points: mesh, fit: fit)
                 else { continue }
                 samples.append(
-                    .init(
-                        person: image.subject, label: label, blendshapes: blendshapes,
-                        features: FaceFeatures(face: frontal))
+                    .init(person: image.subject, label: label, shapes: shapes, features: FaceFeatures(face: frontal))
                 )
             }
             let tasks: [(ExpressionCrossValidation.Task, Set<String>, Set<String>?)] =
@@ -72,18 +68,16 @@ struct ExpressionEvaluation {
     }
 
     func run() throws -> [String: Any] {
-        let analyzer = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
-            expressions: ExpressionOptions(), models: models)
+        let reader = try PictureReader(groups: [.expressions], models: models)
         let root = sets.root
         let hasYale = sets.has("yalefaces")
         let hasMux = sets.has("muxspace_facial_expressions")
         let yaleImages = hasYale ? try LabelledExpression.yalefaces(root) : []
         let jaffeImages = hasMux ? try LabelledExpression.jaffe(root) : []
         let muxImages = hasMux ? try LabelledExpression.muxspace(root) : []
-        let yale = try score(yaleImages, analyzer: analyzer)
-        let jaffe = try score(jaffeImages, analyzer: analyzer)
-        let mux = try score(muxImages, analyzer: analyzer)
+        let yale = try score(yaleImages, reader: reader)
+        let jaffe = try score(jaffeImages, reader: reader)
+        let mux = try score(muxImages, reader: reader)
         var result: [String: Any] = [:]
         // The peer reads the same pictures (paths in the same order as the scores above).
         var peerPictures: [String: BlendshapePeer.Picture]?
@@ -102,15 +96,15 @@ struct ExpressionEvaluation {
             "muxspace": muxImages.map(\.imagePath),
         ]
 
-        func smile(_ f: TrackedFace) -> Double? { f.expressions?[.smile] }
-        func closure(_ f: TrackedFace) -> Double? { f.expressions?[.eyeClosure] }
-        func surprise(_ f: TrackedFace) -> Double? {
+        func smile(_ f: FaceResult) -> Double? { f.expressions?[.smile] }
+        func closure(_ f: FaceResult) -> Double? { f.expressions?[.eyeClosure] }
+        func surprise(_ f: FaceResult) -> Double? {
             guard let e = f.expressions, let brow = e[.browRaise], let mouth = e[.mouthOpen] else { return nil }
             return (brow + mouth) / 2
         }
         typealias PeerMeasure = ([String: Double]) -> Double?
         let tasks:
-            [(String, [(String, TrackedFace?)], (TrackedFace) -> Double?, Set<String>, Set<String>?, PeerMeasure)] = [
+            [(String, [(String, FaceResult?)], (FaceResult) -> Double?, Set<String>, Set<String>?, PeerMeasure)] = [
                 ("smile_yalefaces", yale, smile, ["happiness"], nil, BlendshapePeer.smile),
                 ("smile_jaffe", jaffe, smile, ["happiness"], nil, BlendshapePeer.smile),
                 ("smile_muxspace", mux, smile, ["happiness"], ["neutral"], BlendshapePeer.smile),
@@ -197,9 +191,9 @@ struct ExpressionEvaluation {
             try compareFacesFound(
                 jaffe: jaffeImages, muxspace: muxImages, fer: ferImages, peer: peerPictures, ferPeer: ferPeer,
                 runner: peerRunner, into: &result)
-            let fer = try score(ferImages, analyzer: analyzer)
+            let fer = try score(ferImages, reader: reader)
             func prototypeSet(
-                _ name: String, _ images: [LabelledExpression], _ faces: [(String, TrackedFace?)],
+                _ name: String, _ images: [LabelledExpression], _ faces: [(String, FaceResult?)],
                 _ peer: [String: BlendshapePeer.Picture]
             ) -> ExpressionPrototypes.LabelledSet {
                 ExpressionPrototypes.LabelledSet(
@@ -237,7 +231,8 @@ struct ExpressionEvaluation {
         var correct = 0
         var bothClosed = 0
         for wink in winks {
-            guard let face = try analyzer.analyze(ImageDecoder.decode(file: wink.imagePath)).faces.first,
+            // The first face (the lowest ID), as before the eval read pictures through a `Detector`.
+            guard let face = try reader.read(wink.imagePath).faces?.min(by: { $0.key < $1.key })?.value,
                 let e = face.expressions, let left = e.left[.eyeClosure], let right = e.right[.eyeClosure]
             else { continue }
             let side = left > right ? "left" : "right"

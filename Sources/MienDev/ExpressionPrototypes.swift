@@ -62,7 +62,7 @@ struct ExpressionPrototypes {
     /// Mien's largest face and the peer's reading.
     struct LabelledSet {
         var name: String
-        var pictures: [(label: String, person: String, face: TrackedFace?, peer: BlendshapePeer.Picture?)]
+        var pictures: [(label: String, person: String, face: FaceResult?, peer: BlendshapePeer.Picture?)]
     }
 
     func run(_ sets: [LabelledSet]) -> [String: Any] {

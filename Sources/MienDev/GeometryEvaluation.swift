@@ -8,8 +8,11 @@ struct GeometryEvaluation {
     let models: ModelStore
 
     func run() throws -> [String: Any] {
-        let analyzer = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
+        // `mien analyze --face-mode small --max-faces 10 --metrics none --landmarks`: pose and points as users get them.
+        let analyzer = try PictureReader(
+            options: DetectorOptions(
+                detection: DetectionOptions(faceMode: .small, maximumFaces: 10), metrics: [], landmarks: true),
+            models: models)
         var result: [String: Any] = [:]
 
         // Landmarks: NME over the 68 points, normalised by the outer-eye-corner distance. helen is the
@@ -33,7 +36,7 @@ struct GeometryEvaluation {
     }
 
     /// Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees, against the labels.
-    private func headPose(_ folder: URL, _ analyzer: FaceAnalyzer) throws -> [String: Any] {
+    private func headPose(_ folder: URL, _ analyzer: PictureReader) throws -> [String: Any] {
         var result: [String: Any] = [:]
 
         // Head pose on Pointing'04 within |pan|, |tilt| <= 60 degrees.
@@ -44,11 +47,13 @@ struct GeometryEvaluation {
         let gazeEstimator = GazeEstimator()
         for label in try LabelledPose.pointing04(folder)
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
-            let analysis = try analyzer.analyze(ImageDecoder.decode(file: label.imagePath))
+            let faces = Self.inIdOrder(try analyzer.read(label.imagePath))
             guard
-                let face = analysis.faces.min(by: {
-                    $0.bounds.center.distance(to: label.faceCenter) < $1.bounds.center.distance(to: label.faceCenter)
-                }), let pose = face.pose, face.bounds.center.distance(to: label.faceCenter) < face.bounds.width
+                let face = faces.min(by: {
+                    $0.faceBounds.center.distance(to: label.faceCenter)
+                        < $1.faceBounds.center.distance(to: label.faceCenter)
+                }), let pose = face.orientation, let points = face.mesh,
+                face.faceBounds.center.distance(to: label.faceCenter) < face.faceBounds.width
             else {
                 poseMissed += 1
                 continue
@@ -57,11 +62,15 @@ struct GeometryEvaluation {
             tilts.append(label.tilt)
             yaws.append(pose.yaw)
             pitches.append(pose.pitch)
-            irisDrops.append(Self.irisDrop(face.mesh))
+            // The gaze estimator reads the mesh's points only; the region is the face's box.
+            let mesh = FaceMesh(
+                points: points, presence: face.confidence,
+                region: FaceRegion(center: face.faceBounds.center, size: face.faceBounds.width, rotation: 0))
+            irisDrops.append(Self.irisDrop(mesh))
             eyes.append(
                 GazeEvaluation.Sample(
                     person: label.person, pan: label.pan, tilt: label.tilt, pose: pose,
-                    measurement: gazeEstimator.measure(mesh: face.mesh, pose: pose)))
+                    measurement: gazeEstimator.measure(mesh: mesh, pose: pose)))
         }
         // Pointing'04 pan > 0 is the person's right; Mien's yaw > 0 is the person's left.
         let yawSigned = zip(yaws, pans).map { $0 + $1 }
@@ -97,6 +106,11 @@ struct GeometryEvaluation {
         return result
     }
 
+    /// A picture's faces in ID order (the order the stages found them).
+    private static func inIdOrder(_ result: DetectorResult) -> [FaceResult] {
+        (result.faces ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+    }
+
     /// How far below the eye corners' midpoint the iris centres sit, in eye widths, averaged over both
     /// eyes (the irises rise when a person looks up without raising the head).
     private static func irisDrop(_ mesh: FaceMesh) -> Double {
@@ -115,22 +129,24 @@ struct GeometryEvaluation {
     }
 
     /// NME of `Ibug68Points` on `faces` (the face found whose box holds the labelled points' centre).
-    private func landmarkError(_ name: String, _ faces: [LabelledLandmarks], _ analyzer: FaceAnalyzer) throws
+    private func landmarkError(_ name: String, _ faces: [LabelledLandmarks], _ analyzer: PictureReader) throws
         -> [String: Any]
     {
         var errors: [Double] = []
         var missed = 0
-        var analysed: (path: String, faces: [TrackedFace])?
+        var analysed: (path: String, faces: [FaceResult])?
         for face in faces {
             // dlib's files label several faces per image: analyse each image once.
             if analysed?.path != face.imagePath {
-                analysed = (face.imagePath, try analyzer.analyze(ImageDecoder.decode(file: face.imagePath)).faces)
+                analysed = (face.imagePath, Self.inIdOrder(try analyzer.read(face.imagePath)))
             }
-            guard let found = analysed?.faces.first(where: { $0.bounds.contains(face.center) }) else {
+            guard let found = analysed?.faces.first(where: { $0.faceBounds.contains(face.center) }),
+                let points = found.points68
+            else {
                 missed += 1
                 continue
             }
-            errors.append(face.normalisedMeanError(of: Ibug68Points.points(of: found.mesh)))
+            errors.append(face.normalisedMeanError(of: points))
         }
         let nme = errors.isEmpty ? 0 : errors.reduce(0, +) / Double(errors.count)
         print(

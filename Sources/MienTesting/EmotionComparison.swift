@@ -13,18 +13,15 @@ public struct EmotionComparison: Sendable {
     /// Pictures where Mien found no face.
     public let withoutFace: Int
 
-    /// The analyzer for face-crop pictures: discrete images, the short-range detector, the whole picture
-    /// as the face when nothing is detected, emotions on.
-    public static func faceCropAnalyzer(models: ModelStore) throws -> FaceAnalyzer {
-        try FaceAnalyzer(
-            mode: .discreteImages,
-            detection: DetectionOptions(faceMode: .small, maximumFaces: 4, wholePictureFallback: true),
-            emotions: true, models: models)
+    /// The reader for face-crop pictures: `mien analyze --face-mode small --max-faces 4 --metrics emotions`
+    /// (the whole picture as the face when nothing is detected, as by default).
+    public static func faceCropReader(models: ModelStore) throws -> PictureReader {
+        try PictureReader(groups: [.emotions], features: false, models: models)
     }
 
     /// Scores the `images` whose label names one of Mien's emotions; the others are skipped.
     /// - Throws: when a picture cannot be decoded or a network fails.
-    public init(images: [LabelledExpression], analyzer: FaceAnalyzer, cnn: EmotionNetwork) throws {
+    public init(images: [LabelledExpression], reader: PictureReader, cnn: EmotionNetwork) throws {
         var mien: [(truth: Emotion, predicted: Emotion)] = []
         var alone: [(truth: Emotion, predicted: Emotion)] = []
         var withoutFace = 0
@@ -34,7 +31,7 @@ public struct EmotionComparison: Sendable {
             let plain = try cnn.probabilities(in: frame, tensorFromFrame: EmotionNetwork.wholePicture(of: frame))
             let plainBest = FacialEmotionCNN.classes[plain.indices.max { plain[$0] < plain[$1] } ?? 0]
             alone.append((truth, plainBest))
-            if let dominant = try analyzer.analyze(frame).largestFace?.emotions?.dominant {
+            if let dominant = try reader.largestFace(image.imagePath)?.emotions?.maximum?.key {
                 mien.append((truth, dominant))
             } else {
                 withoutFace += 1

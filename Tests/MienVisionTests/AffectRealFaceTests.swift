@@ -125,7 +125,7 @@ struct AffectRealFaceTests {
     private func comparison(_ images: [LabelledExpression]) throws -> EmotionComparison {
         let models = try repositoryModels()
         let result = try EmotionComparison(
-            images: images, analyzer: EmotionComparison.faceCropAnalyzer(models: models),
+            images: images, reader: EmotionComparison.faceCropReader(models: models),
             cnn: EmotionNetwork(models: models))
         print(
             "Mien \(result.mien.accuracy) (macro-F1 \(result.mien.macroF1)), fer alone \(result.ferAlone.accuracy)"

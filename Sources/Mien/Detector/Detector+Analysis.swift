@@ -73,7 +73,7 @@ extension Detector {
             } catch {
                 return .failed(
                     Self.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival,
-                    unprocessed: DetectorResult(frameIndex: encoded.index, timestamp: encoded.timestamp, faces: nil))
+                    unprocessed: DetectorResult(unprocessed: encoded))
             }
         case .dropped(let result, let arrival): return .dropped(result, arrival)
         case .unreadable(let error): return .failed(error, nil)

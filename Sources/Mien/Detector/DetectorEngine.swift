@@ -132,10 +132,7 @@ final class DetectorEngine: Sendable {
     func locate(_ frame: Frame) throws -> Step {
         try front.withLock { front in
             guard front.admits(frame.timestamp) else {
-                return .rateLimited(
-                    DetectorResult(
-                        frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                        faces: nil), frame)
+                return .rateLimited(DetectorResult(unprocessed: frame), frame)
             }
             switch front.half {
             case .locate(let locator):

@@ -24,6 +24,10 @@ public struct DetectorResult: Sendable, Equatable, Codable {
     public var faces: [Int: FaceResult]?
     /// Faces found, returned and lost on this frame, in the order they happened (streams only).
     public var events: [FaceEvent]
+    /// The face with the largest box (by area), nil when the frame has none or was not processed.
+    public var largestFace: FaceResult? {
+        faces?.values.max { ($0.faceBounds.area, $1.faceId) < ($1.faceBounds.area, $0.faceId) }
+    }
     /// Faces first seen in this frame (Affdex `onFaceDetectionStarted`), returns included.
     public var found: [Int] {
         events.compactMap {
@@ -88,6 +92,18 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         self.shotCut = shotCut
         self.episodes = episodes
         self.faceCount = faceCount
+    }
+
+    /// The result of a frame that was not analysed (`faces` nil): dropped for a newer one, left out by the rate
+    /// cap, or not decoded. The one place such a result is made.
+    init(unprocessed frame: Frame) {
+        self.init(
+            frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height, faces: nil)
+    }
+
+    /// The result of an encoded frame that was not analysed: never decoded, so its size is not known.
+    init(unprocessed encoded: EncodedFrame) {
+        self.init(frameIndex: encoded.index, timestamp: encoded.timestamp, faces: nil)
     }
 
     /// A result with its events as the JSON form lists them: IDs found (`returned` among them), then lost.

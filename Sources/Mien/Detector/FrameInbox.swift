@@ -179,14 +179,9 @@ final class FrameInbox: @unchecked Sendable {
         guard let oldest = entries.firstIndex(where: Self.isWaitingFrame) else { return }
         switch entries[oldest] {
         case .frame(let frame, let arrival):
-            entries[oldest] = .dropped(
-                DetectorResult(
-                    frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                    faces: nil), arrival)
+            entries[oldest] = .dropped(DetectorResult(unprocessed: frame), arrival)
         case .encoded(let encoded, let arrival):
-            // Never decoded: its size is not known.
-            entries[oldest] = .dropped(
-                DetectorResult(frameIndex: encoded.index, timestamp: encoded.timestamp, faces: nil), arrival)
+            entries[oldest] = .dropped(DetectorResult(unprocessed: encoded), arrival)
         case .dropped, .unreadable:
             break
         }
