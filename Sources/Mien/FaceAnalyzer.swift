@@ -16,7 +16,7 @@
 /// }
 /// ```
 /// - Important: Not thread-safe; one stream per analyzer. In `.stream` mode timestamps must increase.
-public final class FaceAnalyzer {
+package final class FaceAnalyzer {
     /// How frames relate to each other.
     public enum RunningMode: String, Sendable, Codable {
         /// Unrelated pictures: every frame stands alone.

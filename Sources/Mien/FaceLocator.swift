@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// The first half of `FaceAnalyzer`: finds faces and follows them (detection, mesh, head pose, tracking
 /// and the face-count stream).
@@ -8,7 +8,7 @@ public import MienCore
 /// per-stream memory, so each needs only its own frames in order.
 ///
 /// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
-public final class FaceLocator {
+package final class FaceLocator {
     /// Unrelated pictures or one tracked stream, fixed at creation.
     public let mode: FaceAnalyzer.RunningMode
     private let tracker: FaceTracker

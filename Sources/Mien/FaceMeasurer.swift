@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// The second half of `FaceAnalyzer`: measures located faces (quality, flags, expressions and emoji,
 /// emotions, appearance).
@@ -8,7 +8,7 @@ public import MienCore
 /// `retention` seconds in case the face comes back under its old ID.
 ///
 /// - Important: Not thread-safe; one stream per measurer, frames in the order they were located.
-public final class FaceMeasurer {
+package final class FaceMeasurer {
     private let gazeEstimator = GazeEstimator()
     /// Options of the expression stage, or nil when it does not run.
     public var expressions: ExpressionOptions? { expressionStage?.options }

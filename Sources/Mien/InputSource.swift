@@ -1,7 +1,7 @@
 import Foundation
 
 /// Opens the right `FrameSource` for a path given on a command line or in a batch list.
-public enum InputSource {
+package enum InputSource {
     /// Extensions (lower case) opened with FFmpeg as videos: containers, and GIF
     /// (`ImageDecoder.videoLikeExtensions`).
     public static let videoExtensions: Set<String> = ImageDecoder.videoLikeExtensions

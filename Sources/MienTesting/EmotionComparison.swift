@@ -21,7 +21,7 @@ public struct EmotionComparison: Sendable {
 
     /// Scores the `images` whose label names one of Mien's emotions; the others are skipped.
     /// - Throws: when a picture cannot be decoded or a network fails.
-    public init(images: [LabelledExpression], reader: PictureReader, cnn: EmotionNetwork) throws {
+    package init(images: [LabelledExpression], reader: PictureReader, cnn: EmotionNetwork) throws {
         var mien: [(truth: Emotion, predicted: Emotion)] = []
         var alone: [(truth: Emotion, predicted: Emotion)] = []
         var withoutFace = 0

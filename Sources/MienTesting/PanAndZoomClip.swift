@@ -35,7 +35,7 @@ public struct PanAndZoomClip: Sendable {
     }
 
     /// The transform from still pixels to output pixels at frame `index`.
-    public func transform(at index: Int) -> AffineTransform {
+    package func transform(at index: Int) -> AffineTransform {
         let t = frameCount > 1 ? Double(index) / Double(frameCount - 1) : 0
         let cover = max(Double(width) / Double(still.width), Double(height) / Double(still.height))
         let scale = cover * (startZoom + (endZoom - startZoom) * t)

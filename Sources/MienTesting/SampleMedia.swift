@@ -27,7 +27,7 @@ public enum SampleMedia {
     public static let tightCropSide = 48
     /// From the portrait's pixels to `astronautTightCrop()`'s: her face from the brows to just above the
     /// chin, cheek to cheek, stretched onto 48 x 48 (FER-2013's tight framing).
-    public static var astronautTightCropTransform: MienCore.AffineTransform {
+    package static var astronautTightCropTransform: MienCore.AffineTransform {
         let face = astronautFace
         let inner = Rect(x: face.x + 16, y: face.y + 12, width: face.width - 32, height: face.height - 20)
         let side = Double(tightCropSide)

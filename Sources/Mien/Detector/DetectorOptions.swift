@@ -55,9 +55,11 @@ public struct DetectorOptions: Sendable, Equatable {
     /// (`ShotCutDetector`); at a cut every face is lost, its episodes end (`cut`), and the faces of the new
     /// shot get new IDs (or, with `reidentification`, their old ones when recognised).
     ///
-    /// Default `ShotCutDetector.defaultThreshold`; nil looks for no cut (one continuous shot). Cameras and
+    /// Default `defaultShotCutThreshold`; nil looks for no cut (one continuous shot). Cameras and
     /// live sources, which drop frames when behind, are one shot: no cut is looked for in them.
     public var shotCutThreshold: Double?
+    /// The default `shotCutThreshold`, 0.12 (how it was chosen: `ShotCutDetector`).
+    public static let defaultShotCutThreshold = ShotCutDetector.defaultThreshold
 
     /// Options with the face-finding settings given as a whole `DetectionOptions`.
     /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
@@ -65,7 +67,7 @@ public struct DetectorOptions: Sendable, Equatable {
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
         landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false, maximumFrames: Int? = nil,
         resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil,
-        episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = ShotCutDetector.defaultThreshold
+        episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = defaultShotCutThreshold
     ) throws {
         let unmeasured = episodes.unmeasured(given: metrics)
         if !unmeasured.isEmpty {

@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 import Synchronization
 
 /// An output file written under a temporary name beside its destination and renamed into place by
 /// `commit()`, so a reader never sees a half-written file under the real name (a crash or a full disk
 /// leaves only the temporary file, which `--resume` ignores).
-public final class AtomicFile {
+package final class AtomicFile {
     /// Where the file will be once committed.
     public let path: String
     private let temporaryPath: String

@@ -2,7 +2,7 @@
 ///
 /// Columns: `input`, `faceId`, `metric` (`EpisodeEvent.metric`), `onset`, `apex`, `offset` (seconds on the
 /// input's clock), `apexValue`, `duration` (seconds) and `ending` (`fell`, `lost`, `cut`, `ended`).
-public enum EventTable {
+package enum EventTable {
     /// Every column, in order.
     public static let header = [
         "input", "faceId", "metric", "onset", "apex", "apexValue", "offset", "duration", "ending",

@@ -4,7 +4,7 @@ import RealModule
 /// negative, grey neutral or unknown, green positive), the face ID, Affdex's 34 points, head-pose axes
 /// from the box centre (red: the face's left-right axis, green: up, blue: where the nose points), the
 /// three strongest emotions as bars under the box, and the dominant emoji's name.
-public enum FaceAnnotator {
+package enum FaceAnnotator {
     static let negative = Colour(red: 230, green: 50, blue: 50)
     static let neutral = Colour(red: 200, green: 200, blue: 200)
     static let positive = Colour(red: 40, green: 210, blue: 90)

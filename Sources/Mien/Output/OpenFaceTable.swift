@@ -20,7 +20,7 @@ import Foundation
 /// landmarks, the head's translation (`pose_T*`, millimetres), the 3D points (`X_*`) and the shape model's
 /// parameters (`p_*`). OpenFace's AU45 (blink) is Mien's `eyeClosure` (FACS 43, eyes closed): per frame both
 /// are how closed the eyes are.
-public enum OpenFaceTable {
+package enum OpenFaceTable {
     /// OpenFace's intensity units (`AUxx_r`) that Mien measures, in OpenFace's order.
     public static let intensityUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 25, 26, 45]
     /// OpenFace's presence units (`AUxx_c`) that Mien measures, in OpenFace's order.

@@ -1,6 +1,6 @@
 /// The files one input's results are written to, and their writers, assembled in one place for
 /// `mien analyze` (and its shards) and the service's jobs, so that both write the same files the same way.
-public struct OutputFiles: Sendable, Equatable {
+package struct OutputFiles: Sendable, Equatable {
     /// JSON Lines: one `DetectorResult` per frame.
     public var jsonl: String?
     /// One row per face and frame.

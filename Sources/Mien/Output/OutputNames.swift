@@ -6,7 +6,7 @@ import Foundation
 /// Inputs from different folders can share that component (`a/clip.mp4`, `b/clip.mp4`); each of them then
 /// gets the first 8 hex digits of its path's SHA-256 added (`clip.mp4-1f2e3d4c`), so no input's files
 /// overwrite another's. The names depend only on the whole list, so every shard of it agrees on them.
-public struct OutputNames: Sendable {
+package struct OutputNames: Sendable {
     private let names: [String: String]
 
     /// Names the outputs of `inputs` (the whole list, before any sharding).

@@ -7,7 +7,7 @@ import Foundation
 /// RFC 4180 quoting; the header row is
 /// plain names, so pandas (`read_csv`) and R (`read.csv`) read the file as is. Affdex names an expression
 /// and an emoji `smirk`; the emoji's column is `smirkEmoji` so every column name is unique.
-public enum ResultTable {
+package enum ResultTable {
     /// The columns every row has before the metrics': time, frame, face, box, head pose, brightness, flags.
     public static let faceColumns = [
         "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",

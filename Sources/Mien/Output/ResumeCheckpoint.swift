@@ -8,7 +8,7 @@ import Foundation
 /// followed by one torn line, which is dropped. The other outputs are rebuilt by replaying these results
 /// into the new run's writers, and the detector continues from `resumePoint`, so each frame is in the
 /// outputs exactly once. Without a JSON Lines output there is no checkpoint and an input starts over.
-public struct ResumeCheckpoint: Sendable {
+package struct ResumeCheckpoint: Sendable {
     /// The finished frames, in order.
     public var results: [DetectorResult]
     /// The temporary files of the killed run (deleted once the resumed run has replayed them).

@@ -9,7 +9,7 @@ import Foundation
 /// way every file of the data set has the one result schema. It refuses
 /// manifests made with different models, settings, input lists or shard counts, since rows made
 /// differently must not be mixed silently.
-public struct DatasetMerge: Sendable {
+package struct DatasetMerge: Sendable {
     /// An input that was analysed but did not end well, or whose files disagree with its manifest.
     public struct Failure: Sendable, Equatable, Encodable {
         /// The input's path as listed.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every input goes to exactly one shard, by `Shard.assign`: balanced by size and independent of the list's
 /// order, so a retried task redoes exactly its share, whatever order the list was written in.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// This task's share, 0..<count.
     public let index: Int
     /// How many shares the inputs are divided into (at least 1).

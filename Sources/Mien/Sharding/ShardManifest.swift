@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// What one array task of `mien analyze --shard` did with its share, written atomically into
 /// `<output>/manifests/` when the task starts and again after every input, so a folder of shard outputs
@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// `mien merge` reads these: it combines only manifests made with the same models and settings from the
 /// same list of inputs, and names every input no manifest reports done.
-public struct ShardManifest: Codable, Sendable, Equatable {
+package struct ShardManifest: Codable, Sendable, Equatable {
     /// Where one input of the share stands.
     public enum Status: String, Codable, Sendable {
         /// Not started yet (or the task was killed before or while analysing it).

@@ -33,7 +33,7 @@ public enum AgeBracket: String, Sendable, Codable, CaseIterable {
 ///
 /// In streams these are aggregated over the face's track (a person does not change gender between
 /// frames); in discrete images each picture stands alone.
-public struct Appearance: Sendable, Equatable, Codable {
+package struct Appearance: Sendable, Equatable, Codable {
     /// `male` or `female` when the (track's mean) probability is at least `genderConfidence`, else
     /// `unknown`.
     public var gender: Gender

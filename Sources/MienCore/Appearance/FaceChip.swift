@@ -3,7 +3,7 @@
 ///
 /// dlib maps five points (both corners of each eye and the point under the nose) onto fixed positions of
 /// a square chip by the least-squares similarity; the same five points are read off MediaPipe's mesh.
-public enum FaceChip {
+package enum FaceChip {
     /// dlib's template positions (0...1 of the chip before padding) and the mesh point for each: the
     /// person's left eye outer and inner corner, right eye outer and inner corner, and the base of the
     /// nose (top of the philtrum).

@@ -23,7 +23,7 @@
 /// UTKFace and muxspace faces without glasses reached its threshold, and refitted without a deep-set
 /// Pointing'04 person it fell low enough to call his faces glasses) and steps from the outer eye corners
 /// to the temples (AUC 0.58 on Pointing'04).
-public struct GlassesEvidence: Sendable, Equatable {
+package struct GlassesEvidence: Sendable, Equatable {
     /// Strongest step across the nose bridge over the smooth-skin step (about 3 without glasses, 10 and
     /// more with them).
     public var bridge: Double

@@ -4,7 +4,7 @@ import RealModule
 ///
 /// The model emits, per anchor, 16 regressor values (box centre x, y, width, height, then six keypoints
 /// as x, y pairs, all in tensor pixels relative to the anchor) and one classification logit.
-public struct BlazeFaceDecoder: Sendable {
+package struct BlazeFaceDecoder: Sendable {
     /// Values per anchor in the regressor output: 4 box values + 6 keypoints x 2.
     public static let valuesPerAnchor = 16
     /// Logits are clipped to this magnitude before the sigmoid (MediaPipe's `score_clipping_thresh`),

@@ -41,7 +41,7 @@ public struct FaceDetection: Sendable, Equatable, Codable {
     public subscript(_ k: Keypoint) -> Point { keypoints[k.rawValue] }
 
     /// The same detection moved through `transform` (box re-fitted around its mapped corners).
-    public func mapped(by transform: AffineTransform) -> FaceDetection {
+    package func mapped(by transform: AffineTransform) -> FaceDetection {
         let p0 = transform.apply(Point(x: bounds.minX, y: bounds.minY))
         let p1 = transform.apply(Point(x: bounds.maxX, y: bounds.maxY))
         return FaceDetection(

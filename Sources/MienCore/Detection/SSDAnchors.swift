@@ -1,5 +1,5 @@
 /// One SSD anchor, in normalised tensor coordinates (0...1 across the model's input).
-public struct Anchor: Sendable, Equatable {
+package struct Anchor: Sendable, Equatable {
     public var centerX: Double
     public var centerY: Double
     public var width: Double
@@ -17,7 +17,7 @@ public struct Anchor: Sendable, Equatable {
 ///
 /// The BlazeFace models regress boxes relative to these anchors; the layout must match the one the
 /// model was trained with, so the two presets below copy MediaPipe's graph options exactly.
-public struct SSDAnchorOptions: Sendable, Equatable {
+package struct SSDAnchorOptions: Sendable, Equatable {
     public var inputWidth: Int
     public var inputHeight: Int
     public var minScale: Double

@@ -6,7 +6,7 @@
 /// Running the model on tiles magnifies them. Tiles overlap by at least `largestTiledFace` so that
 /// every face small enough to need a tile fits whole inside at least one tile; larger faces are found
 /// on the whole frame.
-public struct TilePlan: Sendable, Equatable {
+package struct TilePlan: Sendable, Equatable {
     /// The smallest face wanted, in frame pixels.
     public var minimumFaceSize: Double
     /// The smallest face the model finds reliably, in its input pixels.

@@ -3,7 +3,7 @@
 /// Plain NMS keeps the best box of a cluster and throws the rest away; the weighted variant averages
 /// every box of the cluster, weighted by score, which steadies boxes from frame to frame. The cluster
 /// keeps the best score.
-public struct WeightedNonMaxSuppression: Sendable {
+package struct WeightedNonMaxSuppression: Sendable {
     /// Two detections belong to one cluster when their IoU exceeds this (0...1).
     public var threshold: Double
 

@@ -19,7 +19,7 @@ public struct Colour: Sendable, Equatable {
 }
 
 /// Something to draw on a frame, in frame pixels.
-public enum Shape: Sendable, Equatable {
+package enum Shape: Sendable, Equatable {
     /// A box outline of `thickness` pixels, or filled.
     case rectangle(Rect, Colour, thickness: Int, filled: Bool)
     case line(from: Point, to: Point, Colour, thickness: Int)

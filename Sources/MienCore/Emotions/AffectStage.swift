@@ -7,7 +7,7 @@
 /// `AppearanceTrack.settledFrames` frames a track's appearance is settled and its networks stop running.
 ///
 /// - Important: Not thread-safe; one stream per stage.
-public final class AffectStage {
+package final class AffectStage {
     private let emotionClassifier: (any EmotionClassifying)?
     private let appearanceClassifier: (any AppearanceClassifying)?
     private let scoresEmotions: Bool

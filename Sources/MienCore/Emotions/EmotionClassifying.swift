@@ -4,7 +4,7 @@
 /// A picture is scored on all its views at once (`probabilities(in:points:)`). In a stream, the
 /// `AffectStage` runs one view per frame, in turn, and averages the last `viewCount` frames
 /// (`EmotionViewWindow`): the same views at a fraction of the cost per frame.
-public protocol EmotionClassifying {
+package protocol EmotionClassifying {
     /// How many views of the face with mesh `points` this classifier has in `frame` (at least 1).
     func viewCount(in frame: Frame, points: [Point3D]) -> Int
 
@@ -26,6 +26,6 @@ extension EmotionClassifying {
 }
 
 /// The classes of fer's CNN, in its output order.
-public enum FacialEmotionCNN {
+package enum FacialEmotionCNN {
     public static let classes: [Emotion] = [.anger, .disgust, .fear, .joy, .sadness, .surprise, .neutral]
 }

@@ -5,7 +5,7 @@ import RealModule
 /// FER-2013's 48 x 48 pictures are faces registered so they are roughly centred, upright and fill most
 /// of the picture, from the forehead to the chin. The crop is a square centred on the mesh's box,
 /// rotated by the eye line so the face is upright, `scale` times the box's longer side.
-public enum EmotionCrop {
+package enum EmotionCrop {
     /// The transform from frame pixels to a `size` x `size` crop of the face with mesh `points`.
     public static func transform(points: [Point3D], size: Int, scale: Double) -> AffineTransform? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }

@@ -20,7 +20,7 @@ import RealModule
 /// with the negative emotions anger, contempt, disgust, fear and sadness; engagement is the mean of the
 /// three strongest facial expressions (attention excluded). Without a CNN (no model, or the CNN turned
 /// off) the rules alone are normalised with a neutral activation of `1 − max(r)`.
-public struct EmotionFusion: Sendable {
+package struct EmotionFusion: Sendable {
     /// How strongly the rules move the CNN's log-probabilities.
     ///
     /// 1: the rules shift a class by up to a

@@ -6,7 +6,7 @@
 /// to the chin) with Keras' augmentation: random zooms of ±10 %, shifts, rotations and flips, the
 /// uncovered margin filled by repeating the edge pixels. Its answers are steadiest averaged over views
 /// like the ones it was trained on.
-public enum EmotionView: Sendable, Hashable {
+package enum EmotionView: Sendable, Hashable {
     /// An upright square around the face's mesh, `scale` times the mesh box's longer side
     /// (`EmotionCrop`): the framing for a face anywhere in a larger picture.
     case meshCrop(scale: Double)

@@ -1,7 +1,7 @@
 /// The emotions of one face in one frame: each 0...100, valence −100...100 and engagement 0...100.
 ///
 /// Encodes as a JSON object with one key per present emotion plus `valence` and `engagement`.
-public struct Emotions: Sendable, Equatable, Codable {
+package struct Emotions: Sendable, Equatable, Codable {
     /// anger, disgust, fear, joy, sadness, surprise and neutral share 100 between them (a fused
     /// probability); contempt is scored on its own from asymmetric expressions.
     public var scores: Scores<Emotion>

@@ -1,7 +1,7 @@
 /// One blink or wink: when the eyes closed, were most closed and opened again.
 ///
 /// Times are seconds on the stream's clock.
-public struct Blink: Sendable, Equatable, Codable {
+package struct Blink: Sendable, Equatable, Codable {
     /// Which eyes closed.
     public enum Eyes: String, Sendable, Codable {
         /// Both eyes: a blink.

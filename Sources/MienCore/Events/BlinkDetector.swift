@@ -5,7 +5,7 @@
 /// the other at 13, as happens on a blink seen at an angle) still counts; each eye's highest closure
 /// during the episode then says whether it was both eyes or a wink. A blink is known only once the eyes
 /// open again (its duration decides it), so it is reported at its offset.
-public struct BlinkDetector: Sendable, Equatable {
+package struct BlinkDetector: Sendable, Equatable {
     public let options: BlinkOptions
     private var closure: EpisodeDetector
     /// Each eye's highest closure since the current closure's onset.

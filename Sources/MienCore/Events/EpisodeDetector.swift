@@ -11,7 +11,7 @@
 /// - `finished`: the episode is over (for a fall, once `mergeGap` has passed without the score coming back).
 ///
 /// A value type: a copy is a snapshot, so a caller can keep one per face and metric in a dictionary.
-public struct EpisodeDetector: Sendable, Equatable {
+package struct EpisodeDetector: Sendable, Equatable {
     /// What happened to the episode on this frame.
     public enum Change: Sendable, Equatable {
         /// An episode reached its minimum duration: `onset` is when it started, `apex` so far.

@@ -1,5 +1,5 @@
 /// Computes MediaPipe's 52 blendshapes from a face mesh.
-public protocol BlendshapeEstimating {
+package protocol BlendshapeEstimating {
     /// The blendshapes of the face whose 478 mesh points, in frame pixels, are `points`.
     func blendshapes(points: [Point3D]) throws -> Blendshapes
 }

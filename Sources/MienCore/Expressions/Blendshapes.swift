@@ -6,7 +6,7 @@
 ///
 /// Left and right follow MediaPipe's model, which names sides as they appear in the image of an
 /// unmirrored camera's subject (its `eyeBlinkLeft` is the person's left eye).
-public struct Blendshapes: Sendable, Equatable {
+package struct Blendshapes: Sendable, Equatable {
     /// The 52 names in the model's output order (index 0 is `_neutral`).
     public static let names: [String] = [
         "_neutral", "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",

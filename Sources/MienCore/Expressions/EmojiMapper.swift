@@ -24,7 +24,7 @@ import RealModule
 /// | rage 😡 | browFurrow, the strongest of lidTighten / lipPress / noseWrinkle, not smile |
 /// | scream 😱 | jawDrop, browRaise |
 /// | smirk 😏 | smirk |
-public struct EmojiMapper: Sendable {
+package struct EmojiMapper: Sendable {
     public init() {}
 
     /// The emoji of a face with `expressions` (all 21 present) and `tongue` (0...100, or nil when the

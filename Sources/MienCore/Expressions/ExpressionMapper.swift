@@ -44,7 +44,7 @@ import RealModule
 /// neutral-labelled faces of the dev data (yalefaces, JAFFE, muxspace; `MienDev features` prints the raw
 /// values), so half of all relaxed faces score 0; the full point is the value of clearly posed
 /// expressions there. A floor any higher would tie every subtle expression at 0.
-public struct ExpressionMapper: Sendable {
+package struct ExpressionMapper: Sendable {
     public init() {}
 
     /// The expressions of a face with these blendshapes, features and pose.

@@ -1,5 +1,5 @@
 /// Options of the expression stage (expressions, emoji and their quality flags).
-public struct ExpressionOptions: Sendable, Equatable {
+package struct ExpressionOptions: Sendable, Equatable {
     /// The per-person neutral baseline applied in streams (video, camera, continuous images); nil turns
     /// it off.
     ///

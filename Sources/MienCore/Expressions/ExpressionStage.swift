@@ -6,7 +6,7 @@
 /// lost (kept for its return with re-identification); discrete images are scored against population norms.
 ///
 /// - Important: Not thread-safe; one stream per stage.
-public final class ExpressionStage {
+package final class ExpressionStage {
     public let options: ExpressionOptions
     private let estimator: any BlendshapeEstimating
     private let poses: HeadPoseEstimator

@@ -4,7 +4,7 @@
 /// Lengths are in interocular distances (outer eye corners); heights are measured along the face's own
 /// up axis (positive = up). Left and right are the person's. These are the second evidence behind
 /// the expressions where MediaPipe's blendshapes stay near 0 on subtle faces.
-public struct FaceFeatures: Sendable, Equatable, Codable {
+package struct FaceFeatures: Sendable, Equatable, Codable {
     /// One value per side of the face.
     public struct Sides: Sendable, Equatable, Codable {
         public var left: Double

@@ -3,7 +3,7 @@
 ///
 /// `full` may be below `neutral` for measures that shrink as the expression grows (an eye's opening as
 /// it closes).
-public struct ResponseCurve: Sendable, Equatable {
+package struct ResponseCurve: Sendable, Equatable {
     /// The raw value of a relaxed face.
     public var neutral: Double
     /// The raw value of a fully formed expression.

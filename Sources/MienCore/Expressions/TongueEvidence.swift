@@ -7,7 +7,7 @@
 /// open by at least `minimumOpening` pixels (a closed mouth's contour holds only lip). It needs colour:
 /// grayscale faces give nil. Limits: not validated on labelled data (the evaluation data has no tongue
 /// labels); red lipstick inside an open mouth, or strong red light, can read as tongue.
-public enum TongueEvidence {
+package enum TongueEvidence {
     /// The inner lip contour, mesh indices in order around the mouth.
     public static let innerLipContour = [
         78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95,

@@ -4,7 +4,7 @@
 /// followed (mesh, pose, IDs), and `FaceMeasurer` returns it with the same faces measured (quality,
 /// expressions, emotions, appearance). A value, so it can cross from the thread that locates frame n + 1
 /// to the one measuring frame n.
-public struct FrameAnalysis: Sendable {
+package struct FrameAnalysis: Sendable {
     /// The frame itself (its pixels are shared, not copied).
     public var frame: Frame
     /// The faces, ordered by `faceId`.

@@ -2,7 +2,7 @@
 ///
 /// Used for two things: to refuse an image over `ImageLimits.maximumPixels` before its pixels are
 /// allocated, and to tell "not an image at all" (a text file named `.jpg`) from "a damaged image".
-public struct ImageHeader: Sendable, Equatable {
+package struct ImageHeader: Sendable, Equatable {
     /// Encodings Mien recognises by their signature.
     public enum Format: String, Sendable {
         case jpeg, png, bmp, webp, tiff, pnm, jpeg2000, openEXR, hdr, sunRaster

@@ -16,7 +16,7 @@ import RealModule
 /// `Model.pointing04`); the horizontal radius is large (people in that set turned
 /// their heads toward the targets and their eyes little), so sideways eye movement counts for less than a
 /// physical eyeball would give.
-public struct GazeEstimator: Sendable {
+package struct GazeEstimator: Sendable {
     /// The eyeball model's constants, in half eye widths.
     public struct Model: Sendable, Equatable {
         /// Horizontal offset per unit of `sin(eye yaw)`.

@@ -2,7 +2,7 @@
 /// `[a, b, tx; c, d, ty]`, so `x' = a·x + b·y + tx` and `y' = c·x + d·y + ty`.
 ///
 /// Mien uses it to move between frame pixels and a model's tensor pixels (letterboxing, rotated crops).
-public struct AffineTransform: Hashable, Sendable {
+package struct AffineTransform: Hashable, Sendable {
     public var a: Double, b: Double, tx: Double
     public var c: Double, d: Double, ty: Double
 

@@ -2,7 +2,7 @@
 ///
 /// For a face mesh projected into the frame, the hull's lower half is the face's visible outline (jaw
 /// and chin are convex), including the cheek that hides the far jaw when the head is turned.
-public struct ConvexHull: Sendable, Equatable {
+package struct ConvexHull: Sendable, Equatable {
     /// The hull's corners in order around it (Andrew's monotone chain; points on an edge are left out).
     public let vertices: [Point]
 

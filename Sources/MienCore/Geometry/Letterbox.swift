@@ -3,7 +3,7 @@
 ///
 /// Squashing a 16:9 frame into a square would make faces look thin and shift the detector's boxes; a
 /// letterbox keeps faces their true shape and maps back exactly.
-public struct Letterbox: Sendable, Equatable {
+package struct Letterbox: Sendable, Equatable {
     /// Maps frame pixels to tensor pixels.
     public let tensorFromFrame: AffineTransform
     /// Maps tensor pixels back to frame pixels.

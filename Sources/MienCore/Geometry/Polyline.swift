@@ -1,5 +1,5 @@
 /// An open chain of points joined by straight segments, in whatever 2-D space its points are in.
-public struct Polyline: Sendable, Equatable {
+package struct Polyline: Sendable, Equatable {
     /// The vertices in order.
     public var points: [Point]
 

@@ -4,7 +4,7 @@
 /// Measured on the chip rather than the frame, so that every face is judged at the same scale (150 pixels
 /// across): a face upscaled from a few pixels, defocused or smeared by motion has little energy at the
 /// chip's finest scale, whatever its size in the frame.
-public enum ChipSharpness {
+package enum ChipSharpness {
     /// The chip's sharpness in grey levels (0 for a flat chip); the inner half avoids the padding, where the
     /// background and hair dominate.
     public static func of(_ chip: Frame) -> Double {

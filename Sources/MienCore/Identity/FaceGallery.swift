@@ -2,7 +2,7 @@
 /// face is compared with.
 ///
 /// In memory only; `forget(before:)` drops what is older than the window, `reset()` everything.
-public struct FaceGallery: Sendable {
+package struct FaceGallery: Sendable {
     private var entries: [Int: (descriptor: FaceDescriptor, lostAt: Double)] = [:]
 
     public init() {}

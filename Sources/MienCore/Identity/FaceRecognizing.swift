@@ -2,7 +2,7 @@
 /// in tests).
 ///
 /// Two steps, so that a blurred chip is rejected before the network runs on it.
-public protocol FaceRecognizing: AnyObject {
+package protocol FaceRecognizing: AnyObject {
     /// The aligned chip (`RecognitionChip.side` pixels square, BGR like every `Frame`) that
     /// `chipFromFrame` (frame pixels → chip pixels, `RecognitionChip.chipFromFrame(ibug68:)`) cuts out of
     /// `frame`.

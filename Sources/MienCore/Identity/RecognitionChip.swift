@@ -6,7 +6,7 @@
 /// face shape, padded by a quarter on each side and scaled to the chip, to the face's points 27...67
 /// without the lower lip (55...59, 65...67): eyes, nose and upper mouth, the parts that stay put while a
 /// face moves. Mien's points come from the mesh (`Ibug68Points`).
-public enum RecognitionChip {
+package enum RecognitionChip {
     /// Chip side, pixels.
     public static let side = 150
     /// Margin around the mean face, as a fraction of its size on each side (dlib's `padding` 0.25).

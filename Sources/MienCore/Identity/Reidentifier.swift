@@ -17,7 +17,7 @@
 /// no longer one.
 ///
 /// - Important: Not thread-safe; one stream per re-identifier, frames in order.
-public final class Reidentifier {
+package final class Reidentifier {
     public let options: ReidentificationOptions
     private let recognizer: any FaceRecognizing
     private var gallery = FaceGallery()

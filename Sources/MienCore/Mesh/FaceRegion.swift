@@ -80,7 +80,7 @@ public struct FaceRegion: Sendable, Equatable {
     }
 
     /// Maps frame pixels into a `side` x `side` crop that shows this region upright.
-    public func cropFromFrame(side: Int) -> AffineTransform {
+    package func cropFromFrame(side: Int) -> AffineTransform {
         let k = Double(side) / size
         let c = Double.cos(rotation)
         let s = Double.sin(rotation)

@@ -3,7 +3,7 @@
 ///
 /// The model is in centimetres, right-handed: x toward the face's left (image right for a face looking
 /// at the camera), y up, z out of the face toward the camera.
-public struct CanonicalFaceModel: Sendable {
+package struct CanonicalFaceModel: Sendable {
     /// 468 vertices, indexed like the mesh's first 468 points, in centimetres.
     public let vertices: [Point3D]
     /// Mesh indices and their weights for the rigid fit (MediaPipe's Procrustes basis: stable points

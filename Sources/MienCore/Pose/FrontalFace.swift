@@ -5,7 +5,7 @@
 /// model's axes), in units of the distance between the outer eye corners (1 = one interocular
 /// distance), origin at the canonical model's origin (near the nose). Every geometric expression
 /// measure reads these points, which is why expressions stay comparable across head poses and sizes.
-public struct FrontalFace: Sendable, Equatable {
+package struct FrontalFace: Sendable, Equatable {
     /// The 478 (or 468) points, in mesh order.
     public let points: [Point3D]
 

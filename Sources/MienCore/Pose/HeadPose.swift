@@ -27,7 +27,7 @@ public struct HeadPose: Sendable, Equatable, Codable {
 
     /// Reads the angles off a rotation that maps the canonical face (x toward the face's left, y up,
     /// z toward the camera) into camera space with the same axes (x image-right, y up, z toward camera).
-    public init(rotation r: WeightedProcrustes.Matrix3, interocularDistance: Double) {
+    package init(rotation r: WeightedProcrustes.Matrix3, interocularDistance: Double) {
         let degrees = 180 / Double.pi
         // Where the face's forward (nose) and left-to-right axes point after the rotation.
         let forward = (x: r[0][2], y: r[1][2], z: r[2][2])

@@ -4,7 +4,7 @@
 /// The mesh's x and y are frame pixels and its z is depth on the same scale (larger = farther), the
 /// weak-perspective geometry of MediaPipe's landmarks; flipping y and z gives the canonical model's
 /// right-handed axes, so the fit needs no camera intrinsics.
-public struct HeadPoseEstimator: Sendable {
+package struct HeadPoseEstimator: Sendable {
     public let model: CanonicalFaceModel
 
     public init(model: CanonicalFaceModel) { self.model = model }

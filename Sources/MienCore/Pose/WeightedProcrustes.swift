@@ -2,7 +2,7 @@
 /// onto another in the least-squares sense, by Horn's closed-form quaternion method.
 ///
 /// Used to fit MediaPipe's canonical face to a measured mesh; the rotation is the head pose.
-public enum WeightedProcrustes {
+package enum WeightedProcrustes {
     /// A 3 x 3 rotation matrix, row-major.
     public typealias Matrix3 = [[Double]]
 

@@ -1,6 +1,6 @@
 /// Where expression measurement stops being reliable; beyond these a face's scores are flagged
 /// (`QualityFlag`) and do not teach the per-person baseline.
-public struct ReliabilityLimits: Sendable, Equatable {
+package struct ReliabilityLimits: Sendable, Equatable {
     /// Degrees of |yaw|.
     ///
     /// Default 30 (Affdex documents ±25–30° as its reliable range).

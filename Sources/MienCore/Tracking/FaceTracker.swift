@@ -19,7 +19,7 @@
 ///    parameters suit near and far faces.
 ///
 /// - Important: Not thread-safe; one stream per tracker. Timestamps must increase.
-public final class FaceTracker {
+package final class FaceTracker {
     public let options: TrackingOptions
     public let maximumFaces: Int
     private let detector: any FaceDetecting

@@ -4,7 +4,7 @@
 /// `keep(only:at:retainingFor:)` runs once per frame, before the frame's faces are measured: state of faces
 /// no longer seen is dropped, or with a retention time parked; a parked face seen again (re-identified
 /// under its old ID) gets its state back; parked state older than the retention time is dropped.
-public struct PerFaceMemory<State: Sendable>: Sendable {
+package struct PerFaceMemory<State: Sendable>: Sendable {
     private var active: [Int: State] = [:]
     private var parked: [Int: (state: State, since: Double)] = [:]
 

@@ -1,5 +1,5 @@
 /// A face followed over time, as one frame sees it.
-public struct TrackedFace: Sendable, Equatable {
+package struct TrackedFace: Sendable, Equatable {
     /// Affdex's `faceId`: unique to this face for as long as it stays tracked; a face that is lost and
     /// found again gets a new one.
     ///

@@ -1,7 +1,7 @@
 /// How faces are followed from frame to frame.
 ///
 /// Validated when created.
-public struct TrackingOptions: Sendable, Equatable, Codable {
+package struct TrackingOptions: Sendable, Equatable, Codable {
     /// A tracked face whose mesh presence (0...1) falls below this is lost.
     ///
     /// Default 0.5, MediaPipe's

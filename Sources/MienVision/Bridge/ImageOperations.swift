@@ -5,7 +5,7 @@ extension Frame {
     /// A new `width` x `height` frame whose pixel (x', y') comes from this frame at
     /// `transform⁻¹(x', y')` (bilinear), with `border` (0...255 grey) outside this frame.
     /// - Parameter transform: maps this frame's pixels to the new frame's pixels.
-    public func warped(by transform: AffineTransform, width: Int, height: Int, border: UInt8 = 0) throws -> Frame {
+    package func warped(by transform: AffineTransform, width: Int, height: Int, border: UInt8 = 0) throws -> Frame {
         guard width > 0, height > 0 else { throw MienError(.invalidArgument, "warp size must be positive") }
         let matrix = transform.rowMajor
         let capacity = width * height * Frame.channels
@@ -41,7 +41,7 @@ extension Frame {
     }
 
     /// A copy of the frame with `shapes` drawn on it (anti-aliased, in order).
-    public func drawing(_ shapes: [Shape]) throws -> Frame {
+    package func drawing(_ shapes: [Shape]) throws -> Frame {
         var output = pixels
         // Text pointers must outlive the call: keep every string as a C array until it returns.
         let texts: [[CChar]] = shapes.map {

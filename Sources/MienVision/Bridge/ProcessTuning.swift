@@ -2,7 +2,7 @@ internal import CMienBridge
 
 /// Process-wide settings a program built on Mien may apply at start-up (the library never applies them
 /// itself: they belong to the program).
-public enum ProcessTuning {
+package enum ProcessTuning {
     /// Caps the number of glibc malloc arenas at `count` (`mallopt(M_ARENA_MAX)`).
     ///
     /// Why: glibc gives threads their own arenas, up to 8 per core, and an arena keeps the memory freed

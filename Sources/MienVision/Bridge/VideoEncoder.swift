@@ -10,7 +10,7 @@ public import MienCore
 /// `VideoWriter` uses it for `.mp4`, `.mov` and `.mkv`. Frames of an odd width or height lose their last
 /// column or row (4:2:0 video needs even sizes).
 /// - Important: Not thread-safe; frames must all have the size given at creation.
-public final class VideoEncoder {
+package final class VideoEncoder {
     /// How Mien encodes a video: x264's speed preset and constant rate factor.
     public enum Speed: String, Sendable {
         /// For annotated videos written while analysing, to be watched: the least CPU (x264 "ultrafast")

@@ -5,7 +5,7 @@ public import MienCore
 /// `.mkv`, Motion JPEG through OpenCV for `.avi`.
 ///
 /// - Important: Not thread-safe; frames must all have the size given at creation.
-public final class VideoWriter {
+package final class VideoWriter {
     /// The OpenCV writer's handle (`.avi`), or nil when `encoder` writes.
     private let handle: OpaquePointer?
     private let encoder: VideoEncoder?

@@ -8,7 +8,7 @@ import MienCore
 /// One core serves every network, and keeps the networks it compiled (see `compiledModel`). A core is
 /// safe to use from several threads (OpenVINO documents `ov::Core` as thread-safe) and Mien's own state
 /// in it is behind a lock, hence `@unchecked Sendable`.
-public final class InferenceCore: @unchecked Sendable {
+package final class InferenceCore: @unchecked Sendable {
     let handle: OpaquePointer
     /// Guards `compiled`.
     private let lock = NSLock()

@@ -4,7 +4,7 @@
 /// Per network because they differ: the small networks (BlazeFace 0.4–0.6 ms, blendshapes 0.3 ms on one
 /// thread) were slower on two threads (0.45 → 0.62 ms for the blendshapes), while the mesh runs the faces
 /// of a frame on two streams at once (`ModelDescriptor.inferenceSettings`).
-public struct InferenceSettings: Sendable, Hashable {
+package struct InferenceSettings: Sendable, Hashable {
     /// Threads the compiled model may use in all (at least 1), shared among its streams.
     public var threads: Int
     /// Inferences the compiled model runs at once, one per infer request (at least 1; with 1, OpenVINO

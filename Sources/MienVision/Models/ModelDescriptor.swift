@@ -2,7 +2,7 @@
 ///
 /// The checksums here are the ones `scripts/models/build-models.sh` reproduces from the pinned PyPI
 /// packages and records in `Models/MANIFEST.json`; a test keeps the two in step.
-public struct ModelDescriptor: Sendable, Hashable {
+package struct ModelDescriptor: Sendable, Hashable {
     /// A short identifier such as `blazeface-short-range`.
     public let identifier: String
     /// File name inside the models directory.

@@ -40,14 +40,14 @@ public struct ModelStore: Sendable {
     }
 
     /// Where `model`'s file is (whether or not it is there).
-    public func url(of model: ModelDescriptor) -> URL {
+    package func url(of model: ModelDescriptor) -> URL {
         directory.appendingPathComponent(model.fileName)
     }
 
     /// The verified bytes of `model`, as read (not copied into an array: start-up sets the peak memory).
     /// - Throws: `.modelMissing` when the file is absent or unreadable, `.modelAltered` when its SHA-256
     ///   differs from the one this build expects; both name the file.
-    public func bytes(of model: ModelDescriptor) throws -> Data {
+    package func bytes(of model: ModelDescriptor) throws -> Data {
         let url = url(of: model)
         let data: Data
         do {
@@ -68,7 +68,7 @@ public struct ModelStore: Sendable {
     }
 
     /// Whether `model`'s file is present with the expected checksum (for `mien models`).
-    public func verify(_ model: ModelDescriptor) -> Result<Void, MienError> {
+    package func verify(_ model: ModelDescriptor) -> Result<Void, MienError> {
         do {
             _ = try bytes(of: model)
             return .success(())

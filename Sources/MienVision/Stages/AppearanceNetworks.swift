@@ -4,7 +4,7 @@ public import MienCore
 /// (`FaceChip`): 32 x 32 for gender, 64 x 64 for age, RGB, (pixel − channel mean) / 256.
 ///
 /// - Important: Not reentrant: one call at a time.
-public final class AppearanceNetworks: AppearanceClassifying {
+package final class AppearanceNetworks: AppearanceClassifying {
     private let genderNetwork: NeuralNetwork
     private let ageNetwork: NeuralNetwork
     /// dlib's training means, R, G, B.

@@ -8,7 +8,7 @@ public import MienCore
 /// MediaPipe's weighted non-max suppression.
 ///
 /// - Important: Not reentrant: one `detect(in:)` at a time (the networks keep per-call state).
-public final class BlazeFaceDetector: FaceDetecting {
+package final class BlazeFaceDetector: FaceDetecting {
     public let options: DetectionOptions
     private let network: NeuralNetwork
     private let decoder: BlazeFaceDecoder

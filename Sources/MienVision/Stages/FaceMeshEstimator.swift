@@ -14,7 +14,7 @@ public import MienCore
 /// another (`inferenceSettings(aloneInPipeline:)`).
 ///
 /// - Important: Not reentrant: one call at a time.
-public final class FaceMeshEstimator: FaceMeshEstimating {
+package final class FaceMeshEstimator: FaceMeshEstimating {
     /// The model's input side in pixels.
     public static let inputSize = 256
     /// Threads (and infer requests) used for several faces: the machine's cores, at most 2 (measured on

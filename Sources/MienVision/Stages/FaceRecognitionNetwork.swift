@@ -7,7 +7,7 @@ public import MienCore
 /// planes of plain pixels.
 ///
 /// - Important: Not reentrant: one call at a time.
-public final class FaceRecognitionNetwork: FaceRecognizing {
+package final class FaceRecognitionNetwork: FaceRecognizing {
     private let network: NeuralNetwork
     private static let spec = TensorSpec(
         width: RecognitionChip.side, height: RecognitionChip.side, channels: 3, rgb: true, scale: 1, offset: 0,

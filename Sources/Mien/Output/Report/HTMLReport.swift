@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Mustache
 
 /// `mien analyze --report`: one self-contained HTML page (no network: inline SVG charts, inline CSS,
@@ -8,7 +8,7 @@ import Mustache
 /// The page's small inline script only checks itself (every thumbnail decoded, every chart drawn) and
 /// records the outcome in `<html data-rendered="ok|...">`, which `scripts/check-report.sh` reads from
 /// headless Chromium.
-public enum HTMLReport {
+package enum HTMLReport {
     /// Line colours of the emotions (a colour-blind-safe palette, fixed so pages compare).
     static let colours: [String: String] = [
         "anger": "#d62728", "contempt": "#8c564b", "disgust": "#8a8a00", "fear": "#9467bd",

@@ -1,9 +1,9 @@
 import Foundation
-public import MienCore
+package import MienCore
 
 /// What the HTML report shows about one input, gathered frame by frame at bounded memory: the summary,
 /// and per face the timelines of emotions, valence and engagement, its appearance and a thumbnail.
-public struct InputReport: Sendable {
+package struct InputReport: Sendable {
     /// One face of the input.
     public struct Face: Sendable {
         /// The face's ID (`FaceResult.faceId`).

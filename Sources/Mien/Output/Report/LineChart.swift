@@ -1,10 +1,10 @@
-public import MienCore
+package import MienCore
 
 /// The geometry of one SVG line chart: series of samples mapped into a plot area, axis ticks and a
 /// legend, ready for the report template (which only places the strings).
 ///
 /// Coordinates are SVG user units: x grows right, y grows down, the plot area starts at (`left`, `top`).
-public struct LineChart: Sendable {
+package struct LineChart: Sendable {
     /// One line of the chart.
     public struct Series: Sendable {
         /// The legend's name of the line (a metric).

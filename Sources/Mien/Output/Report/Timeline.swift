@@ -4,7 +4,7 @@
 /// mean time and mean value of a bucket of consecutive samples. When the points fill up, neighbouring
 /// pairs merge and later buckets hold twice as many samples, so a 30-minute video costs the same memory
 /// as a 30-second one and every stretch of time keeps the same resolution.
-public struct Timeline: Sendable, Codable {
+package struct Timeline: Sendable, Codable {
     /// One plotted point: `time` in seconds from the start of the input, `value` in the metric's units.
     public struct Sample: Sendable, Equatable, Codable {
         /// Seconds from the start of the input.

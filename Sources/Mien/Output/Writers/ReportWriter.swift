@@ -5,7 +5,7 @@ public import MienCore
 public final class ReportWriter: ResultWriter {
     /// The input's part; complete once the input has finished (or failed), with `problem` set when it did
     /// not end normally.
-    public private(set) var part: InputReport
+    package private(set) var part: InputReport
 
     /// A report of `input`, gathered frame by frame.
     public init(input: String) { part = InputReport(input: input) }

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Counts the types `import Mien` exposes: public structs, classes, enums, protocols, actors and type aliases
+(nested ones included) in the symbol graphs of Mien, MienCore and MienVision.
+
+    swift package dump-symbol-graph --minimum-access-level public && scripts/api-types.py [--list]
+"""
+import json
+import pathlib
+import sys
+
+KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor", "swift.typealias"}
+folder = pathlib.Path(".build/x86_64-unknown-linux-gnu/symbolgraph")
+total = 0
+for module in ["Mien", "MienCore", "MienVision"]:
+    names = set()
+    for path in folder.glob(f"{module}*.symbols.json"):
+        graph = json.loads(path.read_text())
+        if graph["module"]["name"] != module:
+            continue
+        for symbol in graph["symbols"]:
+            if symbol["kind"]["identifier"] in KINDS and symbol["accessLevel"] == "public":
+                names.add(".".join(symbol["pathComponents"]))
+    total += len(names)
+    print(f"{module}: {len(names)}")
+    if "--list" in sys.argv:
+        print("  " + " ".join(sorted(names)))
+print(f"total: {total}")
