@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -64,10 +64,17 @@ docs: deps
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Mien \
 	  --warnings-as-errors --output-path .build/docs --transform-for-static-hosting
 
+## catalog: write what the metric catalog decides into the files that cannot read it at run time (the schema's
+## derived metrics, docs/metrics.md's table, python/mien/_derived.py); docs-check fails when one is stale.
+catalog:
+	$(SWIFT) build --product mien
+	python3 scripts/catalog-sync.py --mien .build/debug/mien
+
 ## docs-check: every relative link and anchor in README.md and docs/ resolves, every command under a "Try it"
 ## heading runs (against the sample, with the debug mien), and the DocC catalog builds without a warning.
 docs-check:
 	$(SWIFT) build --product mien
+	python3 scripts/catalog-sync.py --mien .build/debug/mien --check
 	python3 scripts/docs/check.py --mien .build/debug/mien
 	@$(MAKE) --no-print-directory docs
 

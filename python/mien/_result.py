@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from ._derived import DerivedMetrics
+
 
 @dataclass(frozen=True)
-class Face:
+class Face(DerivedMetrics):
     """One face in one frame.
 
     Attributes:
@@ -27,7 +29,9 @@ class Face:
             first 5 s).
         points: Affdex's 34 facial points, ``(x, y)`` in pixels of the frame; None for the detector alone.
         Every metric of ``mien metrics`` is one of these attributes (a group's metric is a key of its dict:
-        ``face.expressions["smile"]``, ``face.emoji["dominantEmoji"]``).
+        ``face.expressions["smile"]``, ``face.emoji["dominantEmoji"]``), or, for a metric computed from the
+        others (``"derived": true`` in ``mien metrics --json``), a property named in snake case
+        (``DerivedMetrics``, written from the catalog).
         data: the face as the JSON schema has it (every field, including those above).
     """
 

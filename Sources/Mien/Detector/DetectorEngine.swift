@@ -160,7 +160,8 @@ final class DetectorEngine: Sendable {
         }
         let analysis = try measurer.withLock { try $0.measure(located) }
         var faces: [Int: FaceResult] = [:]
-        for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options) }
+        let frameSize = FrameSize(width: analysis.width, height: analysis.height)
+        for face in analysis.faces { faces[face.faceId] = FaceResult(face, options: options, frameSize: frameSize) }
         return DetectorResult(
             frameIndex: analysis.frameIndex, timestamp: analysis.timestamp, width: analysis.width,
             height: analysis.height, faces: faces, events: analysis.events, shotCut: analysis.shotCut,

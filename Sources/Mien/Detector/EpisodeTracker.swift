@@ -163,20 +163,19 @@ struct EpisodeTracker: Sendable {
         return Double(count) * 60 / span
     }
 
-    /// Every scored metric of `face` that is present, by `EpisodeEvent` name.
+    /// Every scored metric of `face` that is present, by `EpisodeEvent` name: the catalog's entries that episodes
+    /// can follow, expressions, emoji and emotions first (the order events have always had), then the others.
     static func series(of face: FaceResult) -> [(String, Double)] {
-        var series: [(String, Double)] = []
-        if let expressions = face.expressions {
-            series += expressions.scores.present.map { ("expressions.\($0.key.rawValue)", $0.value) }
-        }
-        if let emoji = face.emoji { series += emoji.scores.present.map { ("emoji.\($0.key.rawValue)", $0.value) } }
-        if let emotions = face.emotions {
-            series += emotions.present.map { ("emotions.\($0.key.rawValue)", $0.value) }
-        }
-        if let valence = face.valence { series.append(("valence", valence)) }
-        if let engagement = face.engagement { series.append(("engagement", engagement)) }
-        return series
+        watchable.compactMap { entry in entry.score?(face).map { (entry.name, $0) } }
     }
+
+    /// The entries episodes can follow, in the order their events are reported.
+    private static let watchable: [MetricDescriptor] = {
+        let first: [MetricGroup] = [.expressions, .emoji, .emotions]
+        let entries = MetricCatalog.entries.filter(\.episodes)
+        return first.flatMap { group in entries.filter { $0.group == group } }
+            + entries.filter { !first.contains($0.group) }
+    }()
 
     /// Writes a smoothed score back (`smoothScores`).
     private static func set(_ metric: String, to value: Double, in face: inout FaceResult) {
@@ -190,7 +189,7 @@ struct EpisodeTracker: Sendable {
             if let key = Emotion(rawValue: name) { face.emotions?[key] = value }
         case ("valence", nil): face.valence = value
         case ("engagement", nil): face.engagement = value
-        default: break
+        default: if face.derived[metric] != nil { face.derived[metric] = value }
         }
     }
 }

@@ -2,7 +2,7 @@
 /// present; the rest are nil (and absent from JSON).
 ///
 /// Coordinates are frame pixels (top-left origin), angles degrees, scores 0...100 (valence −100...100).
-public struct FaceResult: Sendable, Equatable, Codable {
+public struct FaceResult: Sendable, Equatable {
     /// Stable while the face stays tracked (Affdex `faceId`).
     public var faceId: Int
     /// The box around the face, frame pixels.
@@ -55,9 +55,12 @@ public struct FaceResult: Sendable, Equatable, Codable {
     /// Where the person looks (degrees), when asked for and measurable (eyes open, face large enough and
     /// not turned away).
     public var gaze: Gaze?
+    /// The metrics the catalog computes from this face's other fields (`MetricDescriptor.derive`), by name
+    /// (`lookingAtCamera`); in JSON each is a key of the face. Empty when none is on.
+    public internal(set) var derived: [String: Double] = [:]
 
-    /// The parts of `face` that `options` ask for.
-    init(_ face: TrackedFace, options: DetectorOptions) {
+    /// The parts of `face` that `options` ask for, in a frame of `frameSize` pixels (for the derived metrics).
+    init(_ face: TrackedFace, options: DetectorOptions, frameSize: FrameSize) {
         let metrics = options.metrics
         faceId = face.faceId
         faceBounds = face.bounds
@@ -94,6 +97,9 @@ public struct FaceResult: Sendable, Equatable, Codable {
         ageYears = metrics.contains(.age) ? face.appearance?.age : nil
         glasses = metrics.contains(.glasses) ? face.appearance?.glasses : nil
         gaze = metrics.contains(.gaze) ? face.gaze : nil
+        for entry in MetricCatalog.derivedEntries where entry.needs.isSubset(of: metrics) {
+            derived[entry.name] = entry.derive?(self, frameSize)
+        }
     }
 
     /// A face the detector alone found (`detectionOnly`): numbered by confidence within the frame.

@@ -17,6 +17,9 @@ public enum MetricCatalog {
     /// Every CSV column the metrics write, in order.
     public static let columns: [MetricColumn] = entries.flatMap(\.columns)
 
+    /// The metrics computed from the others (`MetricDescriptor.derive`).
+    static let derivedEntries = entries.filter { $0.derive != nil }
+
     /// The columns `summary.json` gives a mean and maximum of, per face.
     static let summarizedColumns = columns.filter(\.summarized)
 

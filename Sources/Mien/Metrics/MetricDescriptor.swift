@@ -60,6 +60,12 @@ public struct MetricDescriptor: Sendable {
     public let doc: String
     /// The number episodes and the report follow (nil for categories).
     let score: (@Sendable (FaceResult) -> Double?)?
+    /// For a metric no stage measures but the catalog computes from the face's other fields and the frame's size
+    /// (`lookingAtCamera`, from the gaze and where the face is): its value. It is present when every switch in
+    /// `needs` is on and this gives a number, and lands in `FaceResult.derived`.
+    var derive: (@Sendable (FaceResult, FrameSize) -> Double?)? = nil
+    /// The switches a derived metric is computed from (empty for the others).
+    public var needs: Set<Metric> = []
 
     /// The range of its values, when they have one.
     public var range: ClosedRange<Double>? {
@@ -116,6 +122,7 @@ enum MetricCell {
 extension MetricDescriptor: Encodable {
     private enum CodingKeys: String, CodingKey {
         case name, group, stage, unit, range, fields, columns, summarized, episodes, actionUnit, onlyInStreams, doc
+        case derived, needs
     }
 
     /// The entry as `mien metrics --json` prints it (the `Detector` switch and the accessors left out).
@@ -133,5 +140,7 @@ extension MetricDescriptor: Encodable {
         try container.encode(actionUnit, forKey: .actionUnit)
         try container.encode(onlyInStreams, forKey: .onlyInStreams)
         try container.encode(doc, forKey: .doc)
+        try container.encode(derive != nil, forKey: .derived)
+        try container.encode(needs.compactMap { MetricCatalog.entry(for: $0)?.name }.sorted(), forKey: .needs)
     }
 }
