@@ -94,8 +94,9 @@ public struct DetectorResult: Sendable, Equatable, Codable {
         self.faceCount = faceCount
     }
 
-    /// The result of a frame that was not analysed (`faces` nil): dropped for a newer one, left out by the rate
-    /// cap, or not decoded. The one place such a result is made.
+    /// The result of a frame that was not analysed (`faces` nil).
+    ///
+    /// Dropped for a newer one, left out by the rate cap, or not decoded; the one place such a result is made.
     init(unprocessed frame: Frame) {
         self.init(
             frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height, faces: nil)

@@ -55,8 +55,9 @@ public struct FaceResult: Sendable, Equatable {
     /// Where the person looks (degrees), when asked for and measurable (eyes open, face large enough and
     /// not turned away).
     public var gaze: Gaze?
-    /// The metrics the catalog computes from this face's other fields (`MetricDescriptor.derive`), by name
-    /// (`lookingAtCamera`); in JSON each is a key of the face. Empty when none is on.
+    /// The metrics the catalog computes from this face's other fields (`MetricDescriptor.derive`), by name.
+    ///
+    /// In JSON each is a key of the face (`lookingAtCamera`). Empty when none is on.
     public internal(set) var derived: [String: Double] = [:]
 
     /// The parts of `face` that `options` ask for, in a frame of `frameSize` pixels (for the derived metrics).

@@ -60,9 +60,10 @@ public struct MetricDescriptor: Sendable {
     public let doc: String
     /// The number episodes and the report follow (nil for categories).
     let score: (@Sendable (FaceResult) -> Double?)?
-    /// For a metric no stage measures but the catalog computes from the face's other fields and the frame's size
-    /// (`lookingAtCamera`, from the gaze and where the face is): its value. It is present when every switch in
-    /// `needs` is on and this gives a number, and lands in `FaceResult.derived`.
+    /// For a metric the catalog computes from the face's other fields and the frame's size: its value.
+    ///
+    /// No stage measures such a metric (`lookingAtCamera` comes from the gaze and where the face is). It is
+    /// present when every switch in `needs` is on and this gives a number, and lands in `FaceResult.derived`.
     var derive: (@Sendable (FaceResult, FrameSize) -> Double?)? = nil
     /// The switches a derived metric is computed from (empty for the others).
     public var needs: Set<Metric> = []
