@@ -18,7 +18,7 @@ public enum MetricCatalog {
     public static let columns: [MetricColumn] = entries.flatMap(\.columns)
 
     /// The metrics computed from the others (`MetricDescriptor.derive`).
-    static let derivedEntries = entries.filter { $0.derive != nil }
+    package static let derivedEntries = entries.filter { $0.derive != nil }
 
     /// The columns `summary.json` gives a mean and maximum of, per face.
     static let summarizedColumns = columns.filter(\.summarized)
