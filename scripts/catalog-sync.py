@@ -6,7 +6,7 @@
 
 From ``mien metrics --json``:
 - the JSON schema's face properties of the derived metrics (``MetricDescriptor.derive``: computed from a face's
-  other fields, so no hand-written part of the schema names them), in ``Schema/`` and the service's copy;
+  other fields, so no hand-written part of the schema names them), in ``Schema/`` (the service links to it);
 - the table in ``docs/metrics.md`` between its ``metric-catalog`` markers (``mien metrics --markdown``);
 - ``python/mien/_derived.py``: one typed property of ``mien.Face`` per derived metric.
 
@@ -21,10 +21,11 @@ import pathlib
 import re
 import subprocess
 import sys
+import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SCHEMAS = [ROOT / "Schema/detector-result.schema.json",
-           ROOT / "Sources/MienService/Resources/detector-result.schema.json"]
+# The service's copy (Sources/MienService/Resources/detector-result.schema.json) is a link to this file.
+SCHEMAS = [ROOT / "Schema/detector-result.schema.json"]
 DOCS = ROOT / "docs/metrics.md"
 PYTHON = ROOT / "python/mien/_derived.py"
 GENERATED = "derived metric: written by scripts/catalog-sync.py from the metric catalog"
@@ -88,7 +89,8 @@ def python_text(derived: list) -> str:
             "",
             "    @property",
             f"    def {snake(entry['name'])}(self) -> {types.get(entry['unit'], 'Optional[float]')}:",
-            f'        """{entry["doc"]} (``{entry["name"]}``, {entry["unit"]}; group ``{entry["group"]}``)"""',
+            *textwrap.wrap(f'"""{entry["doc"]} (``{entry["name"]}``, {entry["unit"]}; group ``{entry["group"]}``)"""',
+                           width=110, initial_indent="        ", subsequent_indent="        "),
             f"        return self.data.get({entry['name']!r})",
         ]
     return "\n".join(lines) + "\n"
