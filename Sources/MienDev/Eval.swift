@@ -9,7 +9,7 @@ struct Eval: ParsableCommand {
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
     @Option(
-        help: "Run only these sections (detection, geometry, expressions, affect, identity, events); all when omitted.")
+        help: "Run only these sections (detection, geometry, expressions, affect, identity, events, lookingAtCamera); all when omitted.")
     var only: [String] = []
 
     func run() throws {
@@ -29,6 +29,7 @@ struct Eval: ParsableCommand {
             ("affect", { try AffectEvaluation(sets: sets, models: models).run() }),
             ("identity", { try IdentityEvaluation(sets: sets, models: models).run() }),
             ("events", { try EventEvaluation(sets: sets, models: models).run() }),
+            ("lookingAtCamera", { try LookingAtCameraEvaluation(sets: sets, models: models).run() }),
         ]
         for (name, section) in sections where only.isEmpty || only.contains(name) {
             let measured = try section()

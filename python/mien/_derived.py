@@ -12,3 +12,9 @@ class DerivedMetrics:
     """Each property is None when its metric is off or cannot be computed for the face."""
 
     data: Dict[str, Any]
+
+    @property
+    def looking_at_camera(self) -> Optional[float]:
+        """How directly the person looks into the camera: 100 within 10° of it, 0 beyond 20° (from the gaze
+        and where the eyes are in the frame). (``lookingAtCamera``, score; group ``gaze``)"""
+        return self.data.get('lookingAtCamera')
