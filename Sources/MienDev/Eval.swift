@@ -9,9 +9,9 @@ struct Eval: ParsableCommand {
         abstract: "Measure accuracy on ../shared/eval (or EVAL_DIR) and print a JSON summary last.")
 
     @Option(
-        help:
+        help: ArgumentHelp(
             "Run only these sections (detection, geometry, expressions, affect, identity, events, lookingAtCamera);"
-            + " all when omitted.")
+                + " all when omitted."))
     var only: [String] = []
 
     func run() throws {
