@@ -137,7 +137,7 @@ package final class FaceAnalyzer {
     }
 
     /// Analyses the next frame: `measurer.measure(locator.locate(frame))`.
-    /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
+    /// - Throws: stage errors. Time is not checked here (a `Detector` checks it where frames enter).
     public func analyze(_ frame: Frame) throws -> FrameAnalysis {
         try measurer.measure(locator.locate(frame))
     }

@@ -13,7 +13,6 @@ package final class FaceLocator {
     public let mode: FaceAnalyzer.RunningMode
     private let tracker: FaceTracker
     private var counter = FaceCounter()
-    private var lastTimestamp: Double?
     /// Still images: whether a picture without a detected face is read as one face crop.
     private let wholePictureFallback: Bool
     /// Streams: gives faces that come back their old IDs (nil: off, the tracker's IDs as they are).
@@ -50,7 +49,7 @@ package final class FaceLocator {
     }
 
     /// Finds (discrete images) or follows (streams) the faces of the next frame.
-    /// - Throws: `.nonMonotonicTimestamp` in `.stream` mode when time does not advance; stage errors.
+    /// - Throws: stage errors.
     public func locate(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
         case .discreteImages:
@@ -58,12 +57,8 @@ package final class FaceLocator {
                 frame: frame, faces: try tracker.analyseStill(frame, wholePictureFallback: wholePictureFallback),
                 fullFrameDetection: true, isStream: false)
         case .stream:
-            if let lastTimestamp, frame.timestamp <= lastTimestamp {
-                throw MienError(
-                    .nonMonotonicTimestamp,
-                    "frame \(frame.index) at \(frame.timestamp) s is not after the previous frame (\(lastTimestamp) s)")
-            }
-            lastTimestamp = frame.timestamp
+            // Time is checked once, where frames enter a `Detector` (`FrameInbox`); tools that call this
+            // directly read sources whose time advances.
             let cut = cuts?.isCut(frame) ?? false
             var (faces, events) = try tracker.update(frame, afterCut: cut)
             // The count is of faces present, including a new face held back while it is being recognised.
@@ -86,6 +81,5 @@ package final class FaceLocator {
         reidentifier?.reset()
         counter.reset()
         cuts?.reset()
-        lastTimestamp = nil
     }
 }

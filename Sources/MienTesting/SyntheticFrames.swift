@@ -7,6 +7,7 @@ public final class SyntheticFrames: FrameSource {
     public let info: SourceInfo
     private let count: Int
     private let failing: Set<Int>
+    private let stalled: Set<Int>
     private var next = 0
 
     /// - Parameters:
@@ -14,13 +15,15 @@ public final class SyntheticFrames: FrameSource {
     ///   - kind: `.video` (frames 1 / `framesPerSecond` apart) or `.imageFolder` (a read failure is
     ///     followed by the next picture, as a folder's bad image is).
     ///   - failing: indices whose read throws `.corruptData` instead of returning a frame.
+    ///   - stalled: indices whose frame has the previous frame's timestamp (a stream whose clock stalls).
     public init(
         name: String = "synthetic", count: Int, kind: SourceKind = .video, width: Int = 320, height: Int = 240,
-        framesPerSecond: Double = 30, failing: Set<Int> = []
+        framesPerSecond: Double = 30, failing: Set<Int> = [], stalled: Set<Int> = []
     ) {
         self.name = name
         self.count = count
         self.failing = failing
+        self.stalled = stalled
         info = SourceInfo(
             kind: kind, width: width, height: height, framesPerSecond: framesPerSecond, frameCount: count)
     }
@@ -36,7 +39,7 @@ public final class SyntheticFrames: FrameSource {
         let height = info.height ?? 240
         return try Frame(
             width: width, height: height, pixels: [UInt8](repeating: 128, count: width * height * Frame.channels),
-            timestamp: Double(index) / (info.framesPerSecond ?? 30), index: index)
+            timestamp: Double(stalled.contains(index) ? index - 1 : index) / (info.framesPerSecond ?? 30), index: index)
     }
 }
 

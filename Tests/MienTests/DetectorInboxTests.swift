@@ -32,6 +32,23 @@ struct DetectorInboxTests {
         #expect(writer.ends == [.complete])
     }
 
+    /// A stream the detector reads itself is checked in the same place as pushed frames: the run fails on the
+    /// first frame whose time does not advance, naming the input and the frame, after the frames before it.
+    @Test func aReadStreamWhoseTimeStalls_failsOnThatFrame() throws {
+        let writer = RecordingWriter()
+        let detector = Detector(
+            source: .frames(name: "stalling") { SyntheticFrames(count: 10, stalled: [4]) },
+            options: try DetectorOptions(), stages: ScriptedFaces.one().stages, writers: [writer])
+        try detector.start()
+        guard case .failed(let error) = detector.wait() else {
+            Issue.record("the run did not fail")
+            return
+        }
+        #expect(error.code == .nonMonotonicTimestamp && error.input == "stalling", "\(error)")
+        #expect(error.message.contains("frame 4"), "\(error.message)")
+        #expect(writer.results.map(\.frameIndex) == [0, 1, 2, 3])
+    }
+
     @Test func stills_areNotComparedInTime() throws {
         let detector = Detector(
             source: .pushed(timing: .stills), options: try DetectorOptions(), stages: ScriptedFaces.one().stages)

@@ -228,17 +228,6 @@ struct MeshAndTrackingTests {
         // The first settled count (nothing -> 1) has no "changed from"; the second face changes it once.
         #expect(changes.count == 1 && changes.first?.from == 1 && changes.first?.to == 2, "\(changes)")
     }
-
-    @Test func streamMode_refusesTimestampsThatGoBack() throws {
-        let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let analyzer = try FaceAnalyzer(mode: .stream, models: models)
-        var first = frame
-        first.timestamp = 1
-        _ = try analyzer.analyze(first)
-        #expect(mienError { _ = try analyzer.analyze(first) }?.code == .nonMonotonicTimestamp)
-        analyzer.reset()
-        #expect(try analyzer.analyze(first).faces.map(\.faceId) == [0])
-    }
 }
 
 @Suite("Smoothing on real faces")

@@ -125,6 +125,10 @@ extension Detector {
             guard frame.index > resumeAfter else { continue }
             do {
                 try inbox.put(frame)
+            } catch let error as MienError where error.code == .nonMonotonicTimestamp {
+                // A stream whose time goes back cannot be tracked: the run fails on it.
+                failure = MienError(.nonMonotonicTimestamp, "frame \(frame.index): \(error.message)", input: name)
+                break
             } catch {
                 return  // closed: the detector stopped or failed
             }

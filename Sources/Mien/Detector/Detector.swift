@@ -175,7 +175,7 @@ public final class Detector: Sendable {
         let pushed = !source.readsItself
         let inbox = FrameInbox(
             capacity: Self.inboxCapacity, policy: source.policy, numbers: pushed,
-            checksTime: pushed && timing == .stream, name: source.inputName ?? "pushed frame")
+            checksTime: timing == .stream, name: source.inputName ?? "pushed frame")
         engine.withLock { $0 = built }
         episodes.withLock { $0 = tracker }
         self.inbox.withLock { $0 = inbox }
