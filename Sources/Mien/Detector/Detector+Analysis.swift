@@ -2,16 +2,6 @@ import Foundation
 
 /// The consumer of the inbox: the one frame loop, on one thread or as a two-stage pipeline.
 extension Detector {
-    /// What the locating half hands to the measuring half.
-    enum Located: Sendable {
-        case step(DetectorEngine.Step, FrameInbox.Arrival)
-        /// Dropped for a newer frame: its unprocessed result.
-        case dropped(DetectorResult, FrameInbox.Arrival)
-        /// An item of the input that could not be read or located; with its unprocessed result when it
-        /// had taken a frame index (a pushed frame that did not decode), so the numbering has no gap.
-        case failed(MienError, FrameInbox.Arrival?, unprocessed: DetectorResult? = nil)
-    }
-
     /// Starts the threads that analyse what arrives in `inbox`.
     ///
     /// Frames that wait for room (`.block`) go through two threads, locating frame n + 1 while frame n is
@@ -30,7 +20,7 @@ extension Detector {
             }
             return
         }
-        let located = StageQueue<Located>(capacity: 2)
+        let located = StageQueue<LocatedFrame>(capacity: 2)
         startThread {
             // Closing on the way out ends the measuring stage once it has taken what is queued.
             defer { located.close() }
@@ -59,23 +49,23 @@ extension Detector {
     }
 
     /// The first half for one inbox entry: rate cap, detection, mesh, pose and tracking.
-    private func locate(_ entry: FrameInbox.Entry, engine: DetectorEngine) -> Located {
+    private func locate(_ entry: FrameInbox.Entry, engine: DetectorEngine) -> LocatedFrame {
         switch entry {
         case .frame(let frame, let arrival):
             do {
-                return .step(try engine.locate(frame), arrival)
+                return try engine.locate(frame, arrival: arrival)
             } catch {
                 return .failed(Self.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
             }
         case .encoded(let encoded, let arrival):
             do {
-                return .step(try engine.locate(try encoded.decode()), arrival)
+                return try engine.locate(try encoded.decode(), arrival: arrival)
             } catch {
                 return .failed(
                     Self.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival,
                     unprocessed: DetectorResult(unprocessed: encoded))
             }
-        case .dropped(let result, let arrival): return .dropped(result, arrival)
+        case .dropped(let result, let arrival): return .finished(result, frame: nil, arrival)
         case .unreadable(let error): return .failed(error, nil)
         }
     }
@@ -83,17 +73,17 @@ extension Detector {
     /// The second half: expressions, emotions and appearance, then delivery.
     ///
     /// - Returns: false when the run ended on a failure.
-    private func finish(_ item: Located, engine: DetectorEngine) -> Bool {
+    private func finish(_ item: LocatedFrame, engine: DetectorEngine) -> Bool {
         switch item {
-        case .step(let step, let arrival):
+        case .located(let located, let arrival):
             do {
-                deliver(try engine.measure(step), frame: step.frame, arrival: arrival)
+                deliver(try engine.measure(located), frame: located.frame, arrival: arrival)
             } catch {
-                let failure = Self.mienError(error, input: "\(frameOwner) frame \(step.frame.index)")
+                let failure = Self.mienError(error, input: "\(frameOwner) frame \(located.frameIndex)")
                 return failed(failure, arrival: arrival)
             }
-        case .dropped(let result, let arrival):
-            deliver(result, frame: nil, arrival: arrival)
+        case .finished(let result, let frame, let arrival):
+            deliver(result, frame: frame, arrival: arrival)
         case .failed(let error, let arrival, let unprocessed):
             guard failed(error, arrival: arrival) else { return false }
             // A frame nobody waits for still gets its result (unprocessed), after its error: every index

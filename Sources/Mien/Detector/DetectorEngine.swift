@@ -12,21 +12,6 @@ final class DetectorEngine: Sendable {
     private let front: Locked<Front>
     private let measurer: Locked<FaceMeasurer>
 
-    /// A frame after the first half: located, left out by the rate cap, or (detection only) finished.
-    enum Step: Sendable {
-        case located(FrameAnalysis)
-        case rateLimited(DetectorResult, Frame)
-        case detected(DetectorResult, Frame)
-
-        /// The frame itself (its pixels shared, not copied), for the writers that draw on it.
-        var frame: Frame {
-            switch self {
-            case .located(let located): located.frame
-            case .rateLimited(_, let frame), .detected(_, let frame): frame
-            }
-        }
-    }
-
     /// What the first half runs on a frame the rate cap admits.
     private enum FirstHalf {
         /// Detection, mesh, pose and tracking; the second half measures the faces.
@@ -129,35 +114,30 @@ final class DetectorEngine: Sendable {
     }
 
     /// The first half for `frame`: rate cap, then detection, mesh, pose and tracking.
-    func locate(_ frame: Frame) throws -> Step {
+    func locate(_ frame: Frame, arrival: FrameInbox.Arrival) throws -> LocatedFrame {
         try front.withLock { front in
             guard front.admits(frame.timestamp) else {
-                return .rateLimited(DetectorResult(unprocessed: frame), frame)
+                return .finished(DetectorResult(unprocessed: frame), frame: frame, arrival)
             }
             switch front.half {
             case .locate(let locator):
-                return .located(try locator.locate(frame))
+                return .located(try locator.locate(frame), arrival)
             case .detect(let detector):
                 let detections = try detector.detect(in: frame)
                 var faces: [Int: FaceResult] = [:]
                 for (id, detection) in detections.enumerated() {
                     faces[id] = FaceResult(detection: detection, faceId: id)
                 }
-                return .detected(
-                    DetectorResult(
-                        frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
-                        faces: faces), frame)
+                let result = DetectorResult(
+                    frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
+                    faces: faces)
+                return .finished(result, frame: frame, arrival)
             }
         }
     }
 
     /// The second half: expressions, emotions and appearance, then the result as the detector reports it.
-    func measure(_ step: Step) throws -> DetectorResult {
-        let located: FrameAnalysis
-        switch step {
-        case .rateLimited(let result, _), .detected(let result, _): return result
-        case .located(let frame): located = frame
-        }
+    func measure(_ located: FrameAnalysis) throws -> DetectorResult {
         let analysis = try measurer.withLock { try $0.measure(located) }
         var faces: [Int: FaceResult] = [:]
         let frameSize = FrameSize(width: analysis.width, height: analysis.height)
