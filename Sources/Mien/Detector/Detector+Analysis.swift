@@ -111,7 +111,6 @@ extension Detector {
             inbox.withLock { $0 }?.close(discarding: true)
             return false
         }
-        delegate?.detector(self, couldNotRead: error)
         writers.unreadable(error)
         return true
     }
@@ -126,9 +125,8 @@ extension Detector {
             // A live source that ends is not a file that was read to its end: no `finished` callback.
             end(.complete)
         } else {
-            delegate?.detectorDidFinishProcessing(self)
+            // The end of a file: the delegate hears `detectorDidFinishProcessing` from its `CallbackWriter`.
             control.withLock { $0.running = false }
-            continuation.finish()
             end(.complete)
         }
     }

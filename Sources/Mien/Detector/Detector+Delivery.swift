@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where every result goes: the delegate, `results`, the writers and a waiting `process(_:)`.
+/// Where every result goes: the writers (the delegate and `results` among them) and a waiting `process(_:)`.
 extension Detector {
     /// Hands one result to everyone who wants it.
     ///
@@ -32,29 +32,15 @@ extension Detector {
         // stopped run already delivered them (its checkpoint is replayed into the writers).
         if let replayUntil, result.frameIndex <= replayUntil { return }
         result.latency = arrival.instant.duration(to: .now)
-        let delegate = self.delegate
-        // Affdex's order: faces found before the frame's results, faces lost after them.
-        for event in result.events {
-            switch event {
-            case .found(let id): result.faces?[id].map { delegate?.detector(self, didFind: $0) }
-            case .returned(let id): result.faces?[id].map { delegate?.detector(self, didFindReturning: $0) }
-            case .lost: break
-            }
-        }
-        delegate?.detector(self, didProcess: result)
-        for case .lost(let id) in result.events { delegate?.detector(self, didLoseFace: id) }
-        for event in result.episodes { delegate?.detector(self, didUpdate: event) }
-        if control.withLock({ $0.feedsStream }) { continuation.yield(result) }
+        // The delegate and `results` first (`CallbackWriter`), then the caller's writers.
         if let failure = writers.write(result, frame: frame) { fail(failure) }
         arrival.reply?.fulfil(.success(result))
     }
 
-    /// Ends the run on `error`: the delegate hears it, `results` ends, the writers finish with it.
+    /// Ends the run on `error`: the writers finish with it (the delegate hears it, `results` ends).
     func fail(_ error: any Error) {
         let mienError = error as? MienError ?? MienError(.internalFailure, "\(error)")
-        delegate?.detector(self, didFail: mienError)
         control.withLock { $0.running = false }
-        continuation.finish()
         end(.failed(mienError))
     }
 }

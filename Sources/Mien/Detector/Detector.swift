@@ -108,8 +108,10 @@ public final class Detector: Sendable {
         self.options = options
         self.models = models
         stages = nil
-        self.writers = WriterGroup(writers)
+        let callbacks = CallbackWriter()
+        self.writers = WriterGroup(callbacks: callbacks, writers)
         (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
+        callbacks.detector = self
     }
 
     /// A detector that finds and tracks faces with `stages` instead of Mien's networks.
@@ -123,8 +125,10 @@ public final class Detector: Sendable {
         self.options = options
         models = nil
         self.stages = stages
-        self.writers = WriterGroup(writers)
+        let callbacks = CallbackWriter()
+        self.writers = WriterGroup(callbacks: callbacks, writers)
         (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
+        callbacks.detector = self
     }
 
     /// Receives found / lost / results / finished / failure callbacks (held weakly).
@@ -235,9 +239,6 @@ public final class Detector: Sendable {
         }
         guard leave else { return }
         let closing = episodes.withLock { $0?.finish() ?? [] }
-        if let delegate {
-            for event in closing { delegate.detector(self, didUpdate: event) }
-        }
         writers.finish(how, episodes: closing)
         // The run's faces are forgotten with it: re-identification's descriptors of lost faces (biometric
         // data) must not outlive their input.

@@ -9,24 +9,31 @@ import MienCore
 final class WriterGroup: @unchecked Sendable {
     // Every member is touched under `lock`.
     private let lock = NSLock()
+    /// The writers the detector was given: they serve one run.
     private let writers: [any ResultWriter]
+    /// The detector's delegate and `results`: they serve every run, are fed before the writers, and are told
+    /// nothing when `start()` fails (the caller hears the thrown error).
+    private let callbacks: CallbackWriter
     private var failure: MienError?
     private var ended: InputEnd?
 
     /// Whether any writer wants the frames' pixels.
     let wantsFrames: Bool
 
-    init(_ writers: [any ResultWriter]) {
+    /// - Parameters:
+    ///   - callbacks: the detector's delegate and `results` (`CallbackWriter`), fed first.
+    ///   - writers: the caller's writers.
+    init(callbacks: CallbackWriter, _ writers: [any ResultWriter]) {
         self.writers = writers
+        self.callbacks = callbacks
         wantsFrames = writers.contains { $0.wantsFrames }
     }
-
-    var isEmpty: Bool { writers.isEmpty }
 
     /// Writes `result` to every writer.
     /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
         lock.withLock {
+            callbacks.write(result, frame: frame)
             guard failure == nil, ended == nil else { return nil }
             do {
                 for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
@@ -60,6 +67,7 @@ final class WriterGroup: @unchecked Sendable {
     /// Tells every writer that an item of the input could not be read or analysed.
     func unreadable(_ error: MienError) {
         lock.withLock {
+            callbacks.unreadable(error)
             guard failure == nil, ended == nil else { return }
             for writer in writers { writer.unreadable(error) }
         }
@@ -70,6 +78,9 @@ final class WriterGroup: @unchecked Sendable {
     @discardableResult
     func finish(_ end: InputEnd, episodes: [EpisodeEvent] = []) -> InputEnd {
         lock.withLock {
+            // Once per run (the detector ends each run once): the episodes still open, then how it ended.
+            callbacks.finishEpisodes(episodes)
+            callbacks.finish(end)
             if let ended { return ended }
             if let failure {
                 ended = .failed(failure)
