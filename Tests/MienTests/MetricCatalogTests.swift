@@ -39,8 +39,9 @@ struct MetricCatalogTests {
         #expect(throws: MienError.self) { try MetricGroup.metrics(named: ["expression"]) }
     }
 
-    /// The CSV keeps its columns and their order: what scripts written against earlier files read. Derived metrics
-    /// (`MetricDescriptor.derive`) add their columns after their group's, and nothing else moves.
+    /// The CSV keeps its columns and their order: what scripts written against earlier files read.
+    ///
+    /// Derived metrics (`MetricDescriptor.derive`) add their columns after their group's, and nothing else moves.
     @Test func theCSVHeader_isTheCatalogsColumns_inTheirOrder() {
         let derived = Set(MetricCatalog.derivedEntries.flatMap(\.columns).map(\.name))
         let measured: String = ResultTable.header.filter { !derived.contains($0) }.joined(separator: ",")
