@@ -1,5 +1,5 @@
 internal import CMienBridge
-public import MienCore
+package import MienCore
 
 /// Writes frames as an H.264 video with FFmpeg's libraries (the bridge's `FileEncoder`).
 ///

@@ -1,5 +1,5 @@
 internal import CMienBridge
-public import MienCore
+package import MienCore
 
 /// Writes frames to a video file: H.264 through FFmpeg's libraries (`VideoEncoder`) for `.mp4`, `.mov` and
 /// `.mkv`, Motion JPEG through OpenCV for `.avi`.

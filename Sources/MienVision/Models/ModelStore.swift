@@ -1,6 +1,6 @@
 internal import CMienBridge
 public import Foundation
-public import MienCore
+package import MienCore
 
 /// Finds the models directory and hands out model bytes whose SHA-256 has been checked.
 ///

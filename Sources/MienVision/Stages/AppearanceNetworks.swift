@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// Cydral's gender classifier and age predictor (dlib-models), run on dlib-style aligned face chips
 /// (`FaceChip`): 32 x 32 for gender, 64 x 64 for age, RGB, (pixel − channel mean) / 256.

@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// Finds faces with MediaPipe's BlazeFace models (`FaceMode.large`: short range at 128 x 128;
 /// `.small`: full range at 192 x 192 on the whole frame and on overlapping tiles).

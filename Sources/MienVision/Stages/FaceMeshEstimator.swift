@@ -1,5 +1,5 @@
 import Foundation
-public import MienCore
+package import MienCore
 
 /// Runs MediaPipe's FaceMesh v2 on an upright 256 x 256 crop of a face region and maps its 478 points
 /// back to frame pixels.

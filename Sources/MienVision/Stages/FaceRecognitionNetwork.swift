@@ -1,4 +1,4 @@
-public import MienCore
+package import MienCore
 
 /// dlib's face recognition ResNet (Davis King, CC0): a 128-number descriptor from a 150 x 150 chip aligned
 /// on the face's 68 iBUG points (`RecognitionChip`), for opt-in re-identification.
