@@ -158,5 +158,13 @@ extension ExpressionEvaluation {
 
         var auc: Double { ROC.auc(positives: positives, negatives: negatives) }
         var counts: [Int] { [positives.count, negatives.count, missed] }
+
+        /// The shares of positives and of negatives scored `threshold` or more.
+        func rates(atLeast threshold: Double) -> (truePositive: Double, falsePositive: Double) {
+            func share(_ values: [Double]) -> Double {
+                Double(values.filter { $0 >= threshold }.count) / Double(max(values.count, 1))
+            }
+            return (share(positives), share(negatives))
+        }
     }
 }

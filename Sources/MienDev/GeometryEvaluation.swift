@@ -47,13 +47,8 @@ struct GeometryEvaluation {
         let gazeEstimator = GazeEstimator()
         for label in try LabelledPose.pointing04(folder)
         where abs(label.pan) <= 60 && abs(label.tilt) <= 60 {
-            let faces = Self.inIdOrder(try analyzer.read(label.imagePath))
-            guard
-                let face = faces.min(by: {
-                    $0.faceBounds.center.distance(to: label.faceCenter)
-                        < $1.faceBounds.center.distance(to: label.faceCenter)
-                }), let pose = face.orientation, let points = face.mesh,
-                face.faceBounds.center.distance(to: label.faceCenter) < face.faceBounds.width
+            guard let face = label.face(in: try analyzer.read(label.imagePath)), let pose = face.orientation,
+                let points = face.mesh
             else {
                 poseMissed += 1
                 continue

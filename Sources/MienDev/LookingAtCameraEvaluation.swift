@@ -25,16 +25,6 @@ struct LookingAtCameraEvaluation {
         return result
     }
 
-    /// The face nearest the labelled centre, nil when none is near.
-    private static func face(_ result: DetectorResult, near center: Point) -> FaceResult? {
-        guard
-            let face = result.faces?.values.min(by: {
-                $0.faceBounds.center.distance(to: center) < $1.faceBounds.center.distance(to: center)
-            }), face.faceBounds.center.distance(to: center) < face.faceBounds.width
-        else { return nil }
-        return face
-    }
-
     /// ROC-AUC of looking at the camera (pan = tilt = 0) against looking 30° or more away from it; targets
     /// 15° away are left out (between the two); pictures whose gaze is not measured are counted apart.
     private func pointing04(_ folder: URL, _ reader: PictureReader) throws -> [String: Any] {
@@ -44,7 +34,7 @@ struct LookingAtCameraEvaluation {
         for label in try LabelledPose.pointing04(folder) {
             let away = max(abs(label.pan), abs(label.tilt))
             guard away == 0 || away >= 30 else { continue }
-            let face = Self.face(try reader.read(label.imagePath), near: label.faceCenter)
+            let face = label.face(in: try reader.read(label.imagePath))
             let atCamera = away == 0
             guard let face, let score = face.derived["lookingAtCamera"] else {
                 unmeasuredByAngle[atCamera ? "at_camera" : "away", default: 0] += 1
@@ -54,19 +44,13 @@ struct LookingAtCameraEvaluation {
             attention.add(face.expressions?[.attention], positive: atCamera)
         }
         // At the score users would threshold (50, the 15° boundary): the share of each kind read as looking.
-        let truePositive = Double(scores.positives.filter { $0 >= 50 }.count) / Double(max(scores.positives.count, 1))
-        let falsePositive = Double(scores.negatives.filter { $0 >= 50 }.count) / Double(max(scores.negatives.count, 1))
+        let (truePositive, falsePositive) = scores.rates(atLeast: 50)
         print(
             "lookingAtCamera pointing04: ROC-AUC \(round3(scores.auc)) (\(scores.positives.count) at the camera,"
                 + " \(scores.negatives.count) 30° or more away); score >= 50 on \(round3(truePositive * 100)) % of"
                 + " those at the camera and \(round3(falsePositive * 100)) % of those away; gaze not measured:"
                 + " \(unmeasuredByAngle); Affdex's attention on the same faces: ROC-AUC \(round3(attention.auc))")
-        let attentionTrue =
-            Double(attention.positives.filter { $0 >= 50 }.count)
-            / Double(max(attention.positives.count, 1))
-        let attentionFalse =
-            Double(attention.negatives.filter { $0 >= 50 }.count)
-            / Double(max(attention.negatives.count, 1))
+        let (attentionTrue, attentionFalse) = attention.rates(atLeast: 50)
         print(
             "lookingAtCamera pointing04: attention >= 50 on \(round3(attentionTrue * 100)) % of those at the camera and"
                 + " \(round3(attentionFalse * 100)) % of those away; lookingAtCamera's scores at the camera:"

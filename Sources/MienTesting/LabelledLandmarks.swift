@@ -108,3 +108,17 @@ public struct LabelledPose: Sendable {
         }
     }
 }
+
+extension LabelledPose {
+    /// The face of `result` this label is about: the one nearest the labelled centre, nil when none is within its
+    /// own width of it (faces in ID order, so a tie is decided the same way every run).
+    public func face(in result: DetectorResult) -> FaceResult? {
+        let faces = (result.faces ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+        guard
+            let face = faces.min(by: {
+                $0.faceBounds.center.distance(to: faceCenter) < $1.faceBounds.center.distance(to: faceCenter)
+            }), face.faceBounds.center.distance(to: faceCenter) < face.faceBounds.width
+        else { return nil }
+        return face
+    }
+}

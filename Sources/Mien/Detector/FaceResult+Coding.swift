@@ -9,14 +9,6 @@ extension FaceResult: Codable {
         case flags, expressions, emoji, emotions, valence, engagement, gender, age, ageYears, glasses, blinkRate, gaze
     }
 
-    /// A derived metric's key.
-    private struct DerivedKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         faceId = try container.decode(Int.self, forKey: .faceId)
@@ -41,10 +33,10 @@ extension FaceResult: Codable {
         glasses = try container.decodeIfPresent(Bool.self, forKey: .glasses)
         blinkRate = try container.decodeIfPresent(Double.self, forKey: .blinkRate)
         gaze = try container.decodeIfPresent(Gaze.self, forKey: .gaze)
-        let derivedContainer = try decoder.container(keyedBy: DerivedKey.self)
+        let derivedContainer = try decoder.container(keyedBy: NameCodingKey.self)
         for entry in MetricCatalog.derivedEntries {
             derived[entry.name] = try derivedContainer.decodeIfPresent(
-                Double.self, forKey: DerivedKey(stringValue: entry.name))
+                Double.self, forKey: NameCodingKey(stringValue: entry.name))
         }
     }
 
@@ -72,7 +64,7 @@ extension FaceResult: Codable {
         try container.encodeIfPresent(glasses, forKey: .glasses)
         try container.encodeIfPresent(blinkRate, forKey: .blinkRate)
         try container.encodeIfPresent(gaze, forKey: .gaze)
-        var derivedContainer = encoder.container(keyedBy: DerivedKey.self)
-        for (name, value) in derived { try derivedContainer.encode(value, forKey: DerivedKey(stringValue: name)) }
+        var derivedContainer = encoder.container(keyedBy: NameCodingKey.self)
+        for (name, value) in derived { try derivedContainer.encode(value, forKey: NameCodingKey(stringValue: name)) }
     }
 }

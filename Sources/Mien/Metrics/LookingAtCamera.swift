@@ -22,13 +22,10 @@ package enum LookingAtCamera {
     static let noneAngle = 20.0
 
     /// The catalog's entry: the gaze group's, on whenever gaze is.
-    static let entry = MetricDescriptor(
-        name: "lookingAtCamera", group: .gaze, metric: nil, stage: .gaze, unit: .score, fields: ["lookingAtCamera"],
-        columns: [.number("lookingAtCamera") { $0.derived["lookingAtCamera"] }], episodes: true, actionUnit: nil,
-        onlyInStreams: false,
+    static let entry = MetricDescriptor.derived(
+        "lookingAtCamera", group: .gaze, stage: .gaze, needs: [.gaze],
         doc: "How directly the person looks into the camera: 100 within 10° of it, 0 beyond 20° (from the gaze and "
-            + "where the eyes are in the frame).",
-        score: { $0.derived["lookingAtCamera"] }, derive: score(of:in:), needs: [.gaze])
+            + "where the eyes are in the frame).", derive: score(of:in:))
 
     /// The face's score in a frame of `size`, nil when its gaze was not measured.
     static func score(of face: FaceResult, in size: FrameSize) -> Double? {

@@ -68,6 +68,19 @@ public struct MetricDescriptor: Sendable {
     /// The switches a derived metric is computed from (empty for the others).
     public var needs: Set<Metric> = []
 
+    /// The entry of a score computed from the others (`derive`): one number, at `name` in JSON (a key of the face)
+    /// and in a CSV column of that name, summarized and watched by episodes.
+    static func derived(
+        _ name: String, group: MetricGroup, stage: Stage, needs: Set<Metric>, doc: String,
+        derive: @escaping @Sendable (FaceResult, FrameSize) -> Double?
+    ) -> MetricDescriptor {
+        let value: @Sendable (FaceResult) -> Double? = { $0.derived[name] }
+        return MetricDescriptor(
+            name: name, group: group, metric: nil, stage: stage, unit: .score, fields: [name],
+            columns: [.number(name, value)], episodes: true, actionUnit: nil, onlyInStreams: false, doc: doc,
+            score: value, derive: derive, needs: needs)
+    }
+
     /// The range of its values, when they have one.
     public var range: ClosedRange<Double>? {
         switch unit {

@@ -43,23 +43,16 @@ public struct Scores<Key: ScoreKey>: Sendable, Equatable, Codable {
         return kept
     }
 
-    private struct CodingKeys: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public init(from decoder: any Decoder) throws {
         self.init()
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: NameCodingKey.self)
         for key in Key.allCases {
-            self[key] = try container.decodeIfPresent(Double.self, forKey: CodingKeys(stringValue: key.rawValue))
+            self[key] = try container.decodeIfPresent(Double.self, forKey: NameCodingKey(stringValue: key.rawValue))
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        for (key, value) in present { try container.encode(value, forKey: CodingKeys(stringValue: key.rawValue)) }
+        var container = encoder.container(keyedBy: NameCodingKey.self)
+        for (key, value) in present { try container.encode(value, forKey: NameCodingKey(stringValue: key.rawValue)) }
     }
 }
