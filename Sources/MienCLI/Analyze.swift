@@ -27,22 +27,7 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var source: InputArguments
 
-    @Option(help: "Frames analysed per second at most (default: every frame of files, 5 for a camera).")
-    var rate: Double?
-
-    @OptionGroup var metrics: MetricArguments
-    @OptionGroup(title: "Episodes and shot cuts") var episodes: EpisodeArguments
-
-    @Flag(
-        help: """
-            Videos, cameras and continuous folders: a face that comes back within --reidentify-window gets its old \
-            ID, baseline and appearance (dlib's face recognition network). Off by default: faces are biometric \
-            data. Face descriptors stay in memory for the window and are never written.
-            """)
-    var reidentify = false
-
-    @Option(help: "With --reidentify: minutes a lost face is remembered (default 10).")
-    var reidentifyWindow: Double?
+    @OptionGroup var analysis: AnalysisArguments
 
     @Option(
         help: """
@@ -94,8 +79,6 @@ struct Analyze: ParsableCommand {
     @Flag(help: "Skip inputs whose output files are already complete; continue an incomplete one after its last frame.")
     var resume = false
 
-    @OptionGroup var detection: DetectionArguments
-
     @Option(
         help:
             "Write a self-contained HTML page (charts of emotions, valence and engagement per face, thumbnails, summary tables) to this file."
@@ -142,24 +125,8 @@ struct Analyze: ParsableCommand {
     }
 
     private func detectorOptions() throws -> DetectorOptions {
-        let selected = try metrics.selected()
-        do {
-            // OpenFace's CSV has the 68 points (x_0 ... y_67): with it, the landmarks are on.
-            return try DetectorOptions(
-                detection: detection.options(), maxProcessRate: rate, metrics: selected,
-                landmarks: try formats().contains(.openface), maximumFrames: source.maxFrames,
-                reidentification: reidentification(), episodes: episodes.settings(),
-                shotCutThreshold: episodes.shotCuts())
-        } catch let error as MienError {
-            throw ValidationError(error.message)
-        }
-    }
-
-    /// `--reidentify` and its window, or nil.
-    private func reidentification() throws -> ReidentificationOptions? {
-        if reidentifyWindow != nil && !reidentify { throw ValidationError("--reidentify-window needs --reidentify") }
-        guard reidentify else { return nil }
-        return try reidentifyWindow.map { try ReidentificationOptions(window: $0 * 60) } ?? ReidentificationOptions()
+        // OpenFace's CSV has the 68 points (x_0 ... y_67): with it, the landmarks are on.
+        try analysis.detectorOptions(landmarks: try formats().contains(.openface), maximumFrames: source.maxFrames)
     }
 
     /// The shard `--shard` asks for, if any.

@@ -30,8 +30,14 @@ struct InputQueue {
     var jobs: Int
 
     func run(_ body: @escaping @Sendable (String) -> InputOutcome) -> [InputOutcome] {
+        map(body).map { $0 ?? InputOutcome(status: .notStarted) }
+    }
+
+    /// `body`'s value for every name, in the names' order, computed on up to `jobs` threads (nil for a name
+    /// no thread reached, which does not happen unless `body` traps).
+    func map<Value: Sendable>(_ body: @escaping @Sendable (String) -> Value) -> [Value?] {
         let next = Mutex(0)
-        let outcomes = Mutex([InputOutcome?](repeating: nil, count: names.count))
+        let outcomes = Mutex([Value?](repeating: nil, count: names.count))
         let names = self.names
         let work: @Sendable () -> Void = {
             while true {
@@ -61,6 +67,6 @@ struct InputQueue {
             }
             group.wait()
         }
-        return outcomes.withLock { $0.map { $0 ?? InputOutcome(status: .notStarted) } }
+        return outcomes.withLock { $0 }
     }
 }

@@ -14,7 +14,10 @@ struct MienCommand: ParsableCommand {
             shards, 3 when Mien's models are missing or altered, 64 for a usage error.
             """,
         version: MienVersion.string,
-        subcommands: [Analyze.self, Detect.self, Frames.self, Merge.self, MetricsCommand.self, Models.self, Serve.self]
+        subcommands: [
+            Analyze.self, Detect.self, Frames.self, Merge.self, MetricsCommand.self, Models.self, Serve.self,
+            StudyCommand.self,
+        ]
     )
 
     static func main() {

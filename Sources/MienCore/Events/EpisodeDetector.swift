@@ -34,7 +34,12 @@ package struct EpisodeDetector: Sendable, Equatable {
 
     private var open: Open?
     private var lastTime: Double?
-    /// Timestamps are sums of frame intervals: a duration within a microsecond of the minimum meets it.
+    /// Timestamps are sums of frame intervals: durations and gaps are compared to a microsecond.
+    ///
+    /// A duration within a microsecond of the minimum meets it, and a gap within a microsecond of the merge gap
+    /// is within it. Without this, whether a fall exactly one merge
+    /// gap long splits an episode depended on where the stream's clock started (0.96 − 0.76 < 0.2 but
+    /// 2.96 − 2.76 > 0.2 in doubles), so the same footage later in a recording gave other episodes.
     private static let tolerance = 1e-6
 
     public init(options: EpisodeOptions) { self.options = options }
@@ -50,14 +55,14 @@ package struct EpisodeDetector: Sendable, Equatable {
         lastTime = time
         var changes: [Change] = []
         // A fall that has outlasted the merge gap is final, whatever this frame says.
-        if let fell = open?.fell, time - fell > options.mergeGap {
+        if let fell = open?.fell, time - fell > options.mergeGap + Self.tolerance {
             changes += close(at: fell, because: .fell)
         }
         guard let value else { return changes }
         if var episode = open {
             if let fell = episode.fell {
                 // Fallen, within the merge gap: back at `on` continues the same episode.
-                if value >= options.on && time - fell <= options.mergeGap { episode.fell = nil }
+                if value >= options.on && time - fell <= options.mergeGap + Self.tolerance { episode.fell = nil }
             } else if value < options.off {
                 episode.fell = time
             }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Reads CSV text (RFC 4180) into rows of cells.
+///
+/// Quoted cells may hold commas, doubled quotes and line breaks (the inverse of `ResultTable.quoted`). Used for the files people write by hand or in a spreadsheet
+/// (a study's manifest and segments) and for the events CSV a study reads back.
+package enum CSVRecords {
+    /// The rows of `text`, each its cells in order; a last empty line and `\r\n` line ends are accepted.
+    /// - Throws: `.corruptData` naming `source` when a quoted cell is never closed.
+    public static func parse(_ text: String, source: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var cell = ""
+        var quoted = false
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
+            return iterator.next()
+        }
+        while let scalar = next() {
+            if quoted {
+                if scalar == "\"" {
+                    let following = next()
+                    if following == "\"" {
+                        cell.unicodeScalars.append("\"")
+                    } else {
+                        quoted = false
+                        pending = following
+                    }
+                } else {
+                    cell.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where cell.isEmpty: quoted = true
+            case ",":
+                row.append(cell)
+                cell = ""
+            case "\r": continue
+            case "\n":
+                row.append(cell)
+                rows.append(row)
+                row = []
+                cell = ""
+            default: cell.unicodeScalars.append(scalar)
+            }
+        }
+        if quoted { throw MienError(.corruptData, "a quoted cell is never closed", input: source) }
+        if !cell.isEmpty || !row.isEmpty {
+            row.append(cell)
+            rows.append(row)
+        }
+        // A BOM (spreadsheets write one) is not part of the first column's name.
+        if let first = rows.first?.first, first.hasPrefix("\u{FEFF}") { rows[0][0] = String(first.dropFirst()) }
+        return rows
+    }
+
+    /// The rows of a CSV file whose first row names the columns, as dictionaries from column name to cell,
+    /// with their line numbers (the header is line 1); rows with every cell empty are skipped.
+    /// - Throws: `.unreadable` or `.corruptData` naming `path`.
+    public static func read(path: String) throws -> (columns: [String], rows: [(line: Int, cells: [String: String])]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MienError(.unreadable, "cannot be read", input: path)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw MienError(.corruptData, "is not UTF-8 text", input: path)
+        }
+        let records = try parse(text, source: path)
+        guard let header = records.first else { throw MienError(.corruptData, "is empty (no header row)", input: path) }
+        let columns = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        var rows: [(line: Int, cells: [String: String])] = []
+        for (offset, record) in records.dropFirst().enumerated() {
+            if record.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            var cells: [String: String] = [:]
+            for (index, column) in columns.enumerated() where index < record.count {
+                cells[column] = record[index].trimmingCharacters(in: .whitespaces)
+            }
+            rows.append((offset + 2, cells))
+        }
+        return (columns, rows)
+    }
+}

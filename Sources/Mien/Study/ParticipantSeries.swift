@@ -1,0 +1,80 @@
+/// One participant's data for one stimulus, on stimulus time: their face's metrics binned, the share of each
+/// bin spent in an episode, and whether they are included.
+public struct ParticipantSeries: Sendable, Codable {
+    /// The manifest row.
+    public var row: StudyManifest.Row
+    /// The participant's face: the face ID seen in the most processed frames within the window (ties: the
+    /// lower ID); nil when no face was seen there.
+    public var faceId: Int?
+    /// Processed frames within the stimulus window.
+    public var frames: Int
+    /// Of those, frames in which the participant's face was measured.
+    public var faceFrames: Int
+    /// The share (0...1) of the stimulus window with the participant's face measured: `faceFrames / frames`,
+    /// scaled by the part of the stated duration the recording covers.
+    public var faceShare: Double
+    /// Distinct face IDs seen within the window.
+    public var facesSeen: Int
+    /// Processed frames within the window with more than one face (someone else in the picture).
+    public var framesWithSeveralFaces: Int
+    /// Why the participant is left out of the curves; nil when included.
+    public var exclusion: String?
+    /// Warnings that do not exclude (another face in the picture, a recording shorter than the stimulus).
+    public var notes: [String]
+    /// Bins of the window (the stimulus's bins this recording reaches).
+    public var binCount: Int
+    /// Catalog metric name (`expressions.smile`) to the mean of the face's values in each bin; nil where the
+    /// face was not measured.
+    public var bins: [String: [Double?]]
+    /// Episode metric name to the share (0...1) of the face's frames in each bin within one of its episodes.
+    ///
+    /// Nil where the face was not measured. Only metrics an episode tracker followed.
+    public var episodeBins: [String: [Double?]]
+    /// Catalog metric name to the mean over the face's frames in the window.
+    public var means: [String: Double]
+    /// Episode metric name (`expressions.smile`, `blink`) to the number of the face's episodes whose onset lies
+    /// within the window.
+    public var episodeCounts: [String: Int]
+
+    /// Whether the participant counts in the curves.
+    public var included: Bool { exclusion == nil }
+
+    /// A participant with nothing read (the recording failed, the row could not be used).
+    public init(row: StudyManifest.Row, exclusion: String) {
+        self.row = row
+        faceId = nil
+        frames = 0
+        faceFrames = 0
+        faceShare = 0
+        facesSeen = 0
+        framesWithSeveralFaces = 0
+        self.exclusion = exclusion
+        notes = []
+        binCount = 0
+        bins = [:]
+        episodeBins = [:]
+        means = [:]
+        episodeCounts = [:]
+    }
+
+    init(
+        row: StudyManifest.Row, faceId: Int?, frames: Int, faceFrames: Int, faceShare: Double, facesSeen: Int,
+        framesWithSeveralFaces: Int, exclusion: String?, notes: [String], binCount: Int, bins: [String: [Double?]],
+        episodeBins: [String: [Double?]], means: [String: Double], episodeCounts: [String: Int]
+    ) {
+        self.row = row
+        self.faceId = faceId
+        self.frames = frames
+        self.faceFrames = faceFrames
+        self.faceShare = faceShare
+        self.facesSeen = facesSeen
+        self.framesWithSeveralFaces = framesWithSeveralFaces
+        self.exclusion = exclusion
+        self.notes = notes
+        self.binCount = binCount
+        self.bins = bins
+        self.episodeBins = episodeBins
+        self.means = means
+        self.episodeCounts = episodeCounts
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// Reads one analysed recording back (its JSON Lines and events CSV) into a `ParticipantSeries` for each
+/// manifest row that names it, in one pass over the file however many stimuli it holds.
+///
+/// Times are compared in whole milliseconds of stimulus time (`round(timestamp × 1000) − round(onset ×
+/// 1000)`), the grid of the CSV files, so a frame falls in the same bin here as in a table read from the CSV.
+package struct StudyRecordingReader: Sendable {
+    /// The recording's JSON Lines (`DetectorResult` per frame).
+    public var jsonl: String
+    /// Its events CSV (`EventTable`); nil or missing: no episode figures.
+    public var events: String?
+    public var settings: StudySettings
+    /// Whether an episode tracker followed a metric in the run (its episode share is 0, not absent, when the
+    /// participant had none).
+    public var watched: @Sendable (String) -> Bool
+
+    /// The metrics a study follows: every catalog entry with a score (categories and flags have no mean).
+    static let scored = MetricCatalog.entries.filter { $0.score != nil }
+
+    public init(
+        jsonl: String, events: String?, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
+    ) {
+        self.jsonl = jsonl
+        self.events = events
+        self.settings = settings
+        self.watched = watched
+    }
+
+    /// One row's running sums while the file is read.
+    private struct Window {
+        let start: Int
+        let end: Int?
+        var frames = 0
+        var severalFaces = 0
+        var faces: [Int: FaceSums] = [:]
+
+        func contains(_ time: Int) -> Bool { time >= start && (end.map { time < $0 } ?? true) }
+    }
+
+    /// One face's sums within a window: per metric, per bin.
+    private struct FaceSums {
+        var times: [Int] = []
+        var sums: [String: [Double]] = [:]
+        var counts: [String: [Int]] = [:]
+
+        mutating func add(_ value: Double, metric: String, bin: Int) {
+            if sums[metric] == nil {
+                sums[metric] = []
+                counts[metric] = []
+            }
+            if sums[metric, default: []].count <= bin {
+                let missing = bin + 1 - sums[metric, default: []].count
+                sums[metric, default: []] += repeatElement(0, count: missing)
+                counts[metric, default: []] += repeatElement(0, count: missing)
+            }
+            sums[metric, default: []][bin] += value
+            counts[metric, default: []][bin] += 1
+        }
+    }
+
+    /// The series of each row (rows of other recordings are not read).
+    /// - Throws: `.unreadable` / `.corruptData` naming the JSON Lines or events file.
+    public func read(_ rows: [StudyManifest.Row]) throws -> [ParticipantSeries] {
+        let binMs = settings.binMilliseconds
+        var windows = rows.map { row in
+            let start = Self.milliseconds(row.onset)
+            return Window(start: start, end: row.duration.map { start + Self.milliseconds($0) })
+        }
+        var first: Int?
+        var last: Int?
+        var count = 0
+        try JSONLinesReader(path: jsonl).forEachResult { result in
+            let time = Self.milliseconds(result.timestamp)
+            first = first ?? time
+            last = time
+            count += 1
+            guard let faces = result.faces else { return }
+            for index in windows.indices where windows[index].contains(time) {
+                let relative = time - windows[index].start
+                let bin = relative / binMs
+                windows[index].frames += 1
+                if faces.count > 1 { windows[index].severalFaces += 1 }
+                for (id, face) in faces {
+                    var sums = windows[index].faces[id] ?? FaceSums()
+                    sums.times.append(relative)
+                    for entry in Self.scored {
+                        if let value = entry.score?(face), value.isFinite {
+                            sums.add(value, metric: entry.name, bin: bin)
+                        }
+                    }
+                    windows[index].faces[id] = sums
+                }
+            }
+        }
+        let episodes = try readEpisodes()
+        // The recording's frame interval, to know how far past its last frame it reaches.
+        let interval = count > 1 ? Double((last ?? 0) - (first ?? 0)) / Double(count - 1) : 0
+        let reach = (last ?? 0) + Int(interval.rounded())
+        return zip(rows, windows).map { row, window in
+            series(row: row, window: window, reach: count == 0 ? nil : reach, episodes: episodes)
+        }
+    }
+
+    /// The finished episodes per face: metric name to (onset, offset) in milliseconds on the recording's clock.
+    private func readEpisodes() throws -> [Int: [String: [(Int, Int)]]]? {
+        guard let events, FileManager.default.fileExists(atPath: events) else { return nil }
+        var episodes: [Int: [String: [(Int, Int)]]] = [:]
+        for (line, cells) in try CSVRecords.read(path: events).rows {
+            guard let face = cells["faceId"].flatMap({ Int($0) }), let metric = cells["metric"],
+                let onset = cells["onset"].flatMap({ Double($0) }), let offset = cells["offset"].flatMap({ Double($0) })
+            else {
+                throw MienError(.corruptData, "line \(line) is not an episode row", input: events)
+            }
+            episodes[face, default: [:]][metric, default: []].append(
+                (Self.milliseconds(onset), Self.milliseconds(offset)))
+        }
+        return episodes
+    }
+
+    private func series(
+        row: StudyManifest.Row, window: Window, reach: Int?, episodes: [Int: [String: [(Int, Int)]]]?
+    ) -> ParticipantSeries {
+        let binMs = settings.binMilliseconds
+        var notes: [String] = []
+        guard let reach else { return ParticipantSeries(row: row, exclusion: "the recording has no frame") }
+        if reach <= window.start {
+            return ParticipantSeries(
+                row: row,
+                exclusion:
+                    "onset \(Self.seconds(window.start)) s is beyond the recording's end (\(Self.seconds(reach)) s)")
+        }
+        let end = window.end ?? reach
+        let covered = min(end, reach) - window.start
+        if let stated = window.end, reach < stated {
+            notes.append(
+                "the recording ends \(Self.seconds(stated - reach)) s before the stimulus does (duration \(Self.seconds(stated - window.start)) s)"
+            )
+        }
+        let binCount = max(1, (end - window.start + binMs - 1) / binMs)
+        let chosen = window.faces.max { ($0.value.times.count, $1.key) < ($1.value.times.count, $0.key) }
+        let faceFrames = chosen?.value.times.count ?? 0
+        let share =
+            window.frames == 0
+            ? 0 : Double(faceFrames) / Double(window.frames) * min(1, Double(covered) / Double(end - window.start))
+        if window.faces.count > 1, let chosen {
+            notes.append(
+                "\(window.faces.count) faces seen, \(window.severalFaces) frames with more than one: the participant is face \(chosen.key), seen longest"
+            )
+        }
+        var exclusion: String?
+        if window.frames == 0 {
+            exclusion = "no processed frame in the stimulus window"
+        } else if chosen == nil {
+            exclusion = "no face in the stimulus window"
+        } else if share < settings.minimumFaceShare {
+            exclusion =
+                "face measured in \(Self.percent(share)) of the stimulus window (minimum \(Self.percent(settings.minimumFaceShare)))"
+        }
+        var bins: [String: [Double?]] = [:]
+        var means: [String: Double] = [:]
+        var episodeBins: [String: [Double?]] = [:]
+        var counts: [String: Int] = [:]
+        if let (id, sums) = chosen {
+            for (metric, binSums) in sums.sums {
+                let binCounts = sums.counts[metric] ?? []
+                var values = [Double?](repeating: nil, count: binCount)
+                for bin in binSums.indices where bin < binCount && binCounts[bin] > 0 {
+                    values[bin] = binSums[bin] / Double(binCounts[bin])
+                }
+                bins[metric] = values
+                let total = binCounts.reduce(0, +)
+                if total > 0 { means[metric] = binSums.reduce(0, +) / Double(total) }
+            }
+            if let faceEpisodes = episodes?[id] ?? (episodes == nil ? nil : [:]) {
+                for (metric, spans) in faceEpisodes {
+                    counts[metric] = spans.filter { window.contains($0.0) }.count
+                }
+                for entry in Self.scored where watched(entry.name) && bins[entry.name] != nil {
+                    let spans = (faceEpisodes[entry.name] ?? []).map { ($0.0 - window.start, $0.1 - window.start) }
+                    var inside = [Int](repeating: 0, count: binCount)
+                    var all = [Int](repeating: 0, count: binCount)
+                    for time in sums.times {
+                        let bin = time / binMs
+                        guard bin < binCount else { continue }
+                        all[bin] += 1
+                        if spans.contains(where: { $0.0 <= time && time <= $0.1 }) { inside[bin] += 1 }
+                    }
+                    episodeBins[entry.name] = zip(inside, all).map { $1 == 0 ? nil : Double($0) / Double($1) }
+                }
+            }
+        }
+        return ParticipantSeries(
+            row: row, faceId: chosen?.key, frames: window.frames, faceFrames: faceFrames, faceShare: share,
+            facesSeen: window.faces.count, framesWithSeveralFaces: window.severalFaces, exclusion: exclusion,
+            notes: notes, binCount: binCount, bins: bins, episodeBins: episodeBins, means: means, episodeCounts: counts)
+    }
+
+    static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+    static func seconds(_ milliseconds: Int) -> String { ResultTable.number(Double(milliseconds) / 1000, places: 3) }
+    static func percent(_ share: Double) -> String { ResultTable.number(share * 100, places: 1) + " %" }
+}

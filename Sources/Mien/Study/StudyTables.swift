@@ -1,0 +1,88 @@
+/// A study's tables as CSV text (`curves.csv`, `participants.csv`, `moments.csv`, `isc.csv`, `segments.csv`),
+/// header row first, RFC 4180 quoting as `ResultTable`'s; times to the millisecond, figures to 4 decimals.
+package enum StudyTables {
+    public static func curves(_ study: Study) -> String {
+        table(["stimulus", "group", "metric", "time", "n", "mean", "low", "high", "episodeShare"], study.curves) {
+            [
+                $0.stimulus, $0.group, $0.metric, time($0.time), String($0.n), figure($0.mean), figure($0.low),
+                figure($0.high), figure($0.episodeShare),
+            ]
+        }
+    }
+
+    /// One row per participant and stimulus (manifest rows that could not be used last), then the per-metric
+    /// means (`mean.<metric>`) and episode counts (`episodes.<metric>`).
+    public static func participants(_ study: Study, problems: [StudyManifest.Problem]) -> String {
+        let means = Set(study.participants.flatMap(\.means.keys))
+        let meanColumns = StudyRecordingReader.scored.map(\.name).filter(means.contains)
+        let episodeColumns = Set(study.participants.flatMap(\.episodeCounts.keys)).sorted()
+        let header: [String] =
+            [
+                "participant", "stimulus", "group", "recording", "onset", "duration", "included", "exclusion",
+                "faceId", "frames", "faceFrames", "faceShare", "facesSeen", "framesWithSeveralFaces", "notes",
+            ] + meanColumns.map { "mean." + $0 } + episodeColumns.map { "episodes." + $0 }
+        var lines = [header.map(ResultTable.quoted).joined(separator: ",")]
+        for series in study.participants {
+            let row = series.row
+            var cells: [String] = [
+                row.participant, row.stimulus, row.group ?? "", row.recording, time(row.onset),
+                row.duration.map(time) ?? "", series.included ? "1" : "0", series.exclusion ?? "",
+            ]
+            cells += [
+                series.faceId.map(String.init) ?? "", String(series.frames), String(series.faceFrames),
+                figure(series.faceShare), String(series.facesSeen), String(series.framesWithSeveralFaces),
+                series.notes.joined(separator: "; "),
+            ]
+            cells += meanColumns.map { figure(series.means[$0]) }
+            cells += episodeColumns.map { series.episodeCounts[$0].map(String.init) ?? "" }
+            lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
+        }
+        for problem in problems {
+            let cells =
+                [
+                    problem.participant ?? "", problem.stimulus ?? "", "", "", "", "", "0",
+                    "manifest line \(problem.line): \(problem.message)",
+                ]
+                + Array(repeating: "", count: header.count - 8)
+            lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func moments(_ study: Study) -> String {
+        table(
+            [
+                "stimulus", "kind", "metric", "group", "otherGroup", "start", "end", "time", "value", "low", "high",
+                "episodeShare",
+            ], study.moments
+        ) {
+            [
+                $0.stimulus, $0.kind.rawValue, $0.metric, $0.group, $0.otherGroup ?? "", time($0.start), time($0.end),
+                time($0.time), figure($0.value), figure($0.low), figure($0.high), figure($0.episodeShare),
+            ]
+        }
+    }
+
+    public static func correlations(_ study: Study) -> String {
+        table(["stimulus", "group", "metric", "n", "isc"], study.correlations) {
+            [$0.stimulus, $0.group, $0.metric, String($0.n), figure($0.isc)]
+        }
+    }
+
+    public static func segments(_ study: Study) -> String {
+        table(["stimulus", "segment", "group", "metric", "n", "mean", "low", "high", "episodeShare"], study.segments) {
+            [
+                $0.stimulus, $0.segment, $0.group, $0.metric, String($0.n), figure($0.mean), figure($0.low),
+                figure($0.high), figure($0.episodeShare),
+            ]
+        }
+    }
+
+    private static func table<Row>(_ header: [String], _ rows: [Row], cells: (Row) -> [String]) -> String {
+        ([header] + rows.map(cells)).map { $0.map(ResultTable.quoted).joined(separator: ",") }.joined(separator: "\n")
+            + "\n"
+    }
+
+    private static func time(_ seconds: Double) -> String { ResultTable.number(seconds, places: 3) }
+    private static func figure(_ value: Double?) -> String { ResultTable.number(value, places: 4) }
+}

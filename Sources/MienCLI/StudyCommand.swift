@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Mien
+
+/// `mien study`: many people watching the same stimulus.
+///
+/// Each recording of the manifest is analysed once, as
+/// `mien analyze` would, into `DIR/recordings/` (reused when already complete), then every participant's face is
+/// put on stimulus time and the panel aggregated into curves, moments and correlations (`docs/studies.md`).
+///
+/// A thin layer: the analyses are `OutputPlan` and `InputRunner`, the aggregation is the library's `Study`.
+struct StudyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Analyse a panel's recordings of the same stimuli and aggregate them on stimulus time.",
+        discussion: """
+            MANIFEST is a CSV file with the columns recording, participant, stimulus, onset (seconds into the \
+            recording when the stimulus started) and optionally duration and group. DIR gets recordings/ (each \
+            recording's JSON Lines, CSV, events and summary, reused when complete), curves.csv, \
+            participants.csv, moments.csv, isc.csv (segments.csv with --segments), study.json and study.html. \
+            On a cluster, analyse the recordings with `mien analyze --shard auto --output DIR/recordings \
+            --inputs-from LIST` (LIST from --list-recordings, same analysis flags); `mien study` then only aggregates.
+            """)
+
+    @Argument(help: "The manifest (CSV).")
+    var manifest: String
+
+    @Option(help: "Folder for the study (created if missing).")
+    var output: String?
+
+    @OptionGroup var analysis: AnalysisArguments
+
+    @Option(help: "Seconds per time bin (whole milliseconds; default 1).")
+    var bin: Double = StudySettings.standard.bin
+
+    @Option(help: "Least share (0...1) of the stimulus window with the participant's face measured (default 0.5).")
+    var minFaceShare: Double = StudySettings.standard.minimumFaceShare
+
+    @Option(help: "Seconds two groups must differ to be a moment (default 1).")
+    var minDifference: Double = StudySettings.standard.minimumDifference
+
+    @Option(help: "Score points a curve's peak must stand out to be a moment (default 10).")
+    var peakProminence: Double = StudySettings.standard.peakProminence
+
+    @Option(help: "A CSV of named scenes (stimulus, name, start, end in seconds of stimulus time): figures per scene.")
+    var segments: String?
+
+    @Option(help: "Recordings analysed at the same time (each uses its own detector).")
+    var jobs = 1
+
+    @Flag(help: "Print the recordings to analyse, one per line (for mien analyze --inputs-from), and stop.")
+    var listRecordings = false
+
+    @Flag(help: "Notes on standard error as recordings start, are reused and finish.")
+    var verbose = false
+
+    func validate() throws {
+        if output == nil && !listRecordings { throw ValidationError("--output is required (the study's folder)") }
+        if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
+        if let output {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--output \(output) is a file; give a folder")
+            }
+        }
+        _ = try settings()
+        _ = try analysis.detectorOptions()
+    }
+
+    private func settings() throws -> StudySettings {
+        do {
+            return try StudySettings(
+                bin: bin, minimumFaceShare: minFaceShare, minimumDifference: minDifference,
+                peakProminence: peakProminence)
+        } catch let error as MienError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Reads the manifest and segments, or refuses with their error (exit 64: nothing was analysed).
+    private func inputs() throws -> (StudyManifest, [StudySegment]) {
+        do {
+            return (try StudyManifest(path: manifest), try segments.map(StudySegments.read(path:)) ?? [])
+        } catch let error as MienError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let (manifest, segments) = try inputs()
+        if listRecordings {
+            for recording in manifest.recordings { print(recording) }
+            return
+        }
+        guard let output else { return }
+        for problem in manifest.problems {
+            Diagnostics.logger.warning("\(self.manifest) line \(problem.line): \(problem.message); row left out")
+        }
+        let options = try analysis.detectorOptions()
+        let settings = try settings()
+        let folder = URL(fileURLWithPath: output).appendingPathComponent("recordings").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            Diagnostics.report(MienError(.ioFailure, "cannot create the study's folder", input: folder))
+            throw ExitStatus.inputFailed
+        }
+        let models = try CommandModels.load()
+        let interruption = Interruption()
+        let runner = InputRunner(options: options, models: models, imageInterval: nil, interruption: interruption)
+        let recordings = manifest.recordings
+        let plan = OutputPlan(
+            folder: folder, formats: [.jsonl, .csv], annotate: nil, report: false, resume: true,
+            board: ProgressBoard(total: recordings.count), names: OutputNames(recordings))
+        let clock = ContinuousClock()
+        let analysisStart = clock.now
+        let outcomes = InputQueue(names: recordings, jobs: jobs).run { name in
+            if interruption.requested { return InputOutcome(status: .notStarted) }
+            return plan.analyse(name, with: runner)
+        }
+        let analysisTime = clock.now - analysisStart
+        if interruption.requested { throw ExitCode(130) }
+        if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
+        let aggregationStart = clock.now
+        let failures = Dictionary(
+            zip(recordings, outcomes).compactMap { name, outcome in
+                outcome.status == .failed ? (name, outcome.error ?? "it could not be analysed") : nil
+            }, uniquingKeysWith: { first, _ in first })
+        let participants = read(manifest, plan: plan, options: options, settings: settings, failures: failures)
+        let study = Study(participants: participants, settings: settings, segments: segments)
+        let aggregationTime = clock.now - aggregationStart
+        let document = StudyDocument(
+            study: study, manifest: manifest, generator: MienVersion.string, options: options,
+            timing: .init(
+                analysisSeconds: ProgressBoard.seconds(analysisTime),
+                aggregationSeconds: ProgressBoard.seconds(aggregationTime)))
+        do {
+            try document.write(to: output, segments: !segments.isEmpty)
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
+        let included = participants.filter(\.included).count
+        Diagnostics.logger.notice(
+            "study: \(study.stimuli.count) stimuli, \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)"
+        )
+        if !failures.isEmpty || !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
+    }
+
+    /// Every row's series, read from its recording's files (recordings read in parallel, `--jobs`).
+    private func read(
+        _ manifest: StudyManifest, plan: OutputPlan, options: DetectorOptions, settings: StudySettings,
+        failures: [String: String]
+    ) -> [ParticipantSeries] {
+        let recordings = manifest.recordings
+        let episodes = options.episodes
+        let batches = InputQueue(names: recordings, jobs: jobs).map { recording -> [ParticipantSeries] in
+            let rows = manifest.rows.filter { $0.recording == recording }
+            if let failure = failures[recording] {
+                return rows.map {
+                    ParticipantSeries(row: $0, exclusion: "the recording could not be analysed: \(failure)")
+                }
+            }
+            let files = plan.files(for: recording)
+            guard let jsonl = files.jsonl else { return [] }
+            let reader = StudyRecordingReader(
+                jsonl: jsonl, events: files.events, settings: settings, watched: { episodes.watches($0) })
+            do {
+                return try reader.read(rows)
+            } catch {
+                Diagnostics.report(error)
+                return rows.map { ParticipantSeries(row: $0, exclusion: "its results could not be read: \(error)") }
+            }
+        }
+        var byLine: [Int: ParticipantSeries] = [:]
+        for series in batches.flatMap({ $0 ?? [] }) { byLine[series.row.line] = series }
+        return manifest.rows.compactMap { byLine[$0.line] }
+    }
+
+    static func format(_ duration: Duration) -> String {
+        String(format: "%.2f s", ProgressBoard.seconds(duration))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Mien
+
+/// What `mien study` writes into its folder: the tables, `study.json` (everything, with the settings, the
+/// versions and the models' checksums) and `study.html`.
+struct StudyDocument: Encodable {
+    struct Timing: Encodable {
+        /// Seconds spent analysing recordings (0 when every one was reused).
+        var analysisSeconds: Double
+        /// Seconds spent reading the recordings' results back and aggregating them.
+        var aggregationSeconds: Double
+    }
+
+    var study: Study
+    var manifest: StudyManifest
+    var generator: String
+    var options: DetectorOptions
+    var timing: Timing
+
+    private enum CodingKeys: String, CodingKey {
+        case generator, manifest, settings, analysis, models, timing, problems, participants, curves, moments
+        case correlations, segments
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(generator, forKey: .generator)
+        try container.encode(manifest.path, forKey: .manifest)
+        try container.encode(study.settings, forKey: .settings)
+        // Every setting the recordings' results depend on, as the shard manifests record them.
+        try container.encode(options.settings, forKey: .analysis)
+        try container.encode(
+            Dictionary(uniqueKeysWithValues: ModelDescriptor.all.map { ($0.fileName, $0.sha256) }), forKey: .models)
+        try container.encode(timing, forKey: .timing)
+        try container.encode(manifest.problems, forKey: .problems)
+        try container.encode(study.participants, forKey: .participants)
+        try container.encode(study.curves, forKey: .curves)
+        try container.encode(study.moments, forKey: .moments)
+        try container.encode(study.correlations, forKey: .correlations)
+        try container.encode(study.segments, forKey: .segments)
+    }
+
+    /// Writes every file into `folder`, each under a temporary name until complete.
+    /// - Throws: `.ioFailure` naming the file that cannot be written.
+    func write(to folder: String, segments: Bool) throws {
+        var files: [(String, String)] = [
+            ("curves.csv", StudyTables.curves(study)),
+            ("participants.csv", StudyTables.participants(study, problems: manifest.problems)),
+            ("moments.csv", StudyTables.moments(study)), ("isc.csv", StudyTables.correlations(study)),
+        ]
+        if segments { files.append(("segments.csv", StudyTables.segments(study))) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))
+        for (name, text) in files {
+            let file = try AtomicFile(path: URL(fileURLWithPath: folder).appendingPathComponent(name).path)
+            try file.write(text)
+            try file.commit()
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import MienTesting
+
+/// `MienDev study-recordings`: writes the study tests' recordings (`StudyRecordings`) into a folder, for the
+/// worked example of docs/studies.md and for timing `mien study`.
+struct StudyRecordingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study-recordings",
+        abstract: "Write the study tests' recordings (talking head, the same late, grass, yalefaces viewers).")
+
+    @Argument(help: "Folder to write into (created if missing).")
+    var folder: String
+
+    @Option(help: "yalefaces subjects to make viewers of (subject01 ... subject15).")
+    var subjects: [String] = ["subject01", "subject02", "subject03"]
+
+    func run() throws {
+        guard let root = SampleMedia.evaluationDirectory else {
+            throw ValidationError("needs the evaluation data (../shared/eval or EVAL_DIR)")
+        }
+        let url = URL(fileURLWithPath: folder)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let talking = try StudyRecordings.writeTalking(in: url, evaluation: root)
+        print(talking.0, talking.1, talking.2, separator: "\n")
+        for subject in subjects {
+            let (neutral, smile) = try StudyRecordings.writeViewer(subject, in: url, evaluation: root)
+            print(neutral, smile, separator: "\n")
+        }
+    }
+}
