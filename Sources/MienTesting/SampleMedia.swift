@@ -16,6 +16,10 @@ public enum SampleMedia {
 
     /// `Samples/astronaut.jpg`: NASA's portrait of Eileen Collins, 512 x 512, one frontal face.
     public static var astronautPath: String { repositoryRoot.appendingPathComponent("Samples/astronaut.jpg").path }
+    /// The bundled video: 45 frames (3 s at 15 fps) panning over the astronaut (`make demo`'s input).
+    public static var astronautClipPath: String {
+        repositoryRoot.appendingPathComponent("Samples/astronaut-pan-zoom.mp4").path
+    }
 
     /// The face in the astronaut portrait, labelled by hand (brow to chin, ear to ear), in pixels.
     public static let astronautFace = Rect(x: 178, y: 80, width: 94, height: 100)

@@ -81,4 +81,90 @@ struct StudyCommandTests {
         #expect(again.status == 0 && again.stderr.contains("outputs complete, skipped"), "\(again.stderr)")
         #expect(try readStudy(in: output).curves == study.curves)
     }
+
+    @Test(
+        .enabled(if: SampleMedia.evaluationDirectory != nil, "needs the evaluation data (../shared/eval or EVAL_DIR)"))
+    func groupsThatSmileAndDoNot_differWhileTheySmile_andTheSameRecordingsNever() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try #require(SampleMedia.evaluationDirectory)
+        var lines = ["recording,participant,stimulus,onset,group"]
+        for (index, subject) in ["subject01", "subject02", "subject03"].enumerated() {
+            let (neutral, smile) = try StudyRecordings.writeViewer(subject, in: folder, evaluation: root)
+            lines += [
+                "\(smile),s\(index),advert,0,smiling", "\(neutral),n\(index),advert,0,neutral",
+                // The same recordings in both groups of another stimulus.
+                "\(smile),x\(index),copy,0,x", "\(smile),y\(index),copy,0,y",
+            ]
+        }
+        let output = folder.appendingPathComponent("study")
+        let run = try runMien([
+            "study", try manifest(lines, in: folder), "--output", output.path, "--metrics", "expressions", "--jobs",
+            "2",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let study = try readStudy(in: output)
+        #expect(study.participants.count == 12 && study.participants.allSatisfy(\.included))
+        // The smile is on from 1 s to 3 s of the 4 s stimulus.
+        let smile = study.moments.filter { $0.kind == .difference && $0.metric == "expressions.smile" }
+        #expect(smile.count == 1, "\(smile)")
+        let moment = try #require(smile.first)
+        #expect(moment.stimulus == "advert" && moment.group == "neutral" && moment.otherGroup == "smiling")
+        #expect(moment.start == 1 && moment.end == 3 && moment.value < -50 && (moment.high ?? 0) < 0, "\(moment)")
+        #expect(!study.moments.contains { $0.kind == .difference && $0.stimulus == "copy" })
+        // The share smiling: every smiling participant in the smile's bins, none of the others.
+        let share = study.curves.filter { $0.stimulus == "advert" && $0.metric == "expressions.smile" }
+        #expect(share.filter { $0.group == "smiling" }.map(\.episodeShare) == [0, 1, 1, 0])
+        #expect(share.filter { $0.group == "neutral" }.map(\.episodeShare) == [0, 0, 0, 0])
+        #expect(share.filter { $0.group == "all" }.map(\.n) == [6, 6, 6, 6])
+        // The smile's plateau is one peak of the smiling group's curve and of the panel's, at its first bin; the
+        // neutral group's curve has none.
+        let peaks = study.moments.filter {
+            $0.kind == .peak && $0.stimulus == "advert" && $0.metric == "expressions.smile"
+        }
+        #expect(Set(peaks.map(\.group)) == ["smiling", "all"] && peaks.count == 2, "\(peaks)")
+        #expect(peaks.allSatisfy { $0.time == 1 } && peaks.first { $0.group == "smiling" }?.episodeShare == 1)
+    }
+
+    @Test func badRows_areNamedAndExcluded_andTheRestOfTheStudyCompletes() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a video".utf8).write(to: folder.appendingPathComponent("broken.avi"))
+        let clip = SampleMedia.astronautClipPath
+        let path = try manifest(
+            [
+                "recording,participant,stimulus,onset,duration", "\(clip),p1,clip,0,", "broken.avi,p2,clip,0,",
+                "\(clip),p3,clip,30,", "\(clip),p4,clip,0,10", "\(clip),p1,clip,0.5,", "\(clip),p5,clip,abc,",
+                "missing.mp4,p6,clip,0,",
+            ], in: folder)
+        let output = folder.appendingPathComponent("study")
+        let run = try runMien(["study", path, "--output", output.path, "--metrics", "expressions"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("line 6: participant p1 already watches clip on line 2 (duplicate row)"))
+        #expect(run.stderr.contains("broken.avi: not a video container"), "\(run.stderr)")
+        let study = try readStudy(in: output)
+        let reasons = Dictionary(uniqueKeysWithValues: study.participants.map { ($0.row.participant, $0.exclusion) })
+        #expect(reasons["p1"] == .some(nil))
+        #expect(reasons["p2"]??.hasPrefix("the recording could not be analysed: ") == true)
+        #expect(reasons["p3"] == "onset 30 s is beyond the recording's end (3 s)")
+        // 3 s of a 10 s stimulus: the face is measured in 30 % of it.
+        #expect(reasons["p4"] == "face measured in 30 % of the stimulus window (minimum 50 %)")
+        #expect(
+            study.participants.first { $0.row.participant == "p4" }?.notes.first?.contains("ends 7 s before") == true)
+        #expect(reasons["p6"]??.contains("no such file") == true)
+        #expect(study.problems.map(\.line) == [6, 7] && study.problems.last?.participant == "p5")
+        // The one good participant's curves are written.
+        #expect(!study.curves.isEmpty && study.curves.allSatisfy { $0.n == 1 })
+        let table = try String(contentsOf: output.appendingPathComponent("participants.csv"), encoding: .utf8)
+        #expect(table.contains("manifest line 7: onset 'abc' is not a number of seconds"))
+    }
+
+    @Test func aManifestWithoutItsColumns_isAUsageErrorNamingIt() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try manifest(["file,person", "a.mp4,p1"], in: folder)
+        let run = try runMien(["study", path, "--output", folder.appendingPathComponent("out").path])
+        #expect(run.status == 64 && run.stderr.contains("manifest.csv"), "\(run.stderr)")
+        #expect(run.stderr.contains("lacks the columns recording, participant, stimulus, onset"), "\(run.stderr)")
+    }
 }
