@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders a `mien analyze --report` page in headless Chromium (from Debian, installed when missing) and
+# Renders a `mien analyze --report` page (or a `mien study` folder's study.html) in headless Chromium (from Debian, installed when missing) and
 # checks it: nothing is fetched from the network, the page's own self-check (every thumbnail decoded,
 # every chart drawn) says "ok", and a full-page screenshot is written for people to look at.
 #
@@ -27,10 +27,11 @@ flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="
 dom=$(chromium "${flags[@]}" --dump-dom "$url" 2>/dev/null) || fail "Chromium could not load it"
 status=$(grep -o 'data-rendered="[^"]*"' <<<"$dom" | head -1 || true)
 [ "$status" = 'data-rendered="ok"' ] || fail "the page's self-check says ${status:-nothing (did the script run?)}"
-charts=$(grep -o '<svg class="chart"' <<<"$dom" | wc -l)
-faces=$(grep -o '<article class="face"' <<<"$dom" | wc -l)
+charts=$(grep -o '<svg class="chart"' <<<"$dom" | wc -l || true)
+faces=$(grep -o '<article class="face"' <<<"$dom" | wc -l || true)
+stimuli=$(grep -o '<section class="stimulus"' <<<"$dom" | wc -l || true)
 
 chromium "${flags[@]}" --window-size=1200,2000 --screenshot="$shot" "$url" >/dev/null 2>&1 || fail "no screenshot"
 bytes=$(stat -c %s "$shot")
 [ "$bytes" -gt 20000 ] || fail "the screenshot is nearly blank ($bytes bytes)"
-echo "check-report: $report renders in $(chromium --version 2>/dev/null | tr -d "\n"): self-check ok, $faces face(s), $charts chart(s), screenshot $shot ($bytes bytes)"
+echo "check-report: $report renders in $(chromium --version 2>/dev/null | tr -d "\n"): self-check ok, $faces face(s), $stimuli stimulus section(s), $charts chart(s), screenshot $shot ($bytes bytes)"

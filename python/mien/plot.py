@@ -4,6 +4,7 @@
     >>> df = mien.analyze("talk.mp4", metrics="emotions")
     >>> mien.plot.timeline(df, ["joy", "valence"])          # one line per input, face and metric
     >>> mien.plot.faces(picture, detector.process(picture))  # the picture with each face's box and ID
+    >>> mien.plot.study(mien.read_study("study/"), "expressions.smile")  # the panel's curve, bands, moments
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._result import Result
+from ._study import Study
 
 
 def _pyplot() -> Any:
@@ -82,4 +84,51 @@ def faces(picture: np.ndarray, result: Result, *, color: str = "bgr", ax: Option
         ax.text(x, y - 4, f"{face_id}" + (f" {emoji}" if emoji else ""), color="lime", fontsize=10,
                 verticalalignment="bottom")
     ax.set_axis_off()
+    return ax
+
+
+def study(result: Study, metric: str, *, stimulus: Optional[str] = None, ax: Optional[Any] = None) -> Any:
+    """One metric of a study on stimulus time: each group's mean curve with its 95 % band, peaks marked,
+    stretches where groups differ shaded.
+
+    Args:
+        result: what ``mien.study`` or ``mien.read_study`` returns.
+        metric: a catalog name (``"expressions.smile"``, ``"valence"``; ``mien metrics``).
+        stimulus: which stimulus (default: the first).
+        ax: the matplotlib axes to draw on (default: a new figure's).
+
+    Returns:
+        The axes: seconds of stimulus time across (each point at its bin's middle), the metric's scale up.
+
+    Raises:
+        ValueError: a metric or stimulus the study has no curve of.
+    """
+    curves = result.curves
+    if curves.empty:
+        raise ValueError("the study has no curve (was any participant included?)")
+    stimulus = stimulus if stimulus is not None else str(curves["stimulus"].iloc[0])
+    rows = curves[(curves["stimulus"] == stimulus) & (curves["metric"] == metric)]
+    if rows.empty:
+        raise ValueError(f"no curve of {metric!r} for stimulus {stimulus!r}; metrics are "
+                         f"{', '.join(sorted(curves['metric'].unique()))}")
+    if ax is None:
+        _, ax = _pyplot().subplots(figsize=(10, 4))
+    bin = float(result.info.get("settings", {}).get("bin", 1.0))
+    moments = result.moments
+    if not moments.empty:
+        moments = moments[(moments["stimulus"] == stimulus) & (moments["metric"] == metric)]
+    for _, moment in moments[moments["kind"] == "difference"].iterrows() if not moments.empty else []:
+        ax.axvspan(moment["start"], moment["end"], color="#f5c542", alpha=0.25,
+                   label=f"{moment['group']} − {moment['otherGroup']} differ")
+    for group, line in rows.groupby("group", sort=False):
+        middle = line["time"] + bin / 2
+        drawn = ax.plot(middle, line["mean"], label=f"{group}", linewidth=2 if group == "all" else 1.5)
+        ax.fill_between(middle, line["low"], line["high"], color=drawn[0].get_color(), alpha=0.15)
+        if not moments.empty:
+            peaks = moments[(moments["kind"] == "peak") & (moments["group"] == group)]
+            ax.scatter(peaks["time"] + bin / 2, peaks["value"], color=drawn[0].get_color(), zorder=3)
+    ax.set_xlabel("stimulus time (s)")
+    ax.set_ylabel(metric)
+    ax.set_title(stimulus)
+    ax.legend(loc="best", fontsize="small")
     return ax

@@ -1,0 +1,167 @@
+"""Studies: a panel's recordings of the same stimuli, aligned on stimulus time and aggregated (``mien study``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Dict, NamedTuple, Optional, Sequence, Union
+
+import pandas as pd
+
+from . import _engine
+from ._errors import MienWarning, OptionsError
+from ._frames import _metric_groups
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: The manifest's columns (``duration`` and ``group`` may be left out).
+MANIFEST_COLUMNS = ("recording", "participant", "stimulus", "onset", "duration", "group")
+
+
+class Study(NamedTuple):
+    """What ``study`` and ``read_study`` return: the study folder's tables as DataFrames.
+
+    ``curves``: one row per stimulus, group (``all`` = the whole panel), metric and time bin (``time``: the bin's
+    start, seconds of stimulus time): ``n`` participants measured, ``mean``, its 95 % interval ``low``..``high``
+    and ``episodeShare`` (0..1, participants in an episode). ``participants``: one row per manifest row, with
+    ``included`` and the ``exclusion`` reason, ``faceShare``, per-metric means (``mean.<metric>``) and episode
+    counts. ``moments``: peaks and group differences. ``isc``: leave-one-out inter-subject correlation per
+    metric. ``segments``: per named scene (empty without ``segments=``). ``info``: the rest of ``study.json``
+    (settings, versions, model checksums, timing).
+    """
+
+    curves: pd.DataFrame
+    participants: pd.DataFrame
+    moments: pd.DataFrame
+    isc: pd.DataFrame
+    segments: pd.DataFrame
+    info: Dict[str, Any]
+
+
+def study(
+    manifest: Union[PathLike, pd.DataFrame],
+    *,
+    output: Optional[PathLike] = None,
+    metrics: Union[str, Sequence[str]] = "all",
+    rate: Optional[float] = None,
+    bin: float = 1.0,
+    min_face_share: float = 0.5,
+    min_difference: float = 1.0,
+    peak_prominence: float = 10.0,
+    segments: Optional[Union[PathLike, pd.DataFrame]] = None,
+    max_faces: int = 5,
+    face_mode: str = "large",
+    jobs: int = 1,
+    progress: bool = True,
+) -> Study:
+    """Analyses each recording of a manifest once and aggregates the panel on stimulus time (``mien study``).
+
+    Args:
+        manifest: a CSV path, or a DataFrame with the columns ``recording``, ``participant``, ``stimulus``,
+            ``onset`` (seconds into the recording when the stimulus started) and optionally ``duration`` and
+            ``group``. A DataFrame's relative recording paths are read from the current folder.
+        output: the study folder (kept: ``recordings/`` is reused by the next run). None: a temporary folder,
+            removed once the tables are read.
+        metrics: metric groups, as ``analyze`` takes them.
+        rate: frames analysed per second at most (None: every frame).
+        bin: seconds per time bin (whole milliseconds).
+        min_face_share: least share (0..1) of the stimulus window with the participant's face measured.
+        min_difference: seconds two groups must differ to be a moment.
+        peak_prominence: score points a peak must stand out to be a moment.
+        segments: named scenes (``stimulus``, ``name``, ``start``, ``end``): a CSV path or a DataFrame.
+        max_faces, face_mode, jobs, progress: as ``analyze``.
+
+    Rows that cannot be used (a recording that cannot be read, an onset beyond its end, a duplicate row, a
+    participant never seen) are excluded with their reason in ``participants`` and reported with a
+    ``MienWarning``; the rest of the study completes.
+
+    Raises:
+        InputError: the manifest cannot be read or has no usable row.
+        ModelError, OptionsError, EngineError: as ``analyze``.
+    """
+    groups = _metric_groups(metrics)
+    if not bin > 0:
+        raise OptionsError(f"bin must be a positive number of seconds, not {bin!r}")
+    if not 0 <= min_face_share <= 1:
+        raise OptionsError(f"min_face_share must be within 0...1, not {min_face_share!r}")
+    temporary = output is None
+    folder = Path(tempfile.mkdtemp(prefix="mien-study-") if output is None else output)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        manifest_file = _table_file(manifest, folder, "manifest.csv", "recording")
+        arguments = [_engine.executable(), "study", manifest_file,
+                     "--output", str(folder), "--metrics", ",".join(groups), "--bin", repr(float(bin)),
+                     "--min-face-share", repr(float(min_face_share)), "--min-difference", repr(float(min_difference)),
+                     "--peak-prominence", repr(float(peak_prominence)), "--max-faces", str(max_faces),
+                     "--face-mode", face_mode, "--jobs", str(jobs)]
+        if rate is not None:
+            arguments += ["--rate", repr(float(rate))]
+        if segments is not None:
+            arguments += ["--segments", _table_file(segments, folder, "segments.input.csv", None)]
+        shown = _engine._Progress(_recordings(manifest_file)) if progress else None
+        try:
+            done = _engine.run(arguments, progress=shown)
+        finally:
+            if shown is not None:
+                shown.close()
+        if not (folder / "study.json").is_file():
+            if done.errors:
+                raise done.errors[0]
+            raise OptionsError(f"mien study wrote no study.json into {folder}")
+        result = read_study(folder)
+    finally:
+        if temporary:
+            shutil.rmtree(folder, ignore_errors=True)
+    excluded = result.participants[~result.participants["included"].astype(bool)]
+    if len(excluded):
+        listed = "; ".join(f"{row.participant} ({row.stimulus}): {row.exclusion}" for row in excluded.itertuples())
+        warnings.warn(f"{len(excluded)} row(s) excluded: {listed}", MienWarning, stacklevel=2)
+    return result
+
+
+def read_study(folder: PathLike) -> Study:
+    """Reads what ``mien study --output FOLDER`` wrote (the tables and ``study.json``)."""
+    path = Path(folder)
+    if not (path / "study.json").is_file():
+        raise FileNotFoundError(f"{path}: no study.json (is it a `mien study` folder?)")
+    info = json.loads((path / "study.json").read_text(encoding="utf-8"))
+    for bulky in ("participants", "curves", "moments", "correlations", "segments"):
+        info.pop(bulky, None)
+
+    def table(name: str) -> pd.DataFrame:
+        file = path / name
+        return pd.read_csv(file, keep_default_na=False, na_values=[""]) if file.is_file() else pd.DataFrame()
+
+    participants = table("participants.csv")
+    if "included" in participants:
+        participants["included"] = participants["included"].astype(bool)
+    for frame in (participants,):
+        for column in ("group", "exclusion", "notes"):
+            if column in frame:
+                frame[column] = frame[column].astype("string")
+    return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
+                 info)
+
+
+def _recordings(manifest: str) -> int:
+    """How many recordings the manifest names (for the progress bar; 0 when it cannot be read here)."""
+    try:
+        return int(pd.read_csv(manifest)["recording"].nunique())
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def _table_file(table: Union[PathLike, pd.DataFrame], folder: Path, name: str, path_column: Optional[str]) -> str:
+    """A path for the engine: the CSV given, or a DataFrame written into the study folder (paths made absolute)."""
+    if not isinstance(table, pd.DataFrame):
+        return os.fspath(table)
+    frame = table.copy()
+    if path_column is not None and path_column in frame:
+        frame[path_column] = [os.path.abspath(os.fspath(value)) for value in frame[path_column]]
+    file = folder / name
+    frame.to_csv(file, index=False)
+    return str(file)

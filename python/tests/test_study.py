@@ -1,0 +1,104 @@
+"""``mien.study``: every figure of ``curves.csv`` recomputed with pandas from the per-recording CSVs it analysed."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mien
+import mien.plot
+from catalog import catalog
+from conftest import ROOT
+
+CLIP = ROOT / "Samples" / "astronaut-pan-zoom.mp4"
+#: Student's t, two-sided 95 %, by degrees of freedom (textbook table).
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+BIN = 0.5
+
+
+def participant_bins(rows: pd.DataFrame, episodes: pd.DataFrame, onset: float, columns: dict) -> dict:
+    """One participant's face: the face with most rows in the window; per metric, the mean and the episode share
+    of each bin, on the millisecond grid the files are written on."""
+    ms = (rows["TimeStamp"] * 1000).round().astype(int) - round(onset * 1000)
+    window = rows[ms >= 0].assign(ms=ms[ms >= 0])
+    counts = window["faceId"].value_counts()
+    face = min(counts[counts == counts.max()].index)
+    window = window[window["faceId"] == face].copy()
+    window["bin"] = window["ms"] // round(BIN * 1000)
+    result = {}
+    for metric, column in columns.items():
+        if window[column].isna().all():
+            continue
+        spans = episodes[(episodes["faceId"] == face) & (episodes["metric"] == metric)]
+        absolute = window["ms"] + round(onset * 1000)
+        inside = np.zeros(len(window), dtype=bool)
+        for span in spans.itertuples():
+            inside |= (absolute >= round(span.onset * 1000)).to_numpy() & (absolute <= round(span.offset * 1000)).to_numpy()
+        frame = window.assign(inside=inside)
+        measured = frame[frame[column].notna()]
+        result[metric] = (measured.groupby("bin")[column].mean(), frame.groupby("bin")["inside"].mean())
+    return result
+
+
+def test_curves_equal_pandas_on_the_recordings_csv(engine: str, tmp_path: Path) -> None:
+    manifest = pd.DataFrame({
+        "recording": [str(CLIP)] * 3, "participant": ["p1", "p2", "p3"], "stimulus": ["clip"] * 3,
+        "onset": [0.0, 0.4, 1.0], "group": ["a", "a", "b"],
+    })
+    result = mien.study(manifest, output=tmp_path, metrics="expressions,emotions", bin=BIN, progress=False)
+    assert result.participants["included"].all()
+    entries = {entry["name"]: entry for entry in catalog(engine)["metrics"]}
+    rows = pd.read_csv(tmp_path / "recordings" / f"{CLIP.name}.csv")
+    episodes = pd.read_csv(tmp_path / "recordings" / f"{CLIP.name}.events.csv")
+    curves = result.curves
+    metrics = sorted(curves["metric"].unique())
+    assert {"expressions.smile", "emotions.joy", "valence"} <= set(metrics)
+    columns = {metric: entries[metric]["columns"][0] for metric in metrics}
+    series = {row.participant: participant_bins(rows, episodes, row.onset, columns) for row in manifest.itertuples()}
+    groups = {"all": ["p1", "p2", "p3"], "a": ["p1", "p2"], "b": ["p3"]}
+    checked = 0
+    for point in curves.itertuples():
+        bin = round(point.time / BIN)
+        values = [series[p][point.metric][0].get(bin) for p in groups[point.group] if point.metric in series[p]]
+        values = [v for v in values if v is not None and not math.isnan(v)]
+        assert point.n == len(values), point
+        if not values:
+            assert math.isnan(point.mean)
+            continue
+        mean = float(np.mean(values))
+        assert abs(point.mean - mean) < 0.01, point
+        if len(values) >= 2:
+            half = T95[len(values) - 1] * float(np.std(values, ddof=1)) / math.sqrt(len(values))
+            assert abs(point.low - (mean - half)) < 0.02 and abs(point.high - (mean + half)) < 0.02, point
+        else:
+            assert math.isnan(point.low) and math.isnan(point.high)
+        shares = [series[p][point.metric][1].get(bin) for p in groups[point.group] if point.metric in series[p]]
+        shares = [s for s in shares if s is not None]
+        if not math.isnan(point.episodeShare):
+            assert abs(point.episodeShare - sum(s >= 0.5 for s in shares) / len(shares)) < 1e-9, point
+        checked += 1
+    assert checked > 100
+    # The same tables read back, and the plot drawn from them.
+    again = mien.read_study(tmp_path)
+    pd.testing.assert_frame_equal(again.curves, curves)
+    assert again.info["settings"]["bin"] == BIN and again.info["models"]
+    ax = mien.plot.study(again, "expressions.smile")
+    assert ax.get_title() == "clip" and len(ax.lines) == 3
+
+
+def test_bad_rows_warn_and_are_excluded(tmp_path: Path) -> None:
+    manifest = pd.DataFrame({
+        "recording": [str(CLIP), str(tmp_path / "missing.mp4"), str(CLIP)], "participant": ["p1", "p2", "p3"],
+        "stimulus": ["clip"] * 3, "onset": [0.0, 0.0, 30.0],
+    })
+    with pytest.warns(mien.MienWarning, match="2 row"):
+        result = mien.study(manifest, metrics="expressions", progress=False)
+    reasons = dict(zip(result.participants["participant"], result.participants["exclusion"]))
+    assert pd.isna(reasons["p1"])
+    assert "could not be analysed" in reasons["p2"] and "beyond the recording's end" in reasons["p3"]
+    with pytest.raises(FileNotFoundError):
+        mien.read_study(tmp_path)
