@@ -142,8 +142,9 @@ struct StudyCommand: ParsableCommand {
             throw ExitStatus.inputFailed
         }
         let included = participants.filter(\.included).count
-        Diagnostics.logger.notice(
-            "study: \(study.stimuli.count) stimuli, \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)"
+        // Always said (not a log line): where the study is and how many rows it holds.
+        Console.error(
+            "mien study: \(study.stimuli.count) stimuli, \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)\n"
         )
         if !failures.isEmpty || !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
     }

@@ -15,12 +15,19 @@ struct StudyRecordingsCommand: ParsableCommand {
     @Option(help: "yalefaces subjects to make viewers of (subject01 ... subject15).")
     var subjects: [String] = ["subject01", "subject02", "subject03"]
 
+    @Option(help: "Instead: a panel of this many viewers of versions A and B of an 8 s advert, and its manifest.csv.")
+    var panel: Int?
+
     func run() throws {
         guard let root = SampleMedia.evaluationDirectory else {
             throw ValidationError("needs the evaluation data (../shared/eval or EVAL_DIR)")
         }
         let url = URL(fileURLWithPath: folder)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if let panel {
+            print(try StudyRecordings.writePanel(in: url, evaluation: root, viewers: panel))
+            return
+        }
         let talking = try StudyRecordings.writeTalking(in: url, evaluation: root)
         print(talking.0, talking.1, talking.2, separator: "\n")
         for subject in subjects {

@@ -69,6 +69,46 @@ public enum StudyRecordings {
         return (neutralPath, smilePath)
     }
 
+    /// The yalefaces subjects with a neutral and a happy picture.
+    public static let viewerSubjects = (1...8).map { "subject0\($0)" }
+
+    /// Writes a panel for the worked example and the timing of `mien study`: `viewers` recordings, each a
+    /// viewer (yalefaces' 8 subjects in turn) watching one version of an 8 s advert at 25 fps after 1-3 s of other
+    /// footage (grass): version A, with a smile from 3 s to 6 s, or version B, without (each subject sees both); and
+    /// `manifest.csv` naming them (groups A and B).
+    /// - Returns: the manifest's path.
+    public static func writePanel(in folder: URL, evaluation root: URL, viewers: Int) throws -> String {
+        let grass = try ImageDecoder.decode(
+            file: root.appendingPathComponent("face_alignment_test_assets/grass.jpg").path)
+        var lines = ["recording,participant,stimulus,onset,duration,group"]
+        for viewer in 0..<viewers {
+            let subject = viewerSubjects[viewer % viewerSubjects.count]
+            func picture(_ condition: String) throws -> Frame {
+                let still = try ImageDecoder.decode(
+                    file: root.appendingPathComponent("yalefaces/png/\(subject).\(condition).png").path)
+                return try still.warped(by: .scale(1, thenTranslate: 0, 0), width: 320, height: 240)
+            }
+            let normal = try picture("normal")
+            // Each subject watches A once and B once over the first 16 viewers, so the groups hold the same faces.
+            let version = (viewer + viewer / viewerSubjects.count) % 2 == 0 ? "A" : "B"
+            let middle = version == "A" ? try picture("happy") : normal
+            let leadFrames = 25 + (viewer * 17) % 50
+            let lead = try (0..<leadFrames).map { frame in
+                try grass.warped(by: .scale(0.5, thenTranslate: -Double(frame) * 2, 0), width: 320, height: 240)
+            }
+            let frames =
+                lead + Array(repeating: normal, count: 75) + Array(repeating: middle, count: 75)
+                + Array(repeating: normal, count: 50)
+            let name = String(format: "viewer%02d.avi", viewer + 1)
+            try write(frames, to: folder.appendingPathComponent(name).path, side: nil, fps: 25)
+            lines.append(
+                "\(name),\(String(format: "v%02d", viewer + 1)),advert,\(Double(leadFrames) / 25),8,\(version)")
+        }
+        let manifest = folder.appendingPathComponent("manifest.csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        return manifest
+    }
+
     private static func write(_ frames: [Frame], to path: String, side: Int?, fps: Double) throws {
         guard let first = frames.first else { return }
         let writer = try VideoWriter(path: path, width: first.width, height: first.height, framesPerSecond: fps)

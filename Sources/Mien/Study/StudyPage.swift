@@ -1,11 +1,12 @@
 import Foundation
 
-/// A study as one self-contained HTML page (`study.html`): per stimulus, the charted metrics' curves with their
-/// 95 % bands per group, the share of participants in an episode, a strip per participant, and the moments
-/// marked; then the participants' table. No script or style leaves the file; a self-check sets
+/// A study as one self-contained HTML page (`study.html`).
+///
+/// Per stimulus, the charted metrics' curves with their 95 % bands per group, the share of participants in an
+/// episode, a strip per participant, and the moments marked; then the participants' table. No script or style leaves the file; a self-check sets
 /// `<html data-rendered="ok">` once every chart has something drawn (`scripts/check-report.sh` reads it).
 package enum StudyPage {
-    /// The most metrics charted per stimulus: those with a moment first, in catalog order.
+    /// The most metrics charted per stimulus: those with the largest moments first.
     static let chartedPerStimulus = 8
     private static let width = 720.0
     private static let height = 190.0
@@ -60,7 +61,12 @@ package enum StudyPage {
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
         let moments = study.moments.filter { $0.stimulus == stimulus }
         let measured = curves.reduce(into: [String]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
+        // The metrics with the largest moments first (a difference's size, a peak's height), then the highest curves.
+        func size(_ metric: String) -> Double {
+            moments.filter { $0.metric == metric }.map { abs($0.value) }.max() ?? 0
+        }
         let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
+            .sorted { size($0) > size($1) }
         let highest = measured.sorted { maximum(curves, $0) > maximum(curves, $1) }
         let charted = Array((withMoments + highest.filter { !withMoments.contains($0) }).prefix(chartedPerStimulus))
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count
