@@ -78,7 +78,8 @@ docs-check:
 	python3 scripts/docs/check.py --mien .build/debug/mien
 	@$(MAKE) --no-print-directory docs
 
-## report-check: render an HTML report of the sample in headless Chromium (installed when missing) and check it.
+## report-check: render an HTML report of the sample, and a study page of it, in headless Chromium (installed when
+## missing) and check them.
 report-check:
 	@mkdir -p .build/report-check
 	$(SWIFT) build --product mien
@@ -87,6 +88,12 @@ report-check:
 	.build/debug/mien analyze .build/report-check/clip.mp4 Samples/astronaut.jpg --output .build/report-check \
 	  --report .build/report-check/report.html 2>/dev/null
 	scripts/check-report.sh .build/report-check/report.html
+	printf 'recording,participant,stimulus,onset,group\n%s,p1,clip,0,a\n%s,p2,clip,0.5,a\n%s,p3,clip,1,b\n' \
+	  Samples/astronaut-pan-zoom.mp4 Samples/astronaut-pan-zoom.mp4 Samples/astronaut-pan-zoom.mp4 \
+	  | sed "s|Samples/|$(CURDIR)/Samples/|g" >.build/report-check/manifest.csv
+	.build/debug/mien study .build/report-check/manifest.csv --output .build/report-check/study --metrics expressions \
+	  --bin 0.5 2>/dev/null
+	scripts/check-report.sh .build/report-check/study/study.html
 
 ## live-check: `mien serve` and its live page in headless Chromium with a fake camera playing a clip of the sample;
 ## the page's own self-check (results, one stable face ID, boxes, a picture) must pass, then SIGTERM stops it.
