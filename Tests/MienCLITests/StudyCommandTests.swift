@@ -13,6 +13,7 @@ struct StudyCommandTests {
         var moments: [StudyMoment]
         var correlations: [StudyCorrelation]
         var problems: [StudyManifest.Problem]
+        var segments: [StudySegmentFigure]
     }
 
     private func readStudy(in folder: URL) throws -> StudyFile {
@@ -98,9 +99,13 @@ struct StudyCommandTests {
             ]
         }
         let output = folder.appendingPathComponent("study")
+        let segments = folder.appendingPathComponent("segments.csv")
+        try "stimulus,name,start,end\nadvert,before,0,1\nadvert,smile,1,3\n".write(
+            to: segments, atomically: true, encoding: .utf8)
         let run = try runMien([
             "study", try manifest(lines, in: folder), "--output", output.path, "--metrics", "expressions", "--jobs",
             "2",
+            "--segments", segments.path,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let study = try readStudy(in: output)
@@ -117,6 +122,13 @@ struct StudyCommandTests {
         #expect(share.filter { $0.group == "smiling" }.map(\.episodeShare) == [0, 1, 1, 0])
         #expect(share.filter { $0.group == "neutral" }.map(\.episodeShare) == [0, 0, 0, 0])
         #expect(share.filter { $0.group == "all" }.map(\.n) == [6, 6, 6, 6])
+        // Per scene: the smiling group smiles in the scene named for it, not before it; the other stimulus has none.
+        let scenes = study.segments.filter { $0.metric == "expressions.smile" }
+        let smiling = try #require(scenes.first { $0.group == "smiling" && $0.segment == "smile" })
+        #expect(smiling.n == 3 && (smiling.mean ?? 0) > 90 && smiling.episodeShare == 1, "\(smiling)")
+        #expect((scenes.first { $0.group == "smiling" && $0.segment == "before" }?.mean ?? 100) < 30)
+        #expect(!scenes.contains { $0.stimulus == "copy" })
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("segments.csv").path))
         // The smile's plateau is one peak of the smiling group's curve and of the panel's, at its first bin; the
         // neutral group's curve has none.
         let peaks = study.moments.filter {
@@ -157,6 +169,16 @@ struct StudyCommandTests {
         #expect(!study.curves.isEmpty && study.curves.allSatisfy { $0.n == 1 })
         let table = try String(contentsOf: output.appendingPathComponent("participants.csv"), encoding: .utf8)
         #expect(table.contains("manifest line 7: onset 'abc' is not a number of seconds"))
+    }
+
+    @Test func listRecordings_printsEachRecordingOnce_resolvedFromTheManifestsFolder() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try manifest(
+            ["recording,participant,stimulus,onset", "a.mp4,p1,s1,0", "a.mp4,p1,s2,5", "b/c.mp4,p2,s1,0"], in: folder)
+        let run = try runMien(["study", path, "--list-recordings"])
+        let root = folder.standardizedFileURL.path
+        #expect(run.status == 0 && run.stdout == "\(root)/a.mp4\n\(root)/b/c.mp4\n", "\(run.stdout) \(run.stderr)")
     }
 
     @Test func aManifestWithoutItsColumns_isAUsageErrorNamingIt() throws {
