@@ -39,9 +39,11 @@ public enum StudyRecordings {
                 width: side, height: side)
         }
         let paths = ["talking.avi", "talking-late.avi", "grass.avi"].map { folder.appendingPathComponent($0).path }
-        // One frame of grass first in both: the first frame of an .avi decodes to other pixels than the same
-        // frame further into a file (276,517 of its 786,432 bytes differ; frames after it are equal), which would
-        // start the two recordings' trackers differently.
+        // One frame of grass first in both: the first frame of an .avi is coded other than the same picture
+        // further into a file (276,517 of its 786,432 decoded bytes differ; every later frame is equal), which
+        // would start the two recordings' trackers differently. Motion JPEG decodes each frame alone, so the
+        // difference comes from the writer (most likely its encoder's rate control starting a file from its own
+        // quantiser; not verified further).
         try write([lead[0]] + talking, to: paths[0], side: side, fps: talkingFramesPerSecond)
         try write(lead + talking, to: paths[1], side: side, fps: talkingFramesPerSecond)
         try write(lead, to: paths[2], side: side, fps: talkingFramesPerSecond)

@@ -80,8 +80,9 @@ def study(
     ``MienWarning``; the rest of the study completes.
 
     Raises:
-        InputError: the manifest cannot be read or has no usable row.
-        ModelError, OptionsError, EngineError: as ``analyze``.
+        OptionsError: an option is invalid, or the manifest (or segments file) cannot be read, lacks a required
+            column or has no usable row (the engine's usage error, naming the file); nothing is analysed.
+        ModelError, EngineError: as ``analyze``.
     """
     groups = _metric_groups(metrics)
     if not bin > 0:
