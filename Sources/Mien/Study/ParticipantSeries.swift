@@ -36,6 +36,17 @@ public struct ParticipantSeries: Sendable, Codable {
     /// within the window.
     public var episodeCounts: [String: Int]
 
+    /// The face's mean of `metric` in `bin`; nil where it was not measured or the recording does not reach.
+    public func value(_ metric: String, bin: Int) -> Double? { Self.at(bin, of: bins[metric]) }
+
+    /// The share of the face's frames in `bin` within an episode of `metric`; nil where not measured or not followed.
+    public func episodeShare(_ metric: String, bin: Int) -> Double? { Self.at(bin, of: episodeBins[metric]) }
+
+    private static func at(_ bin: Int, of series: [Double?]?) -> Double? {
+        guard let series, series.indices.contains(bin) else { return nil }
+        return series[bin]
+    }
+
     /// Whether the participant counts in the curves.
     public var included: Bool { exclusion == nil }
 

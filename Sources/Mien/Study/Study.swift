@@ -64,7 +64,7 @@ public struct Study: Sendable, Codable {
     private func time(_ bin: Int) -> Double { Double(bin * settings.binMilliseconds) / 1000 }
 
     private func values(_ members: [ParticipantSeries], metric: String, bin: Int) -> [Double] {
-        members.compactMap { $0.bins[metric].flatMap { bin < $0.count ? $0[bin] : nil } }
+        members.compactMap { $0.value(metric, bin: bin) }
     }
 
     private func point(
@@ -72,7 +72,7 @@ public struct Study: Sendable, Codable {
     ) -> StudyCurvePoint {
         let values = values(members, metric: metric, bin: bin)
         let (mean, low, high) = StudyStatistics.meanInterval(values)
-        let shares = members.compactMap { $0.episodeBins[metric].flatMap { bin < $0.count ? $0[bin] : nil } }
+        let shares = members.compactMap { $0.episodeShare(metric, bin: bin) }
         let followed = members.contains { $0.episodeBins[metric] != nil }
         let share: Double? =
             followed && !shares.isEmpty ? Double(shares.filter { $0 >= 0.5 }.count) / Double(shares.count) : nil
@@ -160,10 +160,10 @@ public struct Study: Sendable, Codable {
         }
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
         let perParticipant = members.compactMap { member in
-            mean(bins.compactMap { bin in member.bins[metric].flatMap { bin < $0.count ? $0[bin] : nil } })
+            mean(bins.compactMap { member.value(metric, bin: $0) })
         }
         let shares = members.compactMap { member in
-            mean(bins.compactMap { bin in member.episodeBins[metric].flatMap { bin < $0.count ? $0[bin] : nil } })
+            mean(bins.compactMap { member.episodeShare(metric, bin: $0) })
         }
         let (value, low, high) = StudyStatistics.meanInterval(perParticipant)
         return StudySegmentFigure(
