@@ -65,6 +65,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - Statistics for studies: t, Welch, permutation tests, ISC and bootstrap (pure Swift, no dependency)
+        .target(name: "MienStatistics", swiftSettings: swiftSettings),
+
         // MARK: - OpenCV- and OpenVINO-backed stages and frame sources (the only importer of both)
         .target(
             name: "MienVision",
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "Mien",
             dependencies: [
-                "MienCore", "MienVision",
+                "MienCore", "MienVision", "MienStatistics",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -137,6 +140,7 @@ let package = Package(
             dependencies: ["MienCore", .product(name: "RealModule", package: "swift-numerics")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "MienStatisticsTests", dependencies: ["MienStatistics"], swiftSettings: swiftSettings),
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienCLITests", dependencies: ["MienCLI", "MienTesting"], swiftSettings: swiftSettings),

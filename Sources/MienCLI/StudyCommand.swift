@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import Logging
 import Mien
@@ -31,17 +31,46 @@ struct StudyCommand: ParsableCommand {
 
     @OptionGroup var analysis: AnalysisArguments
 
-    @Option(help: "Seconds per time bin (whole milliseconds; default 1).")
+    @Option(help: "Seconds per time bin (whole milliseconds).")
     var bin: Double = StudySettings.standard.bin
 
-    @Option(help: "Least share (0...1) of the stimulus window with the participant's face measured (default 0.5).")
+    @Option(help: "Least share (0...1) of the stimulus's time with the participant's face measured.")
     var minFaceShare: Double = StudySettings.standard.minimumFaceShare
 
-    @Option(help: "Seconds two groups must differ to be a moment (default 1).")
+    @Option(help: "Seconds a difference or response must last to be listed, on top of its test.")
     var minDifference: Double = StudySettings.standard.minimumDifference
 
-    @Option(help: "Score points a curve's peak must stand out to be a moment (default 10).")
+    @Option(help: "Score points a curve's peak must rise above its bases to be a moment.")
     var peakProminence: Double = StudySettings.standard.peakProminence
+
+    @Option(help: "Error rate the tests of differences, responses and ISC control.")
+    var alpha: Double = StudySettings.standard.alpha
+
+    @Option(help: "Permutations and bootstrap resamples per test (every relabelling when there are fewer).")
+    var permutations: Int = StudySettings.standard.permutations
+
+    @Option(help: "Seed of the permutations and resamples: the same seed gives the same study.")
+    var seed: UInt64 = StudySettings.standard.seed
+
+    @Option(
+        help: ArgumentHelp(
+            "How the tests over bins, metrics and groups are corrected.",
+            discussion: "cluster: cluster-based permutation test, family-wise error (default). fdr: per-bin permutation p with Benjamini-Hochberg, false discovery rate."))
+    var correction: StudySettings.Correction = StudySettings.standard.correction
+
+    @Option(help: "Seconds at the start of the stimulus that are each participant's baseline for responses (0: none).")
+    var baseline: Double = StudySettings.standard.baseline
+
+    @Option(help: "Fewest bins measured in 2 or more participants for an inter-subject correlation.")
+    var iscMinBins: Int = StudySettings.standard.iscMinimumBins
+
+    @Option(help: "Fewest participants in a bin for study.html to draw its interval (fewer: the curve is marked thin).")
+    var minParticipants: Int = StudySettings.standard.minimumParticipants
+
+    @Option(
+        parsing: .upToNextOption,
+        help: "Metrics study.html charts, in order (catalog names, e.g. expressions.smile valence); default: those with the most moments.")
+    var chart: [String] = []
 
     @Option(help: "A CSV of named scenes (stimulus, name, start, end in seconds of stimulus time): figures per scene.")
     var segments: String?
@@ -70,9 +99,19 @@ struct StudyCommand: ParsableCommand {
 
     private func settings() throws -> StudySettings {
         do {
+            let unknown = chart.filter { name in
+                MetricCatalog.entry(named: name).map { [.category, .flag].contains($0.unit) } ?? true
+            }
+            if !unknown.isEmpty {
+                throw MienError(
+                    .invalidArgument,
+                    "--chart: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is not a metric" : "are not metrics") with a score (mien metrics lists them)")
+            }
             return try StudySettings(
                 bin: bin, minimumFaceShare: minFaceShare, minimumDifference: minDifference,
-                peakProminence: peakProminence)
+                peakProminence: peakProminence, alpha: alpha, permutations: permutations, seed: seed,
+                correction: correction, baseline: baseline, iscMinimumBins: iscMinBins,
+                minimumParticipants: minParticipants, charts: chart)
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
@@ -144,7 +183,7 @@ struct StudyCommand: ParsableCommand {
         let included = participants.filter(\.included).count
         // Always said (not a log line): where the study is and how many rows it holds.
         Console.error(
-            "mien study: \(study.stimuli.count) stimuli, \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)\n"
+            "mien study: \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)\n"
         )
         if !failures.isEmpty || !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
     }
@@ -183,3 +222,5 @@ struct StudyCommand: ParsableCommand {
         String(format: "%.2f s", ProgressBoard.seconds(duration))
     }
 }
+
+extension StudySettings.Correction: ExpressibleByArgument {}

@@ -19,7 +19,7 @@ struct StudyDocument: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, moments
-        case correlations, segments
+        case correlations, segments, notes
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -38,6 +38,7 @@ struct StudyDocument: Encodable {
         try container.encode(study.moments, forKey: .moments)
         try container.encode(study.correlations, forKey: .correlations)
         try container.encode(study.segments, forKey: .segments)
+        try container.encode(study.notes, forKey: .notes)
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.

@@ -22,13 +22,19 @@ public struct StudyCurvePoint: Sendable, Codable, Equatable {
     public var episodeShare: Double?
 }
 
-/// A moment of a stimulus: a peak of a curve, or a stretch where two groups differ.
+/// A moment of a stimulus: a peak of a curve, a stretch where the audience responds against its baseline, or a
+/// stretch where two groups differ. Responses and differences are reported only when their corrected p is below
+/// the study's alpha (`StudySettings.correction`); `docs/studies.md` says what each means.
 public struct StudyMoment: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {
-        /// A local maximum of a group's mean curve, prominent by `StudySettings.peakProminence`.
+        /// A local maximum of a group's mean curve, prominent by `StudySettings.peakProminence`, whose 95 %
+        /// interval lies wholly above the interval at the higher of its two bases.
         case peak
-        /// Consecutive bins where the 95 % interval of `group`'s mean minus `otherGroup`'s excludes 0, lasting
-        /// `StudySettings.minimumDifference` or more (Welch's interval).
+        /// Consecutive bins where a group's change from its own baseline (`StudySettings.baseline`) is
+        /// significant: a sign-flip permutation test with its error corrected over time and metrics.
+        case response
+        /// Consecutive bins where `group` and `otherGroup` differ: a permutation test of the group labels with its
+        /// error corrected over time, metrics and pairs of groups.
         case difference
     }
     public var stimulus: String
@@ -37,30 +43,56 @@ public struct StudyMoment: Sendable, Codable, Equatable {
     public var group: String
     /// The group compared with (differences only).
     public var otherGroup: String?
-    /// The stretch, seconds of stimulus time (a peak: its bin).
+    /// The stretch, seconds of stimulus time: [start, end) (a peak: its bin).
     public var start: Double
     public var end: Double
-    /// The bin of the peak, or of the largest difference.
+    /// The bin of the peak, or of the largest difference or change.
     public var time: Double
-    /// The curve's mean there, or the difference of the means.
+    /// The peak's height; the largest difference of the means (`group` − `otherGroup`); the largest mean
+    /// change from baseline.
     public var value: Double
-    /// The difference's 95 % interval there (differences only).
+    /// The 95 % interval of `value`: a peak's over bootstrap resamples of the participants; a difference's
+    /// (Welch) or change's (Student) at `time`, descriptive, not corrected.
     public var low: Double?
     public var high: Double?
+    /// A peak's 95 % bootstrap interval for its time, seconds of stimulus time.
+    public var timeLow: Double?
+    public var timeHigh: Double?
+    /// The corrected p of a response or difference.
+    public var p: Double?
+    /// The cluster's mass (sum of its t statistics) or, with FDR, the sum of the t of its bins.
+    public var mass: Double?
+    /// How `p` (or a peak's intervals) was found: `cluster-permutation`, `fdr-permutation` or `bootstrap`.
+    public var method: String?
+    /// Permutations or bootstrap resamples behind it (every distinct relabelling when the test is exact).
+    public var permutations: Int?
     /// The share of participants in an episode there (peaks of followed metrics only).
     public var episodeShare: Double?
 }
 
 /// The inter-subject correlation of one metric for one group and stimulus: each participant's binned series
-/// correlated (Pearson) with the mean of the others' (leave-one-out), averaged over participants.
+/// correlated (Pearson) with the mean of the others' (leave-one-out), averaged over participants, with its p
+/// against circularly shifted series and its bootstrap interval.
 public struct StudyCorrelation: Sendable, Codable, Equatable {
     public var stimulus: String
     public var group: String
     public var metric: String
     /// Participants with a correlation (3 or more bins shared with the others, neither series constant).
     public var n: Int
-    /// The mean of their correlations; nil when n is 0.
+    /// The mean of their correlations; nil with a `reason`.
     public var isc: Double?
+    /// The p of `isc` against the shift null, corrected over the group's metrics (the largest ISC of any metric
+    /// under each shift).
+    public var p: Double?
+    /// This metric's own p, for one metric chosen before looking.
+    public var uncorrectedP: Double?
+    /// The 95 % bootstrap interval of `isc` over participants.
+    public var low: Double?
+    public var high: Double?
+    /// Bins measured in 2 or more participants.
+    public var bins: Int
+    /// Why there is no ISC (too few bins or participants).
+    public var reason: String?
     /// Participant to their leave-one-out correlation.
     public var participants: [String: Double]
 }

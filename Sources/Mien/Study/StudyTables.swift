@@ -49,23 +49,34 @@ package enum StudyTables {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Every moment; `p`, `mass`, `method` and `permutations` say how a response or difference was tested, and
+    /// `timeLow`/`timeHigh` bound a peak's time.
     public static func moments(_ study: Study) -> String {
         table(
             [
                 "stimulus", "kind", "metric", "group", "otherGroup", "start", "end", "time", "value", "low", "high",
-                "episodeShare",
+                "timeLow", "timeHigh", "p", "mass", "method", "permutations", "episodeShare",
             ], study.moments
         ) {
             [
                 $0.stimulus, $0.kind.rawValue, $0.metric, $0.group, $0.otherGroup ?? "", time($0.start), time($0.end),
-                time($0.time), figure($0.value), figure($0.low), figure($0.high), figure($0.episodeShare),
+                time($0.time), figure($0.value), figure($0.low), figure($0.high), $0.timeLow.map(time) ?? "",
+                $0.timeHigh.map(time) ?? "", probability($0.p), figure($0.mass), $0.method ?? "",
+                $0.permutations.map(String.init) ?? "", figure($0.episodeShare),
             ]
         }
     }
 
+    /// Every group's ISC per metric with its corrected p, bootstrap interval and bins, or why there is none.
     public static func correlations(_ study: Study) -> String {
-        table(["stimulus", "group", "metric", "n", "isc"], study.correlations) {
-            [$0.stimulus, $0.group, $0.metric, String($0.n), figure($0.isc)]
+        table(
+            ["stimulus", "group", "metric", "n", "isc", "p", "uncorrectedP", "low", "high", "bins", "reason"],
+            study.correlations
+        ) {
+            [
+                $0.stimulus, $0.group, $0.metric, String($0.n), figure($0.isc), probability($0.p),
+                probability($0.uncorrectedP), figure($0.low), figure($0.high), String($0.bins), $0.reason ?? "",
+            ]
         }
     }
 
@@ -85,4 +96,6 @@ package enum StudyTables {
 
     private static func time(_ seconds: Double) -> String { ResultTable.number(seconds, places: 3) }
     private static func figure(_ value: Double?) -> String { ResultTable.number(value, places: 4) }
+    /// p-values to 6 places: 1 / 1,000,000 permutations is the smallest a study can give.
+    private static func probability(_ value: Double?) -> String { ResultTable.number(value, places: 6) }
 }

@@ -1,0 +1,135 @@
+/// Inter-subject correlation (ISC) of a panel, every metric as one family, with its null and its interval.
+///
+/// Each participant's series is correlated (Pearson) with the mean of the others' (leave-one-out), and the
+/// metric's ISC is the mean of those correlations. The null comes from circularly shifting each participant's
+/// series by its own random offset (BrainIAK's `timeshift_isc`; Nastase et al. 2019): the series keep their
+/// own smoothness but lose any alignment in time. A participant's shift is the same for every metric, and the
+/// corrected p compares each metric's ISC with the largest ISC of any metric under each shift, so the chance
+/// of any ISC reported significant when nobody shares a response is held at α. The interval is a percentile
+/// bootstrap of the mean over participants (resampling their leave-one-out correlations, as BrainIAK's
+/// `bootstrap_isc`).
+package struct IntersubjectCorrelation: Sendable {
+    /// One matrix per metric, the same participants in the same rows.
+    package var series: [SeriesMatrix]
+    /// The fewest bins measured in 2 or more participants for an ISC.
+    package var minimumBins: Int
+    /// The fewest participants with a correlation for an ISC (3: with 2, each one's "others" is the other).
+    package var minimumParticipants: Int
+
+    package init(series: [SeriesMatrix], minimumBins: Int, minimumParticipants: Int = 3) {
+        self.series = series
+        self.minimumBins = minimumBins
+        self.minimumParticipants = minimumParticipants
+    }
+
+    /// One metric's ISC.
+    package struct Figure: Sendable, Equatable {
+        /// The mean leave-one-out correlation; nil with a `reason`.
+        package var isc: Double?
+        /// Each row's leave-one-out correlation (nil: fewer than 3 bins shared, or a constant series).
+        package var participants: [Double?]
+        /// Corrected over the family's metrics (the largest ISC under each shift).
+        package var p: Double?
+        /// This metric's own p (its ISC under each shift), for a single metric chosen in advance.
+        package var uncorrectedP: Double?
+        /// The 95 % bootstrap interval of `isc`.
+        package var low: Double?
+        package var high: Double?
+        /// Bins measured in 2 or more participants.
+        package var bins: Int
+        /// Why there is no ISC.
+        package var reason: String?
+    }
+
+    /// Computes every metric's ISC, its null from `samples` shifts (the observed series counted among them) and
+    /// its interval from `samples` bootstrap resamples, both drawn from `seed`.
+    package func run(samples: Int, seed: UInt64) -> [Figure] {
+        var figures = series.map { matrix -> Figure in
+            let bins = (0..<matrix.columns).filter { column in
+                (0..<matrix.rows).filter { matrix[$0, column] != nil }.count >= 2
+            }.count
+            let correlations = Self.leaveOneOut(matrix, shifts: nil)
+            let found = correlations.compactMap { $0 }
+            var figure = Figure(
+                isc: nil, participants: correlations, p: nil, uncorrectedP: nil, low: nil, high: nil, bins: bins,
+                reason: nil)
+            if bins < minimumBins {
+                figure.reason = "\(bins) bins measured in 2 or more participants (an ISC needs \(minimumBins))"
+            } else if found.count < minimumParticipants {
+                figure.reason =
+                    "\(found.count) participants with a correlation (an ISC needs \(minimumParticipants); a participant needs 3 bins shared with the others and a series that varies)"
+            } else {
+                figure.isc = found.reduce(0, +) / Double(found.count)
+            }
+            return figure
+        }
+        let tested = figures.indices.filter { figures[$0].isc != nil }
+        guard !tested.isEmpty else { return figures }
+        let rows = series[0].rows
+        let columns = series[0].columns
+        var generator = SeededGenerator(seed: seed)
+        var own = [Int](repeating: 1, count: figures.count)
+        var family = [Int](repeating: 1, count: figures.count)
+        let observed = figures.map { ($0.isc ?? .infinity) * (1 - 1e-12) }
+        for _ in 1..<max(1, samples) {
+            let shifts = (0..<rows).map { _ in generator.below(columns) }
+            var largest = -Double.infinity
+            var values = [Double](repeating: -.infinity, count: figures.count)
+            for metric in tested {
+                let found = Self.leaveOneOut(series[metric], shifts: shifts).compactMap { $0 }
+                guard !found.isEmpty else { continue }
+                values[metric] = found.reduce(0, +) / Double(found.count)
+                largest = max(largest, values[metric])
+            }
+            for metric in tested {
+                if values[metric] >= observed[metric] { own[metric] += 1 }
+                if largest >= observed[metric] { family[metric] += 1 }
+            }
+        }
+        let total = Double(max(1, samples))
+        for metric in tested {
+            figures[metric].uncorrectedP = Double(own[metric]) / total
+            figures[metric].p = Double(family[metric]) / total
+            let found = figures[metric].participants.compactMap { $0 }
+            let means = (0..<max(1, samples)).map { _ in
+                (0..<found.count).reduce(0.0) { total, _ in total + found[generator.below(found.count)] }
+                    / Double(found.count)
+            }
+            figures[metric].low = Descriptive.quantile(means, 0.025)
+            figures[metric].high = Descriptive.quantile(means, 0.975)
+        }
+        return figures
+    }
+
+    /// Each row's correlation with the mean of the other rows, over the bins where it and at least one other
+    /// row are measured; `shifts` rotate each row first (row r's bin b is read from bin (b + shift) mod columns).
+    static func leaveOneOut(_ matrix: SeriesMatrix, shifts: [Int]?) -> [Double?] {
+        let rows = matrix.rows
+        let columns = matrix.columns
+        return matrix.values.withUnsafeBufferPointer { values -> [Double?] in
+            func value(_ row: Int, _ column: Int) -> Double {
+                let source = shifts.map { (column + $0[row]) % columns } ?? column
+                return values[row * columns + source]
+            }
+            var columnSums = [Double](repeating: 0, count: columns)
+            var counts = [Double](repeating: 0, count: columns)
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    let v = value(row, column)
+                    if v.isNaN { continue }
+                    columnSums[column] += v
+                    counts[column] += 1
+                }
+            }
+            return (0..<rows).map { row -> Double? in
+                var sums = PearsonSums()
+                for column in 0..<columns {
+                    let x = value(row, column)
+                    if x.isNaN || counts[column] < 2 { continue }
+                    sums.add(x, (columnSums[column] - x) / (counts[column] - 1))
+                }
+                return sums.correlation
+            }
+        }
+    }
+}
