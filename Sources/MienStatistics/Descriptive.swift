@@ -92,7 +92,12 @@ package struct PearsonSums: Sendable {
 
     /// The correlation; nil below 3 pairs or when either side is constant to rounding (its centred sum of
     /// squares below 1e-12 of its raw one).
-    package var correlation: Double? {
+    package var correlation: Double? { Self.correlation(n: n, sx: sx, sy: sy, sxx: sxx, syy: syy, sxy: sxy) }
+
+    /// The correlation from the sums themselves (for loops that keep them in locals).
+    package static func correlation(
+        n: Double, sx: Double, sy: Double, sxx: Double, syy: Double, sxy: Double
+    ) -> Double? {
         guard n >= 3 else { return nil }
         let cxx = sxx - sx * sx / n
         let cyy = syy - sy * sy / n

@@ -48,7 +48,7 @@ package struct IntersubjectCorrelation: Sendable {
             let bins = (0..<matrix.columns).filter { column in
                 (0..<matrix.rows).filter { matrix[$0, column] != nil }.count >= 2
             }.count
-            let correlations = Self.leaveOneOut(matrix, shifts: nil)
+            let correlations = Self.leaveOneOut(matrix)
             let found = correlations.compactMap { $0 }
             var figure = Figure(
                 isc: nil, participants: correlations, p: nil, uncorrectedP: nil, low: nil, high: nil, bins: bins,
@@ -71,15 +71,27 @@ package struct IntersubjectCorrelation: Sendable {
         var own = [Int](repeating: 1, count: figures.count)
         var family = [Int](repeating: 1, count: figures.count)
         let observed = figures.map { ($0.isc ?? .infinity) * (1 - 1e-12) }
+        // Each row written twice over, so a row shifted by k is the `columns` values from k on.
+        let doubled = series.map { matrix in
+            (0..<matrix.rows).flatMap { row -> [Double] in
+                let values = matrix.values[(row * matrix.columns)..<((row + 1) * matrix.columns)]
+                return Array(values) + Array(values)
+            }
+        }
+        var columnSums = [Double](repeating: 0, count: columns)
+        var columnCounts = [Double](repeating: 0, count: columns)
         for _ in 1..<max(1, samples) {
             let shifts = (0..<rows).map { _ in generator.below(columns) }
             var largest = -Double.infinity
             var values = [Double](repeating: -.infinity, count: figures.count)
             for metric in tested {
-                let found = Self.leaveOneOut(series[metric], shifts: shifts).compactMap { $0 }
-                guard !found.isEmpty else { continue }
-                values[metric] = found.reduce(0, +) / Double(found.count)
-                largest = max(largest, values[metric])
+                guard
+                    let mean = Self.shiftedMean(
+                        doubled[metric], rows: rows, columns: columns, shifts: shifts, sums: &columnSums,
+                        counts: &columnCounts)
+                else { continue }
+                values[metric] = mean
+                largest = max(largest, mean)
             }
             for metric in tested {
                 if values[metric] >= observed[metric] { own[metric] += 1 }
@@ -91,9 +103,12 @@ package struct IntersubjectCorrelation: Sendable {
             figures[metric].uncorrectedP = Double(own[metric]) / total
             figures[metric].p = Double(family[metric]) / total
             let found = figures[metric].participants.compactMap { $0 }
-            let means = (0..<max(1, samples)).map { _ in
-                (0..<found.count).reduce(0.0) { total, _ in total + found[generator.below(found.count)] }
-                    / Double(found.count)
+            var means: [Double] = []
+            means.reserveCapacity(max(1, samples))
+            for _ in 0..<max(1, samples) {
+                var total = 0.0
+                for _ in 0..<found.count { total += found[generator.below(found.count)] }
+                means.append(total / Double(found.count))
             }
             figures[metric].low = Descriptive.quantile(means, 0.025)
             figures[metric].high = Descriptive.quantile(means, 0.975)
@@ -103,32 +118,79 @@ package struct IntersubjectCorrelation: Sendable {
 
     /// Each row's correlation with the mean of the other rows, over the bins where it and at least one other
     /// row are measured; `shifts` rotate each row first (row r's bin b is read from bin (b + shift) mod columns).
-    static func leaveOneOut(_ matrix: SeriesMatrix, shifts: [Int]?) -> [Double?] {
+    static func leaveOneOut(_ matrix: SeriesMatrix) -> [Double?] {
         let rows = matrix.rows
         let columns = matrix.columns
         return matrix.values.withUnsafeBufferPointer { values -> [Double?] in
-            func value(_ row: Int, _ column: Int) -> Double {
-                let source = shifts.map { (column + $0[row]) % columns } ?? column
-                return values[row * columns + source]
-            }
             var columnSums = [Double](repeating: 0, count: columns)
             var counts = [Double](repeating: 0, count: columns)
-            for row in 0..<rows {
-                for column in 0..<columns {
-                    let v = value(row, column)
-                    if v.isNaN { continue }
-                    columnSums[column] += v
-                    counts[column] += 1
-                }
+            for index in 0..<(rows * columns) where !values[index].isNaN {
+                columnSums[index % columns] += values[index]
+                counts[index % columns] += 1
             }
             return (0..<rows).map { row -> Double? in
                 var sums = PearsonSums()
                 for column in 0..<columns {
-                    let x = value(row, column)
+                    let x = values[row * columns + column]
                     if x.isNaN || counts[column] < 2 { continue }
                     sums.add(x, (columnSums[column] - x) / (counts[column] - 1))
                 }
                 return sums.correlation
+            }
+        }
+    }
+
+    /// The mean leave-one-out correlation of the rows of `doubled` (each row twice over) shifted by `shifts`;
+    /// nil when no row has one. The null's inner loop: no allocation, `sums` and `counts` reused.
+    static func shiftedMean(
+        _ doubled: [Double], rows: Int, columns: Int, shifts: [Int], sums: inout [Double], counts: inout [Double]
+    ) -> Double? {
+        doubled.withUnsafeBufferPointer { values in
+            sums.withUnsafeMutableBufferPointer { sums in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    for column in 0..<columns {
+                        sums[column] = 0
+                        counts[column] = 0
+                    }
+                    for row in 0..<rows {
+                        let start = row * 2 * columns + shifts[row]
+                        for column in 0..<columns {
+                            let value = values[start + column]
+                            if value.isNaN { continue }
+                            sums[column] += value
+                            counts[column] += 1
+                        }
+                    }
+                    var total = 0.0
+                    var found = 0
+                    for row in 0..<rows {
+                        let start = row * 2 * columns + shifts[row]
+                        // PearsonSums written out: this loop runs rows × metrics × samples times, and a
+                        // debug build (the tests') does not inline the calls.
+                        var n = 0.0
+                        var sx = 0.0
+                        var sy = 0.0
+                        var sxx = 0.0
+                        var syy = 0.0
+                        var sxy = 0.0
+                        for column in 0..<columns {
+                            let x = values[start + column]
+                            if x.isNaN || counts[column] < 2 { continue }
+                            let y = (sums[column] - x) / (counts[column] - 1)
+                            n += 1
+                            sx += x
+                            sy += y
+                            sxx += x * x
+                            syy += y * y
+                            sxy += x * y
+                        }
+                        if let r = PearsonSums.correlation(n: n, sx: sx, sy: sy, sxx: sxx, syy: syy, sxy: sxy) {
+                            total += r
+                            found += 1
+                        }
+                    }
+                    return found == 0 ? nil : total / Double(found)
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ struct StudyCommandTests {
         var correlations: [StudyCorrelation]
         var problems: [StudyManifest.Problem]
         var segments: [StudySegmentFigure]
+        var notes: [String]
     }
 
     private func readStudy(in folder: URL) throws -> StudyFile {
@@ -69,9 +70,12 @@ struct StudyCommandTests {
             let own = try #require(p1.bins["expressions.smile"]?[Int((point.time / 0.2).rounded())])
             #expect(point.n == 2 && abs((point.mean ?? .nan) - own) < 1e-9)
         }
+        // Two participants are too few for an ISC (each one's "others" is the other): it says so, and keeps each
+        // one's correlation.
         let correlated = study.correlations.filter { $0.group == "all" && $0.n == 2 }
         #expect(correlated.count > 10)
-        #expect(correlated.allSatisfy { abs(($0.isc ?? 0) - 1) < 1e-9 }, "\(correlated.map { ($0.metric, $0.isc) })")
+        #expect(correlated.allSatisfy { $0.participants.values.allSatisfy { abs($0 - 1) < 1e-9 } })
+        #expect(correlated.allSatisfy { $0.isc == nil && $0.reason?.hasPrefix("2 participants with a correlation") == true })
         // The tables are there; a second run reuses the recordings' files.
         for table in ["curves.csv", "participants.csv", "moments.csv", "isc.csv"] {
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(table).path), "\(table)")
@@ -90,12 +94,16 @@ struct StudyCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let root = try #require(SampleMedia.evaluationDirectory)
         var lines = ["recording,participant,stimulus,onset,group"]
-        for (index, subject) in ["subject01", "subject02", "subject03"].enumerated() {
+        // 8 viewers a group: a permutation test needs 4 or more a group to reach p < 0.05 at all (2 of the 70
+        // splits of 4 + 4 are as extreme as the observed one).
+        for (index, subject) in StudyRecordings.viewerSubjects.enumerated() {
             let (neutral, smile) = try StudyRecordings.writeViewer(subject, in: folder, evaluation: root)
             lines += [
                 "\(smile),s\(index),advert,0,smiling", "\(neutral),n\(index),advert,0,neutral",
                 // The same recordings in both groups of another stimulus.
                 "\(smile),x\(index),copy,0,x", "\(smile),y\(index),copy,0,y",
+                // One group that smiles from 1 s to 3 s: a response against its first second.
+                "\(smile),o\(index),solo,0,",
             ]
         }
         let output = folder.appendingPathComponent("study")
@@ -104,38 +112,53 @@ struct StudyCommandTests {
             to: segments, atomically: true, encoding: .utf8)
         let run = try runMien([
             "study", try manifest(lines, in: folder), "--output", output.path, "--metrics", "expressions", "--jobs",
-            "2",
-            "--segments", segments.path,
+            "2", "--segments", segments.path,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let study = try readStudy(in: output)
-        #expect(study.participants.count == 12 && study.participants.allSatisfy(\.included))
-        // The smile is on from 1 s to 3 s of the 4 s stimulus.
+        #expect(study.participants.count == 40 && study.participants.allSatisfy(\.included))
+        // The smile is on from 1 s to 3 s of the 4 s stimulus: one difference there, tested and corrected.
         let smile = study.moments.filter { $0.kind == .difference && $0.metric == "expressions.smile" }
         #expect(smile.count == 1, "\(smile)")
         let moment = try #require(smile.first)
         #expect(moment.stimulus == "advert" && moment.group == "neutral" && moment.otherGroup == "smiling")
         #expect(moment.start == 1 && moment.end == 3 && moment.value < -50 && (moment.high ?? 0) < 0, "\(moment)")
-        #expect(!study.moments.contains { $0.kind == .difference && $0.stimulus == "copy" })
+        #expect((moment.p ?? 1) < 0.05 && moment.method == "cluster-permutation" && moment.permutations == 1000)
+        #expect((moment.mass ?? 0) < 0)
+        #expect(!study.moments.contains { $0.kind == .difference && $0.stimulus != "advert" })
+        // The one group responds while it smiles, and nowhere else; the neutral group never does.
+        let responses = study.moments.filter { $0.kind == .response && $0.metric == "expressions.smile" }
+        let solo = responses.filter { $0.stimulus == "solo" }
+        #expect(solo.count == 1 && solo.first?.start == 1 && solo.first?.end == 3, "\(solo)")
+        #expect((solo.first?.value ?? 0) > 50 && (solo.first?.p ?? 1) < 0.05)
+        #expect(!responses.contains { $0.group == "neutral" }, "\(responses)")
         // The share smiling: every smiling participant in the smile's bins, none of the others.
         let share = study.curves.filter { $0.stimulus == "advert" && $0.metric == "expressions.smile" }
-        #expect(share.filter { $0.group == "smiling" }.map(\.episodeShare) == [0, 1, 1, 0])
-        #expect(share.filter { $0.group == "neutral" }.map(\.episodeShare) == [0, 0, 0, 0])
-        #expect(share.filter { $0.group == "all" }.map(\.n) == [6, 6, 6, 6])
-        // Per scene: the smiling group smiles in the scene named for it, not before it; the other stimulus has none.
+        // (One of the 8 has a smile episode on the neutral picture too, at the start: 1 in 8.)
+        #expect(share.filter { $0.group == "smiling" }.map(\.episodeShare).dropFirst() == [1, 1, 0])
+        #expect(share.filter { $0.group == "neutral" }.allSatisfy { ($0.episodeShare ?? 1) <= 0.125 })
+        #expect(share.filter { $0.group == "all" }.map(\.n) == [16, 16, 16, 16])
+        // Per scene: the smiling group smiles in the scene named for it, not before it; the other stimuli have none.
         let scenes = study.segments.filter { $0.metric == "expressions.smile" }
         let smiling = try #require(scenes.first { $0.group == "smiling" && $0.segment == "smile" })
-        #expect(smiling.n == 3 && (smiling.mean ?? 0) > 90 && smiling.episodeShare == 1, "\(smiling)")
+        #expect(smiling.n == 8 && (smiling.mean ?? 0) > 90 && smiling.episodeShare == 1, "\(smiling)")
         #expect((scenes.first { $0.group == "smiling" && $0.segment == "before" }?.mean ?? 100) < 30)
-        #expect(!scenes.contains { $0.stimulus == "copy" })
+        #expect(!scenes.contains { $0.stimulus != "advert" })
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("segments.csv").path))
-        // The smile's plateau is one peak of the smiling group's curve and of the panel's, at its first bin; the
-        // neutral group's curve has none.
+        // The smile's plateau (bins 1 and 2) is one peak of the smiling group's curve and of the panel's, with a
+        // bootstrap interval for its time (within the plateau) and height; the neutral group's curve has none.
         let peaks = study.moments.filter {
             $0.kind == .peak && $0.stimulus == "advert" && $0.metric == "expressions.smile"
         }
         #expect(Set(peaks.map(\.group)) == ["smiling", "all"] && peaks.count == 2, "\(peaks)")
-        #expect(peaks.allSatisfy { $0.time == 1 } && peaks.first { $0.group == "smiling" }?.episodeShare == 1)
+        #expect(peaks.allSatisfy { (1...2).contains($0.time) } && peaks.first { $0.group == "smiling" }?.episodeShare == 1, "\(peaks)")
+        for peak in peaks {
+            let (low, high) = (try #require(peak.low), try #require(peak.high))
+            #expect(low <= peak.value && peak.value <= high && (peak.timeLow ?? 9) >= 1 && (peak.timeHigh ?? 9) <= 2)
+        }
+        // The statistics say what they did.
+        let notes = try String(contentsOf: output.appendingPathComponent("study.json"), encoding: .utf8)
+        #expect(notes.contains("advert: differences between neutral, smiling tested over"), "\(study)")
     }
 
     @Test func badRows_areNamedAndExcluded_andTheRestOfTheStudyCompletes() throws {
