@@ -13,7 +13,7 @@ struct MienDev: AsyncParsableCommand {
         abstract: "Mien benchmarks, evaluation and sample clips.",
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
-            PeerBench.self, StudyRecordingsCommand.self, NullStudies.self,
+            PeerBench.self, StudyRecordingsCommand.self, NullStudies.self, StatisticsReference.self,
             PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self, ExpressionTable.self,
         ]
     )

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import MienStatistics
+
+/// `MienDev statistics`: the study statistics on cases given as JSON, answered as JSON, for
+/// `scripts/statistics-check/check.py` to compare with scipy and MNE-Python (`make statistics-check`).
+struct StatisticsReference: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statistics",
+        abstract: "Compute t quantiles, Welch intervals and cluster permutation tests for cases read as JSON.")
+
+    @Argument(help: "The cases (JSON: quantiles, welch, twoSample, oneSample).")
+    var input: String
+
+    struct Cases: Decodable {
+        /// [p, degrees]
+        var quantiles: [[Double]]
+        /// [a, b]
+        var welch: [[[Double]]]
+        var twoSample: [TwoSample]
+        var oneSample: [OneSample]
+        var fdr: [[Double]]
+    }
+
+    struct TwoSample: Decodable {
+        /// Participants × bins, one matrix per group.
+        var first: [[Double]]
+        var second: [[Double]]
+        var permutations: Int
+        var seed: UInt64
+    }
+
+    struct OneSample: Decodable {
+        var values: [[Double]]
+        var permutations: Int
+        var seed: UInt64
+    }
+
+    struct Answer: Encodable {
+        var quantiles: [Double]
+        var welch: [[Double?]]
+        var twoSample: [Test]
+        var oneSample: [Test]
+        var fdr: [[Double]]
+    }
+
+    struct Test: Encodable {
+        var statistics: [Double?]
+        var clusters: [Cluster]
+        var permutations: Int
+        var exact: Bool
+        var threshold: Double
+    }
+
+    struct Cluster: Encodable {
+        var start: Int
+        var end: Int
+        var mass: Double
+        var p: Double
+    }
+
+    func run() throws {
+        let cases = try JSONDecoder().decode(Cases.self, from: Data(contentsOf: URL(fileURLWithPath: input)))
+        func matrix(_ rows: [[Double]]) -> SeriesMatrix {
+            SeriesMatrix(rows.map { $0.map { Optional($0) } }, columns: rows.first?.count ?? 0)
+        }
+        func test(_ outcome: PermutationOutcome) -> Test {
+            Test(
+                statistics: (outcome.statistics.first ?? []).map { $0.isNaN ? nil : $0 },
+                clusters: outcome.findings.map { Cluster(start: $0.start, end: $0.end, mass: $0.mass, p: $0.p) },
+                permutations: outcome.permutations, exact: outcome.exact, threshold: outcome.thresholds.first ?? 0)
+        }
+        let answer = Answer(
+            quantiles: cases.quantiles.map { StudentT.quantile($0[0], degrees: $0[1]) },
+            welch: cases.welch.map { pair in
+                guard let welch = Descriptive.welch(pair[0], pair[1]) else { return [] }
+                return [welch.difference, welch.t, welch.degrees, welch.low, welch.high]
+            },
+            twoSample: cases.twoSample.map { item in
+                let all = item.first + item.second
+                let labels = Array(repeating: 0, count: item.first.count) + Array(repeating: 1, count: item.second.count)
+                return test(
+                    GroupComparison(series: [matrix(all)], labels: labels, groupCount: 2, pairs: [(0, 1)])
+                        .run(PermutationSettings(permutations: item.permutations, seed: item.seed)))
+            },
+            oneSample: cases.oneSample.map { item in
+                test(
+                    BaselineComparison(changes: [matrix(item.values)])
+                        .run(PermutationSettings(permutations: item.permutations, seed: item.seed)))
+            },
+            fdr: cases.fdr.map(BenjaminiHochberg.adjust))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        print(String(decoding: try encoder.encode(answer), as: UTF8.self))
+    }
+}
