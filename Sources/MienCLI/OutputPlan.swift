@@ -20,6 +20,8 @@ struct OutputPlan: Sendable {
     /// Under `--shard`, how an earlier run of the same shard left each input (its manifest), so that
     /// `--resume` continues an input a signal stopped even though its files were completed.
     var previous: [String: ShardManifest.Entry] = [:]
+    /// How a skipped input is explained: `--resume` for `mien analyze`; `mien study` reuses on its own.
+    var reuseReason = "--resume"
 
     /// The output files of `input` (named after its last path component).
     func files(for input: String) -> OutputFiles {
@@ -45,7 +47,7 @@ struct OutputPlan: Sendable {
         let stoppedBefore = previous[name]?.status == .interrupted || ended == "stopped"
         if resume, complete, !stoppedBefore {
             if ended == "complete" {
-                Diagnostics.logger.warning("\(name): outputs complete, skipped (--resume)")
+                Diagnostics.logger.warning("\(name): outputs complete, skipped (\(reuseReason))")
                 return InputOutcome(
                     status: .alreadyDone,
                     frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:)))

@@ -149,9 +149,13 @@ struct StudyCommand: ParsableCommand {
         let interruption = Interruption()
         let runner = InputRunner(options: options, models: models, imageInterval: nil, interruption: interruption)
         let recordings = manifest.recordings
-        let plan = OutputPlan(
-            folder: folder, formats: [.jsonl, .csv], annotate: nil, report: false, resume: true,
-            board: ProgressBoard(total: recordings.count), names: OutputNames(recordings))
+        let plan = {
+            var plan = OutputPlan(
+                folder: folder, formats: [.jsonl, .csv], annotate: nil, report: false, resume: true,
+                board: ProgressBoard(total: recordings.count), names: OutputNames(recordings))
+            plan.reuseReason = "analysed by an earlier mien study, reused"
+            return plan
+        }()
         let clock = ContinuousClock()
         let analysisStart = clock.now
         let outcomes = InputQueue(names: recordings, jobs: jobs).run { name in
@@ -159,6 +163,8 @@ struct StudyCommand: ParsableCommand {
             return plan.analyse(name, with: runner)
         }
         let analysisTime = clock.now - analysisStart
+        let analyses = StudyAnalyses.update(
+            folder: folder, recordings: recordings, outcomes: outcomes, settings: options.settings)
         if interruption.requested { throw ExitCode(130) }
         if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
         let aggregationStart = clock.now
@@ -170,7 +176,7 @@ struct StudyCommand: ParsableCommand {
         let study = Study(participants: participants, settings: settings, segments: segments)
         let aggregationTime = clock.now - aggregationStart
         let document = StudyDocument(
-            study: study, manifest: manifest, generator: MienVersion.string, options: options,
+            study: study, manifest: manifest, generator: MienVersion.string, options: options, analyses: analyses,
             timing: .init(
                 analysisSeconds: ProgressBoard.seconds(analysisTime),
                 aggregationSeconds: ProgressBoard.seconds(aggregationTime)))

@@ -15,11 +15,13 @@ struct StudyDocument: Encodable {
     var manifest: StudyManifest
     var generator: String
     var options: DetectorOptions
+    /// The settings each recording's files were made with (`StudyAnalyses`).
+    var analyses: [String: [String: String]]
     var timing: Timing
 
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, moments
-        case correlations, segments, notes
+        case correlations, segments, notes, requestedAnalysis, analysisPerRecording
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -27,8 +29,12 @@ struct StudyDocument: Encodable {
         try container.encode(generator, forKey: .generator)
         try container.encode(manifest.path, forKey: .manifest)
         try container.encode(study.settings, forKey: .settings)
-        // Every setting the recordings' results depend on, as the shard manifests record them.
-        try container.encode(options.settings, forKey: .analysis)
+        // Every setting the recordings' results depend on, as the shard manifests record them: those the files
+        // were made with (one set when they agree), and what this run asked for.
+        let made = Set(analyses.values)
+        try container.encode(made.count == 1 ? made.first : nil, forKey: .analysis)
+        try container.encode(analyses, forKey: .analysisPerRecording)
+        try container.encode(options.settings, forKey: .requestedAnalysis)
         try container.encode(
             Dictionary(uniqueKeysWithValues: ModelDescriptor.all.map { ($0.fileName, $0.sha256) }), forKey: .models)
         try container.encode(timing, forKey: .timing)

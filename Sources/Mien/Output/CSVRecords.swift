@@ -5,9 +5,31 @@ import Foundation
 /// Quoted cells may hold commas, doubled quotes and line breaks (the inverse of `ResultTable.quoted`). Used for the files people write by hand or in a spreadsheet
 /// (a study's manifest and segments) and for the events CSV a study reads back.
 package enum CSVRecords {
+    /// The separators a file may use: spreadsheets in locales with a decimal comma write `;`, and "CSV" exports
+    /// are often tab-separated.
+    public static let separators: [Unicode.Scalar] = [",", ";", "\t"]
+
+    /// The separator of `text`: the one of `separators` found most often outside quotes in its first line
+    /// (a comma when none is, or on a tie).
+    public static func separator(of text: String) -> Unicode.Scalar {
+        var counts: [Unicode.Scalar: Int] = [:]
+        var quoted = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" { quoted.toggle() }
+            if !quoted && scalar == "\n" { break }
+            if !quoted && separators.contains(scalar) { counts[scalar, default: 0] += 1 }
+        }
+        return separators.max { counts[$0, default: 0] < counts[$1, default: 0] || (counts[$0, default: 0] == counts[$1, default: 0] && $1 == ",") } ?? ","
+    }
+
+    /// A separator's name for messages.
+    public static func name(of separator: Unicode.Scalar) -> String {
+        separator == "\t" ? "tabs" : "'\(separator)'"
+    }
+
     /// The rows of `text`, each its cells in order; a last empty line and `\r\n` line ends are accepted.
     /// - Throws: `.corruptData` naming `source` when a quoted cell is never closed.
-    public static func parse(_ text: String, source: String) throws -> [[String]] {
+    public static func parse(_ text: String, source: String, separator: Unicode.Scalar = ",") throws -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var cell = ""
@@ -38,7 +60,7 @@ package enum CSVRecords {
             }
             switch scalar {
             case "\"" where cell.isEmpty: quoted = true
-            case ",":
+            case separator:
                 row.append(cell)
                 cell = ""
             case "\r": continue
@@ -61,16 +83,21 @@ package enum CSVRecords {
     }
 
     /// The rows of a CSV file whose first row names the columns, as dictionaries from column name to cell,
-    /// with their line numbers (the header is line 1); rows with every cell empty are skipped.
-    /// - Throws: `.unreadable` or `.corruptData` naming `path`.
-    public static func read(path: String) throws -> (columns: [String], rows: [(line: Int, cells: [String: String])]) {
+    /// with their line numbers (the header is line 1); rows with every cell empty are skipped. The separator is
+    /// the file's own (`separator(of:)`) and is returned.
+    /// - Throws: `.notFound`, `.unreadable` or `.corruptData` naming `path`.
+    public static func read(
+        path: String
+    ) throws -> (columns: [String], rows: [(line: Int, cells: [String: String])], separator: Unicode.Scalar) {
+        guard FileManager.default.fileExists(atPath: path) else { throw MienError(.notFound, "not found", input: path) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MienError(.unreadable, "cannot be read", input: path)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw MienError(.corruptData, "is not UTF-8 text", input: path)
         }
-        let records = try parse(text, source: path)
+        let separator = separator(of: text)
+        let records = try parse(text, source: path, separator: separator)
         guard let header = records.first else { throw MienError(.corruptData, "is empty (no header row)", input: path) }
         let columns = header.map { $0.trimmingCharacters(in: .whitespaces) }
         var rows: [(line: Int, cells: [String: String])] = []
@@ -82,6 +109,6 @@ package enum CSVRecords {
             }
             rows.append((offset + 2, cells))
         }
-        return (columns, rows)
+        return (columns, rows, separator)
     }
 }

@@ -47,6 +47,23 @@ public struct StudyManifest: Sendable {
         public var participant: String?
         public var stimulus: String?
         public var message: String
+        /// The row's group, recording and onset as written (empty when it has none).
+        public var group: String?
+        public var recording: String?
+        public var onset: String?
+
+        public init(
+            line: Int, participant: String?, stimulus: String?, message: String, group: String? = nil,
+            recording: String? = nil, onset: String? = nil
+        ) {
+            self.line = line
+            self.participant = participant
+            self.stimulus = stimulus
+            self.message = message
+            self.group = group
+            self.recording = recording
+            self.onset = onset
+        }
     }
 
     /// The columns a manifest must have.
@@ -73,22 +90,33 @@ public struct StudyManifest: Sendable {
     ///   `.invalidArgument` naming it when a required column is missing or no row is usable.
     public init(path: String) throws {
         let table = try CSVRecords.read(path: path)
-        let missing = Self.requiredColumns.filter { !table.columns.contains($0) }
+        // Column names are matched whatever their case and surrounding spaces (`Recording`, ` Onset`).
+        var named: [String: String] = [:]
+        for column in table.columns { named[column.lowercased(), default: column] = column }
+        let missing = Self.requiredColumns.filter { named[$0] == nil }
         if !missing.isEmpty {
+            let found = table.columns.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
             throw MienError(
                 .invalidArgument,
-                "the manifest lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (needs \(Self.requiredColumns.joined(separator: ", ")); optional duration, group)",
+                "the manifest lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (needs \(Self.requiredColumns.joined(separator: ", ")); optional duration, group); its first line, read as separated by \(CSVRecords.name(of: table.separator)), names \(found.isEmpty ? "no column" : found)",
                 input: path)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var rows: [Row] = []
         var problems: [Problem] = []
         var seen: [String: Int] = [:]
-        for (line, cells) in table.rows {
+        for (line, raw) in table.rows {
+            var cells: [String: String] = [:]
+            for (lowered, column) in named { cells[lowered] = raw[column] }
             let participant = cells["participant"].flatMap { $0.isEmpty ? nil : $0 }
             let stimulus = cells["stimulus"].flatMap { $0.isEmpty ? nil : $0 }
             func refuse(_ message: String) {
-                problems.append(Problem(line: line, participant: participant, stimulus: stimulus, message: message))
+                problems.append(
+                    Problem(
+                        line: line, participant: participant, stimulus: stimulus, message: message,
+                        group: cells["group"].flatMap { $0.isEmpty ? nil : $0 },
+                        recording: cells["recording"].flatMap { $0.isEmpty ? nil : $0 },
+                        onset: cells["onset"].flatMap { $0.isEmpty ? nil : $0 }))
             }
             guard let recording = cells["recording"], !recording.isEmpty else {
                 refuse("no recording")
@@ -146,7 +174,4 @@ public struct StudyManifest: Sendable {
         var seen = Set<String>()
         return rows.map(\.recording).filter { seen.insert($0).inserted }
     }
-
-    /// Whether the manifest names groups.
-    public var hasGroups: Bool { rows.contains { $0.group != nil } }
 }

@@ -32,6 +32,8 @@ package struct StudyRecordingReader: Sendable {
         let start: Int
         let end: Int?
         var frames = 0
+        /// The processed frames' times, milliseconds from the onset.
+        var frameTimes: [Int] = []
         var severalFaces = 0
         var faces: [Int: FaceSums] = [:]
 
@@ -80,6 +82,7 @@ package struct StudyRecordingReader: Sendable {
                 let relative = time - windows[index].start
                 let bin = relative / binMs
                 windows[index].frames += 1
+                windows[index].frameTimes.append(relative)
                 if faces.count > 1 { windows[index].severalFaces += 1 }
                 for (id, face) in faces {
                     var sums = windows[index].faces[id] ?? FaceSums()
@@ -98,7 +101,9 @@ package struct StudyRecordingReader: Sendable {
         let interval = count > 1 ? Double((last ?? 0) - (first ?? 0)) / Double(count - 1) : 0
         let reach = (last ?? 0) + Int(interval.rounded())
         return zip(rows, windows).map { row, window in
-            series(row: row, window: window, reach: count == 0 ? nil : reach, episodes: episodes)
+            series(
+                row: row, window: window, reach: count == 0 ? nil : reach, interval: Int(interval.rounded()),
+                episodes: episodes)
         }
     }
 
@@ -119,7 +124,7 @@ package struct StudyRecordingReader: Sendable {
     }
 
     private func series(
-        row: StudyManifest.Row, window: Window, reach: Int?, episodes: [Int: [String: [(Int, Int)]]]?
+        row: StudyManifest.Row, window: Window, reach: Int?, interval: Int, episodes: [Int: [String: [(Int, Int)]]]?
     ) -> ParticipantSeries {
         let binMs = settings.binMilliseconds
         var notes: [String] = []
@@ -131,7 +136,6 @@ package struct StudyRecordingReader: Sendable {
                     "onset \(Self.seconds(window.start)) s is beyond the recording's end (\(Self.seconds(reach)) s)")
         }
         let end = window.end ?? reach
-        let covered = min(end, reach) - window.start
         if let stated = window.end, reach < stated {
             notes.append(
                 "the recording ends \(Self.seconds(stated - reach)) s before the stimulus does (duration \(Self.seconds(stated - window.start)) s)"
@@ -140,9 +144,17 @@ package struct StudyRecordingReader: Sendable {
         let binCount = max(1, (end - window.start + binMs - 1) / binMs)
         let chosen = window.faces.max { ($0.value.times.count, $1.key) < ($1.value.times.count, $0.key) }
         let faceFrames = chosen?.value.times.count ?? 0
-        let share =
-            window.frames == 0
-            ? 0 : Double(faceFrames) / Double(window.frames) * min(1, Double(covered) / Double(end - window.start))
+        // The share of the stimulus's time, not of its frames: each processed frame stands for the time until the
+        // next one (the last, for one frame interval; the first, also for the part of an interval before it that
+        // the window holds), so a recording whose rate varies is not weighted by it.
+        let faceTimes = Set(chosen?.value.times ?? [])
+        var faceTime = 0
+        for (index, time) in window.frameTimes.enumerated() where faceTimes.contains(time) {
+            let next = index + 1 < window.frameTimes.count ? window.frameTimes[index + 1] : time + max(interval, 1)
+            let from = index == 0 ? max(0, time - interval) : time
+            faceTime += max(0, min(next, min(end, reach) - window.start) - from)
+        }
+        let share = window.frames == 0 ? 0 : min(1, Double(faceTime) / Double(end - window.start))
         if window.faces.count > 1, let chosen {
             notes.append(
                 "\(window.faces.count) faces seen, \(window.severalFaces) frames with more than one: the participant is face \(chosen.key), seen longest"

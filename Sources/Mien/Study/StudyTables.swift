@@ -40,8 +40,8 @@ package enum StudyTables {
         for problem in problems {
             let cells =
                 [
-                    problem.participant ?? "", problem.stimulus ?? "", "", "", "", "", "0",
-                    "manifest line \(problem.line): \(problem.message)",
+                    problem.participant ?? "", problem.stimulus ?? "", problem.group ?? "", problem.recording ?? "",
+                    problem.onset ?? "", "", "0", "manifest line \(problem.line): \(problem.message)",
                 ]
                 + Array(repeating: "", count: header.count - 8)
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
