@@ -4,7 +4,8 @@
 /// metric's ISC is the mean of those correlations. The null comes from circularly shifting each participant's
 /// series by its own random offset (BrainIAK's `timeshift_isc`; Nastase et al. 2019): the series keep their
 /// own smoothness but lose any alignment in time. A participant's shift is the same for every metric, and the
-/// corrected p compares each metric's ISC with the largest ISC of any metric under each shift, so the chance
+/// corrected p compares each metric's ISC, in units of its own null's spread, with the largest of any metric under
+/// each shift (the standardized maximum), so the chance
 /// of any ISC reported significant when nobody shares a response is held at α. The interval is a percentile
 /// bootstrap of the mean over participants (resampling their leave-one-out correlations, as BrainIAK's
 /// `bootstrap_isc`).
@@ -28,7 +29,7 @@ package struct IntersubjectCorrelation: Sendable {
         package var isc: Double?
         /// Each row's leave-one-out correlation (nil: fewer than 3 bins shared, or a constant series).
         package var participants: [Double?]
-        /// Corrected over the family's metrics (the largest ISC under each shift).
+        /// Corrected over the family's metrics (the largest standardized ISC of any metric under each shift).
         package var p: Double?
         /// This metric's own p (its ISC under each shift), for a single metric chosen in advance.
         package var uncorrectedP: Double?
@@ -68,9 +69,7 @@ package struct IntersubjectCorrelation: Sendable {
         let rows = series[0].rows
         let columns = series[0].columns
         var generator = SeededGenerator(seed: seed)
-        var own = [Int](repeating: 1, count: figures.count)
-        var family = [Int](repeating: 1, count: figures.count)
-        let observed = figures.map { ($0.isc ?? .infinity) * (1 - 1e-12) }
+        let observed = figures.map { $0.isc ?? .infinity }
         // Each row written twice over, so a row shifted by k is the `columns` values from k on.
         let doubled = series.map { matrix in
             (0..<matrix.rows).flatMap { row -> [Double] in
@@ -80,28 +79,24 @@ package struct IntersubjectCorrelation: Sendable {
         }
         var columnSums = [Double](repeating: 0, count: columns)
         var columnCounts = [Double](repeating: 0, count: columns)
+        // The null, sample-major: the observed ISCs first (they count among the samples, as MNE-Python counts
+        // the observed labelling), then one row of every tested metric's mean ISC per set of shifts.
+        var null: [[Double]] = [tested.map { observed[$0] }]
         for _ in 1..<max(1, samples) {
             let shifts = (0..<rows).map { _ in generator.below(columns) }
-            var largest = -Double.infinity
-            var values = [Double](repeating: -.infinity, count: figures.count)
-            for metric in tested {
-                guard
-                    let mean = Self.shiftedMean(
+            null.append(
+                tested.map { metric in
+                    Self.shiftedMean(
                         doubled[metric], rows: rows, columns: columns, shifts: shifts, sums: &columnSums,
-                        counts: &columnCounts)
-                else { continue }
-                values[metric] = mean
-                largest = max(largest, mean)
-            }
-            for metric in tested {
-                if values[metric] >= observed[metric] { own[metric] += 1 }
-                if largest >= observed[metric] { family[metric] += 1 }
-            }
+                        counts: &columnCounts) ?? -.infinity
+                })
         }
-        let total = Double(max(1, samples))
+        let adjusted = Self.standardizedMax(null)
+        for (position, metric) in tested.enumerated() {
+            figures[metric].uncorrectedP = adjusted.own[position]
+            figures[metric].p = adjusted.family[position]
+        }
         for metric in tested {
-            figures[metric].uncorrectedP = Double(own[metric]) / total
-            figures[metric].p = Double(family[metric]) / total
             let found = figures[metric].participants.compactMap { $0 }
             var means: [Double] = []
             means.reserveCapacity(max(1, samples))
@@ -114,6 +109,38 @@ package struct IntersubjectCorrelation: Sendable {
             figures[metric].high = Descriptive.quantile(means, 0.975)
         }
         return figures
+    }
+
+    /// Each metric's own p and its p corrected over the metrics by the standardized maximum: every metric's ISC
+    /// is put in units of its own null's spread (z = (ISC − null mean) / null standard deviation), and a metric's
+    /// z is compared with the largest z of any metric under each set of shifts. Each metric is thus judged
+    /// against its own null (a smooth metric's shifted ISCs spread wider than a jumpy one's), so one metric with
+    /// a wide null does not mask the others as the largest raw ISC would; and unlike the smallest p of each
+    /// shift (Westfall and Young's min-p), it does not run out of resolution with many metrics and 1000 shifts.
+    /// - Parameter null: sample-major, the observed values first; larger is more extreme.
+    static func standardizedMax(_ null: [[Double]]) -> (own: [Double], family: [Double]) {
+        let samples = null.count
+        let metrics = null.first?.count ?? 0
+        var z = null
+        var own = [Double](repeating: 1, count: metrics)
+        for metric in 0..<metrics {
+            let column = null.map { $0[metric] }.filter(\.isFinite)
+            let mean = column.reduce(0, +) / Double(max(1, column.count))
+            let spread = (column.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(1, column.count - 1)))
+                .squareRoot()
+            for sample in 0..<samples {
+                let value = null[sample][metric]
+                z[sample][metric] = value.isFinite ? (spread > 0 ? (value - mean) / spread : 0) : -.infinity
+            }
+            let observed = null[0][metric] * (1 - 1e-12) - 1e-15
+            own[metric] = Double(null.filter { $0[metric] >= observed }.count) / Double(samples)
+        }
+        let largest = z.map { $0.max() ?? -.infinity }
+        let family = (0..<metrics).map { metric in
+            let observed = z[0][metric] - 1e-12 * max(1, abs(z[0][metric]))
+            return Double(largest.filter { $0 >= observed }.count) / Double(samples)
+        }
+        return (own, family)
     }
 
     /// Each row's correlation with the mean of the other rows, over the bins where it and at least one other

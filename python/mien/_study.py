@@ -29,9 +29,13 @@ class Study(NamedTuple):
     start, seconds of stimulus time): ``n`` participants measured, ``mean``, its 95 % interval ``low``..``high``
     and ``episodeShare`` (0..1, participants in an episode). ``participants``: one row per manifest row, with
     ``included`` and the ``exclusion`` reason, ``faceShare``, per-metric means (``mean.<metric>``) and episode
-    counts. ``moments``: peaks and group differences. ``isc``: leave-one-out inter-subject correlation per
-    metric. ``segments``: per named scene (empty without ``segments=``). ``info``: the rest of ``study.json``
-    (settings, versions, model checksums, timing).
+    counts. ``moments``: peaks (with bootstrap intervals for ``time`` and ``value``), ``response`` stretches (a
+    group against its own baseline) and group ``difference`` stretches, the last two with their corrected ``p``,
+    cluster ``mass``, ``method`` and ``permutations``. ``isc``: leave-one-out inter-subject correlation per metric
+    with ``p`` (against circularly shifted series, corrected over metrics), its bootstrap interval ``low``..``high``
+    and ``bins``, or the ``reason`` there is none. ``segments``: per named scene (empty without ``segments=``).
+    ``info``: the rest of ``study.json`` (settings, what was tested in ``notes``, versions, model checksums,
+    timing).
     """
 
     curves: pd.DataFrame
@@ -50,8 +54,14 @@ def study(
     rate: Optional[float] = None,
     bin: float = 1.0,
     min_face_share: float = 0.5,
-    min_difference: float = 1.0,
+    min_difference: float = 0.0,
     peak_prominence: float = 10.0,
+    alpha: float = 0.05,
+    permutations: int = 1000,
+    seed: int = 1,
+    correction: str = "cluster",
+    baseline: float = 1.0,
+    chart: Optional[Sequence[str]] = None,
     segments: Optional[Union[PathLike, pd.DataFrame]] = None,
     max_faces: int = 5,
     face_mode: str = "large",
@@ -70,8 +80,15 @@ def study(
         rate: frames analysed per second at most (None: every frame).
         bin: seconds per time bin (whole milliseconds).
         min_face_share: least share (0..1) of the stimulus window with the participant's face measured.
-        min_difference: seconds two groups must differ to be a moment.
-        peak_prominence: score points a peak must stand out to be a moment.
+        min_difference: seconds a difference or response must last to be listed, on top of its test.
+        peak_prominence: score points a peak must rise above its bases to be a moment.
+        alpha: the error rate the tests of differences, responses and ISC control.
+        permutations: permutations and bootstrap resamples per test (every relabelling when there are fewer).
+        seed: the seed of every random draw: the same seed gives the same study.
+        correction: ``"cluster"`` (cluster-based permutation test, family-wise error) or ``"fdr"`` (per-bin
+            permutation p with Benjamini-Hochberg, false discovery rate).
+        baseline: seconds at the start of each stimulus that are each participant's baseline for responses.
+        chart: the metrics ``study.html`` charts (catalog names); None: those with the strongest moments.
         segments: named scenes (``stimulus``, ``name``, ``start``, ``end``): a CSV path or a DataFrame.
         max_faces, face_mode, jobs, progress: as ``analyze``.
 
@@ -89,6 +106,8 @@ def study(
         raise OptionsError(f"bin must be a positive number of seconds, not {bin!r}")
     if not 0 <= min_face_share <= 1:
         raise OptionsError(f"min_face_share must be within 0...1, not {min_face_share!r}")
+    if correction not in ("cluster", "fdr"):
+        raise OptionsError(f"correction must be 'cluster' or 'fdr', not {correction!r}")
     temporary = output is None
     folder = Path(tempfile.mkdtemp(prefix="mien-study-") if output is None else output)
     folder.mkdir(parents=True, exist_ok=True)
@@ -98,7 +117,11 @@ def study(
                      "--output", str(folder), "--metrics", ",".join(groups), "--bin", repr(float(bin)),
                      "--min-face-share", repr(float(min_face_share)), "--min-difference", repr(float(min_difference)),
                      "--peak-prominence", repr(float(peak_prominence)), "--max-faces", str(max_faces),
-                     "--face-mode", face_mode, "--jobs", str(jobs)]
+                     "--face-mode", face_mode, "--jobs", str(jobs), "--alpha", repr(float(alpha)),
+                     "--permutations", str(int(permutations)), "--seed", str(int(seed)), "--correction", correction,
+                     "--baseline", repr(float(baseline))]
+        if chart:
+            arguments += ["--chart", *chart]
         if rate is not None:
             arguments += ["--rate", repr(float(rate))]
         if segments is not None:

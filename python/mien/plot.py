@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -87,9 +87,20 @@ def faces(picture: np.ndarray, result: Result, *, color: str = "bgr", ax: Option
     return ax
 
 
+#: The colours of a study's groups, the whole panel (``all``) first: the same as ``study.html``'s.
+STUDY_COLOURS = ("#333333", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+def _metric_range(metric: str) -> Tuple[float, float]:
+    """The metric's scale in a study: -100..100 for valence (the catalog's one signed score), 0..100 for the
+    scores every other study metric is."""
+    return (-100.0, 100.0) if metric == "valence" else (0.0, 100.0)
+
+
 def study(result: Study, metric: str, *, stimulus: Optional[str] = None, ax: Optional[Any] = None) -> Any:
-    """One metric of a study on stimulus time: each group's mean curve with its 95 % band, peaks marked,
-    stretches where groups differ shaded.
+    """One metric of a study on stimulus time, as ``study.html`` draws it: each group's mean curve with its 95 %
+    band (clipped to the metric's range), peaks marked, stretches where groups differ shaded and where a group
+    responds underlined, in the page's colours.
 
     Args:
         result: what ``mien.study`` or ``mien.read_study`` returns.
@@ -120,13 +131,20 @@ def study(result: Study, metric: str, *, stimulus: Optional[str] = None, ax: Opt
     for _, moment in moments[moments["kind"] == "difference"].iterrows() if not moments.empty else []:
         ax.axvspan(moment["start"], moment["end"], color="#f5c542", alpha=0.25,
                    label=f"{moment['group']} − {moment['otherGroup']} differ")
-    for group, line in rows.groupby("group", sort=False):
+    low, high = _metric_range(metric)
+    for index, (group, line) in enumerate(rows.groupby("group", sort=False)):
+        colour = STUDY_COLOURS[index % len(STUDY_COLOURS)]
         middle = line["time"] + bin / 2
-        drawn = ax.plot(middle, line["mean"], label=f"{group}", linewidth=2 if group == "all" else 1.5)
-        ax.fill_between(middle, line["low"], line["high"], color=drawn[0].get_color(), alpha=0.15)
+        ax.plot(middle, line["mean"].clip(low, high), label=f"{group}", color=colour,
+                linewidth=2 if group == "all" else 1.5)
+        ax.fill_between(middle, line["low"].clip(low, high), line["high"].clip(low, high), color=colour, alpha=0.15)
         if not moments.empty:
             peaks = moments[(moments["kind"] == "peak") & (moments["group"] == group)]
-            ax.scatter(peaks["time"] + bin / 2, peaks["value"], color=drawn[0].get_color(), zorder=3)
+            ax.scatter(peaks["time"] + bin / 2, peaks["value"], color=colour, zorder=3)
+            for _, response in moments[(moments["kind"] == "response") & (moments["group"] == group)].iterrows():
+                ax.hlines(low, response["start"], response["end"], color="#2a9d3a", linewidth=4,
+                          label=f"{group} responds (p = {response['p']:.3g})")
+    ax.set_ylim(low, high)
     ax.set_xlabel("stimulus time (s)")
     ax.set_ylabel(metric)
     ax.set_title(stimulus)

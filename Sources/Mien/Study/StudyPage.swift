@@ -6,36 +6,47 @@ import Foundation
 /// episode, a strip per participant, and the moments marked; then the participants' table. No script or style leaves the file; a self-check sets
 /// `<html data-rendered="ok">` once every chart has something drawn (`scripts/check-report.sh` reads it).
 package enum StudyPage {
-    /// The most metrics charted per stimulus: those with the largest moments first.
+    /// The most metrics charted per stimulus when the study does not name them (`StudySettings.charts`).
     static let chartedPerStimulus = 8
-    private static let width = 720.0
-    private static let height = 190.0
-    private static let left = 44.0
-    private static let right = 12.0
-    private static let top = 10.0
-    private static let bottom = 24.0
-    private static let palette = ["#333333", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    static let width = 720.0
+    static let height = 190.0
+    static let left = 44.0
+    static let right = 12.0
+    static let top = 10.0
+    static let bottom = 24.0
+    /// The whole panel first, then the groups in order: the colours `mien.plot.study` uses too.
+    static let palette = ["#333333", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
     public static func render(_ study: Study, generator: String) -> String {
+        let settings = study.settings
         var html = """
             <!doctype html>
             <html lang="en" data-rendered="pending"><head><meta charset="utf-8"><title>Mien study</title>
             <style>
             body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:\(Int(width) + 40)px}
-            h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 4px;font-size:15px}
-            svg{display:block;background:#fafafa} .note{color:#666;font-size:12px}
+            h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 2px;font-size:15px}
+            svg{display:block;background:#fafafa} .note{color:#555;font-size:12px} .thin{color:#a15c00}
             table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
             .legend span{display:inline-block;margin-right:12px} .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
+            .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
+            footer{margin-top:32px;color:#777;font-size:11px}
             </style></head><body>
             <h1>Study</h1>
-            <p class="note">\(escape(generator)); bins of \(number(study.settings.bin)) s; participants included when their
-            face is measured in \(number(study.settings.minimumFaceShare * 100)) % of the stimulus or more; bands are 95 %
-            intervals over participants; ● peaks; shaded: groups differ.</p>
+            <p class="note">Curves are each group's mean over participants in bins of \(number(settings.bin)) s, with a band for the
+            95 % interval where \(settings.minimumParticipants) or more participants are measured (a thinner curve, dashed, has fewer;
+            bands stop at the metric's range). A participant counts when their face is measured for
+            \(number(settings.minimumFaceShare * 100)) % of the stimulus or more.</p>
+            <p class="note">Marked only where a test passes: <b>shaded</b>, two groups differ; <b>green underline</b>, the audience responds
+            against its own first \(number(settings.baseline)) s; <b>○</b>, a peak whose band stands clear of the curve around it.
+            Differences and responses are permutation tests (\(settings.correction == .cluster ? "cluster-based, the chance of any false finding per stimulus held at \(number(settings.alpha))" : "per bin with Benjamini-Hochberg, false discoveries held at \(number(settings.alpha))"),
+            \(settings.permutations) permutations); each shows its p. <b>ISC</b> (inter-subject correlation) says how much participants
+            rise and fall at the same moments (1: in step, 0: no more than chance would give); its p is against the same curves shifted in time.</p>
 
             """
         for stimulus in study.stimuli { html += section(stimulus, study: study) }
         html += participantsTable(study)
         html += """
+            <footer>Made by \(escape(generator)); seed \(settings.seed). Every figure is in study.json and the CSV tables beside this page.</footer>
             <script>
             window.addEventListener("load", function () {
               var bad = [];
@@ -51,6 +62,24 @@ package enum StudyPage {
         return html
     }
 
+    /// The metrics charted for a stimulus: the study's choice, or those with the strongest moments (differences and
+    /// responses by p, then peaks by height), then the highest curves.
+    static func charted(_ stimulus: String, study: Study) -> [String] {
+        let curves = study.curves.filter { $0.stimulus == stimulus }
+        let measured = curves.reduce(into: [String]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
+        if !study.settings.charts.isEmpty { return study.settings.charts.filter(measured.contains) }
+        let moments = study.moments.filter { $0.stimulus == stimulus }
+        func strength(_ metric: String) -> (Double, Double) {
+            let tested = moments.filter { $0.metric == metric && $0.p != nil }
+            let peaks = moments.filter { $0.metric == metric && $0.kind == .peak }
+            return (-(tested.compactMap(\.p).min() ?? 2), peaks.map(\.value).max() ?? -1)
+        }
+        let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
+            .sorted { strength($0) > strength($1) }
+        let highest = measured.sorted { maximum(curves, $0) > maximum(curves, $1) }
+        return Array((withMoments + highest.filter { !withMoments.contains($0) }).prefix(chartedPerStimulus))
+    }
+
     private static func section(_ stimulus: String, study: Study) -> String {
         let curves = study.curves.filter { $0.stimulus == stimulus }
         let panel = study.participants.filter { $0.row.stimulus == stimulus }
@@ -60,17 +89,14 @@ package enum StudyPage {
         guard !curves.isEmpty else { return html + "<p>No participant included: nothing to chart.</p></section>\n" }
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
         let moments = study.moments.filter { $0.stimulus == stimulus }
-        let measured = curves.reduce(into: [String]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
-        // The metrics with the largest moments first (a difference's size, a peak's height), then the highest curves.
-        func size(_ metric: String) -> Double {
-            moments.filter { $0.metric == metric }.map { abs($0.value) }.max() ?? 0
-        }
-        let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
-            .sorted { size($0) > size($1) }
-        let highest = measured.sorted { maximum(curves, $0) > maximum(curves, $1) }
-        let charted = Array((withMoments + highest.filter { !withMoments.contains($0) }).prefix(chartedPerStimulus))
+        let charted = charted(stimulus, study: study)
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count
         let end = Double(binCount) * study.settings.bin
+        html +=
+            "<p class=\"note\">"
+            + (study.settings.charts.isEmpty
+                ? "Charted: the metrics with the strongest moments (at most \(chartedPerStimulus)); choose others with <code>mien study --chart METRIC ...</code>."
+                : "Charted: the metrics the study names (<code>--chart</code>).") + "</p>\n"
         html +=
             "<p class=\"legend\">"
             + groups.enumerated().map {
@@ -81,127 +107,73 @@ package enum StudyPage {
             let isc = study.correlations.first {
                 $0.stimulus == stimulus && $0.group == StudyManifest.wholePanel && $0.metric == metric
             }
-            let range = MetricCatalog.entry(named: metric)?.range ?? 0...100
-            html +=
-                "<h3>\(escape(metric))"
-                + (isc?.isc.map { " <span class=\"note\">ISC \(number($0)) (n = \(isc?.n ?? 0))</span>" } ?? "")
-                + "</h3>\n"
+            let entry = MetricCatalog.entry(named: metric)
+            let range = entry?.range ?? 0...100
             let lines = curves.filter { $0.metric == metric }
+            let thin = lines.contains { $0.n > 0 && $0.n < study.settings.minimumParticipants }
+            html += "<h3>\(escape(label(metric)))</h3>\n<p class=\"note\">\(escape(entry?.doc ?? "")) <code>\(escape(metric))</code>"
+            if let isc, let value = isc.isc {
+                html +=
+                    " · ISC \(number(value))"
+                    + (isc.low.map { low in " [\(number(low)), \(number(isc.high ?? low))]" } ?? "")
+                    + (isc.p.map { ", p = \(probability($0))" } ?? "") + " (n = \(isc.n))"
+            } else if let reason = isc?.reason {
+                html += " · no ISC: \(escape(reason))"
+            }
+            if thin {
+                html +=
+                    " · <span class=\"thin\">thin: fewer than \(study.settings.minimumParticipants) participants in some bins (dashed, no band)</span>"
+            }
+            html += "</p>\n"
+            let marked = moments.filter { $0.metric == metric }
             html += chart(
                 label: metric, end: end, range: range, groups: groups, points: lines, value: \.mean, band: true,
-                moments: moments.filter { $0.metric == metric }, bin: study.settings.bin)
+                moments: marked, bin: study.settings.bin, minimum: study.settings.minimumParticipants)
             if lines.contains(where: { $0.episodeShare != nil }) {
                 html += "<p class=\"note\">share of participants in an episode (%)</p>\n"
                 html += chart(
                     label: metric + " episodes", end: end, range: 0...100, groups: groups, points: lines,
-                    value: { $0.episodeShare.map { $0 * 100 } }, band: false, moments: [], bin: study.settings.bin)
+                    value: { $0.episodeShare.map { $0 * 100 } }, band: false, moments: [], bin: study.settings.bin,
+                    minimum: study.settings.minimumParticipants)
             }
-            html += strip(metric, participants: included, range: range, bin: study.settings.bin, end: end)
+            html += momentList(marked)
+            html += strip(metric, participants: included, groups: groups, range: range, bin: study.settings.bin, end: end)
         }
         return html + "</section>\n"
     }
 
-    private static func maximum(_ curves: [StudyCurvePoint], _ metric: String) -> Double {
+    /// A metric's plain name: the catalog's last name part, words split (`expressions.lipCornerDepressor` →
+    /// "Lip corner depressor").
+    static func label(_ metric: String) -> String {
+        let last = metric.split(separator: ".").last.map(String.init) ?? metric
+        var words = ""
+        for character in last {
+            if character.isUppercase && !words.isEmpty { words += " " }
+            words += String(character).lowercased()
+        }
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
+    /// The metric's moments in words, each with its p or interval.
+    private static func momentList(_ moments: [StudyMoment]) -> String {
+        guard !moments.isEmpty else { return "" }
+        let items = moments.map { moment -> String in
+            let span = "\(number(moment.start))–\(number(moment.end)) s"
+            switch moment.kind {
+            case .difference:
+                return "\(escape(moment.group)) − \(escape(moment.otherGroup ?? "")) \(signed(moment.value)) at \(number(moment.time)) s, differ \(span), p = \(probability(moment.p ?? 1))"
+            case .response:
+                return "\(escape(moment.group)) responds \(span) (\(signed(moment.value)) from baseline at \(number(moment.time)) s), p = \(probability(moment.p ?? 1))"
+            case .peak:
+                let height = moment.low.map { "[\(number($0)), \(number(moment.high ?? $0))]" } ?? ""
+                let time = moment.timeLow.map { "[\(number($0)), \(number(moment.timeHigh ?? $0))] s" } ?? ""
+                return "\(escape(moment.group)) peaks at \(number(moment.time)) s \(time), height \(number(moment.value)) \(height)"
+            }
+        }
+        return "<ul class=\"note\">" + items.map { "<li>\($0)</li>" }.joined() + "</ul>\n"
+    }
+
+    static func maximum(_ curves: [StudyCurvePoint], _ metric: String) -> Double {
         curves.filter { $0.metric == metric }.compactMap(\.mean).max() ?? 0
-    }
-
-    private static func chart(
-        label: String, end: Double, range: ClosedRange<Double>, groups: [String], points: [StudyCurvePoint],
-        value: (StudyCurvePoint) -> Double?, band: Bool, moments: [StudyMoment], bin: Double
-    ) -> String {
-        func x(_ t: Double) -> Double { left + t / max(end, 1e-9) * (width - left - right) }
-        func y(_ v: Double) -> Double {
-            let clamped = min(max(v, range.lowerBound), range.upperBound)
-            return top + (range.upperBound - clamped) / (range.upperBound - range.lowerBound) * (height - top - bottom)
-        }
-        var svg =
-            "<svg class=\"chart\" aria-label=\"\(escape(label))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
-        for moment in moments where moment.kind == .difference {
-            svg +=
-                "<rect x=\"\(f(x(moment.start)))\" y=\"\(f(top))\" width=\"\(f(x(moment.end) - x(moment.start)))\" height=\"\(f(height - top - bottom))\" fill=\"#f5c542\" fill-opacity=\"0.25\"><title>\(escape(moment.group)) − \(escape(moment.otherGroup ?? "")): \(number(moment.value)) at \(number(moment.time)) s</title></rect>\n"
-        }
-        for tick in stride(
-            from: range.lowerBound, through: range.upperBound, by: (range.upperBound - range.lowerBound) / 4)
-        {
-            svg +=
-                "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(tick)))\" y2=\"\(f(y(tick)))\" stroke=\"#e4e4e4\"/><text x=\"\(f(left - 4))\" y=\"\(f(y(tick) + 4))\" font-size=\"10\" text-anchor=\"end\">\(number(tick))</text>\n"
-        }
-        let step = niceStep(end)
-        for tick in stride(from: 0, through: end, by: step) {
-            svg +=
-                "<text x=\"\(f(x(tick)))\" y=\"\(f(height - 8))\" font-size=\"10\" text-anchor=\"middle\">\(number(tick)) s</text>\n"
-        }
-        for (index, group) in groups.enumerated() {
-            let line = points.filter { $0.group == group }
-            let colour = colour(index)
-            if band {
-                let upper = line.compactMap { point in point.high.map { (point.time + bin / 2, $0) } }
-                let lower = line.compactMap { point in point.low.map { (point.time + bin / 2, $0) } }
-                if upper.count > 1 {
-                    let outline = (upper + lower.reversed()).map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(
-                        separator: " ")
-                    svg += "<polygon points=\"\(outline)\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>\n"
-                }
-            }
-            let samples = line.compactMap { point in value(point).map { (point.time + bin / 2, $0) } }
-            if samples.count > 1 {
-                svg +=
-                    "<polyline points=\"\(samples.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1.8\"/>\n"
-            } else if let only = samples.first {
-                svg += "<circle cx=\"\(f(x(only.0)))\" cy=\"\(f(y(only.1)))\" r=\"2.5\" fill=\"\(colour)\"/>\n"
-            }
-            for moment in moments where moment.kind == .peak && moment.group == group {
-                svg +=
-                    "<circle cx=\"\(f(x(moment.time + bin / 2)))\" cy=\"\(f(y(moment.value)))\" r=\"4.5\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"><title>peak \(number(moment.value)) at \(number(moment.time)) s (\(escape(group)))</title></circle>\n"
-            }
-        }
-        return svg + "</svg>\n"
-    }
-
-    /// One row per included participant: each bin's value as the colour's strength.
-    private static func strip(
-        _ metric: String, participants: [ParticipantSeries], range: ClosedRange<Double>, bin: Double, end: Double
-    ) -> String {
-        let row = 9.0
-        let plot = width - left - right
-        var svg =
-            "<svg class=\"strip\" viewBox=\"0 0 \(Int(width)) \(Int(Double(participants.count) * row + 4))\" width=\"\(Int(width))\" height=\"\(Int(Double(participants.count) * row + 4))\">\n"
-        for (index, participant) in participants.enumerated() {
-            svg +=
-                "<text x=\"\(f(left - 4))\" y=\"\(f(Double(index) * row + row - 1))\" font-size=\"8\" text-anchor=\"end\">\(escape(participant.row.participant))</text>\n"
-            for (bin_, value) in (participant.bins[metric] ?? []).enumerated() {
-                guard let value else { continue }
-                let strength = (value - range.lowerBound) / (range.upperBound - range.lowerBound)
-                svg +=
-                    "<rect x=\"\(f(left + Double(bin_) * bin / max(end, 1e-9) * plot))\" y=\"\(f(Double(index) * row))\" width=\"\(f(bin / max(end, 1e-9) * plot))\" height=\"\(f(row - 1))\" fill=\"#1f77b4\" fill-opacity=\"\(f(min(max(strength, 0), 1)))\"/>\n"
-            }
-        }
-        return svg + "</svg>\n"
-    }
-
-    private static func participantsTable(_ study: Study) -> String {
-        var html =
-            "<h2>Participants</h2><table><tr><th>participant</th><th>stimulus</th><th>group</th><th>face share</th><th>included</th><th>notes</th></tr>\n"
-        for series in study.participants {
-            let status = series.exclusion.map { "no: " + escape($0) } ?? "yes"
-            html +=
-                "<tr><td>\(escape(series.row.participant))</td><td>\(escape(series.row.stimulus))</td><td>\(escape(series.row.group ?? ""))</td><td>\(number(series.faceShare * 100)) %</td><td>\(status)</td><td>\(escape(series.notes.joined(separator: "; ")))</td></tr>\n"
-        }
-        return html + "</table>\n"
-    }
-
-    private static func colour(_ index: Int) -> String { palette[index % palette.count] }
-    private static func f(_ value: Double) -> String { String(format: "%.1f", value) }
-    private static func number(_ value: Double) -> String { ResultTable.number(value, places: 2) }
-
-    private static func niceStep(_ span: Double) -> Double {
-        let raw = max(span, 1e-3) / 8
-        let magnitude = pow(10, floor(log10(raw)))
-        return [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
