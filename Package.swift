@@ -127,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "MienDev",
             dependencies: [
-                "Mien", "MienTesting", "MienStatistics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Mien", "MienTesting", "MienStatistics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

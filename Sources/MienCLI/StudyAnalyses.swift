@@ -55,7 +55,8 @@ enum StudyAnalyses {
             try file.write(String(decoding: try encoder.encode(record), as: UTF8.self) + "\n")
             try file.commit()
         } catch {
-            Diagnostics.logger.warning("\(path) cannot be written (\(error)): the next run will not know these settings")
+            Diagnostics.logger.warning(
+                "\(path) cannot be written (\(error)): the next run will not know these settings")
         }
         return record.filter { recordings.contains($0.key) }
     }

@@ -55,7 +55,9 @@ struct StudyCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How the tests over bins, metrics and groups are corrected.",
-            discussion: "cluster: cluster-based permutation test, family-wise error (default). fdr: per-bin permutation p with Benjamini-Hochberg, false discovery rate."))
+            discussion:
+                "cluster: cluster-based permutation test, family-wise error (default). fdr: per-bin permutation p with Benjamini-Hochberg, false discovery rate."
+        ))
     var correction: StudySettings.Correction = StudySettings.standard.correction
 
     @Option(help: "Seconds at the start of the stimulus that are each participant's baseline for responses (0: none).")
@@ -69,7 +71,9 @@ struct StudyCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: "Metrics study.html charts, in order (catalog names, e.g. expressions.smile valence); default: those with the most moments.")
+        help:
+            "Metrics study.html charts, in order (catalog names, e.g. expressions.smile valence); default: those with the most moments."
+    )
     var chart: [String] = []
 
     @Option(help: "A CSV of named scenes (stimulus, name, start, end in seconds of stimulus time): figures per scene.")
@@ -105,7 +109,8 @@ struct StudyCommand: ParsableCommand {
             if !unknown.isEmpty {
                 throw MienError(
                     .invalidArgument,
-                    "--chart: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is not a metric" : "are not metrics") with a score (mien metrics lists them)")
+                    "--chart: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is not a metric" : "are not metrics") with a score (mien metrics lists them)"
+                )
             }
             return try StudySettings(
                 bin: bin, minimumFaceShare: minFaceShare, minimumDifference: minDifference,

@@ -3,8 +3,9 @@ import Foundation
 import Mien
 import MienTesting
 
-/// `MienDev null-studies`: studies of panels in which nothing differs (`NullPanels`), counted: how many report
-/// a difference, a response or a significant ISC. Reproduces the trial of issue 57 and the test's null panels.
+/// `MienDev null-studies`: what studies of panels in which nothing differs (`NullPanels`) report.
+///
+/// Counted: how many report a difference, a response or a significant ISC. Reproduces the trial of issue 57 and the test's null panels.
 struct NullStudies: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "null-studies",

@@ -13,9 +13,9 @@ struct StatisticsReference: ParsableCommand {
     var input: String
 
     struct Cases: Decodable {
-        /// [p, degrees]
+        /// Each [p, degrees].
         var quantiles: [[Double]]
-        /// [a, b]
+        /// Each pair of samples [a, b].
         var welch: [[[Double]]]
         var twoSample: [TwoSample]
         var oneSample: [OneSample]
@@ -78,7 +78,8 @@ struct StatisticsReference: ParsableCommand {
             },
             twoSample: cases.twoSample.map { item in
                 let all = item.first + item.second
-                let labels = Array(repeating: 0, count: item.first.count) + Array(repeating: 1, count: item.second.count)
+                let labels =
+                    Array(repeating: 0, count: item.first.count) + Array(repeating: 1, count: item.second.count)
                 return test(
                     GroupComparison(series: [matrix(all)], labels: labels, groupCount: 2, pairs: [(0, 1)])
                         .run(PermutationSettings(permutations: item.permutations, seed: item.seed)))

@@ -18,6 +18,12 @@ struct StudyRecordingsCommand: ParsableCommand {
     @Option(help: "Instead: a panel of this many viewers of versions A and B of an 8 s advert, and its manifest.csv.")
     var panel: Int?
 
+    @Option(help: "The panel's advert, seconds.")
+    var seconds = 8.0
+
+    @Option(help: "The panel's frame rate.")
+    var fps = 25.0
+
     func run() throws {
         guard let root = SampleMedia.evaluationDirectory else {
             throw ValidationError("needs the evaluation data (../shared/eval or EVAL_DIR)")
@@ -25,7 +31,8 @@ struct StudyRecordingsCommand: ParsableCommand {
         let url = URL(fileURLWithPath: folder)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         if let panel {
-            print(try StudyRecordings.writePanel(in: url, evaluation: root, viewers: panel))
+            print(
+                try StudyRecordings.writePanel(in: url, evaluation: root, viewers: panel, seconds: seconds, fps: fps))
             return
         }
         let talking = try StudyRecordings.writeTalking(in: url, evaluation: root)

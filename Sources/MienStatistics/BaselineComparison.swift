@@ -8,7 +8,9 @@ package struct BaselineComparison: Sendable {
 
     package init(changes: [SeriesMatrix]) { self.changes = changes }
 
-    /// Runs the test. The cluster-forming threshold is Student's t quantile at 1 − p/2 with n − 1 degrees of
+    /// Runs the test.
+    ///
+    /// The cluster-forming threshold is Student's t quantile at 1 − p/2 with n − 1 degrees of
     /// freedom (n: the participants).
     package func run(_ settings: PermutationSettings) -> PermutationOutcome {
         let rows = changes.first?.rows ?? 0
@@ -34,23 +36,23 @@ package struct BaselineComparison: Sendable {
         }
         let observed = [Int](repeating: 0, count: rows)
         return engine.run(
-            observed: observed, exact: exact, sample: { generator in (0..<rows).map { _ in generator.below(2) } }
-        ) { flips, output in
-            for (metric, matrix) in changes.enumerated() {
-                matrix.values.withUnsafeBufferPointer { values in
-                    for bin in 0..<bins {
-                        var sum = 0.0
-                        for row in 0..<rows {
-                            let value = values[row * bins + bin]
-                            if value.isNaN { continue }
-                            sum += flips[row] == 1 ? -value : value
+            observed: observed, exact: exact, sample: { generator in (0..<rows).map { _ in generator.below(2) } },
+            statistic: { flips, output in
+                for (metric, matrix) in changes.enumerated() {
+                    matrix.values.withUnsafeBufferPointer { values in
+                        for bin in 0..<bins {
+                            var sum = 0.0
+                            for row in 0..<rows {
+                                let value = values[row * bins + bin]
+                                if value.isNaN { continue }
+                                sum += flips[row] == 1 ? -value : value
+                            }
+                            output[metric * bins + bin] = Self.oneSampleT(
+                                count: Double(counts[metric][bin]), sum: sum, squares: squares[metric][bin])
                         }
-                        output[metric * bins + bin] = Self.oneSampleT(
-                            count: Double(counts[metric][bin]), sum: sum, squares: squares[metric][bin])
                     }
                 }
-            }
-        }
+            })
     }
 
     /// The one-sample t of the mean against 0 from sums; NaN below 2 values or with no spread.

@@ -1,5 +1,6 @@
-/// The descriptive figures over participants: a mean with its 95 % interval, Welch's difference of two means,
-/// Pearson's correlation. Plain arrays in, plain values out.
+/// The descriptive figures over participants: a mean with its interval, Welch's difference, Pearson's r.
+///
+/// Plain arrays in, plain values out.
 package enum Descriptive {
     /// Mean and 95 % interval (Student's t, n − 1 degrees of freedom) of `values`; no interval below 2 values.
     package static func meanInterval(_ values: [Double]) -> (mean: Double?, low: Double?, high: Double?) {

@@ -23,7 +23,9 @@ package struct GroupComparison: Sendable {
         self.pairs = pairs
     }
 
-    /// Runs the test. Welch's t is first − second; the cluster-forming threshold of a pair is Student's t
+    /// Runs the test.
+    ///
+    /// Welch's t is first − second; the cluster-forming threshold of a pair is Student's t
     /// quantile at 1 − p/2 with n₁ + n₂ − 2 degrees of freedom (its full group sizes).
     package func run(_ settings: PermutationSettings) -> PermutationOutcome {
         let bins = series.first?.columns ?? 0
@@ -41,44 +43,46 @@ package struct GroupComparison: Sendable {
         var sum = count
         var squares = count
         let squared = series.map { $0.values.map { $0 * $0 } }
-        return engine.run(observed: labels, exact: exact, sample: { $0.shuffled(labels) }) { labels, output in
-            for (metric, matrix) in series.enumerated() {
-                count.withUnsafeMutableBufferPointer { count in
-                    sum.withUnsafeMutableBufferPointer { sum in
-                        squares.withUnsafeMutableBufferPointer { squares in
-                            matrix.values.withUnsafeBufferPointer { values in
-                                squared[metric].withUnsafeBufferPointer { squared in
-                                    for index in 0..<count.count {
-                                        count[index] = 0
-                                        sum[index] = 0
-                                        squares[index] = 0
-                                    }
-                                    for row in 0..<matrix.rows {
-                                        let offset = labels[row] * bins
-                                        for bin in 0..<bins {
-                                            let value = values[row * bins + bin]
-                                            if value.isNaN { continue }
-                                            count[offset + bin] += 1
-                                            sum[offset + bin] += value
-                                            squares[offset + bin] += squared[row * bins + bin]
+        return engine.run(
+            observed: labels, exact: exact, sample: { $0.shuffled(labels) },
+            statistic: { labels, output in
+                for (metric, matrix) in series.enumerated() {
+                    count.withUnsafeMutableBufferPointer { count in
+                        sum.withUnsafeMutableBufferPointer { sum in
+                            squares.withUnsafeMutableBufferPointer { squares in
+                                matrix.values.withUnsafeBufferPointer { values in
+                                    squared[metric].withUnsafeBufferPointer { squared in
+                                        for index in 0..<count.count {
+                                            count[index] = 0
+                                            sum[index] = 0
+                                            squares[index] = 0
+                                        }
+                                        for row in 0..<matrix.rows {
+                                            let offset = labels[row] * bins
+                                            for bin in 0..<bins {
+                                                let value = values[row * bins + bin]
+                                                if value.isNaN { continue }
+                                                count[offset + bin] += 1
+                                                sum[offset + bin] += value
+                                                squares[offset + bin] += squared[row * bins + bin]
+                                            }
                                         }
                                     }
                                 }
                             }
                         }
                     }
-                }
-                for (pairIndex, pair) in pairs.enumerated() {
-                    let member = metric * pairs.count + pairIndex
-                    for bin in 0..<bins {
-                        let a = pair.0 * bins + bin
-                        let b = pair.1 * bins + bin
-                        output[member * bins + bin] = Self.welchT(
-                            count: (count[a], count[b]), sum: (sum[a], sum[b]), squares: (squares[a], squares[b]))
+                    for (pairIndex, pair) in pairs.enumerated() {
+                        let member = metric * pairs.count + pairIndex
+                        for bin in 0..<bins {
+                            let a = pair.0 * bins + bin
+                            let b = pair.1 * bins + bin
+                            output[member * bins + bin] = Self.welchT(
+                                count: (count[a], count[b]), sum: (sum[a], sum[b]), squares: (squares[a], squares[b]))
+                        }
                     }
                 }
-            }
-        }
+            })
     }
 
     /// Welch's t from sums; NaN below 2 values a side or with no spread.

@@ -111,8 +111,9 @@ package struct IntersubjectCorrelation: Sendable {
         return figures
     }
 
-    /// Each metric's own p and its p corrected over the metrics by the standardized maximum: every metric's ISC
-    /// is put in units of its own null's spread (z = (ISC − null mean) / null standard deviation), and a metric's
+    /// Each metric's own p and its p corrected over the metrics by the standardized maximum.
+    ///
+    /// Every metric's ISC is put in units of its own null's spread (z = (ISC − null mean) / null standard deviation), and a metric's
     /// z is compared with the largest z of any metric under each set of shifts. Each metric is thus judged
     /// against its own null (a smooth metric's shifted ISCs spread wider than a jumpy one's), so one metric with
     /// a wide null does not mask the others as the largest raw ISC would; and unlike the smallest p of each
@@ -167,8 +168,9 @@ package struct IntersubjectCorrelation: Sendable {
         }
     }
 
-    /// The mean leave-one-out correlation of the rows of `doubled` (each row twice over) shifted by `shifts`;
-    /// nil when no row has one. The null's inner loop: no allocation, `sums` and `counts` reused.
+    /// The mean leave-one-out correlation of the rows of `doubled` (each row twice over) shifted by `shifts`.
+    ///
+    /// Nil when no row has one. The null's inner loop: no allocation, `sums` and `counts` reused.
     static func shiftedMean(
         _ doubled: [Double], rows: Int, columns: Int, shifts: [Int], sums: inout [Double], counts: inout [Double]
     ) -> Double? {

@@ -33,7 +33,8 @@ struct PermutationEngine {
                 let largest = Self.largestMass(values, members: members, bins: bins, thresholds: thresholds)
                 for index in clusters.indices where largest >= observedMagnitudes[index] { clusterCounts[index] += 1 }
             case .fdr:
-                for index in values.indices where !observedBins[index].isNaN && abs(values[index]) >= observedBins[index] {
+                for index in values.indices
+                where !observedBins[index].isNaN && abs(values[index]) >= observedBins[index] {
                     binCounts[index] += 1
                 }
             }
@@ -79,7 +80,9 @@ struct PermutationEngine {
     }
 
     /// Every cluster of `values` (member-major): consecutive bins beyond the member's threshold in one direction.
-    static func clusters(_ values: [Double], members: Int, bins: Int, thresholds: [Double]) -> [PermutationOutcome.Finding] {
+    static func clusters(_ values: [Double], members: Int, bins: Int, thresholds: [Double]) -> [PermutationOutcome
+        .Finding]
+    {
         var found: [PermutationOutcome.Finding] = []
         for member in 0..<members {
             let threshold = thresholds[member]
@@ -136,7 +139,9 @@ struct PermutationEngine {
     }
 
     /// Runs of consecutive bins whose adjusted p is below alpha, in one direction (the FDR findings).
-    static func runs(_ values: [Double], q: [Double], members: Int, bins: Int, alpha: Double) -> [PermutationOutcome.Finding] {
+    static func runs(_ values: [Double], q: [Double], members: Int, bins: Int, alpha: Double) -> [PermutationOutcome
+        .Finding]
+    {
         var found: [PermutationOutcome.Finding] = []
         for member in 0..<members {
             var current: PermutationOutcome.Finding?

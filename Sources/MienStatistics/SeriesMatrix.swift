@@ -1,5 +1,6 @@
-/// One metric's values over a panel: a row per participant, a column per time bin, NaN where the participant's
-/// face was not measured. The permutation tests and the correlations read these.
+/// One metric's values over a panel: a row per participant, a column per time bin.
+///
+/// NaN where the participant's face was not measured. The permutation tests and the correlations read these.
 package struct SeriesMatrix: Sendable, Equatable {
     package let rows: Int
     package let columns: Int

@@ -1,8 +1,9 @@
-public import Foundation
+import Foundation
 public import Mien
 
-/// Panels in which nothing differs and nobody shares a response: the development talking heads cut at random
-/// onsets, groups drawn at random. A study of one should report a difference or a significant ISC no more
+/// Panels in which nothing differs and nobody shares a response.
+///
+/// The development talking heads cut at random onsets, groups drawn at random. A study of one should report a difference or a significant ISC no more
 /// often than its error rate allows (`MienDev null-studies`; `StudyNullTests`).
 public struct NullPanels: Sendable {
     /// An analysed recording: its JSON Lines, events CSV and length in seconds.
@@ -62,7 +63,8 @@ public struct NullPanels: Sendable {
         }
         guard all.count >= participants else {
             throw MienError(
-                .invalidArgument, "the recordings hold \(all.count) windows of \(duration) s, fewer than \(participants) participants")
+                .invalidArgument,
+                "the recordings hold \(all.count) windows of \(duration) s, fewer than \(participants) participants")
         }
         return Array(all.shuffled(using: &generator).prefix(participants))
     }

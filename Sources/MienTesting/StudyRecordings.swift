@@ -79,7 +79,11 @@ public enum StudyRecordings {
     /// footage (grass): version A, with a smile from 3 s to 6 s, or version B, without (each subject sees both); and
     /// `manifest.csv` naming them (groups A and B).
     /// - Returns: the manifest's path.
-    public static func writePanel(in folder: URL, evaluation root: URL, viewers: Int) throws -> String {
+    /// `seconds` and `fps` lengthen the advert and set the rate (the smile from 3/8 to 6/8 of it), for timing a
+    /// long study.
+    public static func writePanel(
+        in folder: URL, evaluation root: URL, viewers: Int, seconds: Double = 8, fps: Double = 25
+    ) throws -> String {
         let grass = try ImageDecoder.decode(
             file: root.appendingPathComponent("face_alignment_test_assets/grass.jpg").path)
         var lines = ["recording,participant,stimulus,onset,duration,group"]
@@ -94,17 +98,19 @@ public enum StudyRecordings {
             // Each subject watches A once and B once over the first 16 viewers, so the groups hold the same faces.
             let version = (viewer + viewer / viewerSubjects.count) % 2 == 0 ? "A" : "B"
             let middle = version == "A" ? try picture("happy") : normal
-            let leadFrames = 25 + (viewer * 17) % 50
+            let leadFrames = Int(fps) + (viewer * 17) % Int(2 * fps)
             let lead = try (0..<leadFrames).map { frame in
                 try grass.warped(by: .scale(0.5, thenTranslate: -Double(frame) * 2, 0), width: 320, height: 240)
             }
+            let eighth = Int((seconds * fps / 8).rounded())
             let frames =
-                lead + Array(repeating: normal, count: 75) + Array(repeating: middle, count: 75)
-                + Array(repeating: normal, count: 50)
+                lead + Array(repeating: normal, count: 3 * eighth) + Array(repeating: middle, count: 3 * eighth)
+                + Array(repeating: normal, count: 2 * eighth)
             let name = String(format: "viewer%02d.avi", viewer + 1)
-            try write(frames, to: folder.appendingPathComponent(name).path, side: nil, fps: 25)
+            try write(frames, to: folder.appendingPathComponent(name).path, side: nil, fps: fps)
             lines.append(
-                "\(name),\(String(format: "v%02d", viewer + 1)),advert,\(Double(leadFrames) / 25),8,\(version)")
+                "\(name),\(String(format: "v%02d", viewer + 1)),advert,\(Double(leadFrames) / fps),\(seconds),\(version)"
+            )
         }
         let manifest = folder.appendingPathComponent("manifest.csv").path
         try (lines.joined(separator: "\n") + "\n").write(toFile: manifest, atomically: true, encoding: .utf8)

@@ -75,7 +75,9 @@ struct StudyCommandTests {
         let correlated = study.correlations.filter { $0.group == "all" && $0.n == 2 }
         #expect(correlated.count > 10)
         #expect(correlated.allSatisfy { $0.participants.values.allSatisfy { abs($0 - 1) < 1e-9 } })
-        #expect(correlated.allSatisfy { $0.isc == nil && $0.reason?.hasPrefix("2 participants with a correlation") == true })
+        #expect(
+            correlated.allSatisfy { $0.isc == nil && $0.reason?.hasPrefix("2 participants with a correlation") == true }
+        )
         // The tables are there; a second run reuses the recordings' files.
         for table in ["curves.csv", "participants.csv", "moments.csv", "isc.csv"] {
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(table).path), "\(table)")
@@ -151,7 +153,9 @@ struct StudyCommandTests {
             $0.kind == .peak && $0.stimulus == "advert" && $0.metric == "expressions.smile"
         }
         #expect(Set(peaks.map(\.group)) == ["smiling", "all"] && peaks.count == 2, "\(peaks)")
-        #expect(peaks.allSatisfy { (1...2).contains($0.time) } && peaks.first { $0.group == "smiling" }?.episodeShare == 1, "\(peaks)")
+        #expect(
+            peaks.allSatisfy { (1...2).contains($0.time) } && peaks.first { $0.group == "smiling" }?.episodeShare == 1,
+            "\(peaks)")
         for peak in peaks {
             let (low, high) = (try #require(peak.low), try #require(peak.high))
             #expect(low <= peak.value && peak.value <= high && (peak.timeLow ?? 9) >= 1 && (peak.timeHigh ?? 9) <= 2)

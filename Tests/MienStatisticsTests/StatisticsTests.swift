@@ -3,8 +3,9 @@ import Testing
 
 @testable import MienStatistics
 
-/// The statistics behind `mien study`, against published values and cases whose answer is known. The
-/// comparison with scipy and MNE-Python on fixed data is `make statistics-check`.
+/// The statistics behind `mien study`, against published values and cases whose answer is known.
+///
+/// The comparison with scipy and MNE-Python on fixed data is `make statistics-check`.
 @Suite("Statistics")
 struct StatisticsTests {
     @Test func studentT_matchesTheTable() {
@@ -120,7 +121,9 @@ struct StatisticsTests {
             .run(PermutationSettings(permutations: 1000, seed: 9))
         #expect(!outcome.exact)
         let found = outcome.findings.filter { $0.p < 0.05 }
-        #expect(found.count == 1 && found.first?.member == 1 && found.first?.start == 2 && found.first?.end == 5, "\(found)")
+        #expect(
+            found.count == 1 && found.first?.member == 1 && found.first?.start == 2 && found.first?.end == 5, "\(found)"
+        )
         // Six participants: 64 sign vectors, an exact test.
         let small = BaselineComparison(changes: [changes(responding.selecting(rows: Array(0..<6)))])
             .run(PermutationSettings(permutations: 1000))

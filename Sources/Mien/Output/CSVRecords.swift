@@ -19,7 +19,10 @@ package enum CSVRecords {
             if !quoted && scalar == "\n" { break }
             if !quoted && separators.contains(scalar) { counts[scalar, default: 0] += 1 }
         }
-        return separators.max { counts[$0, default: 0] < counts[$1, default: 0] || (counts[$0, default: 0] == counts[$1, default: 0] && $1 == ",") } ?? ","
+        return separators.max {
+            counts[$0, default: 0] < counts[$1, default: 0]
+                || (counts[$0, default: 0] == counts[$1, default: 0] && $1 == ",")
+        } ?? ","
     }
 
     /// A separator's name for messages.
@@ -82,8 +85,9 @@ package enum CSVRecords {
         return rows
     }
 
-    /// The rows of a CSV file whose first row names the columns, as dictionaries from column name to cell,
-    /// with their line numbers (the header is line 1); rows with every cell empty are skipped. The separator is
+    /// The rows of a CSV file whose first row names the columns, as dictionaries from column name to cell.
+    ///
+    /// With their line numbers (the header is line 1); rows with every cell empty are skipped. The separator is
     /// the file's own (`separator(of:)`) and is returned.
     /// - Throws: `.notFound`, `.unreadable` or `.corruptData` naming `path`.
     public static func read(

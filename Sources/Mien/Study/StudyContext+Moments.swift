@@ -41,8 +41,10 @@ extension StudyContext {
         let span = min(peak.leftBase, peak.rightBase)...max(peak.leftBase, peak.rightBase)
         let rows = group.members.map { member in span.map { member.value(metric, bin: $0) } }
         var generator = SeededGenerator(
-            seed: settings.permutationSettings(family: "\(stimulus)\u{1F}\(group.name)\u{1F}\(metric)\u{1F}\(peak.index)")
-                .seed)
+            seed: settings.permutationSettings(
+                family: "\(stimulus)\u{1F}\(group.name)\u{1F}\(metric)\u{1F}\(peak.index)"
+            )
+            .seed)
         var times: [Double] = []
         var heights: [Double] = []
         for _ in 0..<settings.permutations {
@@ -69,7 +71,10 @@ extension StudyContext {
         guard settings.baseline > 0 else { return ([], "\(label): no response test (baseline 0)") }
         let baselineBins = (0..<binCount).filter { time($0) < settings.baseline - 1e-9 }.count
         guard baselineBins > 0, baselineBins < binCount else {
-            return ([], "\(label): no response test (the stimulus is no longer than its \(Self.seconds(settings.baseline)) s baseline)")
+            return (
+                [],
+                "\(label): no response test (the stimulus is no longer than its \(Self.seconds(settings.baseline)) s baseline)"
+            )
         }
         guard group.members.count >= 2 else {
             return ([], "\(label): no response test (\(group.members.count) participant; it needs 2 or more)")
@@ -116,14 +121,18 @@ extension StudyContext {
         let smallNote =
             small.isEmpty ? "" : "; left out with fewer than 2 participants: \(small.joined(separator: ", "))"
         guard testable.count >= 2 else {
-            let why = groups.count < 2 ? "\(groups.count) group\(groups.count == 1 ? "" : "s")" : "fewer than 2 groups of 2 or more participants"
+            let why =
+                groups.count < 2
+                ? "\(groups.count) group\(groups.count == 1 ? "" : "s")"
+                : "fewer than 2 groups of 2 or more participants"
             return ([], "\(stimulus): no difference tested (\(why))\(smallNote)")
         }
         let pairs = testable.indices.flatMap { first in
             testable.indices.filter { $0 > first }.map { (first, $0) }
         }
         let members = testable.flatMap(\.members)
-        let labels = testable.enumerated().flatMap { index, group in Array(repeating: index, count: group.members.count) }
+        let labels = testable.enumerated().flatMap { index, group in Array(repeating: index, count: group.members.count)
+        }
         let test = GroupComparison(
             series: metrics.map { matrix(members, metric: $0) }, labels: labels, groupCount: testable.count,
             pairs: pairs)

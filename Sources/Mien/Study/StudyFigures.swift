@@ -22,8 +22,9 @@ public struct StudyCurvePoint: Sendable, Codable, Equatable {
     public var episodeShare: Double?
 }
 
-/// A moment of a stimulus: a peak of a curve, a stretch where the audience responds against its baseline, or a
-/// stretch where two groups differ. Responses and differences are reported only when their corrected p is below
+/// A moment of a stimulus: a peak, a response against baseline, or a difference between groups.
+///
+/// Responses and differences are reported only when their corrected p is below
 /// the study's alpha (`StudySettings.correction`); `docs/studies.md` says what each means.
 public struct StudyMoment: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {

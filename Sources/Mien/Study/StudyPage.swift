@@ -111,7 +111,8 @@ package enum StudyPage {
             let range = entry?.range ?? 0...100
             let lines = curves.filter { $0.metric == metric }
             let thin = lines.contains { $0.n > 0 && $0.n < study.settings.minimumParticipants }
-            html += "<h3>\(escape(label(metric)))</h3>\n<p class=\"note\">\(escape(entry?.doc ?? "")) <code>\(escape(metric))</code>"
+            html +=
+                "<h3>\(escape(label(metric)))</h3>\n<p class=\"note\">\(escape(entry?.doc ?? "")) <code>\(escape(metric))</code>"
             if let isc, let value = isc.isc {
                 html +=
                     " · ISC \(number(value))"
@@ -137,7 +138,8 @@ package enum StudyPage {
                     minimum: study.settings.minimumParticipants)
             }
             html += momentList(marked)
-            html += strip(metric, participants: included, groups: groups, range: range, bin: study.settings.bin, end: end)
+            html += strip(
+                metric, participants: included, groups: groups, range: range, bin: study.settings.bin, end: end)
         }
         return html + "</section>\n"
     }
@@ -161,13 +163,16 @@ package enum StudyPage {
             let span = "\(number(moment.start))–\(number(moment.end)) s"
             switch moment.kind {
             case .difference:
-                return "\(escape(moment.group)) − \(escape(moment.otherGroup ?? "")) \(signed(moment.value)) at \(number(moment.time)) s, differ \(span), p = \(probability(moment.p ?? 1))"
+                return
+                    "\(escape(moment.group)) − \(escape(moment.otherGroup ?? "")) \(signed(moment.value)) at \(number(moment.time)) s, differ \(span), p = \(probability(moment.p ?? 1))"
             case .response:
-                return "\(escape(moment.group)) responds \(span) (\(signed(moment.value)) from baseline at \(number(moment.time)) s), p = \(probability(moment.p ?? 1))"
+                return
+                    "\(escape(moment.group)) responds \(span) (\(signed(moment.value)) from baseline at \(number(moment.time)) s), p = \(probability(moment.p ?? 1))"
             case .peak:
                 let height = moment.low.map { "[\(number($0)), \(number(moment.high ?? $0))]" } ?? ""
                 let time = moment.timeLow.map { "[\(number($0)), \(number(moment.timeHigh ?? $0))] s" } ?? ""
-                return "\(escape(moment.group)) peaks at \(number(moment.time)) s \(time), height \(number(moment.value)) \(height)"
+                return
+                    "\(escape(moment.group)) peaks at \(number(moment.time)) s \(time), height \(number(moment.value)) \(height)"
             }
         }
         return "<ul class=\"note\">" + items.map { "<li>\($0)</li>" }.joined() + "</ul>\n"
