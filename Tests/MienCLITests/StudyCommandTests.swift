@@ -216,4 +216,69 @@ struct StudyCommandTests {
         #expect(run.status == 64 && run.stderr.contains("manifest.csv"), "\(run.stderr)")
         #expect(run.stderr.contains("lacks the columns recording, participant, stimulus, onset"), "\(run.stderr)")
     }
+
+    @Test func aManifestWithSemicolonsAndCapitals_isRead_andOneThatIsNotThere_isNotFound() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = SampleMedia.astronautClipPath
+        let path = try manifest(
+            ["Recording;Participant;Stimulus;Onset;Group", "\(clip);p1;clip;0;a", "\(clip);p2;clip;abc;b"], in: folder)
+        let output = folder.appendingPathComponent("study")
+        let run = try runMien([
+            "study", path, "--output", output.path, "--metrics", "expressions", "--chart", "valence",
+        ])
+        #expect(run.status == 1 && run.stderr.contains("line 3: onset 'abc'"), "\(run.stderr)")
+        let table = try String(contentsOf: output.appendingPathComponent("participants.csv"), encoding: .utf8)
+        // A row left out keeps what it said: its group, recording and onset.
+        #expect(table.contains("p2,clip,b,\(clip),abc,"), "\(table)")
+        let page = try String(contentsOf: output.appendingPathComponent("study.html"), encoding: .utf8)
+        #expect(page.contains("Charted: the metrics the study names"))
+        // Without the columns: which separator was read and what the header holds.
+        let tabs = try manifest(["file\tperson", "a.mp4\tp1"], in: folder)
+        let refused = try runMien(["study", tabs, "--output", output.path])
+        #expect(refused.status == 64 && refused.stderr.contains("read as separated by tabs, names 'file', 'person'"))
+        let missing = try runMien(["study", folder.appendingPathComponent("nope.csv").path, "--output", output.path])
+        #expect(missing.status == 64 && missing.stderr.contains("nope.csv: not found"), "\(missing.stderr)")
+        let chart = try runMien(["study", path, "--output", output.path, "--chart", "gender"])
+        #expect(chart.status == 64 && chart.stderr.contains("--chart: gender is not a metric with a score"))
+    }
+
+    @Test func aReusedRecordingMadeWithOtherSettings_isWarnedAbout_andStudyJSONSaysWhatItWasMadeWith() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = SampleMedia.astronautClipPath
+        let path = try manifest(["recording,participant,stimulus,onset", "\(clip),p1,clip,0"], in: folder)
+        let output = folder.appendingPathComponent("study")
+        let first = try runMien(["study", path, "--output", output.path, "--metrics", "expressions"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try runMien(["study", path, "--output", output.path, "--metrics", "emotions"])
+        #expect(second.status == 0 && second.stderr.contains("analysed by an earlier mien study, reused"))
+        #expect(
+            !second.stderr.contains("--resume") && second.stderr.contains("made with other analysis settings: metrics"))
+        struct Settings: Decodable {
+            var analysis: [String: String]?
+            var requestedAnalysis: [String: String]
+        }
+        let written = try JSONDecoder().decode(
+            Settings.self, from: Data(contentsOf: output.appendingPathComponent("study.json")))
+        #expect(written.analysis?["metrics"]?.hasPrefix("expressions.") == true)
+        #expect(written.requestedAnalysis["metrics"]?.hasPrefix("emotions.") == true)
+    }
+
+    @Test(
+        .enabled(if: SampleMedia.evaluationDirectory != nil, "needs the evaluation data (../shared/eval or EVAL_DIR)"))
+    func faceShare_isAShareOfTime_notOfFrames() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try #require(SampleMedia.evaluationDirectory)
+        // A face clip spliced before a clip without one, at another frame rate.
+        let clip = root.appendingPathComponent("pyfeat_test_data/face_noface.mov").path
+        let path = try manifest(["recording,participant,stimulus,onset", "\(clip),p1,clip,0"], in: folder)
+        let output = folder.appendingPathComponent("study")
+        _ = try runMien(["study", path, "--output", output.path, "--metrics", "expressions"])
+        let participant = try #require(try readStudy(in: output).participants.first)
+        // 72 of 169 frames (42.6 %) have the face, but 37.5 % of the time.
+        #expect(participant.faceFrames == 72 && participant.frames == 169)
+        #expect(abs(participant.faceShare - 0.375) < 0.005, "\(participant.faceShare)")
+    }
 }
