@@ -144,7 +144,7 @@ struct StudyContext {
         let note =
             tested == 0
             ? "\(stimulus), \(group.name): no ISC (\(rows.first?.reason ?? "no metric"))"
-            : "\(stimulus), \(group.name): ISC of \(tested) metrics against \(settings.permutations) circular shifts, p corrected over those metrics (largest ISC under each shift); intervals from \(settings.permutations) bootstrap resamples of the participants"
+            : "\(stimulus), \(group.name): ISC of \(tested) metrics against \(settings.permutations) circular shifts, p corrected over those metrics (the largest standardized ISC under each shift); intervals from \(settings.permutations) bootstrap resamples of the participants"
         return (rows, note)
     }
 }
