@@ -50,7 +50,7 @@ extension StudyContext {
         for _ in 0..<settings.permutations {
             let sample = (0..<rows.count).map { _ in rows[generator.below(rows.count)] }
             var best: (bin: Int, value: Double)?
-            for offset in span.indices.map({ span.distance(from: span.startIndex, to: $0) }) {
+            for offset in 0..<span.count {
                 let values = sample.compactMap { $0[offset] }
                 guard !values.isEmpty else { continue }
                 let mean = values.reduce(0, +) / Double(values.count)
