@@ -25,8 +25,6 @@ package enum OpenFaceTable {
     public static let intensityUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 25, 26, 45]
     /// OpenFace's presence units (`AUxx_c`) that Mien measures, in OpenFace's order.
     public static let presenceUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 25, 26, 28, 45]
-    /// OpenFace's units Mien does not measure (their columns are left out).
-    public static let unmeasuredUnits = [23]
     /// A unit counts as present from this score (0...100) on.
     public static let presenceThreshold = 50.0
 

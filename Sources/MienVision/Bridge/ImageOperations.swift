@@ -108,14 +108,6 @@ public enum ImageEncoding: Sendable, Equatable {
     case png
     /// JPEG at `quality` 1...100.
     case jpeg(quality: Int)
-
-    /// The MIME type, for data URLs.
-    public var mimeType: String {
-        switch self {
-        case .png: "image/png"
-        case .jpeg: "image/jpeg"
-        }
-    }
 }
 
 extension Frame {
