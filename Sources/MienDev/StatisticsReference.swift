@@ -20,6 +20,8 @@ struct StatisticsReference: ParsableCommand {
         var twoSample: [TwoSample]
         var oneSample: [OneSample]
         var fdr: [[Double]]
+        /// Participants × bins, one panel per case.
+        var isc: [[[Double]]]
     }
 
     struct TwoSample: Decodable {
@@ -42,6 +44,14 @@ struct StatisticsReference: ParsableCommand {
         var twoSample: [Test]
         var oneSample: [Test]
         var fdr: [[Double]]
+        var isc: [Correlation]
+    }
+
+    struct Correlation: Encodable {
+        var isc: Double?
+        var participants: [Double?]
+        var low: Double?
+        var high: Double?
     }
 
     struct Test: Encodable {
@@ -89,7 +99,13 @@ struct StatisticsReference: ParsableCommand {
                     BaselineComparison(changes: [matrix(item.values)])
                         .run(PermutationSettings(permutations: item.permutations, seed: item.seed)))
             },
-            fdr: cases.fdr.map(BenjaminiHochberg.adjust))
+            fdr: cases.fdr.map(BenjaminiHochberg.adjust),
+            isc: cases.isc.map { panel in
+                let figure = IntersubjectCorrelation(series: [matrix(panel)], minimumBins: 3).run(
+                    samples: 1000, seed: 5)[0]
+                return Correlation(
+                    isc: figure.isc, participants: figure.participants, low: figure.low, high: figure.high)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(answer), as: UTF8.self))

@@ -7,7 +7,8 @@ permutation_cluster_test (two groups, Welch's t) and permutation_cluster_1samp_t
 bin and the same clusters; cluster p-values within Monte-Carlo error where either samples (4 standard errors of the
 difference of two estimates from 1000 permutations each, plus one permutation's step), equal where both are exact
 (sign flips of 6), and equal to every split enumerated with MNE's t where Mien's two-group test is exact;
-and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
+the ISC's leave-one-out correlations against scipy.stats.pearsonr to 1e-9 and its bootstrap interval within
+0.03 of scipy.stats.bootstrap's; and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
 
 Usage: check.py MIENDEV   (prints "statistics-check: N passed, N failed")
 """
@@ -63,7 +64,9 @@ for n, effect in [(12, 6), (6, 12), (20, 0), (9, 9)]:
     one_sample.append({"values": (panel(n, 20, effect, slice(5, 12)) - 50).tolist(), "permutations": 1000,
                        "seed": 11})
 fdr = [list(rng.uniform(0, 0.2, 30)), [0.01, 0.04, 0.03, 0.2]]
-cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr}
+isc = [panel(8, 30, 0, slice(0, 0)).tolist(), (panel(12, 20, 0, slice(0, 0)) + np.sin(np.arange(20))[None, :] * 8).tolist()]
+cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
+         "isc": isc}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -88,6 +91,19 @@ for (a, b), answer in zip(welch, mien["welch"]):
 for p, adjusted in zip(fdr, mien["fdr"]):
     reference = stats.false_discovery_control(p, method="bh")
     check(np.allclose(adjusted, reference, atol=1e-12, rtol=0), f"Benjamini-Hochberg: {adjusted} vs scipy {list(reference)}")
+
+
+# ISC: each participant's leave-one-out correlation with scipy.stats.pearsonr to 1e-9, their mean, and the bootstrap
+# interval of the mean against scipy.stats.bootstrap's percentile interval (both 1000 resamples: within 0.03).
+for index, (values, answer) in enumerate(zip(isc, mien["isc"])):
+    x = np.array(values)
+    reference = [stats.pearsonr(x[i], np.delete(x, i, axis=0).mean(axis=0)).statistic for i in range(len(x))]
+    check(np.allclose(answer["participants"], reference, atol=1e-9), f"ISC {index}: leave-one-out r vs scipy")
+    check(abs(answer["isc"] - np.mean(reference)) < 1e-9, f"ISC {index}: mean {answer['isc']} vs {np.mean(reference)}")
+    interval = stats.bootstrap((np.array(reference),), np.mean, n_resamples=1000, method="percentile",
+                               random_state=0).confidence_interval
+    check(abs(answer["low"] - interval.low) < 0.03 and abs(answer["high"] - interval.high) < 0.03,
+          f"ISC {index}: bootstrap interval [{answer['low']}, {answer['high']}] vs scipy [{interval.low}, {interval.high}]")
 
 
 # Cluster permutation tests -------------------------------------------------------------------------------------
