@@ -12,7 +12,7 @@ import Mien
 /// A thin layer: the analyses are `OutputPlan` and `InputRunner`, the aggregation is the library's `Study`.
 struct StudyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "study",
+        commandName: "aggregate",
         abstract: "Analyse a panel's recordings of the same stimuli and aggregate them on stimulus time.",
         discussion: """
             MANIFEST is a CSV file with the columns recording, participant, stimulus, onset (seconds into the \
@@ -20,10 +20,11 @@ struct StudyCommand: ParsableCommand {
             recording's JSON Lines, CSV, events and summary, reused when complete), curves.csv, \
             participants.csv, moments.csv, isc.csv (segments.csv with --segments), study.json and study.html. \
             On a cluster, analyse the recordings with `mien analyze --shard auto --output DIR/recordings \
-            --inputs-from LIST` (LIST from --list-recordings, same analysis flags); `mien study` then only aggregates.
+            --inputs-from LIST` (LIST from --list-recordings, same analysis flags); `mien study` then only aggregates. \
+            `mien study init` makes a study folder to collect a panel from a link (mien serve --studies).
             """)
 
-    @Argument(help: "The manifest (CSV).")
+    @Argument(help: "The manifest (CSV), or a study folder collected by mien serve --studies (its manifest.csv).")
     var manifest: String
 
     @Option(help: "Folder for the study (created if missing).")
@@ -122,10 +123,25 @@ struct StudyCommand: ParsableCommand {
         }
     }
 
+    /// The manifest's path, and the collected study's folder when it is one (`mien serve --studies` measured its
+    /// frames as they came: its rows name result files, not videos, and nothing is analysed again).
+    var manifestSource: (path: String, collected: CollectionFolder?) {
+        let url = URL(fileURLWithPath: manifest)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: manifest, isDirectory: &isDirectory), isDirectory.boolValue {
+            let folder = CollectionFolder(url)
+            return (folder.manifest.path, CollectionFolder.isCollected(url) ? folder : nil)
+        }
+        let parent = url.deletingLastPathComponent()
+        return (manifest, CollectionFolder.isCollected(parent) ? CollectionFolder(parent) : nil)
+    }
+
     /// Reads the manifest and segments, or refuses with their error (exit 64: nothing was analysed).
     private func inputs() throws -> (StudyManifest, [StudySegment]) {
         do {
-            return (try StudyManifest(path: manifest), try segments.map(StudySegments.read(path:)) ?? [])
+            return (
+                try StudyManifest(path: manifestSource.path), try segments.map(StudySegments.read(path:)) ?? []
+            )
         } catch let error as MienError {
             throw ValidationError(error.description)
         }
@@ -143,6 +159,9 @@ struct StudyCommand: ParsableCommand {
         }
         let options = try analysis.detectorOptions()
         let settings = try settings()
+        if let collected = manifestSource.collected {
+            return try aggregate(collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
+        }
         let folder = URL(fileURLWithPath: output).appendingPathComponent("recordings").path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -227,6 +246,33 @@ struct StudyCommand: ParsableCommand {
         var byLine: [Int: ParticipantSeries] = [:]
         for series in batches.flatMap({ $0 ?? [] }) { byLine[series.row.line] = series }
         return manifest.rows.compactMap { byLine[$0.line] }
+    }
+
+    /// A collected study: its rows' result files were written as the frames came, so it is only aggregated.
+    private func aggregate(
+        collected: CollectionFolder, manifest: StudyManifest, segments: [StudySegment], settings: StudySettings,
+        output: String
+    ) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let analysis = try CollectionAnalysis.options
+        let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
+        let participants = CollectionFolder.series(of: manifest, settings: settings, watched: watched)
+        let study = Study(participants: participants, settings: settings, segments: segments)
+        let document = StudyDocument(
+            study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
+            analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),
+            timing: .init(analysisSeconds: 0, aggregationSeconds: ProgressBoard.seconds(clock.now - start)))
+        do {
+            try document.write(to: output, segments: !segments.isEmpty)
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
+        Console.error(
+            "mien study: collected study \(collected.url.path): \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(participants.filter(\.included).count) of \(participants.count + manifest.problems.count) rows included (measured as they came, nothing analysed again); \(output)\n"
+        )
+        if !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
     }
 
     static func format(_ duration: Duration) -> String {

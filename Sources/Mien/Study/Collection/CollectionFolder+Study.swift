@@ -1,0 +1,47 @@
+import Foundation
+
+extension CollectionFolder {
+    /// The study of every participant measured so far: the manifest's rows read from their result files, no
+    /// analysis (the frames were analysed as they arrived).
+    ///
+    /// - Parameters:
+    ///   - manifest: the manifest to read (`manifest.csv`, or a caller's copy of it).
+    ///   - watched: whether the episode tracker followed a metric in the analysis.
+    /// - Returns: each row's series, in the manifest's order; a row whose files cannot be read is excluded with
+    ///   the reason.
+    package static func series(
+        of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
+    ) -> [ParticipantSeries] {
+        var byLine: [Int: ParticipantSeries] = [:]
+        for recording in manifest.recordings {
+            let rows = manifest.rows.filter { $0.recording == recording }
+            let files = files(ofRecording: recording)
+            guard let jsonl = files.jsonl, FileManager.default.fileExists(atPath: jsonl) else {
+                for row in rows {
+                    byLine[row.line] = ParticipantSeries(
+                        row: row, exclusion: "no results for this participant and stimulus (\(recording).jsonl)")
+                }
+                continue
+            }
+            let reader = StudyRecordingReader(jsonl: jsonl, events: files.events, settings: settings, watched: watched)
+            do {
+                for series in try reader.read(rows) { byLine[series.row.line] = series }
+            } catch {
+                for row in rows {
+                    byLine[row.line] = ParticipantSeries(row: row, exclusion: "its results could not be read: \(error)")
+                }
+            }
+        }
+        return manifest.rows.compactMap { byLine[$0.line] }
+    }
+
+    /// The study so far, from `manifest.csv`; nil while no participant has been measured.
+    /// - Throws: `.unreadable` / `.corruptData` naming the manifest when it cannot be read.
+    package func study(settings: StudySettings, watched: @escaping @Sendable (String) -> Bool) throws -> Study? {
+        guard FileManager.default.fileExists(atPath: manifest.path) else { return nil }
+        let table = try CSVRecords.read(path: manifest.path)
+        guard !table.rows.isEmpty else { return nil }
+        let manifest = try StudyManifest(path: manifest.path)
+        return Study(participants: Self.series(of: manifest, settings: settings, watched: watched), settings: settings)
+    }
+}
