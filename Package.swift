@@ -102,7 +102,8 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/index.html"), .embedInCode("Resources/openapi.yaml"),
-                .embedInCode("Resources/detector-result.schema.json"),
+                .embedInCode("Resources/detector-result.schema.json"), .embedInCode("Resources/participant.html"),
+                .embedInCode("Resources/dashboard.html"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -25,6 +25,10 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest job upload, in MiB.") var maxUploadMb = 2048
     @Option(help: "Folder for job uploads and outputs (default: mien-jobs in the temporary folder).")
     var jobsDir: String?
+    @Option(
+        help:
+            "Serve every study folder (mien study init) under this folder: participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token).")
+    var studies: String?
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -33,7 +37,8 @@ struct Serve: ParsableCommand {
         let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         return try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
-            idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir)
+            idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
+            studiesFolder: studies)
     }
 
     func validate() throws {

@@ -23,18 +23,9 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     private struct State {
         var detector: Detector?
         var settings = AnalysisSettings()
-        /// The incoming-rate bucket: frames allowed now (up to `burst`), refilled at the rate limit.
-        var allowance: Double
-        var lastArrival: ContinuousClock.Instant?
-        var lastTooFastNotice: ContinuousClock.Instant?
+        /// The incoming-rate limit.
+        var allowance: FrameAllowance
     }
-
-    /// Frames a client may send back to back before the incoming rate limit applies.
-    ///
-    /// A quarter of a second's worth at the limit, at least 3. A browser's timers and `toBlob` callbacks bunch up (Chromium
-    /// sent 4 frames within a few milliseconds at 15 fps when the page started), which must not count as
-    /// flooding; a sustained excess still does.
-    let burst: Double
 
     /// - Parameter outbox: the socket's messages (results come there through the detector's
     ///   `LiveSocketWriter`).
@@ -44,8 +35,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         self.models = models
         self.metrics = metrics
         self.outbox = outbox
-        burst = max(3, limits.maximumIncomingFrameRate / 4)
-        state = Mutex(State(allowance: burst))
+        state = Mutex(State(allowance: FrameAllowance(rate: limits.maximumIncomingFrameRate)))
     }
 
     /// Starts (or restarts) analysis with `settings`, and says `ready`.
@@ -119,24 +109,11 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         }
     }
 
-    /// Whether a frame arriving now is within the incoming rate (a token bucket of `burst` frames,
-    /// refilled at `maximumIncomingFrameRate`); a refused frame is answered at most once a second.
+    /// Whether a frame arriving now is within the incoming rate (`FrameAllowance`); a refused frame is
+    /// answered at most once a second.
     private func admit(at now: ContinuousClock.Instant) -> Bool {
         let rate = limits.maximumIncomingFrameRate
-        let (admitted, notify) = state.withLock { state -> (Bool, Bool) in
-            if let last = state.lastArrival {
-                let seconds = (now - last).seconds
-                state.allowance = min(burst, state.allowance + seconds * rate)
-            }
-            state.lastArrival = now
-            guard state.allowance < 1 else {
-                state.allowance -= 1
-                return (true, false)
-            }
-            let notify = state.lastTooFastNotice.map { now - $0 >= .seconds(1) } ?? true
-            if notify { state.lastTooFastNotice = now }
-            return (false, notify)
-        }
+        let (admitted, notify) = state.withLock { $0.allowance.admit(at: now) }
         if !admitted {
             metrics.framesRefused.increment()
             if notify {

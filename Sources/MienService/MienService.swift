@@ -31,6 +31,7 @@ public struct MienService: Sendable {
     let selfCheck = SelfCheckBox()
     let jobs: JobQueue
     let pictures: DetectorPool
+    let studies: StudyDesk?
 
     /// - Throws: `.ioFailure` naming the jobs folder when it cannot be created.
     public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) throws {
@@ -42,19 +43,29 @@ public struct MienService: Sendable {
         jobs = try JobQueue(
             folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
             metrics: metrics)
+        studies = try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0)) }
     }
 
     /// The routes, grouped by resource, behind the error, access and method middleware.
     public func router() -> Router<BasicWebSocketRequestContext> {
-        let groups: [any RouteGroup] = [
+        var groups: [any RouteGroup] = [
             DocumentRoutes(metrics: metrics, selfCheck: selfCheck),
             AnalyzeRoutes(options: options, metrics: metrics, pictures: pictures),
             JobRoutes(options: options, jobs: jobs),
             LiveRoutes(options: options, metrics: metrics, models: models, sessions: sessions),
         ]
+        if let studies {
+            groups += [
+                StudyRoutes(desk: studies, models: models, metrics: metrics, options: options, sessions: sessions),
+                DashboardRoutes(desk: studies),
+            ]
+        }
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(ErrorMiddleware())
-        router.middlewares.add(AccessControl(token: options.token))
+        let servesStudies = studies != nil
+        router.middlewares.add(
+            AccessControl<BasicWebSocketRequestContext>(
+                token: options.token, isOpen: { path in servesStudies && StudyRoutes.isParticipantRoute(path) }))
         router.middlewares.add(MethodCheck(paths: groups.flatMap(\.paths), sockets: ["/v1/live"]))
         for group in groups { group.register(on: router) }
         return router

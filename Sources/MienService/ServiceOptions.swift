@@ -40,6 +40,11 @@ public struct ServiceOptions: Sendable, Equatable {
     /// The folder jobs keep their upload and outputs in, one subfolder per job, deleted with the job
     /// (default: `mien-jobs` in the temporary folder).
     public var jobsFolder: String
+    /// The folder whose study folders (`mien study init`) are served at `/studies/{name}`; nil: none.
+    ///
+    /// Participants reach their pages and sockets without the service token (they have only the link) and
+    /// write with their own; the dashboards need the service token.
+    public var studiesFolder: String?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -51,7 +56,8 @@ public struct ServiceOptions: Sendable, Equatable {
         maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
-        maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil
+        maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
+        studiesFolder: String? = nil
     ) throws {
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
@@ -85,6 +91,7 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumJobs = maximumJobs
         self.jobsFolder =
             jobsFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("mien-jobs").path
+        self.studiesFolder = studiesFolder
     }
 
     /// Whether `host` names this machine only: `localhost`, `::1` or an address in 127.0.0.0/8.

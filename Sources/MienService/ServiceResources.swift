@@ -11,3 +11,10 @@ enum ServiceResources {
     /// `Schema/detector-result.schema.json`.
     static var resultSchema: [UInt8] { PackageResources.detector_result_schema_json }
 }
+
+extension ServiceResources {
+    /// A collected study's participant page (`GET /studies/{name}`): consent, camera, framing check, stimuli.
+    static var participantPage: [UInt8] { PackageResources.participant_html }
+    /// A collected study's dashboard (`GET /studies/{name}/dashboard`, service token).
+    static var dashboardPage: [UInt8] { PackageResources.dashboard_html }
+}

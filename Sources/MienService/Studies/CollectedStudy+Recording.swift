@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Mien
+import Synchronization
+
+/// The webcam recording of a study with `record`: uploaded after the stimuli in chunks, each at the offset
+/// the server has (so an upload cut by the network resumes where it stopped), into the participant's folder.
+extension CollectedStudy {
+    /// The bytes of a participant's recording received so far.
+    func recordingBytes(_ id: String) -> Int { state.withLock { $0.uploads[id] ?? $0.sessions[id]?.recordingBytes ?? 0 } }
+
+    private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
+
+    /// Appends a chunk at `offset`.
+    /// - Returns: the bytes received so far.
+    /// - Throws: `ServiceRefusal`: 403 without `record`, 409 for an offset other than the bytes received (the
+    ///   body says how many), 413 past `maximumRecordingBytes`, 415 for a first chunk that is not WebM or MP4.
+    func appendRecording(_ id: String, offset: Int, chunk: [UInt8]) throws -> Int {
+        guard settings.record else {
+            throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
+        }
+        return try state.withLock { state -> Int in
+            guard let session = state.sessions[id], !session.recordingComplete, session.state != .complete else {
+                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this recording is complete")
+            }
+            let have = state.uploads[id] ?? 0
+            guard offset == have else {
+                throw ServiceRefusal(
+                    status: .conflict, code: "wrongOffset",
+                    message: "the recording has \(have) bytes; send the chunk at offset \(have)")
+            }
+            guard have + chunk.count <= settings.maximumRecordingBytes else {
+                throw ServiceRefusal(
+                    status: .contentTooLarge, code: "tooLarge",
+                    message: "a recording may hold \(settings.maximumRecordingBytes) bytes at most")
+            }
+            if offset == 0 {
+                guard Self.isVideo(chunk) else {
+                    throw ServiceRefusal(
+                        status: .unsupportedMediaType, code: "unsupportedFormat",
+                        message: "a recording is WebM or MP4 (MediaRecorder's output); this does not start like one")
+                }
+                try FileManager.default.createDirectory(at: folder.participant(id), withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: partial(id).path, contents: nil) else {
+                    throw MienError(.ioFailure, "cannot create the recording", input: "participant \(id)")
+                }
+            }
+            do {
+                let handle = try FileHandle(forWritingTo: partial(id))
+                defer { try? handle.close() }
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(chunk))
+            } catch {
+                throw MienError(.ioFailure, "cannot write the recording: \(error)", input: "participant \(id)")
+            }
+            state.uploads[id] = have + chunk.count
+            state.sessions[id]?.recordingBytes = have + chunk.count
+            return have + chunk.count
+        }
+    }
+
+    /// Ends the upload: the file is checked as a video Mien can read, kept as `recording.webm`, and each
+    /// stimulus's onset in it (measured by the page) recorded for `recorded.csv`.
+    /// - Throws: `ServiceRefusal` 400 for onsets that are not the participant's stimuli or not numbers, 415 for
+    ///   a file that does not decode (it is deleted).
+    func finishRecording(_ id: String, onsets: [String: Double]) throws {
+        guard settings.record else {
+            throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
+        }
+        guard let session = session(id), (state.withLock { $0.uploads[id] ?? 0 }) > 0 else {
+            throw ServiceRefusal(status: .conflict, code: "noRecording", message: "no recording was uploaded")
+        }
+        for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(onset.isFinite && onset >= 0) {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidArgument",
+                message: "onsets are seconds (0 or more) of this participant's stimuli")
+        }
+        let final = folder.webcam(id)
+        do {
+            let source = try InputSource.open(path: partial(id).path)
+            guard try source.nextFrame() != nil else {
+                throw MienError(.corruptData, "holds no frame", input: "recording")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial(id))
+            state.withLock { $0.uploads[id] = 0 }
+            throw ServiceRefusal(
+                status: .unsupportedMediaType, code: "unsupportedFormat",
+                message: "the recording cannot be read as a video (\((error as? MienError)?.message ?? "\(error)")); upload it again")
+        }
+        try? FileManager.default.removeItem(at: final)
+        do {
+            try FileManager.default.moveItem(at: partial(id), to: final)
+        } catch {
+            throw MienError(.ioFailure, "cannot keep the recording: \(error)", input: "participant \(id)")
+        }
+        let changed = state.withLock { state -> ParticipantSession? in
+            guard var session = state.sessions[id] else { return nil }
+            session.recordingComplete = true
+            for (stimulus, onset) in onsets { session.stimuli[stimulus, default: .init()].recordingOnset = onset }
+            state.sessions[id] = session
+            state.generation += 1
+            return session
+        }
+        if let changed { try persistRecording(changed) }
+    }
+
+    /// WebM (EBML header) or MP4/MOV (`ftyp` box).
+    static func isVideo(_ bytes: [UInt8]) -> Bool {
+        if bytes.count >= 4, bytes[0..<4] == [0x1A, 0x45, 0xDF, 0xA3] { return true }
+        return bytes.count >= 8 && bytes[4..<8] == Array("ftyp".utf8)[...]
+    }
+}
