@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -53,6 +53,7 @@ test: deps lint
 	@scripts/test-summary.sh .build/test.log
 	@$(MAKE) --no-print-directory report-check
 	@$(MAKE) --no-print-directory live-check
+	@$(MAKE) --no-print-directory study-check
 	@$(MAKE) --no-print-directory api-check
 	@$(MAKE) --no-print-directory statistics-check
 	@$(MAKE) --no-print-directory slurm-test
@@ -102,6 +103,15 @@ live-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/check-live-page.sh .build/debug/mien
+
+## study-check: a panel collected from a link in headless Chromium (Debian's) driven by Playwright (pinned venv,
+## scripts/study-check/) through the participant page by its accessible names: 3 participants in 2 groups, a tab closed
+## halfway, a refusal of consent, a recorded webcam whose series must equal the live one; every refusal (tokens,
+## replayed ID, flood, sizes, non-video, '..') and erasure. About 40 s (60 s the first time: the venv).
+study-check:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/study-check/run.sh .build/debug/mien .build/debug/MienDev
 
 ## api-check: schemathesis (pinned, scripts/api-check/) against `mien serve` on loopback with every check and phase,
 ## the stateful one included; about 650 requests from a fixed seed (API_CHECK_SEED, API_CHECK_EXAMPLES to vary).

@@ -27,7 +27,8 @@ struct Serve: ParsableCommand {
     var jobsDir: String?
     @Option(
         help:
-            "Serve every study folder (mien study init) under this folder: participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token).")
+            "Serve every study folder (mien study init) under this folder: participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token)."
+    )
     var studies: String?
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.

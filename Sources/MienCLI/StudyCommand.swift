@@ -132,8 +132,11 @@ struct StudyCommand: ParsableCommand {
             let folder = CollectionFolder(url)
             return (folder.manifest.path, CollectionFolder.isCollected(url) ? folder : nil)
         }
+        // Only the collected study's own manifest names result files; another manifest in the folder (the
+        // recorded webcams' `recorded.csv`) names videos to analyse.
         let parent = url.deletingLastPathComponent()
-        return (manifest, CollectionFolder.isCollected(parent) ? CollectionFolder(parent) : nil)
+        let collected = CollectionFolder.isCollected(parent) && url.lastPathComponent == "manifest.csv"
+        return (manifest, collected ? CollectionFolder(parent) : nil)
     }
 
     /// Reads the manifest and segments, or refuses with their error (exit 64: nothing was analysed).
@@ -160,7 +163,8 @@ struct StudyCommand: ParsableCommand {
         let options = try analysis.detectorOptions()
         let settings = try settings()
         if let collected = manifestSource.collected {
-            return try aggregate(collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
+            return try aggregate(
+                collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
         }
         let folder = URL(fileURLWithPath: output).appendingPathComponent("recordings").path
         do {
@@ -255,6 +259,12 @@ struct StudyCommand: ParsableCommand {
     ) throws {
         let clock = ContinuousClock()
         let start = clock.now
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            Diagnostics.report(MienError(.ioFailure, "cannot create the study's folder", input: output))
+            throw ExitStatus.inputFailed
+        }
         let analysis = try CollectionAnalysis.options
         let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
         let participants = CollectionFolder.series(of: manifest, settings: settings, watched: watched)

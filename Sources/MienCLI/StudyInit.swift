@@ -24,7 +24,8 @@ struct StudyInit: ParsableCommand {
     @Option(help: "A stimulus video (repeat for several); its name in the study is its file name without extension.")
     var stimulus: [String] = []
 
-    @Option(help: "Groups (conditions), comma-separated; a link's group= assigns one, otherwise the server balances them.")
+    @Option(
+        help: "Groups (conditions), comma-separated; a link's group= assigns one, otherwise the server balances them.")
     var groups: String?
 
     @Option(help: "How each participant's stimuli are ordered: fixed or counterbalanced (rotated per participant).")
@@ -49,7 +50,8 @@ struct StudyInit: ParsableCommand {
         if stimulus.isEmpty { throw ValidationError("give at least one --stimulus video") }
         let name = URL(fileURLWithPath: folder).standardized.lastPathComponent
         if !CollectionSettings.isName(name) {
-            throw ValidationError("the folder's name '\(name)' is the study's name in its link: use 1-64 letters, digits, '_' or '-'")
+            throw ValidationError(
+                "the folder's name '\(name)' is the study's name in its link: use 1-64 letters, digits, '_' or '-'")
         }
         if CollectionFolder.isCollected(URL(fileURLWithPath: folder)) {
             throw ValidationError("\(folder) is already a study (it has \(CollectionSettings.fileName))")
@@ -89,7 +91,9 @@ struct StudyInit: ParsableCommand {
                 throw ValidationError("--stimulus \(path): cannot be read")
             }
             stimuli.append(
-                .init(name: name, file: file, sha256: ModelStore.sha256(data), duration: (duration * 1000).rounded() / 1000))
+                .init(
+                    name: name, file: file, sha256: ModelStore.sha256(data),
+                    duration: (duration * 1000).rounded() / 1000))
             copies.append((path, study.stimuli.appendingPathComponent(file)))
         }
         let settings: CollectionSettings
@@ -107,7 +111,8 @@ struct StudyInit: ParsableCommand {
             for copy in copies where !FileManager.default.fileExists(atPath: copy.to.path) {
                 try FileManager.default.copyItem(atPath: copy.from, toPath: copy.to.path)
             }
-            try CollectionFolder.writeAtomically(Data(consentText.utf8), to: study.url.appendingPathComponent("consent.md").path)
+            try CollectionFolder.writeAtomically(
+                Data(consentText.utf8), to: study.url.appendingPathComponent("consent.md").path)
             try CollectionFolder.writeAtomically(try settings.encoded(), to: study.settings.path)
         } catch {
             Diagnostics.report(MienError(.ioFailure, "cannot write the study folder: \(error)", input: study.url.path))

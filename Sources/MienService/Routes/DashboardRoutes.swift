@@ -67,7 +67,8 @@ struct DashboardRoutes: RouteGroup {
                         Array("<!doctype html><p>No participant has been measured yet.</p>".utf8),
                         type: "text/html; charset=utf-8")
                 }
-                throw ServiceRefusal(status: .conflict, code: "notReady", message: "no participant has been measured yet")
+                throw ServiceRefusal(
+                    status: .conflict, code: "notReady", message: "no participant has been measured yet")
             }
             let text: String
             switch table {
@@ -79,7 +80,9 @@ struct DashboardRoutes: RouteGroup {
             default:
                 throw ServiceRefusal(
                     status: .notFound, code: "notFound",
-                    message: "the dashboard has participants, study.html, curves.csv, participants.csv, moments.csv, isc.csv, manifest.csv")
+                    message:
+                        "the dashboard has participants, study.html, curves.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
+                )
             }
             let type = table.hasSuffix(".html") ? "text/html; charset=utf-8" : "text/csv; charset=utf-8"
             return DocumentRoutes.file(Array(text.utf8), type: type)

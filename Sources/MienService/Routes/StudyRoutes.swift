@@ -129,30 +129,25 @@ struct StudyRoutes: RouteGroup {
             try await Offload.run { try study.finishRecording(id, onsets: body.onsets) }
             return Response(status: .noContent)
         }
-        router.ws(
-            "/studies/{name}/live",
-            shouldUpgrade: { [desk] request, context in
-                // Refused before the upgrade, with an HTTP status a browser's console shows.
-                let study = try desk.study(try context.parameters.require("name"))
-                _ = try study.participant(token: request.uri.queryParameters["session"].map(String.init))
-                return .upgrade([:])
-            },
-            onUpgrade: { inbound, outbound, context in
-                let query = context.request.uri.queryParameters
-                let name = String(context.request.uri.path.split(separator: "/").dropFirst().first ?? "")
-                try await stream(
-                    study: try desk.study(name), token: query["session"].map(String.init),
-                    stimulus: query["stimulus"].map(String.init), inbound: inbound, outbound: outbound)
-            })
+        // Refusals (no such study, no token or another study's) are said on the socket, in the one error shape,
+        // then it is closed with 1008: a refused upgrade would reach the page as a bare 400.
+        router.ws("/studies/{name}/live") { inbound, outbound, context in
+            let query = context.request.uri.queryParameters
+            let name = String(context.request.uri.path.split(separator: "/").dropFirst().first ?? "")
+            try await stream(
+                study: name, token: query["session"].map(String.init), stimulus: query["stimulus"].map(String.init),
+                inbound: inbound, outbound: outbound)
+        }
     }
 
     private func stream(
-        study: CollectedStudy, token: String?, stimulus: String?, inbound: WebSocketInboundStream,
+        study name: String, token: String?, stimulus: String?, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
         let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
         let opened: StimulusStream
         do {
+            let study = try desk.study(name)
             let id = try study.participant(token: token)
             let chosen = try stimulus.map { try study.beginStimulus(id, stimulus: $0) }
             if stimulus == nil { try study.beginFraming(id) }
@@ -195,12 +190,18 @@ struct StudyRoutes: RouteGroup {
                     case .binary(let buffer): opened.receiveFrame([UInt8](buffer: buffer))
                     case .text(let text): opened.receiveText(text)
                     }
+                    if opened.finished { break }
                 }
             } catch {
                 // A connection cut (network lost, tab closed): what was measured is kept below.
             }
             _ = try? await Offload.run { opened.close() }
+            // Said once the participant's files and session are written, so the page's next request (the next
+            // stimulus, completion) finds them.
+            if opened.finished { outbox.send(#"{"type":"ended"}"#) }
             outbox.close()
+            try? await group.next()
+            try? await outbound.close(.normalClosure, reason: nil)
             group.cancelAll()
         }
     }
@@ -216,7 +217,8 @@ struct StudyRoutes: RouteGroup {
         do {
             return Data([UInt8](buffer: try await request.body.collect(upTo: smallBody)))
         } catch {
-            throw ServiceRefusal(status: .contentTooLarge, code: "tooLarge", message: "a body here is at most \(smallBody) bytes")
+            throw ServiceRefusal(
+                status: .contentTooLarge, code: "tooLarge", message: "a body here is at most \(smallBody) bytes")
         }
     }
 }

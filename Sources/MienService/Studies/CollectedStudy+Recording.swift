@@ -7,7 +7,9 @@ import Synchronization
 /// the server has (so an upload cut by the network resumes where it stopped), into the participant's folder.
 extension CollectedStudy {
     /// The bytes of a participant's recording received so far.
-    func recordingBytes(_ id: String) -> Int { state.withLock { $0.uploads[id] ?? $0.sessions[id]?.recordingBytes ?? 0 } }
+    func recordingBytes(_ id: String) -> Int {
+        state.withLock { $0.uploads[id] ?? $0.sessions[id]?.recordingBytes ?? 0 }
+    }
 
     private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
 
@@ -86,7 +88,9 @@ extension CollectedStudy {
             state.withLock { $0.uploads[id] = 0 }
             throw ServiceRefusal(
                 status: .unsupportedMediaType, code: "unsupportedFormat",
-                message: "the recording cannot be read as a video (\((error as? MienError)?.message ?? "\(error)")); upload it again")
+                message:
+                    "the recording cannot be read as a video (\((error as? MienError)?.message ?? "\(error)")); upload it again"
+            )
         }
         try? FileManager.default.removeItem(at: final)
         do {

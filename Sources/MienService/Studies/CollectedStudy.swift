@@ -50,7 +50,9 @@ final class CollectedStudy: Sendable {
             }
         }
         let (sessions, problems) = self.folder.sessions()
-        for problem in problems { Self.logger.warning("study \(folder.lastPathComponent): a session cannot be read: \(problem)") }
+        for problem in problems {
+            Self.logger.warning("study \(folder.lastPathComponent): a session cannot be read: \(problem)")
+        }
         var restored = State()
         for var session in sessions {
             if session.state == .started {
@@ -87,7 +89,9 @@ final class CollectedStudy: Sendable {
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid, 409 for an ID that already took
     ///   part, 403 when the study is full.
     func admit(participant: String?, group: String?) throws -> Admission {
-        let id = participant ?? "p-" + String(UUID().uuidString.lowercased().prefix(13)).replacingOccurrences(of: "-", with: "")
+        let id =
+            participant ?? "p-"
+            + String(UUID().uuidString.lowercased().prefix(13)).replacingOccurrences(of: "-", with: "")
         guard CollectionSettings.isName(id) else {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidParticipant",
@@ -159,7 +163,9 @@ final class CollectedStudy: Sendable {
 
     func session(_ id: String) -> ParticipantSession? { state.withLock { $0.sessions[id] } }
 
-    var sessions: [ParticipantSession] { state.withLock { Array($0.sessions.values) }.sorted { $0.started < $1.started } }
+    var sessions: [ParticipantSession] {
+        state.withLock { Array($0.sessions.values) }.sorted { $0.started < $1.started }
+    }
 
     var generation: Int { state.withLock { $0.generation } }
 
@@ -170,7 +176,8 @@ final class CollectedStudy: Sendable {
     /// - Throws: `ServiceRefusal` 409 / 404 saying why.
     func beginStimulus(_ id: String, stimulus: String) throws -> CollectionSettings.Stimulus {
         guard let found = settings.stimuli.first(where: { $0.name == stimulus }) else {
-            throw ServiceRefusal(status: .notFound, code: "notFound", message: "this study has no stimulus of that name")
+            throw ServiceRefusal(
+                status: .notFound, code: "notFound", message: "this study has no stimulus of that name")
         }
         try state.withLock { state in
             guard let session = state.sessions[id] else {
@@ -178,14 +185,17 @@ final class CollectedStudy: Sendable {
             }
             guard session.state == .started else {
                 throw ServiceRefusal(
-                    status: .conflict, code: "sessionEnded", message: "this session has ended (\(session.state.rawValue))")
+                    status: .conflict, code: "sessionEnded",
+                    message: "this session has ended (\(session.state.rawValue))")
             }
             guard session.stimuli[stimulus]?.ended != true else {
-                throw ServiceRefusal(status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
+                throw ServiceRefusal(
+                    status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
             }
             guard state.streaming.insert(id).inserted else {
                 throw ServiceRefusal(
-                    status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
+                    status: .conflict, code: "alreadyStreaming",
+                    message: "another page of this participant is sending frames")
             }
         }
         return found
@@ -227,7 +237,8 @@ final class CollectedStudy: Sendable {
             }
             guard state.streaming.insert(id).inserted else {
                 throw ServiceRefusal(
-                    status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
+                    status: .conflict, code: "alreadyStreaming",
+                    message: "another page of this participant is sending frames")
             }
         }
     }
@@ -255,7 +266,8 @@ final class CollectedStudy: Sendable {
             let missing = session.order.filter { session.stimuli[$0]?.ended != true }
             guard missing.isEmpty else {
                 throw ServiceRefusal(
-                    status: .conflict, code: "notWatched", message: "not yet watched: \(missing.joined(separator: ", "))")
+                    status: .conflict, code: "notWatched",
+                    message: "not yet watched: \(missing.joined(separator: ", "))")
             }
             if settings.record, !session.recordingComplete {
                 throw ServiceRefusal(
@@ -269,7 +281,9 @@ final class CollectedStudy: Sendable {
         }
         try persist(session)
         let code = String(ModelStore.sha256(Data((session.tokenDigest + name).utf8)).prefix(8)).uppercased()
-        guard let base = settings.completionURL, var components = URLComponents(string: base) else { return (nil, code) }
+        guard let base = settings.completionURL, var components = URLComponents(string: base) else {
+            return (nil, code)
+        }
         components.queryItems =
             (components.queryItems ?? []) + [
                 URLQueryItem(name: "participant", value: id), URLQueryItem(name: "code", value: code),

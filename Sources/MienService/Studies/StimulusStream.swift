@@ -45,7 +45,8 @@ final class StimulusStream: @unchecked Sendable {
         // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
         maximumMessageBytes = side * side * 3 + 1024
         counter = ProgressCounter(
-            duration: stimulus?.duration, interval: 1 / study.settings.frameRate, outbox: stimulus == nil ? nil : outbox)
+            duration: stimulus?.duration, interval: 1 / study.settings.frameRate, outbox: stimulus == nil ? nil : outbox
+        )
         state = Mutex(State(allowance: FrameAllowance(rate: study.settings.frameRate * Self.rateSlack)))
         let options: DetectorOptions
         var writers: [any ResultWriter] = [counter]
@@ -75,7 +76,8 @@ final class StimulusStream: @unchecked Sendable {
                 send(
                     ErrorBody(
                         code: "tooFast",
-                        message: "frames arrive faster than this study's \(study.settings.frameRate) per second; the extra ones are refused",
+                        message:
+                            "frames arrive faster than this study's \(study.settings.frameRate) per second; the extra ones are refused",
                         input: "live frame"))
             }
             return
@@ -83,7 +85,8 @@ final class StimulusStream: @unchecked Sendable {
         do {
             guard bytes.count <= maximumMessageBytes else {
                 throw MienError(
-                    .tooLarge, "a frame message may hold \(maximumMessageBytes) bytes in this study", input: "live frame")
+                    .tooLarge, "a frame message may hold \(maximumMessageBytes) bytes in this study",
+                    input: "live frame")
             }
             let message = try LiveFrameMessage(bytes)
             let side = study.settings.maximumFrameSide
@@ -112,6 +115,9 @@ final class StimulusStream: @unchecked Sendable {
                     input: "control message"))
         }
     }
+
+    /// Whether the page said the stimulus ended or the framing check passed: the socket's work is done.
+    var finished: Bool { state.withLock { $0.ended || $0.framed } }
 
     /// Stops the detector after the frames it holds, and records what was measured.
     func close() {

@@ -18,7 +18,8 @@ final class StudyDesk: Sendable {
     init(parent: URL, logger: Logger = CollectedStudy.logger) throws {
         self.parent = parent
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw MienError(.notFound, "--studies: not a folder", input: parent.path)
         }
         var studies: [String: CollectedStudy] = [:]

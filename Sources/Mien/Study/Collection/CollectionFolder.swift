@@ -39,7 +39,9 @@ package struct CollectionFolder: Sendable {
 
     /// One participant's result files for one stimulus.
     package func files(participant: String, stimulus: String) -> OutputFiles {
-        Self.files(ofRecording: url.appendingPathComponent(Self.recordingName(participant: participant, stimulus: stimulus)).path)
+        Self.files(
+            ofRecording: url.appendingPathComponent(Self.recordingName(participant: participant, stimulus: stimulus))
+                .path)
     }
 
     /// The result files beside a recording name (`<name>.jsonl`, …).

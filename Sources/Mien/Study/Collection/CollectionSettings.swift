@@ -55,8 +55,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     }
 
     package var stimuli: [Stimulus]
-    /// The groups (conditions); empty: one panel. A link's `group=` parameter assigns one, otherwise the
-    /// server balances them.
+    /// The groups (conditions); empty: one panel.
+    ///
+    /// A link's `group=` parameter assigns one, otherwise the server balances them.
     package var groups: [String]
     package var order: Order
     /// The consent text (Markdown-like plain text, shown as paragraphs).
@@ -165,7 +166,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     package static func read(folder: URL) throws -> CollectionSettings {
         let file = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw MienError(.notFound, "not a study folder (no \(fileName); make one with mien study init)", input: folder.path)
+            throw MienError(
+                .notFound, "not a study folder (no \(fileName); make one with mien study init)", input: folder.path)
         }
         do {
             return try JSONDecoder().decode(CollectionSettings.self, from: Data(contentsOf: file))
