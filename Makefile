@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -244,6 +244,11 @@ bench-peers: build-dev
 ## (latency p50/p99, frames analysed and dropped, server RSS), then /v1/analyze requests/s (JSON summary last).
 bench-serve: build-dev
 	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
+
+## bench-study: participants of a collected study (mien serve --studies) streaming 640x480 JPEG at 10 fps with every
+## metric, 1 to 6 at once: each one's share of frames analysed, the most kept at >= 95 % (JSON summary last).
+bench-study: build-dev
+	$(RELEASE)/MienDev bench-study --mien $(RELEASE)/mien
 
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
 ## The expressions section has MediaPipe's own blendshapes beside Mien (scripts/peers/install-tasks.sh, a pinned

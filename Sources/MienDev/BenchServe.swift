@@ -262,9 +262,9 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     var pid: Int32 { process.processIdentifier }
 
-    init(mien: String, maximumSessions: Int) throws {
+    init(mien: String, maximumSessions: Int, arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: mien)
-        process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"]
+        process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

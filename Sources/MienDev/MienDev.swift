@@ -14,7 +14,8 @@ struct MienDev: AsyncParsableCommand {
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
             PeerBench.self, StudyRecordingsCommand.self, NullStudies.self, StatisticsReference.self,
-            PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self, ExpressionTable.self,
+            PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self, BenchStudy.self,
+            ExpressionTable.self,
         ]
     )
 

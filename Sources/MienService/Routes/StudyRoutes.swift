@@ -144,6 +144,16 @@ struct StudyRoutes: RouteGroup {
         study name: String, token: String?, stimulus: String?, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
+        // A participant's socket is a live session: `--max-sessions` is the machine's capacity (docs/performance.md).
+        guard sessions.open() else {
+            let body = ErrorBody(
+                code: "tooManySessions",
+                message: "\(options.maximumSessions) sessions are open; try again in a minute")
+            try await outbound.write(.text(LiveMessage.failure(body).text()))
+            try await outbound.close(.unknown(1013), reason: "too many sessions")
+            return
+        }
+        defer { sessions.close() }
         let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
         let opened: StimulusStream
         do {
