@@ -5,7 +5,7 @@ import Mien
 /// `mien study init`: a study folder to collect a panel from a link (`mien serve --studies`).
 ///
 /// Writes the settings (`settings.json`), copies the stimuli into `stimuli/` with their SHA-256 and duration,
-/// and the consent text into `consent.md`; refuses a folder that is already a study.
+/// the consent text into `consent.md` and what the folder will hold into `STORED.md`; refuses a folder that is already a study.
 struct StudyInit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
@@ -113,6 +113,8 @@ struct StudyInit: ParsableCommand {
             }
             try CollectionFolder.writeAtomically(
                 Data(consentText.utf8), to: study.url.appendingPathComponent("consent.md").path)
+            try CollectionFolder.writeAtomically(
+                Data(Self.storedNote(settings).utf8), to: study.url.appendingPathComponent("STORED.md").path)
             try CollectionFolder.writeAtomically(try settings.encoded(), to: study.settings.path)
         } catch {
             Diagnostics.report(MienError(.ioFailure, "cannot write the study folder: \(error)", input: study.url.path))
@@ -128,6 +130,28 @@ struct StudyInit: ParsableCommand {
             the link:  http://HOST:PORT/studies/\(study.url.lastPathComponent)/?participant=ID\(settings.groups.isEmpty ? "" : "[&group=\(settings.groups[0])]")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)
+    }
+
+    /// What the study folder will hold, for whoever audits it (`STORED.md`).
+    static func storedNote(_ settings: CollectionSettings) -> String {
+        """
+        # What this study stores
+
+        Written by `mien study init`; `mien serve --studies` keeps to it.
+
+        - `settings.json`, `consent.md`, `stimuli/`: the study as it was set up (stimuli checked by SHA-256).
+        - `participants/ID/session.json`: per participant, the ID they came with, their group and order of stimuli, \
+        when they started and finished, per stimulus how many camera frames arrived, were analysed and showed a face, \
+        and the share of the stimulus measured. Their session token is kept only as its SHA-256.
+        - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json`: the measurements of each frame \
+        (face position, head pose, expression, emotion and other scores), as `mien analyze` writes them.
+        - `manifest.csv`: one row per participant and stimulus measured.
+        \(settings.record ? "- `participants/ID/recording.webm`: the participant's webcam during the stimuli (--record), and `recorded.csv` listing each with the stimuli's onsets in it." : "- No picture or video of any participant: each camera frame is analysed in memory and dropped.")
+
+        Deleting a participant (the dashboard's button, or `DELETE /studies/NAME/participants/ID` with the service \
+        token) removes their folder and their manifest rows.
+
+        """
     }
 
     /// The consent text a study gets when none is given: what is measured and kept, to adapt.
