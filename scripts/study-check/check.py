@@ -15,6 +15,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -94,7 +95,7 @@ print("== participants in headless Chromium (fake camera: the bundled sample)")
 started = time.monotonic()
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(
-        executable_path="/usr/bin/chromium",
+        executable_path=shutil.which("chromium") or "/usr/bin/chromium",
         args=["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
               f"--use-file-for-fake-video-capture={args.camera}", "--autoplay-policy=no-user-gesture-required"])
     codes = {}
