@@ -55,7 +55,8 @@ struct DashboardRoutes: RouteGroup {
         router.get("/studies/{name}/dashboard/{table}") { [desk] _, context in
             let study = try desk.study(try context.parameters.require("name"))
             let table = try context.parameters.require("table")
-            if table == "participants" { return JSONBody.response(try rows(study)) }
+            // The aggregation reads every participant's files: off the event loop.
+            if table == "participants" { return JSONBody.response(try await Offload.run { try rows(study) }) }
             if table == "manifest.csv" {
                 let data = FileManager.default.contents(atPath: study.folder.manifest.path) ?? Data()
                 return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
