@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -56,6 +56,7 @@ test: deps lint
 	@$(MAKE) --no-print-directory study-check
 	@$(MAKE) --no-print-directory api-check
 	@$(MAKE) --no-print-directory statistics-check
+	@$(MAKE) --no-print-directory openface-check
 	@$(MAKE) --no-print-directory slurm-test
 	@$(MAKE) --no-print-directory python-test
 	@$(MAKE) --no-print-directory docs-check
@@ -125,6 +126,13 @@ api-check:
 statistics-check:
 	$(SWIFT) build --product MienDev
 	scripts/statistics-check/run.sh .build/debug/MienDev
+
+## openface-check: `mien analyze --format openface` read as py-feat 2.0.3's read_openface and Fex accessors read it,
+## with py-feat's own column lists from its source distribution (pinned by SHA-256; py-feat itself needs PyTorch).
+## A few seconds (10 MB downloaded once).
+openface-check:
+	$(SWIFT) build --product mien
+	scripts/openface-check/run.sh .build/debug/mien
 
 ## slurm-test: a real Slurm (Debian's slurm-wlm and munge, installed when missing) on this machine: an array job
 ## of 4 tasks merged equals one process; a task killed mid-input and resubmitted completes the data set.

@@ -164,7 +164,8 @@ struct StudyCollectionTests {
                 body: ByteBuffer(string: #"{"agreed":true,"participant":"p1"}"#)
             ) { response -> String in
                 #expect(response.status == .created)
-                let object = try JSONSerialization.jsonObject(with: Data([UInt8](buffer: response.body))) as? [String: Any]
+                let object =
+                    try JSONSerialization.jsonObject(with: Data([UInt8](buffer: response.body))) as? [String: Any]
                 return object?["token"] as? String ?? ""
             }
             try await client.execute(

@@ -18,6 +18,15 @@ struct MeshAndTrackingTests {
                 && model.vertices[FaceLandmark.leftEyeOuterCorner].x > 0)
         #expect(model.vertices[FaceLandmark.noseTip].z > model.vertices[FaceLandmark.rightEyeOuterCorner].z + 3)
         #expect(model.vertices[FaceLandmark.chin].y < model.vertices[FaceLandmark.noseTip].y)
+        // The outer eye corners' distance the OpenFace CSV's millimetres rest on (OpenFaceTable), in centimetres.
+        let corners = (
+            model.vertices[FaceLandmark.rightEyeOuterCorner], model.vertices[FaceLandmark.leftEyeOuterCorner]
+        )
+        let distance =
+            ((corners.0.x - corners.1.x) * (corners.0.x - corners.1.x)
+            + (corners.0.y - corners.1.y) * (corners.0.y - corners.1.y)
+            + (corners.0.z - corners.1.z) * (corners.0.z - corners.1.z)).squareRoot() * 10
+        #expect(abs(distance - OpenFaceTable.outerEyeCornersMillimetres) < 0.05, "\(distance) mm")
     }
 
     @Test func mesh_landsOnTheSampleFace() throws {
