@@ -18,10 +18,11 @@ python3 - "$OUT" <<'PY'
 import pathlib, re, sys
 for page in pathlib.Path(sys.argv[1]).glob("mien.*.1"):
     sub = page.name[len("mien."):-len(".1")]
+    typed = sub.replace(".", " ")  # mien.study.init.1 documents `mien study init`
     text = page.read_text()
-    text = text.replace(f'.Nm "mien {sub}"', f".Nm mien.{sub}", 1)
+    text = text.replace(f'.Nm "mien {typed}"', f".Nm mien.{sub}", 1)
     # In SYNOPSIS a bare .Nm would now print "mien.analyze": name the command as it is typed.
-    text = re.sub(r"(\.Sh SYNOPSIS\n)\.Nm\n", rf'\1.Nm "mien {sub}"\n', text, count=1)
+    text = re.sub(r"(\.Sh SYNOPSIS\n)\.Nm\n", rf'\1.Nm "mien {typed}"\n', text, count=1)
     page.write_text(text)
 PY
 if command -v lexgrog >/dev/null; then
