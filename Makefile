@@ -254,7 +254,8 @@ bench-serve: build-dev
 	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
 
 ## bench-study: participants of a collected study (mien serve --studies) streaming 640x480 JPEG at 10 fps with every
-## metric, 1 to 6 at once: each one's share of frames analysed, the most kept at >= 95 % (JSON summary last).
+## metric, 1 to 16 at once: each one's share of frames analysed, the most kept at >= 95 % (JSON summary last). About
+## 3 minutes.
 bench-study: build-dev
 	$(RELEASE)/MienDev bench-study --mien $(RELEASE)/mien
 

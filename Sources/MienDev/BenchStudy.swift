@@ -27,7 +27,7 @@ struct BenchStudy: AsyncParsableCommand {
         abstract: "Participants of a collected study at 10 fps against one `mien serve --studies` on loopback.")
 
     @Option(help: "The mien binary to serve with.") var mien = ".build/release/mien"
-    @Option(help: "Participants at once, per round (comma-separated).") var participants = "1,2,3,4,6"
+    @Option(help: "Participants at once, per round (comma-separated).") var participants = "1,4,8,12,14,16"
     @Option(help: "Seconds each participant streams (the stimulus's length).") var seconds = 20.0
     @Option(help: "Frames per second each participant sends.") var fps = 10.0
     @Option(help: "Share of frames analysed a participant must keep.") var threshold = 0.95
@@ -36,7 +36,7 @@ struct BenchStudy: AsyncParsableCommand {
         let counts = participants.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
         guard !counts.isEmpty, seconds > 0, fps > 0 else { throw ValidationError("nothing to measure") }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("mien-bench-study-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { if ProcessInfo.processInfo.environment["MIEN_KEEP"] == nil { try? FileManager.default.removeItem(at: work) } }
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let stimulus = work.appendingPathComponent("stimulus.mp4").path
         try Self.run(

@@ -136,6 +136,13 @@ pictures = [os.path.join(folder, name) for folder, _, names in os.walk(ad) for n
             if not folder.endswith("stimuli")
             and name.rsplit(".", 1)[-1].lower() in ("jpg", "jpeg", "png", "webm", "mp4", "y4m", "mkv", "part")]
 check(not pictures, f"no image or video stored in the default mode: {pictures}")
+for participant in ("p1", "p2", "p3", "r1"):
+    study = "adrec" if participant == "r1" else "ad"
+    session = json.load(open(os.path.join(args.studies, study, "participants", participant, "session.json")))
+    progress = session["stimuli"]["astronaut-pan-zoom"]
+    # Every frame the page sent is analysed (a live source's default 5 fps cap once left half of them out).
+    check(progress["frames"] >= 20 and progress["analysed"] >= 0.95 * progress["frames"],
+          f"{participant}: {progress['analysed']} of {progress['frames']} frames analysed")
 for participant in ("p1", "p2", "p3"):
     summary = json.load(open(os.path.join(ad, "participants", participant, "astronaut-pan-zoom.summary.json")))
     check(summary.get("ended") == "complete" and summary.get("processedFrames", 0) >= 15,
