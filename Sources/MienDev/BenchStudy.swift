@@ -36,7 +36,9 @@ struct BenchStudy: AsyncParsableCommand {
         let counts = participants.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
         guard !counts.isEmpty, seconds > 0, fps > 0 else { throw ValidationError("nothing to measure") }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("mien-bench-study-\(getpid())")
-        defer { if ProcessInfo.processInfo.environment["MIEN_KEEP"] == nil { try? FileManager.default.removeItem(at: work) } }
+        defer {
+            if ProcessInfo.processInfo.environment["MIEN_KEEP"] == nil { try? FileManager.default.removeItem(at: work) }
+        }
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let stimulus = work.appendingPathComponent("stimulus.mp4").path
         try Self.run(
