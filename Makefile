@@ -157,10 +157,14 @@ deps:
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint
 ## on the GitHub workflows (from PyPI, pinned with hashes in scripts/python/release-tools.txt), and no two paths
-## that differ only in case (one path on macOS's default file system).
+## that differ only in case (one path on macOS's default file system), and the count of public types `import Mien`
+## exposes pinned (API_TYPES; scripts/api-types.py on the symbol graphs, about 40 s: a new public type is a decision).
 RELEASE_VENV := .build/release-venv
-lint:
+API_TYPES := 105
+lint: deps
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
+	python3 scripts/api-types.py --expect $(API_TYPES)
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt
 	$(RELEASE_VENV)/bin/actionlint .github/workflows/ci.yml .github/workflows/release.yml
 	@clash=$$(git ls-files | awk -F/ '{ p = ""; for (i = 1; i <= NF; i++) { p = p (i > 1 ? "/" : "") $$i; print p } }' | \

@@ -2,7 +2,10 @@
 """Counts the types `import Mien` exposes: public structs, classes, enums, protocols, actors and type aliases
 (nested ones included) in the symbol graphs of Mien, MienCore and MienVision.
 
-    swift package dump-symbol-graph --minimum-access-level public && scripts/api-types.py [--list]
+    swift package dump-symbol-graph --minimum-access-level public && scripts/api-types.py [--list] [--expect N]
+
+With --expect N (`make lint`), a total other than N fails: a new public type is a decision, taken by updating the
+count in the Makefile (API_TYPES) in the same commit.
 """
 import json
 import pathlib
@@ -25,3 +28,8 @@ for module in ["Mien", "MienCore", "MienVision"]:
     if "--list" in sys.argv:
         print("  " + " ".join(sorted(names)))
 print(f"total: {total}")
+if "--expect" in sys.argv:
+    expected = int(sys.argv[sys.argv.index("--expect") + 1])
+    if total != expected:
+        sys.exit(f"api-types: {total} public types, the Makefile pins {expected} (API_TYPES): a type made public or "
+                 f"no longer public is a decision; list them with scripts/api-types.py --list, then update API_TYPES")
