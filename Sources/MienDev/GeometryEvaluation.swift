@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStatistics
 import MienTesting
 
 /// Landmark error on 300-W helen and head-pose error on Pointing'04.
@@ -89,7 +90,9 @@ struct GeometryEvaluation {
         let gaze: [String: Any] = [
             "yaw_slope": round3(Statistics.slope(yaws, on: pans.map { -$0 })),
             "pitch_slope": round3(Statistics.slope(pitches, on: tilts)),
-            "pitch_residual_iris_correlation": round3(Statistics.correlation(residuals, irisDrops)),
+            // The study's one Pearson definition (`Descriptive`): null when a side is constant, never a fake 0.
+            "pitch_residual_iris_correlation": Descriptive.pearson(Array(zip(residuals, irisDrops))).map(round3)
+                as Any? ?? NSNull(),
         ]
         result["pose_label_vs_head"] = gaze
         print(

@@ -18,15 +18,6 @@ enum Statistics {
         return sxx > 0 ? sxy / sxx : 0
     }
 
-    /// Pearson's correlation of `a` and `b` (-1...1); 0 when either does not vary.
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
-        let (ma, mb) = (mean(a), mean(b))
-        let saa = a.reduce(0) { $0 + ($1 - ma) * ($1 - ma) }
-        let sbb = b.reduce(0) { $0 + ($1 - mb) * ($1 - mb) }
-        let sab = zip(a, b).reduce(0) { $0 + ($1.0 - ma) * ($1.1 - mb) }
-        return saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
-    }
-
     static func mean(_ values: [Double]) -> Double {
         values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
     }
