@@ -18,7 +18,7 @@
 /// - Important: Not thread-safe; one stream per analyzer. In `.stream` mode timestamps must increase.
 package final class FaceAnalyzer {
     /// How frames relate to each other.
-    public enum RunningMode: String, Sendable, Codable {
+    package enum RunningMode: String, Sendable, Codable {
         /// Unrelated pictures: every frame stands alone.
         case discreteImages
         /// Frames of one stream (video, camera, continuous images): faces are tracked.
@@ -26,18 +26,18 @@ package final class FaceAnalyzer {
     }
 
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    public let mode: RunningMode
+    package let mode: RunningMode
     /// Face mode, most faces and minimum confidence.
-    public let detection: DetectionOptions
+    package let detection: DetectionOptions
     /// The tracker's settings.
-    public let tracking: TrackingOptions
+    package let tracking: TrackingOptions
     /// Options of the expression stage, or nil when it does not run (no blendshapes, expressions or
     /// emoji; the blendshape model is not even loaded).
-    public var expressions: ExpressionOptions? { measurer.expressions }
+    package var expressions: ExpressionOptions? { measurer.expressions }
     /// The first half: detection, mesh, pose, tracking, face count.
-    public let locator: FaceLocator
+    package let locator: FaceLocator
     /// The second half: quality, expressions, emotions, appearance.
-    public let measurer: FaceMeasurer
+    package let measurer: FaceMeasurer
 
     /// Loads the detector, mesh and face-geometry models, the blendshape model when `expressions` is
     /// given (or emotions need it), fer's CNN for `emotions`, Cydral's models for `appearance` and dlib's
@@ -53,7 +53,7 @@ package final class FaceAnalyzer {
     ///     only, ignored for discrete images. nil (default): off.
     ///   - models: where the models are.
     /// - Throws: `MienError` naming a missing or altered model.
-    public init(
+    package init(
         mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
         expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false,
         reidentification: ReidentificationOptions? = nil, models: ModelStore
@@ -117,7 +117,7 @@ package final class FaceAnalyzer {
     /// implementations elsewhere.
     ///
     /// The expression stage runs when `expressions`, `blendshapes` and `geometry` are all given.
-    public init(
+    package init(
         mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?, expressions: ExpressionOptions? = nil,
         blendshapes: (any BlendshapeEstimating)? = nil
@@ -138,12 +138,12 @@ package final class FaceAnalyzer {
 
     /// Analyses the next frame: `measurer.measure(locator.locate(frame))`.
     /// - Throws: stage errors. Time is not checked here (a `Detector` checks it where frames enter).
-    public func analyze(_ frame: Frame) throws -> FrameAnalysis {
+    package func analyze(_ frame: Frame) throws -> FrameAnalysis {
         try measurer.measure(locator.locate(frame))
     }
 
     /// Forgets all faces, IDs, baselines and timestamps (Affdex `reset`).
-    public func reset() {
+    package func reset() {
         measurer.reset()
         locator.reset()
     }

@@ -10,7 +10,7 @@ package import MienCore
 /// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
 package final class FaceLocator {
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    public let mode: FaceAnalyzer.RunningMode
+    package let mode: FaceAnalyzer.RunningMode
     private let tracker: FaceTracker
     private var counter = FaceCounter()
     /// Still images: whether a picture without a detected face is read as one face crop.
@@ -34,7 +34,7 @@ package final class FaceLocator {
     ///     its internal track numbers.
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     ///   - cuts: streams: ends every face at a shot cut (nil: cuts are not looked for).
-    public init(
+    package init(
         mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
         reidentifier: Reidentifier? = nil, firstFaceId: Int = 0, cuts: ShotCutDetector? = nil
@@ -50,7 +50,7 @@ package final class FaceLocator {
 
     /// Finds (discrete images) or follows (streams) the faces of the next frame.
     /// - Throws: stage errors.
-    public func locate(_ frame: Frame) throws -> FrameAnalysis {
+    package func locate(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
         case .discreteImages:
             return FrameAnalysis(
@@ -76,7 +76,7 @@ package final class FaceLocator {
     }
 
     /// Forgets all faces, IDs and timestamps.
-    public func reset() {
+    package func reset() {
         tracker.reset()
         reidentifier?.reset()
         counter.reset()

@@ -11,12 +11,12 @@ package import MienCore
 package final class FaceMeasurer {
     private let gazeEstimator = GazeEstimator()
     /// Options of the expression stage, or nil when it does not run.
-    public var expressions: ExpressionOptions? { expressionStage?.options }
+    package var expressions: ExpressionOptions? { expressionStage?.options }
     private let expressionStage: ExpressionStage?
     private let affectStage: AffectStage?
     private let limits: ReliabilityLimits
     /// Seconds a lost face's memory is kept for its return (the re-identification window), or nil.
-    public let retention: Double?
+    package let retention: Double?
 
     /// A measurer running the given stages on every located face.
     /// - Parameters:
@@ -24,7 +24,7 @@ package final class FaceMeasurer {
     ///   - affectStage: emotions and appearance, or nil.
     ///   - retention: seconds a lost face's baseline and appearance are kept (re-identification's
     ///     window); nil (default) forgets them when the face is lost.
-    public init(expressionStage: ExpressionStage?, affectStage: AffectStage?, retention: Double? = nil) {
+    package init(expressionStage: ExpressionStage?, affectStage: AffectStage?, retention: Double? = nil) {
         self.expressionStage = expressionStage
         self.affectStage = affectStage
         self.retention = retention
@@ -32,10 +32,10 @@ package final class FaceMeasurer {
     }
 
     /// Whether the emotion / appearance stage runs.
-    public var runsAffectStage: Bool { affectStage != nil }
+    package var runsAffectStage: Bool { affectStage != nil }
 
     /// Measures every face of a frame `FaceLocator.locate` returned.
-    public func measure(_ located: FrameAnalysis) throws -> FrameAnalysis {
+    package func measure(_ located: FrameAnalysis) throws -> FrameAnalysis {
         let frame = located.frame
         if located.isStream {
             // Before measuring: a face back under its old ID finds its baseline where it left it.
@@ -61,7 +61,7 @@ package final class FaceMeasurer {
     }
 
     /// Forgets baselines and appearance aggregates.
-    public func reset() {
+    package func reset() {
         expressionStage?.reset()
         affectStage?.reset()
     }

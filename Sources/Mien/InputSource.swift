@@ -4,7 +4,7 @@ import Foundation
 package enum InputSource {
     /// Extensions (lower case) opened with FFmpeg as videos: containers, and GIF
     /// (`ImageDecoder.videoLikeExtensions`).
-    public static let videoExtensions: Set<String> = ImageDecoder.videoLikeExtensions
+    package static let videoExtensions: Set<String> = ImageDecoder.videoLikeExtensions
 
     /// Opens `path`: a folder becomes an `ImageFolderSource`, an image extension an `ImageSource`, a video
     /// extension a `VideoFileSource`.
@@ -15,7 +15,7 @@ package enum InputSource {
     ///   - path: a picture, a video or a folder of pictures.
     ///   - imageInterval: seconds between the images of a folder (0 = unrelated images).
     /// - Throws: `MienError` naming `path`.
-    public static func open(path: String, imageInterval: Double = 0) throws -> any FrameSource {
+    package static func open(path: String, imageInterval: Double = 0) throws -> any FrameSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw MienError(.notFound, "no such file or folder", input: path)
@@ -38,7 +38,8 @@ package enum InputSource {
     }
 
     /// Opens camera `index` (`/dev/video<index>`) or a device path.
-    public static func openCamera(_ device: String, width: Int = 0, height: Int = 0, framesPerSecond: Double = 0) throws
+    package static func openCamera(_ device: String, width: Int = 0, height: Int = 0, framesPerSecond: Double = 0)
+        throws
         -> CameraSource
     {
         let path = Int(device).map(CameraSource.devicePath(index:)) ?? device

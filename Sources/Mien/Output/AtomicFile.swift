@@ -6,7 +6,7 @@ import Synchronization
 /// leaves only the temporary file, which `--resume` ignores).
 package final class AtomicFile {
     /// Where the file will be once committed.
-    public let path: String
+    package let path: String
     private let temporaryPath: String
     /// Numbers the temporary files this process creates.
     private static let sequence = Atomic<Int>(0)
@@ -15,7 +15,7 @@ package final class AtomicFile {
 
     /// Creates the temporary file.
     /// - Throws: `.ioFailure` naming the destination when its folder is missing or not writable.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -36,11 +36,11 @@ package final class AtomicFile {
 
     /// Appends `text` as UTF-8 and flushes it to the file.
     /// - Throws: `.ioFailure` naming the file (for example when the disk is full).
-    public func write(_ text: String) throws { try write(Data(text.utf8)) }
+    package func write(_ text: String) throws { try write(Data(text.utf8)) }
 
     /// Appends `data` and flushes it to the file.
     /// - Throws: `.ioFailure` naming the file (for example when the disk is full).
-    public func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         do {
             try handle.write(contentsOf: data)
         } catch {
@@ -51,7 +51,7 @@ package final class AtomicFile {
     /// Flushes the file to disk and renames it to `path` in one step (rename(2)): a previous file there is
     /// replaced atomically, a folder there is never touched.
     /// - Throws: `.ioFailure` naming the file; the temporary file is then deleted.
-    public func commit() throws {
+    package func commit() throws {
         guard !closed else { return }
         do {
             try handle.synchronize()
@@ -69,7 +69,7 @@ package final class AtomicFile {
     }
 
     /// Closes and deletes the temporary file (the destination is left as it was).
-    public func abandon() {
+    package func abandon() {
         guard !closed else { return }
         closed = true
         try? handle.close()
@@ -87,7 +87,7 @@ package final class AtomicFile {
 
     /// Temporary files left beside `path` by processes that never committed or abandoned them (killed),
     /// newest first.
-    public static func leftovers(of path: String) -> [String] {
+    package static func leftovers(of path: String) -> [String] {
         let prefix = temporaryPrefix(of: path)
         let folder = URL(fileURLWithPath: prefix).deletingLastPathComponent().path
         let name = URL(fileURLWithPath: prefix).lastPathComponent

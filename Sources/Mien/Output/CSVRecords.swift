@@ -7,11 +7,11 @@ import Foundation
 package enum CSVRecords {
     /// The separators a file may use: spreadsheets in locales with a decimal comma write `;`, and "CSV" exports
     /// are often tab-separated.
-    public static let separators: [Unicode.Scalar] = [",", ";", "\t"]
+    package static let separators: [Unicode.Scalar] = [",", ";", "\t"]
 
     /// The separator of `text`: the one of `separators` found most often outside quotes in its first line
     /// (a comma when none is, or on a tie).
-    public static func separator(of text: String) -> Unicode.Scalar {
+    package static func separator(of text: String) -> Unicode.Scalar {
         var counts: [Unicode.Scalar: Int] = [:]
         var quoted = false
         for scalar in text.unicodeScalars {
@@ -26,13 +26,13 @@ package enum CSVRecords {
     }
 
     /// A separator's name for messages.
-    public static func name(of separator: Unicode.Scalar) -> String {
+    package static func name(of separator: Unicode.Scalar) -> String {
         separator == "\t" ? "tabs" : "'\(separator)'"
     }
 
     /// The rows of `text`, each its cells in order; a last empty line and `\r\n` line ends are accepted.
     /// - Throws: `.corruptData` naming `source` when a quoted cell is never closed.
-    public static func parse(_ text: String, source: String, separator: Unicode.Scalar = ",") throws -> [[String]] {
+    package static func parse(_ text: String, source: String, separator: Unicode.Scalar = ",") throws -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var cell = ""
@@ -90,7 +90,7 @@ package enum CSVRecords {
     /// With their line numbers (the header is line 1); rows with every cell empty are skipped. The separator is
     /// the file's own (`separator(of:)`) and is returned.
     /// - Throws: `.notFound`, `.unreadable` or `.corruptData` naming `path`.
-    public static func read(
+    package static func read(
         path: String
     ) throws -> (columns: [String], rows: [(line: Int, cells: [String: String])], separator: Unicode.Scalar) {
         guard FileManager.default.fileExists(atPath: path) else { throw MienError(.notFound, "not found", input: path) }

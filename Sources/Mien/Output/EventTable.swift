@@ -4,15 +4,15 @@
 /// input's clock), `apexValue`, `duration` (seconds) and `ending` (`fell`, `lost`, `cut`, `ended`).
 package enum EventTable {
     /// Every column, in order.
-    public static let header = [
+    package static let header = [
         "input", "faceId", "metric", "onset", "apex", "apexValue", "offset", "duration", "ending",
     ]
 
     /// The header as one CSV line (without the line break).
-    public static var headerLine: String { header.joined(separator: ",") }
+    package static var headerLine: String { header.joined(separator: ",") }
 
     /// The row of a finished episode; nil for one that only started.
-    public static func line(for event: EpisodeEvent, input: String) -> String? {
+    package static func line(for event: EpisodeEvent, input: String) -> String? {
         guard let offset = event.offset, let ending = event.ending else { return nil }
         let cells = [
             input, String(event.faceId), event.metric, ResultTable.number(event.onset, places: 3),

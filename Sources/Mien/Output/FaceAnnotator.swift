@@ -11,14 +11,14 @@ package enum FaceAnnotator {
     static let points = Colour(red: 255, green: 220, blue: 0)
 
     /// The box colour for `valence` (−100...100, or nil).
-    public static func colour(valence: Double?) -> Colour {
+    package static func colour(valence: Double?) -> Colour {
         guard let valence else { return neutral }
         return valence < 0
             ? Colour.mix(neutral, negative, -valence / 100) : Colour.mix(neutral, positive, valence / 100)
     }
 
     /// The shapes for every face of `result` (none for an unprocessed frame).
-    public static func shapes(for result: DetectorResult) -> [Shape] {
+    package static func shapes(for result: DetectorResult) -> [Shape] {
         (result.faces ?? [:]).keys.sorted().flatMap { result.faces?[$0].map(shapes(for:)) ?? [] }
     }
 
@@ -26,7 +26,7 @@ package enum FaceAnnotator {
     static let gazeColour = Colour(red: 255, green: 220, blue: 0)
 
     /// The shapes for one face.
-    public static func shapes(for face: FaceResult) -> [Shape] {
+    package static func shapes(for face: FaceResult) -> [Shape] {
         let box = face.faceBounds
         let colour = colour(valence: face.valence)
         let unit = max(box.width, 40) / 100

@@ -32,18 +32,18 @@ import Foundation
 /// are how closed the eyes are. Left out: the eye-region landmarks (`eye_lmk_*`), which py-feat does not read.
 package enum OpenFaceTable {
     /// OpenFace's intensity units (`AUxx_r`), in OpenFace's order.
-    public static let intensityUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 23, 25, 26, 45]
+    package static let intensityUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 23, 25, 26, 45]
     /// OpenFace's presence units (`AUxx_c`), in OpenFace's order.
-    public static let presenceUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 23, 25, 26, 28, 45]
+    package static let presenceUnits = [1, 2, 4, 5, 6, 7, 9, 10, 12, 14, 15, 17, 20, 23, 25, 26, 28, 45]
     /// A unit counts as present from this score (0...100) on.
-    public static let presenceThreshold = 50.0
+    package static let presenceThreshold = 50.0
     /// The outer eye corners' distance on MediaPipe's canonical face (vertices 33 and 263), millimetres.
-    public static let outerEyeCornersMillimetres = 88.9
+    package static let outerEyeCornersMillimetres = 88.9
     /// OpenFace's shape parameters: left empty.
     static let shapeParameters = ["p_scale", "p_rx", "p_ry", "p_rz", "p_tx", "p_ty"] + (0..<34).map { "p_\($0)" }
 
     /// The catalog entry that gives OpenFace's unit `number` (`eyeClosure` for AU45).
-    public static func entry(forUnit number: Int) -> MetricDescriptor? {
+    package static func entry(forUnit number: Int) -> MetricDescriptor? {
         if number == 45 { return MetricCatalog.entry(named: "expressions.eyeClosure") }
         return MetricCatalog.entries.first { $0.actionUnit == "AU\(number)" }
     }
@@ -51,7 +51,7 @@ package enum OpenFaceTable {
     private static func unitName(_ number: Int) -> String { number < 10 ? "AU0\(number)" : "AU\(number)" }
 
     /// Every column, in order.
-    public static let header: [String] =
+    package static let header: [String] =
         ["frame", "face_id", "timestamp", "confidence", "success"]
         + ["gaze_0_x", "gaze_0_y", "gaze_0_z", "gaze_1_x", "gaze_1_y", "gaze_1_z", "gaze_angle_x", "gaze_angle_y"]
         + ["pose_Tx", "pose_Ty", "pose_Tz", "pose_Rx", "pose_Ry", "pose_Rz"]
@@ -59,13 +59,13 @@ package enum OpenFaceTable {
         + intensityUnits.map { unitName($0) + "_r" } + presenceUnits.map { unitName($0) + "_c" }
 
     /// The header as OpenFace writes it: names separated by a comma and a space.
-    public static var headerLine: String { header.joined(separator: ", ") }
+    package static var headerLine: String { header.joined(separator: ", ") }
 
     private static let intensityScores = intensityUnits.map { entry(forUnit: $0)?.score }
     private static let presenceScores = presenceUnits.map { entry(forUnit: $0)?.score }
 
     /// One CSV line per face of `result` (none for an unprocessed frame or a frame without faces).
-    public static func lines(for result: DetectorResult) -> [String] {
+    package static func lines(for result: DetectorResult) -> [String] {
         guard let faces = result.faces else { return [] }
         return faces.keys.sorted().compactMap { id in faces[id].map { line(face: $0, result: result) } }
     }

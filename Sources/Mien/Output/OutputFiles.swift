@@ -2,22 +2,22 @@
 /// `mien analyze` (and its shards) and the service's jobs, so that both write the same files the same way.
 package struct OutputFiles: Sendable, Equatable {
     /// JSON Lines: one `DetectorResult` per frame.
-    public var jsonl: String?
+    package var jsonl: String?
     /// One row per face and frame.
-    public var csv: String?
+    package var csv: String?
     /// One row per finished episode (`EventTable`).
-    public var events: String?
+    package var events: String?
     /// The input's summary (`InputSummary`).
-    public var summary: String?
+    package var summary: String?
     /// The report writer's part as JSON, for `mien merge`.
-    public var reportPart: String?
+    package var reportPart: String?
     /// A one-input HTML report page.
-    public var page: String?
+    package var page: String?
     /// OpenFace 2.2's CSV (`OpenFaceTable`).
-    public var openface: String?
+    package var openface: String?
 
     /// The files of one input; nil leaves an output out.
-    public init(
+    package init(
         jsonl: String? = nil, csv: String? = nil, events: String? = nil, summary: String? = nil,
         reportPart: String? = nil, page: String? = nil, openface: String? = nil
     ) {
@@ -31,7 +31,7 @@ package struct OutputFiles: Sendable, Equatable {
     }
 
     /// Every file named.
-    public var all: [String] { [jsonl, csv, events, summary, reportPart, page, openface].compactMap { $0 } }
+    package var all: [String] { [jsonl, csv, events, summary, reportPart, page, openface].compactMap { $0 } }
 
     /// The writers of these files, in the order they must finish: the report writer before the summary,
     /// the part and the page, which read it.
@@ -42,7 +42,7 @@ package struct OutputFiles: Sendable, Equatable {
     ///     made here when the part or the page needs it. It is in the list either way.
     ///   - generator: what a page says made it.
     /// - Throws: `.ioFailure` naming a file that cannot be created.
-    public func writers(input: String, report: ReportWriter?, generator: String) throws -> [any ResultWriter] {
+    package func writers(input: String, report: ReportWriter?, generator: String) throws -> [any ResultWriter] {
         var writers: [any ResultWriter] = []
         if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
         if let csv { writers.append(try CSVWriter(path: csv)) }

@@ -10,7 +10,7 @@ package struct OutputNames: Sendable {
     private let names: [String: String]
 
     /// Names the outputs of `inputs` (the whole list, before any sharding).
-    public init(_ inputs: [String]) {
+    package init(_ inputs: [String]) {
         var byBase: [String: Set<String>] = [:]
         for input in inputs { byBase[Self.base(of: input), default: []].insert(input) }
         var names: [String: String] = [:]
@@ -24,10 +24,10 @@ package struct OutputNames: Sendable {
     }
 
     /// The output name of `input` (its plain base name when it was not in the list).
-    public subscript(input: String) -> String { names[input] ?? Self.base(of: input) }
+    package subscript(input: String) -> String { names[input] ?? Self.base(of: input) }
 
     /// The input's last path component, with `:` (a camera's `camera:0`) replaced by `-`.
-    public static func base(of input: String) -> String {
+    package static func base(of input: String) -> String {
         URL(fileURLWithPath: input).lastPathComponent.replacingOccurrences(of: ":", with: "-")
     }
 }

@@ -9,19 +9,19 @@ import Foundation
 /// and an emoji `smirk`; the emoji's column is `smirkEmoji` so every column name is unique.
 package enum ResultTable {
     /// The columns every row has before the metrics': time, frame, face, box, head pose, brightness, flags.
-    public static let faceColumns = [
+    package static let faceColumns = [
         "TimeStamp", "frame", "faceId", "x", "y", "width", "height", "interocularDistance", "pitch", "yaw", "roll",
         "brightness", "flags",
     ]
 
     /// Every column, in order: the face's, then every metric's (`MetricCatalog.columns`), then `file`.
-    public static let header: [String] = faceColumns + MetricCatalog.columns.map(\.name) + ["file"]
+    package static let header: [String] = faceColumns + MetricCatalog.columns.map(\.name) + ["file"]
 
     /// The header as one CSV line (without the line break).
-    public static var headerLine: String { header.joined(separator: ",") }
+    package static var headerLine: String { header.joined(separator: ",") }
 
     /// One CSV line per face of `result` (none for an unprocessed frame or a frame without faces).
-    public static func lines(for result: DetectorResult) -> [String] {
+    package static func lines(for result: DetectorResult) -> [String] {
         guard let faces = result.faces else { return [] }
         return faces.keys.sorted().compactMap { id in faces[id].map { line(face: $0, result: result) } }
     }

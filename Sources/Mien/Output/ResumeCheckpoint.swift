@@ -10,18 +10,18 @@ import Foundation
 /// outputs exactly once. Without a JSON Lines output there is no checkpoint and an input starts over.
 package struct ResumeCheckpoint: Sendable {
     /// The finished frames, in order.
-    public var results: [DetectorResult]
+    package var results: [DetectorResult]
     /// The temporary files of the killed run (deleted once the resumed run has replayed them).
-    public var leftovers: [String]
+    package var leftovers: [String]
 
     /// Where the detector continues (`DetectorOptions.resume`).
-    public var resumePoint: ResumePoint? { ResumePoint(after: results) }
+    package var resumePoint: ResumePoint? { ResumePoint(after: results) }
 
     /// Reads the newest temporary file of `jsonlPath`, if any.
     /// - Parameters:
     ///   - jsonlPath: the input's JSON Lines output, whose temporary file the killed run left.
     ///   - outputs: every output file of the input, whose temporary files are leftovers too.
-    public static func load(jsonlPath: String, outputs: [String]) -> ResumeCheckpoint? {
+    package static func load(jsonlPath: String, outputs: [String]) -> ResumeCheckpoint? {
         let leftovers = outputs.flatMap(AtomicFile.leftovers(of:))
         guard let newest = AtomicFile.leftovers(of: jsonlPath).first,
             let data = FileManager.default.contents(atPath: newest)
@@ -31,7 +31,7 @@ package struct ResumeCheckpoint: Sendable {
 
     /// Reads a committed JSON Lines file of a run a signal stopped (`ShardManifest.Status.interrupted`): it
     /// holds the frames done, and the new run replaces it.
-    public static func load(committed jsonlPath: String) -> ResumeCheckpoint? {
+    package static func load(committed jsonlPath: String) -> ResumeCheckpoint? {
         guard let data = FileManager.default.contents(atPath: jsonlPath) else { return nil }
         return finishedFrames(data).map { ResumeCheckpoint(results: $0, leftovers: []) }
     }
@@ -52,14 +52,14 @@ package struct ResumeCheckpoint: Sendable {
     }
 
     /// Writes the finished frames to a new run's writers (no pixels: they are not kept).
-    public func replay(into writers: [any ResultWriter]) throws {
+    package func replay(into writers: [any ResultWriter]) throws {
         for result in results {
             for writer in writers { try writer.write(result, frame: nil) }
         }
     }
 
     /// Deletes the killed run's temporary files.
-    public func removeLeftovers() {
+    package func removeLeftovers() {
         for path in leftovers { try? FileManager.default.removeItem(atPath: path) }
     }
 }

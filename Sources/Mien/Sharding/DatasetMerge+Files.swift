@@ -3,7 +3,7 @@ import Foundation
 /// The merge's own files: the list of missing and failed inputs, and the summary.
 extension DatasetMerge {
     /// Shards of the count that wrote no manifest.
-    public var missingShards: [Int] {
+    package var missingShards: [Int] {
         guard let count = manifests.values.first?.shardCount else { return [] }
         let present = Set(manifests.values.map(\.shard))
         return (0..<count).filter { !present.contains($0) }

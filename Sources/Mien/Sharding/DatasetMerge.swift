@@ -11,69 +11,69 @@ import Foundation
 /// differently must not be mixed silently.
 package struct DatasetMerge: Sendable {
     /// An input that was analysed but did not end well, or whose files disagree with its manifest.
-    public struct Failure: Sendable, Equatable, Encodable {
+    package struct Failure: Sendable, Equatable, Encodable {
         /// The input's path as listed.
-        public var input: String
+        package var input: String
         /// What went wrong, as the manifest or the check says.
-        public var error: String
+        package var error: String
     }
 
     /// An input no manifest reports done or failed.
-    public struct Missing: Sendable, Equatable, Encodable {
+    package struct Missing: Sendable, Equatable, Encodable {
         /// The input's path as listed.
-        public var input: String
+        package var input: String
         /// The shard it belongs to, when a manifest lists it.
-        public var shard: Int?
+        package var shard: Int?
         /// Why: no manifest lists it, or how far it got.
-        public var reason: String
+        package var reason: String
     }
 
     /// What the merge found.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Inputs whose every frame is in the data set, in path order.
-        public var done: [String]
+        package var done: [String]
         /// Inputs analysed that did not end well, in path order.
-        public var failed: [Failure]
+        package var failed: [Failure]
         /// Inputs no manifest reports done or failed, in path order.
-        public var missing: [Missing]
+        package var missing: [Missing]
         /// Frames and CSV rows (one per face per processed frame) in the data set.
-        public var frames: Int
+        package var frames: Int
         /// CSV rows in `results.csv` (one per face per processed frame).
-        public var rows: Int
+        package var rows: Int
         /// Shards (0-based) that wrote no manifest.
-        public var missingShards: [Int]
+        package var missingShards: [Int]
 
         /// Whether every input of the list is done.
-        public var isComplete: Bool { failed.isEmpty && missing.isEmpty }
+        package var isComplete: Bool { failed.isEmpty && missing.isEmpty }
     }
 
     /// The merged data set's file names inside the output folder.
-    public enum FileName {
+    package enum FileName {
         /// Every row of every input, with an `input` column.
-        public static let csv = "results.csv"
+        package static let csv = "results.csv"
         /// Every finished episode of every input (`EventTable`).
-        public static let events = "events.csv"
+        package static let events = "events.csv"
         /// Counts, settings, models and each input's summary.
-        public static let summary = "summary.json"
+        package static let summary = "summary.json"
         /// An index of the inputs, then each input's report.
-        public static let report = "report.html"
+        package static let report = "report.html"
         /// Inputs missing or failed, with the reason.
-        public static let missing = "missing.tsv"
+        package static let missing = "missing.tsv"
     }
 
     /// The output folder of the sharded run.
-    public let folder: String
+    package let folder: String
     /// The manifests read, by file name.
-    public let manifests: [String: ShardManifest]
+    package let manifests: [String: ShardManifest]
     /// The whole list of inputs, in path order.
-    public let inputs: [String]
+    package let inputs: [String]
     /// Per input, the entry of the manifest that got furthest with it.
     let entries: [String: (entry: ShardManifest.Entry, shard: Int)]
 
     /// Reads and checks the manifests of `folder`.
     /// - Throws: `.notFound` when there are none; `.invalidArgument` saying what differs when they cannot
     ///   be combined; the manifest's own error when one cannot be read.
-    public init(folder: String) throws {
+    package init(folder: String) throws {
         self.folder = folder
         let directory = ShardManifest.folder(in: folder)
         let names = ShardManifest.fileNames(in: directory)
@@ -154,7 +154,7 @@ package struct DatasetMerge: Sendable {
     ///   - report: whether `report.html` is written.
     ///   - generator: the program doing the merge, recorded in the summary and the report.
     /// - Throws: `.ioFailure` naming an output file that cannot be written.
-    public func write(to output: String, report: Bool, generator: String) throws -> Outcome {
+    package func write(to output: String, report: Bool, generator: String) throws -> Outcome {
         try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         func path(_ name: String) -> String { URL(fileURLWithPath: output).appendingPathComponent(name).path }
         let csv = try AtomicFile(path: path(FileName.csv))

@@ -7,13 +7,13 @@ import Foundation
 /// order, so a retried task redoes exactly its share, whatever order the list was written in.
 package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// This task's share, 0..<count.
-    public let index: Int
+    package let index: Int
     /// How many shares the inputs are divided into (at least 1).
-    public let count: Int
+    package let count: Int
 
     /// Task `index` of `count`.
     /// - Throws: `.invalidArgument` unless `count >= 1` and `0 <= index < count`.
-    public init(index: Int, count: Int) throws {
+    package init(index: Int, count: Int) throws {
         guard count >= 1, (0..<count).contains(index) else {
             throw MienError(
                 .invalidArgument, "a shard is K/N with N >= 1 and 0 <= K < N (counted from 0), got \(index)/\(count)")
@@ -24,7 +24,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads `K/N`, as `--shard` takes it.
     /// - Throws: `.invalidArgument` for anything else.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
             throw MienError(.invalidArgument, "a shard is written K/N (for example 0/4), got '\(text)'")
@@ -33,7 +33,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `K/N`, as `--shard` takes it.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// The shard a scheduler's array task is, read from its environment.
     ///
@@ -52,7 +52,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     ///   - count: the number of shards, required for Kubernetes and AWS Batch; for Slurm it makes
     ///     the task ID the index.
     /// - Throws: `.invalidArgument` naming what is missing or inconsistent.
-    public static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws -> Shard {
+    package static func fromEnvironment(_ environment: [String: String], count: Int? = nil) throws -> Shard {
         func number(_ name: String) throws -> Int? {
             guard let text = environment[name], !text.isEmpty else { return nil }
             guard let value = Int(text) else {
@@ -112,7 +112,7 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// result depends only on the set of paths and their sizes, not on the list's order; a path listed twice
     /// counts once.
     /// - Returns: `count` lists of paths, each in path order.
-    public static func assign(_ inputs: [(path: String, bytes: Int64)], count: Int) -> [[String]] {
+    package static func assign(_ inputs: [(path: String, bytes: Int64)], count: Int) -> [[String]] {
         var unique: [String: Int64] = [:]
         for input in inputs { unique[input.path] = max(0, input.bytes) }
         let ordered = unique.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -129,13 +129,13 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// This shard's inputs of `inputs`, sized by `size` (bytes; 0 for what cannot be measured, such as a
     /// camera or a missing file, which then fails in its own shard with its own error).
-    public func select(_ inputs: [String], size: (String) -> Int64 = Shard.fileSize) -> [String] {
+    package func select(_ inputs: [String], size: (String) -> Int64 = Shard.fileSize) -> [String] {
         Self.assign(inputs.map { ($0, size($0)) }, count: count)[index]
     }
 
     /// A file's size in bytes, or the total of a folder's files (one level, as Mien reads folders); 0 when
     /// there is nothing to measure.
-    public static func fileSize(_ path: String) -> Int64 {
+    package static func fileSize(_ path: String) -> Int64 {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return 0 }

@@ -8,7 +8,7 @@ package import Foundation
 /// same list of inputs, and names every input no manifest reports done.
 package struct ShardManifest: Codable, Sendable, Equatable {
     /// Where one input of the share stands.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// Not started yet (or the task was killed before or while analysing it).
         case pending
         /// Every frame analysed and the output files committed.
@@ -21,21 +21,21 @@ package struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// One input of the share.
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// The input's path as listed.
-        public var input: String
+        package var input: String
         /// The output files' common name in the output folder (`<outputName>.jsonl`, `.csv`,
         /// `.summary.json`), from `OutputNames`.
-        public var outputName: String
+        package var outputName: String
         /// How far the input got.
-        public var status: Status
+        package var status: Status
         /// Frames in the outputs (processed or not), once the input has ended.
-        public var frames: Int?
+        package var frames: Int?
         /// Why the input failed or what stopped it.
-        public var error: String?
+        package var error: String?
 
         /// An entry for `input`, whose files are named after `outputName`.
-        public init(input: String, outputName: String, status: Status, frames: Int? = nil, error: String? = nil) {
+        package init(input: String, outputName: String, status: Status, frames: Int? = nil, error: String? = nil) {
             self.input = input
             self.outputName = outputName
             self.status = status
@@ -46,52 +46,52 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
     /// The whole list of inputs the shards divide, stored once beside the manifests (`file`) so that
     /// `mien merge` can name inputs whose task never wrote a manifest.
-    public struct InputList: Codable, Sendable, Equatable {
+    package struct InputList: Codable, Sendable, Equatable {
         /// SHA-256 (lower-case hex) of the sorted, de-duplicated paths joined by newlines: the same for any
         /// order the list was written in.
-        public var sha256: String
+        package var sha256: String
         /// How many paths the list holds.
-        public var count: Int
+        package var count: Int
         /// The list's file name inside the manifests folder.
-        public var file: String
+        package var file: String
     }
 
     /// This layout's name and version.
-    public static let formatName = "mien-shard-manifest/1"
+    package static let formatName = "mien-shard-manifest/1"
     /// The folder, inside the output folder, that holds the manifests and the input list.
-    public static let folderName = "manifests"
+    package static let folderName = "manifests"
 
     /// This layout's name and version (`formatName`), checked when the manifest is read.
-    public var format = Self.formatName
+    package var format = Self.formatName
     /// The program that wrote it, with its version (`mien 0.1.0 (OpenCV …, OpenVINO …)`).
-    public var generator: String
+    package var generator: String
     /// This task's share (from 0) and how many shares there are.
-    public var shard: Int
+    package var shard: Int
     /// How many shares the inputs are divided into.
-    public var shardCount: Int
+    package var shardCount: Int
     /// The whole list of inputs the shards divide.
-    public var inputList: InputList
+    package var inputList: InputList
     /// Model file name to its SHA-256.
-    public var models: [String: String]
+    package var models: [String: String]
     /// Every setting that changes the results (`DetectorOptions.settings` plus the command's own).
-    public var settings: [String: String]
+    package var settings: [String: String]
     /// The files written per input: `jsonl`, `csv`, `summary`.
-    public var outputs: [String]
+    package var outputs: [String]
     /// Where the task ran.
-    public var host: String
+    package var host: String
     /// The scheduler's identifiers of the task (`SLURM_JOB_ID`, `SLURM_ARRAY_JOB_ID`, …), when present.
-    public var scheduler: [String: String]
+    package var scheduler: [String: String]
     /// ISO 8601 times the task started and last updated this file.
-    public var started: String
+    package var started: String
     /// ISO 8601 time the task last updated this file.
-    public var updated: String
+    package var updated: String
     /// Whether the task got to the end of its share (each input then done, failed or interrupted).
-    public var finished: Bool
+    package var finished: Bool
     /// The share's inputs, in path order.
-    public var inputs: [Entry]
+    package var inputs: [Entry]
 
     /// A manifest for `shard`'s share of `inputList`, started at `started`.
-    public init(
+    package init(
         generator: String, shard: Shard, inputList: InputList, models: [String: String], settings: [String: String],
         outputs: [String], inputs: [Entry], host: String = ProcessInfo.processInfo.hostName,
         scheduler: [String: String] = ShardManifest.schedulerIdentifiers(ProcessInfo.processInfo.environment),
@@ -113,7 +113,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// The manifest's file name for `shard`: `shard-0003-of-0008.json` (zero-padded, so they list in order).
-    public static func fileName(for shard: Shard) -> String {
+    package static func fileName(for shard: Shard) -> String {
         func padded(_ number: Int) -> String {
             let digits = String(number)
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
@@ -122,20 +122,20 @@ package struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// The manifests folder of output folder `folder`.
-    public static func folder(in folder: String) -> String {
+    package static func folder(in folder: String) -> String {
         URL(fileURLWithPath: folder).appendingPathComponent(folderName).path
     }
 
     /// The manifests' file names in the manifests folder `directory` (`shard-*.json`, in shard order; none
     /// when the folder is missing).
-    public static func fileNames(in directory: String) -> [String] {
+    package static func fileNames(in directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.sorted()
     }
 
     /// The environment variables that identify a scheduler's task, kept for tracing a manifest back to
     /// its job.
-    public static func schedulerIdentifiers(_ environment: [String: String]) -> [String: String] {
+    package static func schedulerIdentifiers(_ environment: [String: String]) -> [String: String] {
         let names = [
             "SLURM_JOB_ID", "SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_ID", "SLURM_CLUSTER_NAME", "SLURM_RESTART_COUNT",
             "JOB_COMPLETION_INDEX", "HOSTNAME", "AWS_BATCH_JOB_ID", "AWS_BATCH_JOB_ARRAY_INDEX",
@@ -145,20 +145,20 @@ package struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// The list reference for `inputs` (order and repeats do not matter).
-    public static func inputList(of inputs: [String]) -> InputList {
+    package static func inputList(of inputs: [String]) -> InputList {
         let digest = ModelStore.sha256(Data(canonicalList(inputs).joined(separator: "\n").utf8))
         return InputList(sha256: digest, count: Set(inputs).count, file: "inputs-\(digest.prefix(16)).txt")
     }
 
     /// The sorted, de-duplicated paths.
-    public static func canonicalList(_ inputs: [String]) -> [String] { Set(inputs).sorted() }
+    package static func canonicalList(_ inputs: [String]) -> [String] { Set(inputs).sorted() }
 
     /// Writes the list file of `inputs` into `manifests` unless it is already there.
     ///
     /// Every task writes the same bytes under the same name, atomically, so concurrent tasks cannot leave a
     /// mixed file.
     /// - Throws: `.ioFailure` naming the file.
-    public static func writeInputList(_ inputs: [String], into manifests: String) throws {
+    package static func writeInputList(_ inputs: [String], into manifests: String) throws {
         let path = URL(fileURLWithPath: manifests).appendingPathComponent(inputList(of: inputs).file).path
         guard !FileManager.default.fileExists(atPath: path) else { return }
         let file = try AtomicFile(path: path)
@@ -168,7 +168,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Reads the list file this manifest refers to, from `manifests`.
     /// - Throws: `.notFound` / `.corruptData` naming the file, or when its checksum is not the recorded one.
-    public func readInputList(from manifests: String) throws -> [String] {
+    package func readInputList(from manifests: String) throws -> [String] {
         let path = URL(fileURLWithPath: manifests).appendingPathComponent(inputList.file).path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MienError(.notFound, "the list of inputs the manifests refer to is missing", input: path)
@@ -183,7 +183,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Writes the manifest atomically as `manifests/<fileName(for:)>`, stamping `updated`.
     /// - Throws: `.ioFailure` naming the file.
-    public mutating func write(into manifests: String, now: Date = Date()) throws {
+    package mutating func write(into manifests: String, now: Date = Date()) throws {
         updated = Self.timestamp(now)
         let path = URL(fileURLWithPath: manifests).appendingPathComponent(
             Self.fileName(for: try Shard(index: shard, count: shardCount))
@@ -198,7 +198,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Reads a manifest.
     /// - Throws: `.unreadable` / `.corruptData` naming the file.
-    public static func read(_ path: String) throws -> ShardManifest {
+    package static func read(_ path: String) throws -> ShardManifest {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MienError(.unreadable, "cannot read the shard manifest", input: path)
         }

@@ -17,7 +17,7 @@ package enum StudyPage {
     /// The whole panel first, then the groups in order: the colours `mien.plot.study` uses too.
     static let palette = ["#333333", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
-    public static func render(_ study: Study, generator: String) -> String {
+    package static func render(_ study: Study, generator: String) -> String {
         let settings = study.settings
         var html = """
             <!doctype html>

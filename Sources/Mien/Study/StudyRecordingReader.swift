@@ -7,18 +7,18 @@ import Foundation
 /// 1000)`), the grid of the CSV files, so a frame falls in the same bin here as in a table read from the CSV.
 package struct StudyRecordingReader: Sendable {
     /// The recording's JSON Lines (`DetectorResult` per frame).
-    public var jsonl: String
+    package var jsonl: String
     /// Its events CSV (`EventTable`); nil or missing: no episode figures.
-    public var events: String?
-    public var settings: StudySettings
+    package var events: String?
+    package var settings: StudySettings
     /// Whether an episode tracker followed a metric in the run (its episode share is 0, not absent, when the
     /// participant had none).
-    public var watched: @Sendable (String) -> Bool
+    package var watched: @Sendable (String) -> Bool
 
     /// The metrics a study follows: every catalog entry with a score (categories and flags have no mean).
     static let scored = MetricCatalog.entries.filter { $0.score != nil }
 
-    public init(
+    package init(
         jsonl: String, events: String?, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
     ) {
         self.jsonl = jsonl
@@ -63,7 +63,7 @@ package struct StudyRecordingReader: Sendable {
 
     /// The series of each row (rows of other recordings are not read).
     /// - Throws: `.unreadable` / `.corruptData` naming the JSON Lines or events file.
-    public func read(_ rows: [StudyManifest.Row]) throws -> [ParticipantSeries] {
+    package func read(_ rows: [StudyManifest.Row]) throws -> [ParticipantSeries] {
         let binMs = settings.binMilliseconds
         var windows = rows.map { row in
             let start = Self.milliseconds(row.onset)

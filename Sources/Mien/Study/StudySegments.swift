@@ -1,7 +1,7 @@
 /// Reads a study's `--segments` file: a CSV with `stimulus`, `name`, `start` and `end` (seconds of stimulus time).
 package enum StudySegments {
     /// - Throws: `.invalidArgument` naming the file and line of a row that is not a segment (or a missing column).
-    public static func read(path: String) throws -> [StudySegment] {
+    package static func read(path: String) throws -> [StudySegment] {
         let table = try CSVRecords.read(path: path)
         let missing = ["stimulus", "name", "start", "end"].filter { !table.columns.contains($0) }
         if !missing.isEmpty {

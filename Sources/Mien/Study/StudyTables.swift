@@ -1,7 +1,7 @@
 /// A study's tables as CSV text (`curves.csv`, `participants.csv`, `moments.csv`, `isc.csv`, `segments.csv`),
 /// header row first, RFC 4180 quoting as `ResultTable`'s; times to the millisecond, figures to 4 decimals.
 package enum StudyTables {
-    public static func curves(_ study: Study) -> String {
+    package static func curves(_ study: Study) -> String {
         table(["stimulus", "group", "metric", "time", "n", "mean", "low", "high", "episodeShare"], study.curves) {
             [
                 $0.stimulus, $0.group, $0.metric, time($0.time), String($0.n), figure($0.mean), figure($0.low),
@@ -12,7 +12,7 @@ package enum StudyTables {
 
     /// One row per participant and stimulus (manifest rows that could not be used last), then the per-metric
     /// means (`mean.<metric>`) and episode counts (`episodes.<metric>`).
-    public static func participants(_ study: Study, problems: [StudyManifest.Problem]) -> String {
+    package static func participants(_ study: Study, problems: [StudyManifest.Problem]) -> String {
         let means = Set(study.participants.flatMap(\.means.keys))
         let meanColumns = StudyRecordingReader.scored.map(\.name).filter(means.contains)
         let episodeColumns = Set(study.participants.flatMap(\.episodeCounts.keys)).sorted()
@@ -51,7 +51,7 @@ package enum StudyTables {
 
     /// Every moment; `p`, `mass`, `method` and `permutations` say how a response or difference was tested, and
     /// `timeLow`/`timeHigh` bound a peak's time.
-    public static func moments(_ study: Study) -> String {
+    package static func moments(_ study: Study) -> String {
         table(
             [
                 "stimulus", "kind", "metric", "group", "otherGroup", "start", "end", "time", "value", "low", "high",
@@ -68,7 +68,7 @@ package enum StudyTables {
     }
 
     /// Every group's ISC per metric with its corrected p, bootstrap interval and bins, or why there is none.
-    public static func correlations(_ study: Study) -> String {
+    package static func correlations(_ study: Study) -> String {
         table(
             ["stimulus", "group", "metric", "n", "isc", "p", "uncorrectedP", "low", "high", "bins", "reason"],
             study.correlations
@@ -80,7 +80,7 @@ package enum StudyTables {
         }
     }
 
-    public static func segments(_ study: Study) -> String {
+    package static func segments(_ study: Study) -> String {
         table(["stimulus", "segment", "group", "metric", "n", "mean", "low", "high", "episodeShare"], study.segments) {
             [
                 $0.stimulus, $0.segment, $0.group, $0.metric, String($0.n), figure($0.mean), figure($0.low),

@@ -36,41 +36,41 @@ public enum AgeBracket: String, Sendable, Codable, CaseIterable {
 package struct Appearance: Sendable, Equatable, Codable {
     /// `male` or `female` when the (track's mean) probability is at least `genderConfidence`, else
     /// `unknown`.
-    public var gender: Gender
+    package var gender: Gender
     /// The (track's mean) probability that the face is perceived as male, 0...1.
-    public var maleProbability: Double
+    package var maleProbability: Double
     /// Apparent age in years (the track's mean), from Cydral's age model.
-    public var age: Double
+    package var age: Double
     /// Affdex's bracket of `age`.
-    public var ageBracket: AgeBracket
+    package var ageBracket: AgeBracket
     /// Whether the face wears glasses (eyeglasses or sunglasses).
-    public var glasses: Bool
+    package var glasses: Bool
     /// The (track's mean) nose-bridge evidence behind `glasses` (`GlassesEvidence.score`).
-    public var glassesEvidence: Double
+    package var glassesEvidence: Double
     /// The (track's mean) darkness of the eyes' whites against the skin behind `glasses`
     /// (`GlassesEvidence.lensDarkness`; 4 and more behind dark lenses).
-    public var lensDarkness: Double
+    package var lensDarkness: Double
 
     /// A decision needs this probability either way; between the two the gender is `unknown`.
     ///
     /// 0.7:
     /// on utkface (dev half) 99.2 % of faces get a decision, 97.4 % of them right (96.9 % when always
     /// deciding).
-    public static let genderConfidence = 0.7
+    package static let genderConfidence = 0.7
     /// `GlassesEvidence.score` at or above this means glasses: chosen on the dev data's yalefaces,
     /// sunglasses selfies, MeGlass and Pointing'04 faces together, in the middle of the plateau where
     /// accuracy stays at 92.6 % or more (13...18; 93.1 % at 15).
-    public static let glassesThreshold = 15.0
+    package static let glassesThreshold = 15.0
     /// `GlassesEvidence.lensDarkness` at or above this also means glasses (dark lenses).
     ///
     /// 4.0: in the middle of the gap between the darkest eyes without glasses on the dev data (2.6) and the
     /// sunglasses the bridge evidence misses (5.5 and more). Of 1,650 unlabelled UTKFace and muxspace faces
     /// the bridge evidence calls bare, one reaches it: eyes squeezed shut in a cap's shadow.
-    public static let lensDarknessThreshold = 4.0
+    package static let lensDarknessThreshold = 4.0
 
     /// Decides gender, bracket and glasses from the measurements (rounded for reporting: probability to
     /// 0.001, age to 0.1 year, evidence to 0.01).
-    public init(maleProbability: Double, age: Double, glassesEvidence: Double, lensDarkness: Double) {
+    package init(maleProbability: Double, age: Double, glassesEvidence: Double, lensDarkness: Double) {
         self.maleProbability = maleProbability.rounded(toPlaces: 3)
         gender =
             maleProbability >= Self.genderConfidence
@@ -83,7 +83,7 @@ package struct Appearance: Sendable, Equatable, Codable {
     }
 
     /// The glasses decision: a frame's bridge across the nose, or dark lenses hiding the eyes' whites.
-    public static func wearsGlasses(
+    package static func wearsGlasses(
         glassesEvidence: Double, lensDarkness: Double, glassesThreshold: Double = glassesThreshold,
         lensDarknessThreshold: Double = lensDarknessThreshold
     ) -> Bool {

@@ -12,15 +12,15 @@ package struct AppearanceTrack: Sendable {
     /// 15: at Affdex's default 5 fps
     /// that is 3 s of a face, and the mean of 15 frames moves by less than the models' frame-to-frame
     /// noise; it saves the 3 ms the two networks cost per face and frame from then on.
-    public static let settledFrames = 15
+    package static let settledFrames = 15
 
-    public init() {}
+    package init() {}
 
     /// Frames aggregated so far.
-    public var frames: Int { Int(count) }
+    package var frames: Int { Int(count) }
 
     /// Adds one frame's measurements and returns the aggregate.
-    public mutating func add(maleProbability: Double, age: Double, glasses: GlassesEvidence) -> Appearance {
+    package mutating func add(maleProbability: Double, age: Double, glasses: GlassesEvidence) -> Appearance {
         maleSum += maleProbability
         ageSum += age
         glassesSum += glasses.score
@@ -36,7 +36,7 @@ package struct AppearanceTrack: Sendable {
     }
 
     /// The aggregate so far, or nil before the first frame.
-    public var current: Appearance? {
+    package var current: Appearance? {
         count > 0 ? mean : nil
     }
 }

@@ -16,11 +16,11 @@ package enum FaceChip {
     ]
 
     /// dlib's default padding, which the Cydral models use: the chip shows 20 % more face on every side.
-    public static let standardPadding = 0.2
+    package static let standardPadding = 0.2
 
     /// The transform from frame pixels to the pixels of a `size` x `size` chip of the face whose mesh
     /// points (frame pixels) are `points`; nil for a degenerate mesh.
-    public static func transform(points: [Point3D], size: Int, padding: Double = standardPadding)
+    package static func transform(points: [Point3D], size: Int, padding: Double = standardPadding)
         -> AffineTransform?
     {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }

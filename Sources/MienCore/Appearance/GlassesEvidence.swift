@@ -26,22 +26,22 @@
 package struct GlassesEvidence: Sendable, Equatable {
     /// Strongest step across the nose bridge over the smooth-skin step (about 3 without glasses, 10 and
     /// more with them).
-    public var bridge: Double
+    package var bridge: Double
     /// Strongest narrow bar across the nose bridge over the smooth-skin step (about 1 without glasses).
-    public var bar: Double
+    package var bar: Double
 
     /// The skin's median brightness on the cheeks and nose over the brightest tenth of the brighter eye's
     /// opening (at most 2.6 on the dev data's faces without glasses, 5 and more behind dark lenses).
-    public var lensDarkness: Double
+    package var lensDarkness: Double
 
-    public init(bridge: Double, bar: Double, lensDarkness: Double) {
+    package init(bridge: Double, bar: Double, lensDarkness: Double) {
         self.bridge = bridge
         self.bar = bar
         self.lensDarkness = lensDarkness
     }
 
     /// The evidence: `bridge` x `bar` (median 3.9 on the dev data's faces without glasses, 119 with).
-    public var score: Double { bridge * bar }
+    package var score: Double { bridge * bar }
 
     /// Samples per measured line.
     static let samples = 24
@@ -60,7 +60,7 @@ package struct GlassesEvidence: Sendable, Equatable {
 
     /// Measures the face with the 468 (or 478) mesh `points` (frame pixels) in `frame`; nil for a
     /// degenerate mesh.
-    public init?(points: [Point3D], in frame: Frame) {
+    package init?(points: [Point3D], in frame: Frame) {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }
         // Smooth skin: the lower nose, from mesh point 195 down to the tip (1). Bridge line: from
         // between the brows (9) down to the lower bridge (197).

@@ -6,17 +6,17 @@ import RealModule
 /// as x, y pairs, all in tensor pixels relative to the anchor) and one classification logit.
 package struct BlazeFaceDecoder: Sendable {
     /// Values per anchor in the regressor output: 4 box values + 6 keypoints x 2.
-    public static let valuesPerAnchor = 16
+    package static let valuesPerAnchor = 16
     /// Logits are clipped to this magnitude before the sigmoid (MediaPipe's `score_clipping_thresh`),
     /// which keeps `exp` finite on corrupt outputs.
-    public static let logitClip = 100.0
+    package static let logitClip = 100.0
 
-    public let anchors: [Anchor]
+    package let anchors: [Anchor]
     /// The model's input size in pixels: regressor values are divided by it to normalise them.
-    public let inputWidth: Double
-    public let inputHeight: Double
+    package let inputWidth: Double
+    package let inputHeight: Double
 
-    public init(options: SSDAnchorOptions) {
+    package init(options: SSDAnchorOptions) {
         anchors = options.anchors()
         inputWidth = Double(options.inputWidth)
         inputHeight = Double(options.inputHeight)
@@ -28,7 +28,7 @@ package struct BlazeFaceDecoder: Sendable {
     ///   - logits: `anchors.count` floats.
     ///   - minimumScore: 0...1.
     /// - Returns: detections in *tensor pixels* (0...inputWidth, 0...inputHeight), unsorted, not suppressed.
-    public func decode(regressors: [Float], logits: [Float], minimumScore: Double) -> [FaceDetection] {
+    package func decode(regressors: [Float], logits: [Float], minimumScore: Double) -> [FaceDetection] {
         let count = min(anchors.count, logits.count, regressors.count / Self.valuesPerAnchor)
         // Compare logits, not probabilities, so the sigmoid runs only for anchors that pass.
         let threshold = logit(minimumScore)

@@ -1,11 +1,11 @@
 /// One SSD anchor, in normalised tensor coordinates (0...1 across the model's input).
 package struct Anchor: Sendable, Equatable {
-    public var centerX: Double
-    public var centerY: Double
-    public var width: Double
-    public var height: Double
+    package var centerX: Double
+    package var centerY: Double
+    package var width: Double
+    package var height: Double
 
-    public init(centerX: Double, centerY: Double, width: Double, height: Double) {
+    package init(centerX: Double, centerY: Double, width: Double, height: Double) {
         self.centerX = centerX
         self.centerY = centerY
         self.width = width
@@ -18,31 +18,31 @@ package struct Anchor: Sendable, Equatable {
 /// The BlazeFace models regress boxes relative to these anchors; the layout must match the one the
 /// model was trained with, so the two presets below copy MediaPipe's graph options exactly.
 package struct SSDAnchorOptions: Sendable, Equatable {
-    public var inputWidth: Int
-    public var inputHeight: Int
-    public var minScale: Double
-    public var maxScale: Double
-    public var anchorOffset: Double
-    public var strides: [Int]
-    public var aspectRatios: [Double]
+    package var inputWidth: Int
+    package var inputHeight: Int
+    package var minScale: Double
+    package var maxScale: Double
+    package var anchorOffset: Double
+    package var strides: [Int]
+    package var aspectRatios: [Double]
     /// When > 0, one extra anchor per cell with this aspect ratio and the geometric mean of this
     /// layer's and the next layer's scale.
-    public var interpolatedScaleAspectRatio: Double
+    package var interpolatedScaleAspectRatio: Double
     /// When true every anchor is 1 x 1 (BlazeFace): the regressor predicts absolute sizes.
-    public var fixedAnchorSize: Bool
+    package var fixedAnchorSize: Bool
 
     /// `face_detection_short_range.tflite`: 128 x 128 input, 896 anchors (16x16x2 + 8x8x6).
-    public static let blazeFaceShortRange = SSDAnchorOptions(
+    package static let blazeFaceShortRange = SSDAnchorOptions(
         inputWidth: 128, inputHeight: 128, minScale: 0.1484375, maxScale: 0.75, anchorOffset: 0.5,
         strides: [8, 16, 16, 16], aspectRatios: [1.0], interpolatedScaleAspectRatio: 1.0, fixedAnchorSize: true)
 
     /// `face_detection_full_range.tflite`: 192 x 192 input, 2304 anchors (48x48x1).
-    public static let blazeFaceFullRange = SSDAnchorOptions(
+    package static let blazeFaceFullRange = SSDAnchorOptions(
         inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75, anchorOffset: 0.5,
         strides: [4], aspectRatios: [1.0], interpolatedScaleAspectRatio: 0.0, fixedAnchorSize: true)
 
     /// Generates the anchors in the order the model's outputs are laid out.
-    public func anchors() -> [Anchor] {
+    package func anchors() -> [Anchor] {
         var anchors: [Anchor] = []
         let layers = strides.count
         func scale(_ index: Int) -> Double {

@@ -8,15 +8,15 @@
 /// on the whole frame.
 package struct TilePlan: Sendable, Equatable {
     /// The smallest face wanted, in frame pixels.
-    public var minimumFaceSize: Double
+    package var minimumFaceSize: Double
     /// The smallest face the model finds reliably, in its input pixels.
-    public var modelMinimumFace: Double
+    package var modelMinimumFace: Double
     /// The model's (square) input side in pixels.
-    public var modelInput: Double
+    package var modelInput: Double
     /// At most this many tiles per axis, which bounds the cost (tiles x tiles runs of the model).
-    public var maximumTilesPerAxis: Int
+    package var maximumTilesPerAxis: Int
 
-    public init(minimumFaceSize: Double, modelMinimumFace: Double, modelInput: Double, maximumTilesPerAxis: Int) {
+    package init(minimumFaceSize: Double, modelMinimumFace: Double, modelInput: Double, maximumTilesPerAxis: Int) {
         self.minimumFaceSize = minimumFaceSize
         self.modelMinimumFace = modelMinimumFace
         self.modelInput = modelInput
@@ -24,7 +24,7 @@ package struct TilePlan: Sendable, Equatable {
     }
 
     /// The regions to run the model on, in frame pixels: the whole frame first, then the tiles.
-    public func regions(width: Int, height: Int) -> [Rect] {
+    package func regions(width: Int, height: Int) -> [Rect] {
         let whole = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         // The largest region side at which a minimum-size face still covers `modelMinimumFace` pixels.
         let maximumSide = modelInput * minimumFaceSize / modelMinimumFace

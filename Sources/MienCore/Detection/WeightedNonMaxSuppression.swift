@@ -5,13 +5,13 @@
 /// keeps the best score.
 package struct WeightedNonMaxSuppression: Sendable {
     /// Two detections belong to one cluster when their IoU exceeds this (0...1).
-    public var threshold: Double
+    package var threshold: Double
 
-    public init(threshold: Double) { self.threshold = threshold }
+    package init(threshold: Double) { self.threshold = threshold }
 
     /// Clusters `detections` and returns one detection per cluster, most confident first, at most
     /// `limit` of them.
-    public func apply(_ detections: [FaceDetection], limit: Int = .max) -> [FaceDetection] {
+    package func apply(_ detections: [FaceDetection], limit: Int = .max) -> [FaceDetection] {
         var remaining = detections.sorted { $0.confidence > $1.confidence }
         var kept: [FaceDetection] = []
         while let best = remaining.first, kept.count < limit {

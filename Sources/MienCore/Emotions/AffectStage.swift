@@ -18,14 +18,14 @@ package final class AffectStage {
     /// - Parameters:
     ///   - emotions: whether to score emotions; `cnn` is fer's CNN (nil: rules only).
     ///   - appearance: the gender and age networks, or nil for no appearance.
-    public init(emotions: Bool, cnn: (any EmotionClassifying)?, appearance: (any AppearanceClassifying)?) {
+    package init(emotions: Bool, cnn: (any EmotionClassifying)?, appearance: (any AppearanceClassifying)?) {
         scoresEmotions = emotions
         emotionClassifier = cnn
         appearanceClassifier = appearance
     }
 
     /// Adds emotions (when enabled and the face has expressions) and appearance (when enabled) to `face`.
-    public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+    package func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
         var face = face
         let points = face.mesh.points
         if scoresEmotions, let expressions = face.expressions {
@@ -63,13 +63,13 @@ package final class AffectStage {
 
     /// Keeps the tracks of `faceIds` (the frame's faces, before they are measured); see
     /// `PerFaceMemory.keep(only:at:retainingFor:)`.
-    public func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+    package func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
         tracks.keep(only: faceIds, at: time, retainingFor: retention)
         emotionViews.keep(only: faceIds, at: time, retainingFor: retention)
     }
 
     /// Forgets every track.
-    public func reset() {
+    package func reset() {
         tracks.reset()
         emotionViews.reset()
     }

@@ -15,7 +15,7 @@ package protocol EmotionClassifying {
 
 extension EmotionClassifying {
     /// The mean probabilities over every view of the face.
-    public func probabilities(in frame: Frame, points: [Point3D]) throws -> [Double] {
+    package func probabilities(in frame: Frame, points: [Point3D]) throws -> [Double] {
         let count = viewCount(in: frame, points: points)
         var sum = [Double](repeating: 0, count: FacialEmotionCNN.classes.count)
         for view in 0..<count {
@@ -27,5 +27,5 @@ extension EmotionClassifying {
 
 /// The classes of fer's CNN, in its output order.
 package enum FacialEmotionCNN {
-    public static let classes: [Emotion] = [.anger, .disgust, .fear, .joy, .sadness, .surprise, .neutral]
+    package static let classes: [Emotion] = [.anger, .disgust, .fear, .joy, .sadness, .surprise, .neutral]
 }

@@ -7,7 +7,7 @@ import RealModule
 /// rotated by the eye line so the face is upright, `scale` times the box's longer side.
 package enum EmotionCrop {
     /// The transform from frame pixels to a `size` x `size` crop of the face with mesh `points`.
-    public static func transform(points: [Point3D], size: Int, scale: Double) -> AffineTransform? {
+    package static func transform(points: [Point3D], size: Int, scale: Double) -> AffineTransform? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }
         let box = FaceMesh.bounds(of: points)
         let right = points[FaceLandmark.rightEyeOuterCorner].xy

@@ -26,7 +26,7 @@ package struct EmotionFusion: Sendable {
     /// 1: the rules shift a class by up to a
     /// factor e. Measured on the dev data (`MienDev emotion-features`): 0 (CNN alone) 64.8 % on
     /// fer2013, 47.2 % on muxspace; 1 gives 64.7 % / 47.8 %; larger weights lose on fer2013.
-    public static let ruleWeight = 1.0
+    package static let ruleWeight = 1.0
 
     static let rules: [Emotion: [FacialExpression]] = [
         .joy: [.smile, .cheekRaise],
@@ -37,17 +37,17 @@ package struct EmotionFusion: Sendable {
         .surprise: [.innerBrowRaise, .browRaise, .eyeWiden, .jawDrop],
     ]
 
-    public init() {}
+    package init() {}
 
     /// The rule activation (0...1) of `emotion` on `expressions`; 0 for neutral and contempt.
-    public func rule(_ emotion: Emotion, _ expressions: Expressions) -> Double {
+    package func rule(_ emotion: Emotion, _ expressions: Expressions) -> Double {
         guard let parts = Self.rules[emotion] else { return 0 }
         return parts.map { (expressions[$0] ?? 0) / 100 }.reduce(0, +) / Double(parts.count)
     }
 
     /// The emotions of a face with CNN probabilities `cnn` (in `FacialEmotionCNN.classes` order, or nil)
     /// and `expressions`.
-    public func emotions(cnn: [Double]?, expressions: Expressions) -> Emotions {
+    package func emotions(cnn: [Double]?, expressions: Expressions) -> Emotions {
         let classes = FacialEmotionCNN.classes
         var weights: [Double]
         if let cnn, cnn.count == classes.count {

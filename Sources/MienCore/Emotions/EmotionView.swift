@@ -17,14 +17,14 @@ package enum EmotionView: Sendable, Hashable {
 
     /// Share of the picture (0...1, by area) the face's mesh box must cover for the picture to count as
     /// a face crop (as in FER-2013, LFW or JAFFE).
-    public static let faceCropShare = 0.3
+    package static let faceCropShare = 0.3
 
     /// The views of a face anywhere in a picture: three crop sizes.
     ///
     /// Measured with `MienDev emotion-features` (accuracy of the CNN alone on fer2013 / muxspace /
     /// JAFFE): 1.0 alone 64.1 / 45.8 / 50.0 %; 0.9 + 1.0 + 1.1 averaged 64.8 / 47.2 / 52.9 %; 1.25 and
     /// wider lose (60 % and less on fer2013).
-    public static let faceInPicture: [EmotionView] = [
+    package static let faceInPicture: [EmotionView] = [
         .meshCrop(scale: 1.0), .meshCrop(scale: 0.9), .meshCrop(scale: 1.1),
     ]
 
@@ -35,7 +35,7 @@ package enum EmotionView: Sendable, Hashable {
     /// edges for the zoom-out: 66.62 %); 30 views adding ±5 % shifts and ±8° turns 67.37 %, no better
     /// for five times the cost. On the faces Mien finds there, the whole-picture zooms score 67.8 %,
     /// with one mesh crop (a quarter of the weight) 68.2 %, with the three crops at equal weight 67.6 %.
-    public static let faceIsPicture: [EmotionView] = [
+    package static let faceIsPicture: [EmotionView] = [
         .meshCrop(scale: 1.0), .wholePicture(zoom: 0.9), .wholePicture(zoom: 1.0), .wholePicture(zoom: 1.1),
     ]
 
@@ -44,14 +44,14 @@ package enum EmotionView: Sendable, Hashable {
     /// `faceIsPicture` when the mesh's box covers at least `faceCropShare` of the frame, else
     /// `faceInPicture`. The first view is the same in both, so a stream whose face crosses the line
     /// keeps its most recent crop.
-    public static func views(of points: [Point3D], in frame: Frame) -> [EmotionView] {
+    package static func views(of points: [Point3D], in frame: Frame) -> [EmotionView] {
         let isFaceCrop = FaceMesh.bounds(of: points).area >= faceCropShare * frame.bounds.area
         return isFaceCrop ? faceIsPicture : faceInPicture
     }
 
     /// The transform from `frame` pixels to this view's `size` x `size` input, or nil when a mesh crop
     /// has no usable mesh.
-    public func transform(points: [Point3D], in frame: Frame, size: Int) -> AffineTransform? {
+    package func transform(points: [Point3D], in frame: Frame, size: Int) -> AffineTransform? {
         switch self {
         case .meshCrop(let scale):
             return EmotionCrop.transform(points: points, size: size, scale: scale)
@@ -63,7 +63,7 @@ package enum EmotionView: Sendable, Hashable {
 
     /// The transform from `frame` pixels to a `size` x `size` input showing `zoom` (> 0) times the
     /// picture's width and height about its centre; zoom 1 stretches the picture corner to corner.
-    public static func wholePicture(of frame: Frame, size: Int, zoom: Double = 1) -> AffineTransform {
+    package static func wholePicture(of frame: Frame, size: Int, zoom: Double = 1) -> AffineTransform {
         let sx = Double(size) / (Double(frame.width) * zoom)
         let sy = Double(size) / (Double(frame.height) * zoom)
         // Scale about the picture's centre, which lands in the middle of the input.

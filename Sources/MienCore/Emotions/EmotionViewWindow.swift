@@ -11,16 +11,16 @@ package struct EmotionViewWindow: Sendable, Equatable {
     /// The latest probabilities of each view, by view index.
     private var latest: [Int: [Double]] = [:]
     /// Frames scored so far.
-    public private(set) var frames = 0
+    package private(set) var frames = 0
 
-    public init() {}
+    package init() {}
 
     /// The view to run on the next frame when the classifier has `viewCount` views.
-    public func nextView(of viewCount: Int) -> Int { frames % max(viewCount, 1) }
+    package func nextView(of viewCount: Int) -> Int { frames % max(viewCount, 1) }
 
     /// Records the probabilities of `view` for this frame and returns the mean of the latest result of
     /// every view still valid (views at or above `viewCount` are forgotten).
-    public mutating func add(_ probabilities: [Double], view: Int, viewCount: Int) -> [Double] {
+    package mutating func add(_ probabilities: [Double], view: Int, viewCount: Int) -> [Double] {
         latest[view] = probabilities
         latest = latest.filter { $0.key < viewCount }
         frames += 1

@@ -4,34 +4,34 @@
 package struct Emotions: Sendable, Equatable, Codable {
     /// anger, disgust, fear, joy, sadness, surprise and neutral share 100 between them (a fused
     /// probability); contempt is scored on its own from asymmetric expressions.
-    public var scores: Scores<Emotion>
+    package var scores: Scores<Emotion>
     /// From −100 (very negative) to 100 (very positive).
-    public var valence: Double
+    package var valence: Double
     /// Affdex's engagement (expressiveness): how strongly the face moves, 0...100.
-    public var engagement: Double
+    package var engagement: Double
 
-    public init(scores: Scores<Emotion>, valence: Double, engagement: Double) {
+    package init(scores: Scores<Emotion>, valence: Double, engagement: Double) {
         self.scores = scores
         self.valence = valence
         self.engagement = engagement
     }
 
     /// The score of `emotion`, or nil when absent.
-    public subscript(_ emotion: Emotion) -> Double? { scores[emotion] }
+    package subscript(_ emotion: Emotion) -> Double? { scores[emotion] }
 
     /// The emotion with the highest score other than neutral, or `.neutral` when neutral is highest.
-    public var dominant: Emotion? { scores.maximum?.key }
+    package var dominant: Emotion? { scores.maximum?.key }
 
     private enum CodingKeys: String, CodingKey { case valence, engagement }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         scores = try Scores(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         valence = try container.decode(Double.self, forKey: .valence)
         engagement = try container.decode(Double.self, forKey: .engagement)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try scores.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(valence, forKey: .valence)

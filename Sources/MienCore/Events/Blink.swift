@@ -3,7 +3,7 @@
 /// Times are seconds on the stream's clock.
 package struct Blink: Sendable, Equatable, Codable {
     /// Which eyes closed.
-    public enum Eyes: String, Sendable, Codable {
+    package enum Eyes: String, Sendable, Codable {
         /// Both eyes: a blink.
         case both
         /// The person's left eye alone: a wink.
@@ -13,11 +13,11 @@ package struct Blink: Sendable, Equatable, Codable {
     }
 
     /// Which eyes closed.
-    public var eyes: Eyes
+    package var eyes: Eyes
     /// The closure: onset, apex (the more closed eye's highest closure), offset; it always ends `fell`.
-    public var episode: Episode
+    package var episode: Episode
 
-    public init(eyes: Eyes, episode: Episode) {
+    package init(eyes: Eyes, episode: Episode) {
         self.eyes = eyes
         self.episode = episode
     }

@@ -6,24 +6,24 @@
 /// during the episode then says whether it was both eyes or a wink. A blink is known only once the eyes
 /// open again (its duration decides it), so it is reported at its offset.
 package struct BlinkDetector: Sendable, Equatable {
-    public let options: BlinkOptions
+    package let options: BlinkOptions
     private var closure: EpisodeDetector
     /// Each eye's highest closure since the current closure's onset.
     private var peaks: (left: Double, right: Double)?
 
-    public init(options: BlinkOptions) {
+    package init(options: BlinkOptions) {
         self.options = options
         closure = EpisodeDetector(options: options.closure)
     }
 
-    public static func == (left: BlinkDetector, right: BlinkDetector) -> Bool {
+    package static func == (left: BlinkDetector, right: BlinkDetector) -> Bool {
         left.options == right.options && left.closure == right.closure && left.peaks?.left == right.peaks?.left
             && left.peaks?.right == right.peaks?.right
     }
 
     /// The next frame's closure of the person's left and right eyes (0...100; nil when the face could not
     /// be measured); `time` in seconds.
-    public mutating func update(left: Double?, right: Double?, at time: Double) -> [Blink] {
+    package mutating func update(left: Double?, right: Double?, at time: Double) -> [Blink] {
         var both: Double?
         if let left, let right {
             both = max(left, right)
@@ -36,7 +36,7 @@ package struct BlinkDetector: Sendable, Equatable {
     }
 
     /// Ends a closure in progress (the face lost, a cut, the end): a closure cut short is not a blink.
-    public mutating func end(at time: Double) {
+    package mutating func end(at time: Double) {
         _ = closure.end(at: time, because: .ended)
         peaks = nil
     }

@@ -13,14 +13,14 @@
 /// A value type: a copy is a snapshot, so a caller can keep one per face and metric in a dictionary.
 package struct EpisodeDetector: Sendable, Equatable {
     /// What happened to the episode on this frame.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// An episode reached its minimum duration: `onset` is when it started, `apex` so far.
         case started(onset: Double, apex: Double, apexValue: Double)
         /// An episode is over.
         case finished(Episode)
     }
 
-    public let options: EpisodeOptions
+    package let options: EpisodeOptions
 
     /// The open episode: its onset and apex so far, whether it has been reported, and when it fell below
     /// the off threshold (nil while it is above).
@@ -42,15 +42,15 @@ package struct EpisodeDetector: Sendable, Equatable {
     /// 2.96 − 2.76 > 0.2 in doubles), so the same footage later in a recording gave other episodes.
     private static let tolerance = 1e-6
 
-    public init(options: EpisodeOptions) { self.options = options }
+    package init(options: EpisodeOptions) { self.options = options }
 
     /// Whether an episode is on (started, not yet fallen below the off threshold).
-    public var isOn: Bool { open.map { $0.fell == nil } ?? false }
+    package var isOn: Bool { open.map { $0.fell == nil } ?? false }
 
     /// The next frame's score (0...100), or nil when it could not be measured; `time` in seconds.
     ///
     /// Frames must come in time order; a frame not after the previous one is ignored.
-    public mutating func update(_ value: Double?, at time: Double) -> [Change] {
+    package mutating func update(_ value: Double?, at time: Double) -> [Change] {
         if let lastTime, time <= lastTime { return [] }
         lastTime = time
         var changes: [Change] = []
@@ -88,7 +88,7 @@ package struct EpisodeDetector: Sendable, Equatable {
     ///
     /// An episode that had already fallen ends at its fall, as `.fell`; one still on ends at `time` for
     /// `reason`. Afterwards the detector starts afresh (a face that comes back starts new episodes).
-    public mutating func end(at time: Double, because reason: Episode.Ending) -> [Change] {
+    package mutating func end(at time: Double, because reason: Episode.Ending) -> [Change] {
         defer { lastTime = nil }
         guard let episode = open else { return [] }
         if let fell = episode.fell { return close(at: fell, because: .fell) }

@@ -9,12 +9,12 @@ import RealModule
 /// Off by default everywhere: raw scores stay raw unless smoothing is asked for.
 package struct ScoreSmoother: Sendable, Equatable {
     /// Seconds for the smoothed value to cover 63 % of a step.
-    public let timeConstant: Double
+    package let timeConstant: Double
     private var value: Double?
     private var lastTime: Double?
 
     /// - Throws: `MienError.Code.invalidOptions` unless `timeConstant` is a positive number of seconds.
-    public init(timeConstant: Double) throws {
+    package init(timeConstant: Double) throws {
         guard timeConstant > 0, timeConstant.isFinite else {
             throw MienError(.invalidOptions, "a smoothing time constant must be a positive number of seconds")
         }
@@ -25,7 +25,7 @@ package struct ScoreSmoother: Sendable, Equatable {
     ///
     /// A frame without a score leaves the smoothed value as it was (the next score is weighed by the whole
     /// time since the last one). A frame not after the previous one returns the current value unchanged.
-    public mutating func smooth(_ score: Double?, at time: Double) -> Double? {
+    package mutating func smooth(_ score: Double?, at time: Double) -> Double? {
         guard let score else { return nil }
         guard let previous = value, let lastTime else {
             value = score
@@ -41,7 +41,7 @@ package struct ScoreSmoother: Sendable, Equatable {
     }
 
     /// Forgets the history (a new face, or the same face after a cut).
-    public mutating func reset() {
+    package mutating func reset() {
         value = nil
         lastTime = nil
     }

@@ -5,26 +5,26 @@ package struct BaselineOptions: Sendable, Equatable {
     /// Default 0.2:
     /// people rest far more than they emote, yet a fifth of the time may be expressive without moving
     /// the estimate.
-    public var quantile: Double
+    package var quantile: Double
     /// Seconds after which an observation weighs 1/e as much (exponential forgetting).
     ///
     /// Default 60: slow
     /// enough to ignore a long laugh, fast enough to follow a change of lighting or posture.
-    public var memory: Double
+    package var memory: Double
     /// Seconds of reliable observation before the baseline applies in full; it is blended in linearly
     /// until then.
     ///
     /// Default 3.
-    public var warmUp: Double
+    package var warmUp: Double
     /// The most (on the 0...100 scale) the baseline may take off a score.
     ///
     /// Default 40: removes a resting
     /// frown or a habitual half-smile, yet a person who smiles through a whole video keeps a smile score.
-    public var maximumOffset: Double
+    package var maximumOffset: Double
 
     /// - Throws: `.invalidArgument` for a quantile outside 0..<1, a memory or warm-up that is not
     ///   positive, or an offset outside 0..<100.
-    public init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 3, maximumOffset: Double = 40) throws {
+    package init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 3, maximumOffset: Double = 40) throws {
         // Comparisons, so NaN fails every one of them.
         guard quantile >= 0, quantile < 1 else { throw MienError(.invalidOptions, "baseline quantile must be 0..<1") }
         guard memory > 0, warmUp > 0, warmUp.isFinite else {

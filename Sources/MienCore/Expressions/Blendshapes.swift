@@ -8,7 +8,7 @@
 /// unmirrored camera's subject (its `eyeBlinkLeft` is the person's left eye).
 package struct Blendshapes: Sendable, Equatable {
     /// The 52 names in the model's output order (index 0 is `_neutral`).
-    public static let names: [String] = [
+    package static let names: [String] = [
         "_neutral", "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight",
         "cheekPuff", "cheekSquintLeft", "cheekSquintRight", "eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft",
         "eyeLookDownRight", "eyeLookInLeft", "eyeLookInRight", "eyeLookOutLeft", "eyeLookOutRight", "eyeLookUpLeft",
@@ -22,7 +22,7 @@ package struct Blendshapes: Sendable, Equatable {
 
     /// The 146 mesh points the model reads, as `(x, y)` in pixels, in this order (MediaPipe's
     /// `kLandmarksSubsetIdxs`).
-    public static let meshSubset: [Int] = [
+    package static let meshSubset: [Int] = [
         0, 1, 4, 5, 6, 7, 8, 10, 13, 14, 17, 21, 33, 37, 39, 40, 46, 52, 53, 54, 55, 58, 61, 63, 65, 66, 67, 70, 78,
         80, 81, 82, 84, 87, 88, 91, 93, 95, 103, 105, 107, 109, 127, 132, 133, 136, 144, 145, 146, 148, 149, 150, 152,
         153, 154, 155, 157, 158, 159, 160, 161, 162, 163, 168, 172, 173, 176, 178, 181, 185, 191, 195, 197, 234, 246,
@@ -33,10 +33,10 @@ package struct Blendshapes: Sendable, Equatable {
     ]
 
     /// Scores in `names` order, 0...1.
-    public let scores: [Double]
+    package let scores: [Double]
 
     /// - Throws: `.invalidArgument` unless there are exactly 52 scores.
-    public init(scores: [Double]) throws {
+    package init(scores: [Double]) throws {
         guard scores.count == Self.names.count else {
             throw MienError(.invalidArgument, "expected \(Self.names.count) blendshape scores, got \(scores.count)")
         }
@@ -44,7 +44,7 @@ package struct Blendshapes: Sendable, Equatable {
     }
 
     /// The score called `name` (an ARKit name such as `"jawOpen"`), or nil for an unknown name.
-    public subscript(_ name: String) -> Double? {
+    package subscript(_ name: String) -> Double? {
         Self.positions[name].map { scores[$0] }
     }
 

@@ -25,11 +25,11 @@ import RealModule
 /// | scream 😱 | jawDrop, browRaise |
 /// | smirk 😏 | smirk |
 package struct EmojiMapper: Sendable {
-    public init() {}
+    package init() {}
 
     /// The emoji of a face with `expressions` (all 21 present) and `tongue` (0...100, or nil when the
     /// tongue cannot be measured; the tongue emoji are then absent).
-    public func emoji(expressions e: Expressions, tongue: Double?) -> EmojiScores {
+    package func emoji(expressions e: Expressions, tongue: Double?) -> EmojiScores {
         func x(_ expression: FacialExpression) -> Double { e[expression] ?? 0 }
         let leftClosed = e.left[.eyeClosure] ?? x(.eyeClosure)
         let rightClosed = e.right[.eyeClosure] ?? x(.eyeClosure)

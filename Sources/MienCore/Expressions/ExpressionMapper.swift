@@ -45,11 +45,11 @@ import RealModule
 /// values), so half of all relaxed faces score 0; the full point is the value of clearly posed
 /// expressions there. A floor any higher would tie every subtle expression at 0.
 package struct ExpressionMapper: Sendable {
-    public init() {}
+    package init() {}
 
     /// The expressions of a face with these blendshapes, features and pose.
     /// - Parameter gaze: where the person looks, for `attention` (head pose alone without it).
-    public func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose, gaze: Gaze? = nil)
+    package func expressions(blendshapes b: Blendshapes, features f: FaceFeatures, pose: HeadPose, gaze: Gaze? = nil)
         -> Expressions
     {
         var left = Scores<FacialExpression>()
@@ -116,7 +116,7 @@ package struct ExpressionMapper: Sendable {
     ///
     /// The direction of regard is the measured `Gaze` (`GazeEstimator`: head pose plus the eyes' rotation,
     /// the same numbers the `gaze` metric reports); without it (no irises, eyes closed), head pose alone.
-    public static func attention(pose: HeadPose, gaze: Gaze?) -> Double {
+    package static func attention(pose: HeadPose, gaze: Gaze?) -> Double {
         let yaw = gaze?.yaw ?? pose.yaw
         let pitch = gaze?.pitch ?? pose.pitch
         let away = (yaw * yaw + pitch * pitch).squareRoot()

@@ -5,19 +5,19 @@ package struct ExpressionOptions: Sendable, Equatable {
     ///
     /// Default on with `BaselineOptions()`'s defaults. Discrete images always use population
     /// norms.
-    public var baseline: BaselineOptions?
+    package var baseline: BaselineOptions?
     /// Beyond these limits a face's scores are flagged.
     ///
     /// Default `ReliabilityLimits.standard`.
-    public var limits: ReliabilityLimits
+    package var limits: ReliabilityLimits
 
-    public init(baseline: BaselineOptions? = nil, limits: ReliabilityLimits? = nil) throws {
+    package init(baseline: BaselineOptions? = nil, limits: ReliabilityLimits? = nil) throws {
         self.baseline = try baseline ?? BaselineOptions()
         self.limits = limits ?? .standard
     }
 
     /// The same options without the per-person baseline.
-    public var withoutBaseline: ExpressionOptions {
+    package var withoutBaseline: ExpressionOptions {
         var copy = self
         copy.baseline = nil
         return copy

@@ -7,14 +7,14 @@
 ///
 /// - Important: Not thread-safe; one stream per stage.
 package final class ExpressionStage {
-    public let options: ExpressionOptions
+    package let options: ExpressionOptions
     private let estimator: any BlendshapeEstimating
     private let poses: HeadPoseEstimator
     private let mapper = ExpressionMapper()
     private let emojiMapper = EmojiMapper()
     private var baselines = PerFaceMemory<NeutralBaseline>()
 
-    public init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
+    package init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
         self.options = options
         estimator = blendshapes
         self.poses = poses
@@ -24,7 +24,7 @@ package final class ExpressionStage {
     /// `attention` reads that gaze, head pose alone without it) seen in `frame`.
     ///
     /// In a `stream` the face's baseline learns from it (unless flagged) and is applied.
-    public func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
+    package func measure(_ face: TrackedFace, in frame: Frame, stream: Bool) throws -> TrackedFace {
         // The tracker already fitted the canonical face to this (smoothed) mesh; fit only faces built elsewhere.
         let fitted: (pose: HeadPose, fit: WeightedProcrustes.Fit)?
         if let pose = face.pose, let fit = face.poseFit {
@@ -56,10 +56,10 @@ package final class ExpressionStage {
 
     /// Keeps the baselines of `faceIds` (the frame's faces, before they are measured); see
     /// `PerFaceMemory.keep(only:at:retainingFor:)`.
-    public func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+    package func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
         baselines.keep(only: faceIds, at: time, retainingFor: retention)
     }
 
     /// Forgets every baseline.
-    public func reset() { baselines.reset() }
+    package func reset() { baselines.reset() }
 }

@@ -6,52 +6,52 @@
 /// the expressions where MediaPipe's blendshapes stay near 0 on subtle faces.
 package struct FaceFeatures: Sendable, Equatable, Codable {
     /// One value per side of the face.
-    public struct Sides: Sendable, Equatable, Codable {
-        public var left: Double
-        public var right: Double
+    package struct Sides: Sendable, Equatable, Codable {
+        package var left: Double
+        package var right: Double
 
-        public init(left: Double, right: Double) {
+        package init(left: Double, right: Double) {
             self.left = left
             self.right = right
         }
 
         /// The mean of both sides.
-        public var mean: Double { (left + right) / 2 }
+        package var mean: Double { (left + right) / 2 }
     }
 
     /// Eye aspect ratio: lid-to-lid height over corner-to-corner width (about 0.3 open, under 0.1 shut).
-    public var eyeOpening: Sides
+    package var eyeOpening: Sides
     /// Height of the outer and middle brow above the eye's centre.
-    public var browHeight: Sides
+    package var browHeight: Sides
     /// Height of the inner brow end above the inner eye corner.
-    public var innerBrowHeight: Sides
+    package var innerBrowHeight: Sides
     /// Horizontal distance between the inner brow ends (drawn together by a frown).
-    public var browGap: Double
+    package var browGap: Double
     /// Gap between the inner lips.
-    public var lipGap: Double
+    package var lipGap: Double
     /// Distance between the mouth corners.
-    public var mouthWidth: Double
+    package var mouthWidth: Double
     /// Height of each mouth corner above the midpoint between the inner lips (positive = corners up).
-    public var cornerLift: Sides
+    package var cornerLift: Sides
     /// Distance from the base of the nose down to the top of the upper lip.
-    public var noseToLip: Double
+    package var noseToLip: Double
     /// Visible red of both lips (outer to inner lip line, upper plus lower) at the centre.
-    public var lipThickness: Double
+    package var lipThickness: Double
     /// Distance from the nose tip down to the chin.
-    public var noseToChin: Double
+    package var noseToChin: Double
     /// Height of the lower lid's centre above the line between the eye corners (pushed up by a cheek
     /// raise or a lid tightener).
-    public var lowerLidHeight: Sides
+    package var lowerLidHeight: Sides
     /// Height of the upper cheek below the eye's centre (negative; closer to 0 when the cheek rises).
-    public var cheekHeight: Sides
+    package var cheekHeight: Sides
     /// Height of the nose wing below the inner eye corner (negative; closer to 0 when the nose wrinkles).
-    public var noseWingHeight: Sides
+    package var noseWingHeight: Sides
     /// Where the irises sit in their eyes on average, in the frontalised face: x toward the person's left,
     /// y up, in half eye widths (0 = centred, ±1 = at a corner).
     ///
     /// A raw feature only (`MienDev features`): gaze and attention read the irises in the picture instead
     /// (`GazeEstimator` says why).
-    public var gaze: Point?
+    package var gaze: Point?
 
     /// Mesh indices of the points each measure reads (MediaPipe face mesh).
     enum Index {
@@ -81,7 +81,7 @@ package struct FaceFeatures: Sendable, Equatable, Codable {
     }
 
     /// Measures `face`; gaze only when the mesh has its 10 iris points.
-    public init(face: FrontalFace) {
+    package init(face: FrontalFace) {
         let p = face.points
         func height(_ a: Int, above b: Int) -> Double { p[a].y - p[b].y }
         func meanY(_ indices: [Int]) -> Double { indices.map { p[$0].y }.reduce(0, +) / Double(indices.count) }

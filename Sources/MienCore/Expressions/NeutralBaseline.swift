@@ -9,7 +9,7 @@ import RealModule
 /// Attention is left alone: it is not a facial movement. Until `warmUp` seconds of reliable frames have
 /// been seen the offset is scaled down in proportion, so the first frames use population norms.
 package struct NeutralBaseline: Sendable {
-    public let options: BaselineOptions
+    package let options: BaselineOptions
     /// Histograms of 0...100 in 1-point bins, per score slot, created on first use.
     private var histograms: [Int: [Double]] = [:]
     private var observedSeconds = 0.0
@@ -21,13 +21,13 @@ package struct NeutralBaseline: Sendable {
     /// been watched for a minute.
     private static let longestCreditedGap = 1.0
 
-    public init(options: BaselineOptions) { self.options = options }
+    package init(options: BaselineOptions) { self.options = options }
 
     /// Seconds of reliable observation so far.
-    public var observed: Double { observedSeconds }
+    package var observed: Double { observedSeconds }
 
     /// Learns from the (population-normed) scores of a reliable frame at `time` seconds.
-    public mutating func observe(_ expressions: Expressions, at time: Double) {
+    package mutating func observe(_ expressions: Expressions, at time: Double) {
         let gap = lastTime.map { max(0, time - $0) } ?? 0
         lastTime = time
         observedSeconds += min(gap, Self.longestCreditedGap)
@@ -41,13 +41,13 @@ package struct NeutralBaseline: Sendable {
     }
 
     /// Which scores of an `Expressions` a level belongs to.
-    public enum Part: Int, CaseIterable, Sendable {
+    package enum Part: Int, CaseIterable, Sendable {
         case whole, left, right
     }
 
     /// The resting level (0...`maximumOffset`) subtracted from `expression` on `part` of the face,
     /// already scaled by the warm-up.
-    public func offset(_ expression: FacialExpression, part: Part = .whole) -> Double {
+    package func offset(_ expression: FacialExpression, part: Part = .whole) -> Double {
         guard expression != .attention, let histogram = histograms[Self.slot(expression, part: part)] else {
             return 0
         }
@@ -67,7 +67,7 @@ package struct NeutralBaseline: Sendable {
     }
 
     /// `expressions` with this person's resting levels taken off.
-    public func apply(to expressions: Expressions) -> Expressions {
+    package func apply(to expressions: Expressions) -> Expressions {
         var result = expressions
         for part in Part.allCases {
             let scores = Self.scores(part, of: expressions)

@@ -5,18 +5,18 @@
 /// it closes).
 package struct ResponseCurve: Sendable, Equatable {
     /// The raw value of a relaxed face.
-    public var neutral: Double
+    package var neutral: Double
     /// The raw value of a fully formed expression.
-    public var full: Double
+    package var full: Double
 
-    public init(neutral: Double, full: Double) {
+    package init(neutral: Double, full: Double) {
         precondition(neutral != full, "a response curve needs two different points")
         self.neutral = neutral
         self.full = full
     }
 
     /// The activation of `value`, 0...1.
-    public func callAsFunction(_ value: Double) -> Double {
+    package func callAsFunction(_ value: Double) -> Double {
         let t = (value - neutral) / (full - neutral)
         return t.isNaN ? 0 : min(1, max(0, t))
     }

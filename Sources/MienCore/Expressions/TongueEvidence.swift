@@ -9,7 +9,7 @@
 /// labels); red lipstick inside an open mouth, or strong red light, can read as tongue.
 package enum TongueEvidence {
     /// The inner lip contour, mesh indices in order around the mouth.
-    public static let innerLipContour = [
+    package static let innerLipContour = [
         78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95,
     ]
     /// Samples per side of the mouth's box.
@@ -20,7 +20,7 @@ package enum TongueEvidence {
     static let response = ResponseCurve(neutral: 0.2, full: 0.6)
 
     /// The tongue score of the face with `mesh` in `frame`, or nil when the face has no colour.
-    public static func score(mesh: FaceMesh, in frame: Frame, hasColour: Bool) -> Double? {
+    package static func score(mesh: FaceMesh, in frame: Frame, hasColour: Bool) -> Double? {
         guard hasColour, mesh.points.count >= FaceLandmark.meshPointCount else { return nil }
         let polygon = innerLipContour.map { mesh.points[$0].xy }
         let opening = mesh.points[14].xy.distance(to: mesh.points[13].xy)

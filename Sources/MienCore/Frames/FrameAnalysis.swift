@@ -6,24 +6,24 @@
 /// to the one measuring frame n.
 package struct FrameAnalysis: Sendable {
     /// The frame itself (its pixels are shared, not copied).
-    public var frame: Frame
+    package var frame: Frame
     /// The faces, ordered by `faceId`.
-    public var faces: [TrackedFace]
+    package var faces: [TrackedFace]
     /// Faces found, lost and returned on this frame, in the order they happened (streams only; empty for
     /// discrete images).
-    public var events: [FaceEvent]
+    package var events: [FaceEvent]
     /// EnableX's face-count stream (streams only).
-    public var faceCount: FaceCounter.Update?
+    package var faceCount: FaceCounter.Update?
     /// Whether the detector ran on the whole frame (EnableX `fullFrameDetection`); on other frames the
     /// faces come from tracking alone.
-    public var fullFrameDetection: Bool
+    package var fullFrameDetection: Bool
     /// Whether the frame belongs to a stream (faces keep state between frames) or stands alone.
-    public var isStream: Bool
+    package var isStream: Bool
     /// Whether a shot cut comes before this frame (streams only; `ShotCutDetector`): every face tracked before
     /// it was lost on it.
-    public var shotCut = false
+    package var shotCut = false
 
-    public init(
+    package init(
         frame: Frame, faces: [TrackedFace], events: [FaceEvent] = [], faceCount: FaceCounter.Update? = nil,
         fullFrameDetection: Bool, isStream: Bool
     ) {
@@ -36,13 +36,13 @@ package struct FrameAnalysis: Sendable {
     }
 
     /// Position of the frame in its source, from 0.
-    public var frameIndex: Int { frame.index }
+    package var frameIndex: Int { frame.index }
     /// Seconds (see `Frame.timestamp`).
-    public var timestamp: Double { frame.timestamp }
+    package var timestamp: Double { frame.timestamp }
     /// Frame size in pixels.
-    public var width: Int { frame.width }
-    public var height: Int { frame.height }
+    package var width: Int { frame.width }
+    package var height: Int { frame.height }
 
     /// The face with the largest box (the subject of a portrait or a face crop), or nil without faces.
-    public var largestFace: TrackedFace? { faces.max { $0.bounds.area < $1.bounds.area } }
+    package var largestFace: TrackedFace? { faces.max { $0.bounds.area < $1.bounds.area } }
 }

@@ -6,7 +6,7 @@ extension ImageHeader {
     /// libjpeg and libpng print their complaint to stderr; checking the structure first gives one clear
     /// error instead, and keeps a half-sent live frame from being analysed. Other formats: false (their
     /// decoders refuse what they cannot read).
-    public static func isTruncated(_ bytes: [UInt8], format: Format) -> Bool {
+    package static func isTruncated(_ bytes: [UInt8], format: Format) -> Bool {
         switch format {
         case .jpeg: jpegIsTruncated(bytes)
         case .png: pngIsTruncated(bytes)

@@ -4,16 +4,16 @@
 /// allocated, and to tell "not an image at all" (a text file named `.jpg`) from "a damaged image".
 package struct ImageHeader: Sendable, Equatable {
     /// Encodings Mien recognises by their signature.
-    public enum Format: String, Sendable {
+    package enum Format: String, Sendable {
         case jpeg, png, bmp, webp, tiff, pnm, jpeg2000, openEXR, hdr, sunRaster
     }
 
-    public var format: Format
+    package var format: Format
     /// Size in pixels, when the header states it where this parser looks (nil: decode to find out).
-    public var width: Int?
-    public var height: Int?
+    package var width: Int?
+    package var height: Int?
 
-    public init(format: Format, width: Int? = nil, height: Int? = nil) {
+    package init(format: Format, width: Int? = nil, height: Int? = nil) {
         self.format = format
         self.width = width
         self.height = height
@@ -21,7 +21,7 @@ package struct ImageHeader: Sendable, Equatable {
 
     /// Reads the signature and, for JPEG, PNG, BMP, WebP and TIFF, the size.
     /// - Returns: nil when the bytes start with no known image signature.
-    public static func probe(_ bytes: [UInt8]) -> ImageHeader? {
+    package static func probe(_ bytes: [UInt8]) -> ImageHeader? {
         var reader = ByteReader(bytes)
         if reader.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             // IHDR is always the first chunk: width and height are big-endian at offsets 16 and 20.
@@ -53,7 +53,7 @@ package struct ImageHeader: Sendable, Equatable {
     }
 
     /// Width x height, when both are known.
-    public var pixelCount: Int? {
+    package var pixelCount: Int? {
         guard let width, let height else { return nil }
         return width.multipliedReportingOverflow(by: height).overflow ? Int.max : width * height
     }

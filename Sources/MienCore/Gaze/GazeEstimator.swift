@@ -18,15 +18,15 @@ import RealModule
 /// physical eyeball would give.
 package struct GazeEstimator: Sendable {
     /// The eyeball model's constants, in half eye widths.
-    public struct Model: Sendable, Equatable {
+    package struct Model: Sendable, Equatable {
         /// Horizontal offset per unit of `sin(eye yaw)`.
-        public var horizontalRadius: Double
+        package var horizontalRadius: Double
         /// Vertical offset per unit of `sin(eye pitch)`.
-        public var verticalRadius: Double
+        package var verticalRadius: Double
         /// Vertical offset of an eye looking straight ahead.
-        public var restingOffset: Double
+        package var restingOffset: Double
 
-        public init(horizontalRadius: Double, verticalRadius: Double, restingOffset: Double) {
+        package init(horizontalRadius: Double, verticalRadius: Double, restingOffset: Double) {
             self.horizontalRadius = horizontalRadius
             self.verticalRadius = verticalRadius
             self.restingOffset = restingOffset
@@ -34,49 +34,49 @@ package struct GazeEstimator: Sendable {
 
         /// Fitted on Pointing'04's 8 dev persons together, by `make eval`'s own procedure (least mean
         /// absolute error over a grid; its leave-one-person-out folds give 3.6-3.9 / 0.61-0.64 / 0.15-0.18).
-        public static let pointing04 = Model(horizontalRadius: 3.7, verticalRadius: 0.63, restingOffset: 0.17)
+        package static let pointing04 = Model(horizontalRadius: 3.7, verticalRadius: 0.63, restingOffset: 0.17)
     }
 
     /// When gaze cannot be measured.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// An eye whose opening (lid gap over eye width) is below this is closed.
-        public var closedEyeOpening = 0.10
+        package var closedEyeOpening = 0.10
         /// Beyond this head yaw (degrees) the eye on the far side is too foreshortened to read.
-        public var farEyeYaw = 40.0
+        package var farEyeYaw = 40.0
         /// Beyond these head angles (degrees) no gaze is reported (the face is turned away).
-        public var maximumYaw = 60.0
-        public var maximumPitch = 50.0
+        package var maximumYaw = 60.0
+        package var maximumPitch = 50.0
         /// Below this interocular distance (pixels) the irises are a few pixels wide.
-        public var minimumInterocularDistance = 25.0
+        package var minimumInterocularDistance = 25.0
 
-        public init() {}
+        package init() {}
     }
 
-    public var model: Model
-    public var limits: Limits
+    package var model: Model
+    package var limits: Limits
 
-    public init(model: Model = .pointing04, limits: Limits = Limits()) {
+    package init(model: Model = .pointing04, limits: Limits = Limits()) {
         self.model = model
         self.limits = limits
     }
 
     /// One iris as measured: its offset in the eye (half eye widths, x toward the person's left, y up) and
     /// its centre (frame pixels).
-    public struct Iris: Sendable, Equatable {
-        public var offset: Point
-        public var origin: Point
+    package struct Iris: Sendable, Equatable {
+        package var offset: Point
+        package var origin: Point
     }
 
     /// Where the irises of the eyes that can be read sit, before any model: what `gaze` turns into angles.
-    public struct Measurement: Sendable, Equatable {
+    package struct Measurement: Sendable, Equatable {
         /// Each eye that is open and not on the far side of a turned head.
-        public var left: Iris?
-        public var right: Iris?
+        package var left: Iris?
+        package var right: Iris?
     }
 
     /// The irises of a face with this mesh (frame pixels, with the 10 iris points) and head pose; nil when
     /// gaze cannot be measured (no irises, face too small or turned away, both eyes closed or hidden).
-    public func measure(mesh: FaceMesh, pose: HeadPose) -> Measurement? {
+    package func measure(mesh: FaceMesh, pose: HeadPose) -> Measurement? {
         guard mesh.points.count > FaceLandmark.leftIrisCenter,
             pose.interocularDistance >= limits.minimumInterocularDistance,
             abs(pose.yaw) <= limits.maximumYaw, abs(pose.pitch) <= limits.maximumPitch
@@ -94,12 +94,12 @@ package struct GazeEstimator: Sendable {
     }
 
     /// The gaze of a face with this mesh and head pose (see `measure`); nil when it cannot be measured.
-    public func gaze(mesh: FaceMesh, pose: HeadPose) -> Gaze? {
+    package func gaze(mesh: FaceMesh, pose: HeadPose) -> Gaze? {
         measure(mesh: mesh, pose: pose).map { gaze(from: $0, pose: pose) }
     }
 
     /// The model applied to measured irises: each eye's rotation added to the head's, both eyes averaged.
-    public func gaze(from measurement: Measurement, pose: HeadPose) -> Gaze {
+    package func gaze(from measurement: Measurement, pose: HeadPose) -> Gaze {
         func eye(_ measured: Iris?) -> Gaze.Eye? {
             guard let measured else { return nil }
             let (eyeYaw, eyePitch) = rotation(offset: measured.offset)
@@ -118,7 +118,7 @@ package struct GazeEstimator: Sendable {
     }
 
     /// The eye's rotation for an iris offset (half eye widths, x toward the person's left, y up), degrees.
-    public func rotation(offset: Point) -> (yaw: Double, pitch: Double) {
+    package func rotation(offset: Point) -> (yaw: Double, pitch: Double) {
         func degrees(_ sine: Double) -> Double { Double.asin(max(-1, min(1, sine))) * 180 / Double.pi }
         return (
             degrees(offset.x / model.horizontalRadius),
@@ -127,14 +127,14 @@ package struct GazeEstimator: Sendable {
     }
 
     /// The person's left or right eye.
-    public enum Side: Sendable { case left, right }
+    package enum Side: Sendable { case left, right }
 
     /// Where the iris sits in the eye as seen in the picture; nil for a degenerate eye.
     ///
     /// Returns the offset from the corners' midpoint along the corner line (toward the person's left) and
     /// across it (up), in half eye widths; the eye's opening (mean lid gap over eye width); and the iris
     /// centre in pixels.
-    public static func irisOffset(_ side: Side, mesh: FaceMesh) -> (offset: Point, opening: Double, iris: Point)? {
+    package static func irisOffset(_ side: Side, mesh: FaceMesh) -> (offset: Point, opening: Double, iris: Point)? {
         // `first` -> `second` runs toward the image's right, which is the person's left.
         let (iris, first, second, lids): (Int, Int, Int, [(Int, Int)]) =
             switch side {

@@ -3,27 +3,27 @@
 ///
 /// Mien uses it to move between frame pixels and a model's tensor pixels (letterboxing, rotated crops).
 package struct AffineTransform: Hashable, Sendable {
-    public var a: Double, b: Double, tx: Double
-    public var c: Double, d: Double, ty: Double
+    package var a: Double, b: Double, tx: Double
+    package var c: Double, d: Double, ty: Double
 
-    public init(a: Double, b: Double, tx: Double, c: Double, d: Double, ty: Double) {
+    package init(a: Double, b: Double, tx: Double, c: Double, d: Double, ty: Double) {
         (self.a, self.b, self.tx, self.c, self.d, self.ty) = (a, b, tx, c, d, ty)
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, tx: 0, c: 0, d: 1, ty: 0)
+    package static let identity = AffineTransform(a: 1, b: 0, tx: 0, c: 0, d: 1, ty: 0)
 
     /// Uniform scale `s` then translation by (`dx`, `dy`).
-    public static func scale(_ s: Double, thenTranslate dx: Double, _ dy: Double) -> AffineTransform {
+    package static func scale(_ s: Double, thenTranslate dx: Double, _ dy: Double) -> AffineTransform {
         AffineTransform(a: s, b: 0, tx: dx, c: 0, d: s, ty: dy)
     }
 
     /// Maps `point` through the transform.
-    public func apply(_ point: Point) -> Point {
+    package func apply(_ point: Point) -> Point {
         Point(x: a * point.x + b * point.y + tx, y: c * point.x + d * point.y + ty)
     }
 
     /// The map that undoes this one, or nil when it is singular.
-    public var inverted: AffineTransform? {
+    package var inverted: AffineTransform? {
         let det = a * d - b * c
         guard abs(det) > 1e-12 else { return nil }
         let ia = d / det
@@ -34,7 +34,7 @@ package struct AffineTransform: Hashable, Sendable {
     }
 
     /// `self` after `first`: applying the result equals applying `first`, then `self`.
-    public func concatenating(after first: AffineTransform) -> AffineTransform {
+    package func concatenating(after first: AffineTransform) -> AffineTransform {
         AffineTransform(
             a: a * first.a + b * first.c, b: a * first.b + b * first.d, tx: a * first.tx + b * first.ty + tx,
             c: c * first.a + d * first.c, d: c * first.b + d * first.d, ty: c * first.tx + d * first.ty + ty)
@@ -43,7 +43,7 @@ package struct AffineTransform: Hashable, Sendable {
     /// The similarity (rotation, uniform scale, translation; no reflection) that maps `source` onto
     /// `target` with the least squared error (Umeyama's closed form in 2-D), or nil for fewer than two
     /// distinct points.
-    public static func similarity(mapping source: [Point], onto target: [Point]) -> AffineTransform? {
+    package static func similarity(mapping source: [Point], onto target: [Point]) -> AffineTransform? {
         let n = min(source.count, target.count)
         guard n >= 2 else { return nil }
         let count = Double(n)
@@ -68,5 +68,5 @@ package struct AffineTransform: Hashable, Sendable {
     }
 
     /// The six coefficients in row-major order, as the bridge expects them.
-    public var rowMajor: [Double] { [a, b, tx, c, d, ty] }
+    package var rowMajor: [Double] { [a, b, tx, c, d, ty] }
 }

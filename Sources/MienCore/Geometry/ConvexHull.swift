@@ -4,16 +4,16 @@
 /// and chin are convex), including the cheek that hides the far jaw when the head is turned.
 package struct ConvexHull: Sendable, Equatable {
     /// The hull's corners in order around it (Andrew's monotone chain; points on an edge are left out).
-    public let vertices: [Point]
+    package let vertices: [Point]
 
     /// A place on the hull's outline: on the edge from vertex `edge` to the next, at fraction `t`.
-    public struct Location: Sendable, Equatable {
-        public var edge: Int
-        public var t: Double
-        public var point: Point
+    package struct Location: Sendable, Equatable {
+        package var edge: Int
+        package var t: Double
+        package var point: Point
     }
 
-    public init(_ points: [Point]) {
+    package init(_ points: [Point]) {
         let sorted = points.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
         guard sorted.count > 2 else {
             vertices = sorted
@@ -37,7 +37,7 @@ package struct ConvexHull: Sendable, Equatable {
 
     /// The place on the outline nearest `point` (which may lie inside or outside the hull); `nil` for a
     /// hull of fewer than 3 corners, which has no outline to walk.
-    public func location(nearest point: Point) -> Location? {
+    package func location(nearest point: Point) -> Location? {
         guard vertices.count > 2 else { return nil }
         var best: (distance: Double, location: Location)?
         for edge in vertices.indices {
@@ -51,7 +51,7 @@ package struct ConvexHull: Sendable, Equatable {
     }
 
     /// The stretch of outline from `start` to `end` that passes nearer `via` of the two ways round.
-    public func path(from start: Location, to end: Location, via: Point) -> Polyline {
+    package func path(from start: Location, to end: Location, via: Point) -> Polyline {
         let forward = walk(from: start, to: end)
         let backward = Polyline(walk(from: end, to: start).points.reversed())
         return forward.distance(to: via) <= backward.distance(to: via) ? forward : backward

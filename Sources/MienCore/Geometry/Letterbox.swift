@@ -5,14 +5,14 @@
 /// letterbox keeps faces their true shape and maps back exactly.
 package struct Letterbox: Sendable, Equatable {
     /// Maps frame pixels to tensor pixels.
-    public let tensorFromFrame: AffineTransform
+    package let tensorFromFrame: AffineTransform
     /// Maps tensor pixels back to frame pixels.
-    public let frameFromTensor: AffineTransform
+    package let frameFromTensor: AffineTransform
 
     /// - Parameters:
     ///   - region: the part of the frame to fit, in frame pixels (the whole frame, or a tile).
     ///   - width, height: the tensor size in pixels.
-    public init(region: Rect, width: Int, height: Int) {
+    package init(region: Rect, width: Int, height: Int) {
         let scale = min(Double(width) / region.width, Double(height) / region.height)
         let padX = (Double(width) - region.width * scale) / 2
         let padY = (Double(height) - region.height * scale) / 2

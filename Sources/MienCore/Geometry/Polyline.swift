@@ -1,14 +1,14 @@
 /// An open chain of points joined by straight segments, in whatever 2-D space its points are in.
 package struct Polyline: Sendable, Equatable {
     /// The vertices in order.
-    public var points: [Point]
+    package var points: [Point]
 
-    public init(_ points: [Point]) {
+    package init(_ points: [Point]) {
         self.points = points
     }
 
     /// The total length of the segments, in the points' units.
-    public var length: Double {
+    package var length: Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 
@@ -17,7 +17,7 @@ package struct Polyline: Sendable, Equatable {
     /// Landmark conventions such as 300-W space a contour's points evenly between two anchors, which a
     /// fixed set of mesh vertices does not; resampling the mesh's contour does. An empty chain gives no
     /// points; a chain of zero length gives `count` copies of its first point.
-    public func resampled(count: Int) -> [Point] {
+    package func resampled(count: Int) -> [Point] {
         guard let first = points.first, count > 0 else { return [] }
         guard count > 1 else { return [first] }
         let total = length
@@ -44,7 +44,7 @@ package struct Polyline: Sendable, Equatable {
     }
 
     /// The distance from `point` to the nearest point of the chain, in the points' units.
-    public func distance(to point: Point) -> Double {
+    package func distance(to point: Point) -> Double {
         guard let first = points.first else { return .infinity }
         guard points.count > 1 else { return first.distance(to: point) }
         return zip(points, points.dropFirst()).map { Self.closest(on: ($0, $1), to: point).point.distance(to: point) }

@@ -7,7 +7,7 @@
 package enum ChipSharpness {
     /// The chip's sharpness in grey levels (0 for a flat chip); the inner half avoids the padding, where the
     /// background and hair dominate.
-    public static func of(_ chip: Frame) -> Double {
+    package static func of(_ chip: Frame) -> Double {
         let x0 = chip.width / 4
         let y0 = chip.height / 4
         let x1 = chip.width - x0

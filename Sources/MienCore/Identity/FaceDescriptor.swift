@@ -4,13 +4,13 @@
 /// Held in memory only, for re-identification; never written to any output (faces are biometric data).
 package struct FaceDescriptor: Sendable, Equatable {
     /// The network's 128 outputs, unitless (their norm is about 1.3 for dlib's model).
-    public let values: [Float]
+    package let values: [Float]
 
     /// The length of dlib's descriptor.
-    public static let count = 128
+    package static let count = 128
 
     /// - Throws: `.invalidArgument` unless `values` has `FaceDescriptor.count` finite numbers.
-    public init(values: [Float]) throws {
+    package init(values: [Float]) throws {
         guard values.count == Self.count, values.allSatisfy(\.isFinite) else {
             throw MienError(.invalidArgument, "a face descriptor is \(Self.count) finite numbers, got \(values.count)")
         }
@@ -22,7 +22,7 @@ package struct FaceDescriptor: Sendable, Equatable {
     }
 
     /// Euclidean distance to `other`: 0 for identical descriptors; dlib's own same-person threshold is 0.6.
-    public func distance(to other: FaceDescriptor) -> Double {
+    package func distance(to other: FaceDescriptor) -> Double {
         var sum: Float = 0
         for (a, b) in zip(values, other.values) {
             let d = a - b
@@ -33,7 +33,7 @@ package struct FaceDescriptor: Sendable, Equatable {
 
     /// The element-wise mean of `descriptors` (several frames of one face: less noise than any one of
     /// them), or nil for none.
-    public static func mean(of descriptors: [FaceDescriptor]) -> FaceDescriptor? {
+    package static func mean(of descriptors: [FaceDescriptor]) -> FaceDescriptor? {
         guard let first = descriptors.first else { return nil }
         var sum = first.values
         for descriptor in descriptors.dropFirst() {

@@ -5,36 +5,37 @@
 package struct FaceGallery: Sendable {
     private var entries: [Int: (descriptor: FaceDescriptor, lostAt: Double)] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Lost faces remembered.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// Remembers that face `faceId`, described by `descriptor`, was lost at `time` (seconds).
-    public mutating func remember(_ faceId: Int, descriptor: FaceDescriptor, lostAt time: Double) {
+    package mutating func remember(_ faceId: Int, descriptor: FaceDescriptor, lostAt time: Double) {
         entries[faceId] = (descriptor, time)
     }
 
     /// Forgets faces lost before `time`.
-    public mutating func forget(before time: Double) {
+    package mutating func forget(before time: Double) {
         entries = entries.filter { $0.value.lostAt >= time }
     }
 
     /// Whether face `faceId` is remembered.
-    public func contains(_ faceId: Int) -> Bool { entries[faceId] != nil }
+    package func contains(_ faceId: Int) -> Bool { entries[faceId] != nil }
 
     /// Forgets face `faceId` (it is back, and an ID is never given to two faces).
-    public mutating func remove(_ faceId: Int) {
+    package mutating func remove(_ faceId: Int) {
         entries[faceId] = nil
     }
 
     /// Forgets every face.
-    public mutating func reset() {
+    package mutating func reset() {
         entries.removeAll()
     }
 
     /// Every remembered face within `threshold` of `descriptor`, nearest first (ties by ID).
-    public func matches(for descriptor: FaceDescriptor, within threshold: Double) -> [(faceId: Int, distance: Double)] {
+    package func matches(for descriptor: FaceDescriptor, within threshold: Double) -> [(faceId: Int, distance: Double)]
+    {
         entries.map { (faceId: $0.key, distance: $0.value.descriptor.distance(to: descriptor)) }
             .filter { $0.distance <= threshold }
             .sorted { ($0.distance, $0.faceId) < ($1.distance, $1.faceId) }

@@ -8,9 +8,9 @@
 /// face moves. Mien's points come from the mesh (`Ibug68Points`).
 package enum RecognitionChip {
     /// Chip side, pixels.
-    public static let side = 150
+    package static let side = 150
     /// Margin around the mean face, as a fraction of its size on each side (dlib's `padding` 0.25).
-    public static let padding = 0.25
+    package static let padding = 0.25
 
     /// dlib's mean face shape for iBUG points 17...67, in 0...1 (dlib's `mean_face_shape_x/y`).
     static let meanShapeX: [Double] = [
@@ -33,10 +33,10 @@ package enum RecognitionChip {
     ]
 
     /// The iBUG indices dlib aligns on: 27...67 without the lower lip.
-    public static let alignedPoints: [Int] = (27...67).filter { !(55...59).contains($0) && !(65...67).contains($0) }
+    package static let alignedPoints: [Int] = (27...67).filter { !(55...59).contains($0) && !(65...67).contains($0) }
 
     /// Where point `index` (iBUG, 17...67) of dlib's mean face lies in the chip, pixels.
-    public static func templatePoint(_ index: Int) -> Point {
+    package static func templatePoint(_ index: Int) -> Point {
         let scale = Double(side) / (2 * padding + 1)
         return Point(
             x: (padding + meanShapeX[index - 17]) * scale, y: (padding + meanShapeY[index - 17]) * scale)
@@ -44,7 +44,7 @@ package enum RecognitionChip {
 
     /// The map from frame pixels to chip pixels for a face with these 68 iBUG points (frame pixels), or
     /// nil when there are not 68 points or they are degenerate (all in one place).
-    public static func chipFromFrame(ibug68 points: [Point]) -> AffineTransform? {
+    package static func chipFromFrame(ibug68 points: [Point]) -> AffineTransform? {
         guard points.count == 68 else { return nil }
         let from = alignedPoints.map { points[$0] }
         let to = alignedPoints.map(templatePoint)
@@ -57,7 +57,7 @@ package enum RecognitionChip {
     /// With both point sets centred, the transform `x' = a·x − b·y`, `y' = b·x + a·y` minimising the squared
     /// error has `a = Σ(x·u + y·v) / Σ(x² + y²)` and `b = Σ(x·v − y·u) / Σ(x² + y²)` (Umeyama's solution in
     /// two dimensions).
-    public static func similarity(from: [Point], to: [Point]) -> AffineTransform? {
+    package static func similarity(from: [Point], to: [Point]) -> AffineTransform? {
         guard from.count == to.count, from.count >= 2 else { return nil }
         let n = Double(from.count)
         let fromMean = Point(x: from.map(\.x).reduce(0, +) / n, y: from.map(\.y).reduce(0, +) / n)

@@ -18,7 +18,7 @@
 ///
 /// - Important: Not thread-safe; one stream per re-identifier, frames in order.
 package final class Reidentifier {
-    public let options: ReidentificationOptions
+    package let options: ReidentificationOptions
     private let recognizer: any FaceRecognizing
     private var gallery = FaceGallery()
     private var tracks: [Int: Track] = [:]
@@ -35,18 +35,18 @@ package final class Reidentifier {
     }
 
     /// - Parameter firstFaceId: the first ID published (a resumed run's `ResumePoint.nextFaceId`).
-    public init(options: ReidentificationOptions, recognizer: any FaceRecognizing, firstFaceId: Int = 0) {
+    package init(options: ReidentificationOptions, recognizer: any FaceRecognizing, firstFaceId: Int = 0) {
         ids = FaceIdAllocator(startingAt: firstFaceId)
         self.options = options
         self.recognizer = recognizer
     }
 
     /// Lost faces currently remembered.
-    public var remembered: Int { gallery.count }
+    package var remembered: Int { gallery.count }
 
     /// The tracker's faces and events for `frame`, renamed: faces under their published IDs (held-back
     /// faces left out), ordered by ID, and events in those IDs.
-    public func resolve(faces: [TrackedFace], events: [FaceEvent], in frame: Frame) throws -> (
+    package func resolve(faces: [TrackedFace], events: [FaceEvent], in frame: Frame) throws -> (
         faces: [TrackedFace], events: [FaceEvent]
     ) {
         let time = frame.timestamp
@@ -80,7 +80,7 @@ package final class Reidentifier {
     }
 
     /// Forgets every face, lost or seen, and starts IDs from the first again.
-    public func reset() {
+    package func reset() {
         gallery.reset()
         tracks.removeAll()
         ids.reset()

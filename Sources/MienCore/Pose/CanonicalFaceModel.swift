@@ -5,14 +5,14 @@
 /// at the camera), y up, z out of the face toward the camera.
 package struct CanonicalFaceModel: Sendable {
     /// 468 vertices, indexed like the mesh's first 468 points, in centimetres.
-    public let vertices: [Point3D]
+    package let vertices: [Point3D]
     /// Mesh indices and their weights for the rigid fit (MediaPipe's Procrustes basis: stable points
     /// of the forehead, nose and cheeks; no mouth, jaw or eyelids, which move with expressions).
-    public let weightedLandmarks: [(index: Int, weight: Double)]
+    package let weightedLandmarks: [(index: Int, weight: Double)]
 
     /// Parses the metadata file.
     /// - Throws: `MienError.Code.modelInvalid` when the bytes are not that message.
-    public init(metadata bytes: [UInt8]) throws {
+    package init(metadata bytes: [UInt8]) throws {
         var vertices: [Point3D] = []
         var weights: [(Int, Double)] = []
         do {

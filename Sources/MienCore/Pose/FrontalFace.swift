@@ -7,13 +7,13 @@
 /// measure reads these points, which is why expressions stay comparable across head poses and sizes.
 package struct FrontalFace: Sendable, Equatable {
     /// The 478 (or 468) points, in mesh order.
-    public let points: [Point3D]
+    package let points: [Point3D]
 
     /// Undoes `fit` (which maps the canonical face onto `points`) on every point, then rescales so the
     /// outer eye corners are 1 apart.
     /// - Parameter points: the mesh with y up and z toward the camera (frame pixels otherwise).
     /// - Returns: nil for a degenerate fit or mesh.
-    public init?(points: [Point3D], fit: WeightedProcrustes.Fit) {
+    package init?(points: [Point3D], fit: WeightedProcrustes.Fit) {
         guard fit.scale > 0, points.count >= FaceLandmark.meshPointCount else { return nil }
         let r = fit.rotation
         // The transpose of a rotation is its inverse.
@@ -28,8 +28,8 @@ package struct FrontalFace: Sendable, Equatable {
     }
 
     /// The point at mesh index `index`.
-    public subscript(_ index: Int) -> Point3D { points[index] }
+    package subscript(_ index: Int) -> Point3D { points[index] }
 
     /// Distance between two mesh points, in interocular distances.
-    public func distance(_ a: Int, _ b: Int) -> Double { (points[a] - points[b]).length }
+    package func distance(_ a: Int, _ b: Int) -> Double { (points[a] - points[b]).length }
 }

@@ -5,20 +5,20 @@
 /// weak-perspective geometry of MediaPipe's landmarks; flipping y and z gives the canonical model's
 /// right-handed axes, so the fit needs no camera intrinsics.
 package struct HeadPoseEstimator: Sendable {
-    public let model: CanonicalFaceModel
+    package let model: CanonicalFaceModel
 
-    public init(model: CanonicalFaceModel) { self.model = model }
+    package init(model: CanonicalFaceModel) { self.model = model }
 
     /// The pose of the face whose 478 (or 468) mesh points in frame pixels are `points`.
     /// - Returns: nil for a degenerate mesh.
-    public func pose(points: [Point3D]) -> HeadPose? {
+    package func pose(points: [Point3D]) -> HeadPose? {
         fit(points: points)?.pose
     }
 
     /// The pose of the face whose mesh points in frame pixels are `points`, with the canonical face's
     /// fit behind it (kept so the frontal view can be built later without fitting again).
     /// - Returns: nil for a degenerate mesh.
-    public func fit(points: [Point3D]) -> (pose: HeadPose, fit: WeightedProcrustes.Fit)? {
+    package func fit(points: [Point3D]) -> (pose: HeadPose, fit: WeightedProcrustes.Fit)? {
         guard points.count >= FaceLandmark.meshPointCount else { return nil }
         let indices = model.weightedLandmarks.map(\.index)
         let source = indices.map { model.vertices[$0] }
@@ -33,7 +33,7 @@ package struct HeadPoseEstimator: Sendable {
     }
 
     /// The frontal view of the face with mesh `points` (frame pixels) under `fit` (from `fit(points:)`).
-    public static func frontal(points: [Point3D], fit: WeightedProcrustes.Fit) -> FrontalFace? {
+    package static func frontal(points: [Point3D], fit: WeightedProcrustes.Fit) -> FrontalFace? {
         FrontalFace(points: points.map(rightHanded), fit: fit)
     }
 

@@ -4,18 +4,18 @@
 /// Used to fit MediaPipe's canonical face to a measured mesh; the rotation is the head pose.
 package enum WeightedProcrustes {
     /// A 3 x 3 rotation matrix, row-major.
-    public typealias Matrix3 = [[Double]]
+    package typealias Matrix3 = [[Double]]
 
     /// The fit `target ≈ scale * rotation * source + translation`.
-    public struct Fit: Sendable, Equatable {
-        public var scale: Double
-        public var rotation: Matrix3
-        public var translation: Point3D
+    package struct Fit: Sendable, Equatable {
+        package var scale: Double
+        package var rotation: Matrix3
+        package var translation: Point3D
     }
 
     /// Fits `source` to `target` with per-point `weights` (all three the same length, weights >= 0).
     /// - Returns: nil when there are fewer than 3 points or all weights are 0.
-    public static func fit(source: [Point3D], target: [Point3D], weights: [Double]) -> Fit? {
+    package static func fit(source: [Point3D], target: [Point3D], weights: [Double]) -> Fit? {
         let n = min(source.count, target.count, weights.count)
         let total = weights.prefix(n).reduce(0, +)
         guard n >= 3, total > 0 else { return nil }
@@ -68,7 +68,7 @@ package enum WeightedProcrustes {
     }
 
     /// `matrix · p`.
-    public static func apply(_ matrix: Matrix3, _ p: Point3D) -> Point3D {
+    package static func apply(_ matrix: Matrix3, _ p: Point3D) -> Point3D {
         Point3D(
             x: matrix[0][0] * p.x + matrix[0][1] * p.y + matrix[0][2] * p.z,
             y: matrix[1][0] * p.x + matrix[1][1] * p.y + matrix[1][2] * p.z,

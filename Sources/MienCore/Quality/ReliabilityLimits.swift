@@ -4,28 +4,28 @@ package struct ReliabilityLimits: Sendable, Equatable {
     /// Degrees of |yaw|.
     ///
     /// Default 30 (Affdex documents ±25–30° as its reliable range).
-    public var maximumYaw: Double
+    package var maximumYaw: Double
     /// Degrees of |pitch|.
     ///
     /// Default 25 (pitch is measured less precisely than yaw).
-    public var maximumPitch: Double
+    package var maximumPitch: Double
     /// Frame pixels between the outer eye corners.
     ///
     /// Default 25 (a face about 60 pixels wide), below
     /// which lid and lip movements are a pixel or two.
-    public var minimumInterocularDistance: Double
+    package var minimumInterocularDistance: Double
     /// `FaceQuality.brightness`, 0...100.
     ///
     /// Default 15.
-    public var minimumBrightness: Double
+    package var minimumBrightness: Double
     /// `FaceQuality.insideFrame`, 0...1.
     ///
     /// Default 0.95.
-    public var minimumInsideFrame: Double
+    package var minimumInsideFrame: Double
 
     /// - Throws: `.invalidArgument` for an angle outside 0...180, a negative size or brightness, or a
     ///   share outside 0...1.
-    public init(
+    package init(
         maximumYaw: Double = 30, maximumPitch: Double = 25, minimumInterocularDistance: Double = 25,
         minimumBrightness: Double = 15, minimumInsideFrame: Double = 0.95
     ) throws {
@@ -46,7 +46,7 @@ package struct ReliabilityLimits: Sendable, Equatable {
     }
 
     /// The documented defaults.
-    public static let standard = ReliabilityLimits(
+    package static let standard = ReliabilityLimits(
         checkedYaw: 30, pitch: 25, interocularDistance: 25, brightness: 15, insideFrame: 0.95)
 
     private init(
@@ -60,7 +60,7 @@ package struct ReliabilityLimits: Sendable, Equatable {
     }
 
     /// The flags a face with this pose and quality raises (empty when it can be trusted).
-    public func flags(pose: HeadPose?, quality: FaceQuality) -> [QualityFlag] {
+    package func flags(pose: HeadPose?, quality: FaceQuality) -> [QualityFlag] {
         var flags: [QualityFlag] = []
         if let pose {
             if abs(pose.yaw) > maximumYaw { flags.append(.headTurned) }

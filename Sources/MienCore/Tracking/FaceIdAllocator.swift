@@ -4,21 +4,21 @@
 /// IDs never clash with the ones already reported and nothing has to be renumbered afterwards).
 package struct FaceIdAllocator: Sendable, Equatable {
     /// The first ID handed out, and the one handed out again after `reset()`.
-    public let first: Int
+    package let first: Int
     private var next: Int
 
     /// - Parameter first: the first ID handed out (at least 0).
-    public init(startingAt first: Int = 0) {
+    package init(startingAt first: Int = 0) {
         self.first = max(0, first)
         next = self.first
     }
 
     /// The next unused ID.
-    public mutating func take() -> Int {
+    package mutating func take() -> Int {
         defer { next += 1 }
         return next
     }
 
     /// Starts again from `first` (Affdex `reset`: IDs count afresh).
-    public mutating func reset() { next = first }
+    package mutating func reset() { next = first }
 }

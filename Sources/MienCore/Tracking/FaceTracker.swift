@@ -20,8 +20,8 @@
 ///
 /// - Important: Not thread-safe; one stream per tracker. Timestamps must increase.
 package final class FaceTracker {
-    public let options: TrackingOptions
-    public let maximumFaces: Int
+    package let options: TrackingOptions
+    package let maximumFaces: Int
     private let detector: any FaceDetecting
     private let mesher: any FaceMeshEstimating
     private let poseEstimator: HeadPoseEstimator?
@@ -30,7 +30,7 @@ package final class FaceTracker {
     private var lastDetectionTime: Double?
 
     /// Whether the detector ran on the last processed frame (EnableX's `fullFrameDetection`).
-    public private(set) var detectorRanOnLastFrame = false
+    package private(set) var detectorRanOnLastFrame = false
 
     private struct Track {
         let faceId: Int
@@ -40,7 +40,7 @@ package final class FaceTracker {
     }
 
     /// - Parameter firstFaceId: the first ID handed out (a resumed run's `ResumePoint.nextFaceId`).
-    public init(
+    package init(
         options: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting, mesher: any FaceMeshEstimating,
         poseEstimator: HeadPoseEstimator?, firstFaceId: Int = 0
     ) {
@@ -53,7 +53,7 @@ package final class FaceTracker {
     }
 
     /// Forgets every face and starts IDs from `firstFaceId` again (Affdex `reset`).
-    public func reset() {
+    package func reset() {
         tracks.removeAll()
         ids.reset()
         lastDetectionTime = nil
@@ -63,7 +63,7 @@ package final class FaceTracker {
     /// - Returns: the faces tracked after this frame (ordered by ID) and what changed.
     /// - Parameter afterCut: a shot cut comes before `frame`: every tracked face is lost, and the faces of
     ///   the new shot are found afresh (a face at the same place is another person until shown otherwise).
-    public func update(_ frame: Frame, afterCut: Bool = false) throws -> (faces: [TrackedFace], events: [FaceEvent]) {
+    package func update(_ frame: Frame, afterCut: Bool = false) throws -> (faces: [TrackedFace], events: [FaceEvent]) {
         var events: [FaceEvent] = []
         var lostThisFrame = false
         if afterCut {
@@ -128,7 +128,7 @@ package final class FaceTracker {
     /// data the face crops the detector misses reach 0.99 and more (77 of muxspace's 95 misses reach 0.5 and
     /// 76 of them 0.9), while the most face-like non-face, a dark patch of skimage's LFW subset enlarged
     /// 4 x, reached 0.71 in both crops.
-    public static let wholePicturePresence = 0.9
+    package static let wholePicturePresence = 0.9
 
     /// Measures every face of `frame` on its own, with no memory of earlier frames (discrete images).
     ///
@@ -140,7 +140,7 @@ package final class FaceTracker {
     /// With `wholePictureFallback`, a frame where the detector finds nothing is tried as one face crop
     /// (`FaceRegion.init(wholePicture:)`), kept if both its mesh and the mesh of the crop that first mesh
     /// gives reach `wholePicturePresence`.
-    public func analyseStill(_ frame: Frame, wholePictureFallback: Bool = false) throws -> [TrackedFace] {
+    package func analyseStill(_ frame: Frame, wholePictureFallback: Bool = false) throws -> [TrackedFace] {
         var faces: [TrackedFace] = []
         let detections = try detector.detect(in: frame)
         // (region, detector confidence); the whole picture has no detector confidence: its mesh presence

@@ -5,19 +5,19 @@
 /// `derivativeCutoff`. Frequencies are Hz, time is seconds, the value's unit is the caller's.
 package struct OneEuroFilter: Sendable {
     /// Parameters, all > 0 (`beta` >= 0).
-    public struct Parameters: Sendable, Equatable, Codable {
+    package struct Parameters: Sendable, Equatable, Codable {
         /// Cutoff at rest, Hz.
         ///
         /// Lower = steadier when still.
-        public var minimumCutoff: Double
+        package var minimumCutoff: Double
         /// How fast the cutoff rises with speed.
         ///
         /// Higher = less lag on fast motion.
-        public var beta: Double
+        package var beta: Double
         /// Cutoff for the speed estimate, Hz.
-        public var derivativeCutoff: Double
+        package var derivativeCutoff: Double
 
-        public init(minimumCutoff: Double, beta: Double, derivativeCutoff: Double) {
+        package init(minimumCutoff: Double, beta: Double, derivativeCutoff: Double) {
             self.minimumCutoff = minimumCutoff
             self.beta = beta
             self.derivativeCutoff = derivativeCutoff
@@ -25,15 +25,15 @@ package struct OneEuroFilter: Sendable {
 
         /// MediaPipe's face-landmark smoothing (`min_cutoff: 0.05, beta: 80, derivate_cutoff: 1`),
         /// for values measured in face sizes (see `FaceTracker`).
-        public static let mediaPipeFaceLandmarks = Parameters(minimumCutoff: 0.05, beta: 80, derivativeCutoff: 1)
+        package static let mediaPipeFaceLandmarks = Parameters(minimumCutoff: 0.05, beta: 80, derivativeCutoff: 1)
     }
 
-    public let parameters: Parameters
+    package let parameters: Parameters
     private var previousValue: Double?
     private var previousDerivative = 0.0
     private var previousTime: Double?
 
-    public init(parameters: Parameters) { self.parameters = parameters }
+    package init(parameters: Parameters) { self.parameters = parameters }
 
     /// Filters `value` observed at `time` (seconds).
     ///
@@ -42,7 +42,7 @@ package struct OneEuroFilter: Sendable {
     /// - Parameter speedScale: multiplies the speed before it raises the cutoff, so that `beta` can be
     ///   stated in other units than the value's (MediaPipe's `value_scale`: 1 / face size in pixels
     ///   makes speed "face sizes per second" while the value stays in pixels).
-    public mutating func filter(_ value: Double, at time: Double, speedScale: Double = 1) -> Double {
+    package mutating func filter(_ value: Double, at time: Double, speedScale: Double = 1) -> Double {
         guard let lastValue = previousValue, let lastTime = previousTime else {
             previousValue = value
             previousTime = time

@@ -8,20 +8,20 @@ package struct PerFaceMemory<State: Sendable>: Sendable {
     private var active: [Int: State] = [:]
     private var parked: [Int: (state: State, since: Double)] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The state of face `faceId` in the current frame (nil before its first measurement).
-    public subscript(faceId: Int) -> State? {
+    package subscript(faceId: Int) -> State? {
         get { active[faceId] }
         set { active[faceId] = newValue }
     }
 
     /// Faces with state, seen or parked.
-    public var count: Int { active.count + parked.count }
+    package var count: Int { active.count + parked.count }
 
     /// Keeps the state of `faceIds` (the current frame's faces) at `time` seconds.
     /// - Parameter retention: seconds a lost face's state is kept for its return; nil drops it at once.
-    public mutating func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
+    package mutating func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
         for (faceId, state) in active where !faceIds.contains(faceId) {
             active[faceId] = nil
             if retention != nil { parked[faceId] = (state, time) }
@@ -37,7 +37,7 @@ package struct PerFaceMemory<State: Sendable>: Sendable {
     }
 
     /// Forgets every face.
-    public mutating func reset() {
+    package mutating func reset() {
         active.removeAll()
         parked.removeAll()
     }

@@ -15,11 +15,11 @@
 /// 0.12 lies between the two groups.
 package struct ShotCutDetector: Sendable {
     /// The distance (0...1) at which a frame is a cut.
-    public let threshold: Double
+    package let threshold: Double
     private var previous: [Float]?
 
     /// The default threshold (see the type's documentation for how it was chosen).
-    public static let defaultThreshold = 0.12
+    package static let defaultThreshold = 0.12
 
     static let regions = 4
     static let bins = 8
@@ -27,7 +27,7 @@ package struct ShotCutDetector: Sendable {
     private static let samplesDown = 36
 
     /// - Throws: `.invalidOptions` unless `threshold` is in 0...1 (exclusive of 0).
-    public init(threshold: Double = ShotCutDetector.defaultThreshold) throws {
+    package init(threshold: Double = ShotCutDetector.defaultThreshold) throws {
         guard threshold > 0, threshold <= 1 else {
             throw MienError(.invalidOptions, "a shot-cut threshold must be in 0...1 (above 0), got \(threshold)")
         }
@@ -35,7 +35,7 @@ package struct ShotCutDetector: Sendable {
     }
 
     /// Whether `frame` starts a new shot (never for the first frame); remembers it for the next call.
-    public mutating func isCut(_ frame: Frame) -> Bool {
+    package mutating func isCut(_ frame: Frame) -> Bool {
         let signature = Self.signature(of: frame)
         defer { previous = signature }
         guard let previous else { return false }
@@ -43,10 +43,10 @@ package struct ShotCutDetector: Sendable {
     }
 
     /// Forgets the previous frame (a reset, a new input).
-    public mutating func reset() { previous = nil }
+    package mutating func reset() { previous = nil }
 
     /// The regional colour histograms of `frame`, each region's normalised to sum 1 per channel.
-    public static func signature(of frame: Frame) -> [Float] {
+    package static func signature(of frame: Frame) -> [Float] {
         let perRegion = 3 * bins
         var histogram = [Float](repeating: 0, count: regions * regions * perRegion)
         let across = min(samplesAcross, frame.width)
@@ -75,7 +75,7 @@ package struct ShotCutDetector: Sendable {
     }
 
     /// The distance (0...1) between two signatures: the regions' mean half-L1 distance, over the channels.
-    public static func distance(_ a: [Float], _ b: [Float]) -> Double {
+    package static func distance(_ a: [Float], _ b: [Float]) -> Double {
         guard a.count == b.count, !a.isEmpty else { return 1 }
         var total: Float = 0
         for index in a.indices { total += abs(a[index] - b[index]) }

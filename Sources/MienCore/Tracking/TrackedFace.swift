@@ -4,39 +4,39 @@ package struct TrackedFace: Sendable, Equatable {
     /// found again gets a new one.
     ///
     /// Starts at 0 and counts up; `reset()` starts it again.
-    public var faceId: Int
+    package var faceId: Int
     /// The box around the mesh (or the detection, before the first mesh), frame pixels.
-    public var bounds: Rect
+    package var bounds: Rect
     /// The detector's confidence when the face was found, or the mesh presence while tracked, 0...1.
-    public var confidence: Double
+    package var confidence: Double
     /// The (smoothed) mesh.
-    public var mesh: FaceMesh
+    package var mesh: FaceMesh
     /// Head orientation from the mesh, or nil when it could not be fitted.
-    public var pose: HeadPose?
+    package var pose: HeadPose?
     /// The canonical-face fit `pose` was read from (the expression stage builds the frontal face from it
     /// instead of fitting the same mesh again).
     var poseFit: WeightedProcrustes.Fit?
     /// Brightness, size and framing of the face (set by the analyzer).
-    public var quality: FaceQuality?
+    package var quality: FaceQuality?
     /// Why this face's expressions, emoji and emotions may be wrong in this frame; empty when they can
     /// be trusted.
     ///
     /// The scores are reported either way (see `QualityFlag`).
-    public var flags: [QualityFlag]
+    package var flags: [QualityFlag]
     /// MediaPipe's blendshapes, when the expression stage ran.
-    public var blendshapes: Blendshapes?
+    package var blendshapes: Blendshapes?
     /// Affdex's expressions, when the expression stage ran.
-    public var expressions: Expressions?
+    package var expressions: Expressions?
     /// Affdex's emoji, when the expression stage ran.
-    public var emoji: EmojiScores?
+    package var emoji: EmojiScores?
     /// Emotions, valence and engagement, when emotions are enabled.
-    public var emotions: Emotions?
+    package var emotions: Emotions?
     /// Gender, age and glasses, when appearance is enabled.
-    public var appearance: Appearance?
+    package var appearance: Appearance?
     /// Where the person looks (`GazeEstimator`), nil when it cannot be measured.
-    public var gaze: Gaze?
+    package var gaze: Gaze?
 
-    public init(
+    package init(
         faceId: Int, bounds: Rect, confidence: Double, mesh: FaceMesh, pose: HeadPose?, quality: FaceQuality? = nil,
         flags: [QualityFlag] = [], blendshapes: Blendshapes? = nil, expressions: Expressions? = nil,
         emoji: EmojiScores? = nil, emotions: Emotions? = nil, appearance: Appearance? = nil

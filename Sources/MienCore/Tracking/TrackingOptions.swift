@@ -6,29 +6,29 @@ package struct TrackingOptions: Sendable, Equatable, Codable {
     ///
     /// Default 0.5, MediaPipe's
     /// `min_tracking_confidence`.
-    public var minimumPresence: Double
+    package var minimumPresence: Double
     /// While fewer than `maximumFaces` are tracked, the detector looks for new faces at least this
     /// often, seconds.
     ///
     /// Default 0.5 s: a face walking in is picked up within half a second, at the cost
     /// of one detector run (about 2.5 ms at 720p) every 15 frames of 30 fps video.
-    public var detectionInterval: Double
+    package var detectionInterval: Double
     /// Two tracks whose mesh boxes overlap by more than this IoU are one face: the younger track is
     /// dropped (see `FaceTracker`).
     ///
     /// Default 0.5.
-    public var duplicateOverlap: Double
+    package var duplicateOverlap: Double
     /// A detection overlapping a tracked face's box by more than this IoU is that face, not a new one.
     ///
     /// Default 0.3.
-    public var detectionOverlap: Double
+    package var detectionOverlap: Double
     /// Temporal smoothing of the mesh points (and so of the pose); nil turns it off.
     ///
     /// Default: MediaPipe's face-landmark One-Euro parameters.
-    public var smoothing: OneEuroFilter.Parameters?
+    package var smoothing: OneEuroFilter.Parameters?
 
     /// - Throws: `MienError.Code.invalidOptions` for values out of range.
-    public init(
+    package init(
         minimumPresence: Double = 0.5, detectionInterval: Double = 0.5, duplicateOverlap: Double = 0.5,
         detectionOverlap: Double = 0.3, smoothing: OneEuroFilter.Parameters? = .mediaPipeFaceLandmarks
     ) throws {

@@ -11,7 +11,7 @@ package enum ProcessTuning {
     /// on the 2-core machine, three passes over the 4-face mosaic clip in one process: peak RSS 340.7 MB
     /// with glibc's default, 260.8 MB with 2 arenas, 240.3 MB with 1, at the same frames/s (29-31).
     /// - Parameter count: arenas, at least 1 (default 2: one per core of the machine Mien is tuned for).
-    public static func limitMallocArenas(to count: Int = 2) {
+    package static func limitMallocArenas(to count: Int = 2) {
         mien_limit_malloc_arenas(Int32(clamping: max(count, 1)))
     }
 }

@@ -12,7 +12,7 @@ package import MienCore
 /// - Important: Not thread-safe; frames must all have the size given at creation.
 package final class VideoEncoder {
     /// How Mien encodes a video: x264's speed preset and constant rate factor.
-    public enum Speed: String, Sendable {
+    package enum Speed: String, Sendable {
         /// For annotated videos written while analysing, to be watched: the least CPU (x264 "ultrafast")
         /// at x264's default quality (rate factor 23).
         case fastest = "ultrafast"
@@ -21,7 +21,7 @@ package final class VideoEncoder {
         case balanced = "veryfast"
 
         /// x264's constant rate factor, from 0 (lossless) to 51.
-        public var quality: Int {
+        package var quality: Int {
             switch self {
             case .fastest: 23
             case .balanced: 18
@@ -32,12 +32,12 @@ package final class VideoEncoder {
     private let handle: OpaquePointer
     private let path: String
     /// Frame size in pixels, as given.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// Opens `path` for frames of `width` x `height` at `framesPerSecond`.
     /// - Throws: `.ioFailure` naming `path` when the file or the encoder cannot be opened.
-    public init(path: String, width: Int, height: Int, framesPerSecond: Double, speed: Speed) throws {
+    package init(path: String, width: Int, height: Int, framesPerSecond: Double, speed: Speed) throws {
         guard width >= 2, height >= 2 else {
             throw MienError(.invalidArgument, "a video needs frames of at least 2 x 2 pixels", input: path)
         }
@@ -58,7 +58,7 @@ package final class VideoEncoder {
 
     /// Encodes one frame.
     /// - Throws: `.invalidArgument` for a frame of another size; `.ioFailure` when it cannot be written.
-    public func write(_ frame: Frame) throws {
+    package func write(_ frame: Frame) throws {
         guard frame.width == width, frame.height == height else {
             throw MienError(
                 .invalidArgument, "frame is \(frame.width)x\(frame.height), video is \(width)x\(height)", input: path)
@@ -72,7 +72,7 @@ package final class VideoEncoder {
 
     /// Flushes the encoder and completes the file.
     /// - Throws: `.ioFailure` when the file cannot be completed (a full disk).
-    public func finish() throws {
+    package func finish() throws {
         try bridgeCall(input: path) { mien_video_encoder_finish(handle, $0) }
     }
 }

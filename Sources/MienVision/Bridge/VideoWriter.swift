@@ -11,8 +11,8 @@ package final class VideoWriter {
     private let encoder: VideoEncoder?
     private let path: String
     /// Frame width and height in pixels.
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
 
     /// Opens `path` for writing.
     ///
@@ -20,7 +20,7 @@ package final class VideoWriter {
     /// FFmpeg has no libx264) for `.mp4`, `.mov` and `.mkv`, at `speed` (x264's preset and rate factor),
     /// and Motion JPEG for `.avi` (through OpenCV; `speed` does not apply).
     /// - Throws: `MienError` with code `.ioFailure` when no encoder could be opened.
-    public init(
+    package init(
         path: String, width: Int, height: Int, framesPerSecond: Double, speed: VideoEncoder.Speed = .balanced
     ) throws {
         self.path = path
@@ -49,7 +49,7 @@ package final class VideoWriter {
     /// Appends one frame.
     /// - Throws: `.invalidArgument` when its size differs from the writer's; `.ioFailure` when it cannot be
     ///   written.
-    public func write(_ frame: Frame) throws {
+    package func write(_ frame: Frame) throws {
         if let encoder { return try encoder.write(frame) }
         guard frame.width == width, frame.height == height else {
             throw MienError(
@@ -64,5 +64,5 @@ package final class VideoWriter {
     /// Completes the file (an H.264 file's last frames and index); without it, releasing the writer does
     /// the same but cannot report a failure.
     /// - Throws: `.ioFailure` when the file cannot be completed.
-    public func finish() throws { try encoder?.finish() }
+    package func finish() throws { try encoder?.finish() }
 }

@@ -21,7 +21,7 @@ package final class InferenceCore: @unchecked Sendable {
     }
 
     /// The process-wide core, created on first use.
-    public static func shared() throws -> InferenceCore {
+    package static func shared() throws -> InferenceCore {
         try sharedCore.get()
     }
 
@@ -50,7 +50,7 @@ package final class InferenceCore: @unchecked Sendable {
     deinit { ov_core_free(handle) }
 
     /// OpenVINO's version, such as "2026.4.1-22982-...".
-    public static var version: String {
+    package static var version: String {
         var version = ov_version_t()
         guard ov_get_openvino_version(&version) == OK else { return "unknown" }
         defer { ov_version_free(&version) }
@@ -92,7 +92,7 @@ package final class InferenceCore: @unchecked Sendable {
     /// Failures are ignored here: the stage that loads the model reports them, in pipeline order.
     /// - Parameter settings: the settings a stage will load a model with when they are not the model's own
     ///   `inferenceSettings` (so that what is compiled here is what the stage asks for).
-    public static func prepare(
+    package static func prepare(
         _ models: [ModelDescriptor], store: ModelStore, settings: [ModelDescriptor: InferenceSettings] = [:]
     ) {
         guard let core = try? shared(), models.count > 1 else { return }

@@ -6,19 +6,19 @@
 /// of a frame on two streams at once (`ModelDescriptor.inferenceSettings`).
 package struct InferenceSettings: Sendable, Hashable {
     /// Threads the compiled model may use in all (at least 1), shared among its streams.
-    public var threads: Int
+    package var threads: Int
     /// Inferences the compiled model runs at once, one per infer request (at least 1; with 1, OpenVINO
     /// queues a second request behind the first).
-    public var streams: Int
+    package var streams: Int
 
     /// Values below 1 become 1.
-    public init(threads: Int = 1, streams: Int = 1) {
+    package init(threads: Int = 1, streams: Int = 1) {
         self.threads = max(1, threads)
         self.streams = max(1, streams)
     }
 
     /// One thread, one stream: what every network uses unless its stage says otherwise.
-    public static let singleThread = InferenceSettings()
+    package static let singleThread = InferenceSettings()
 
     /// The OpenVINO properties these settings stand for.
     var properties: [String: String] {

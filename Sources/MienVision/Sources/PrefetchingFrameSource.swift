@@ -14,8 +14,8 @@ package import MienCore
 /// - Important: The wrapped source is read only by the prefetching thread from then on; do not use it
 ///   directly. The thread ends at the end of the source or when this object is released.
 package final class PrefetchingFrameSource: FrameSource {
-    public let name: String
-    public let info: SourceInfo
+    package let name: String
+    package let info: SourceInfo
     /// Decoded frames and errors in order; the producer closes it at the end of the source, the
     /// consumer when it is released.
     private let queue: StageQueue<Result<Frame, MienError>>
@@ -34,7 +34,7 @@ package final class PrefetchingFrameSource: FrameSource {
 
     deinit { queue.close() }
 
-    public func nextFrame() throws -> Frame? {
+    package func nextFrame() throws -> Frame? {
         // nil once the producer has closed the queue and everything it queued has been taken.
         try queue.take()?.get()
     }

@@ -10,16 +10,16 @@ package final class AppearanceNetworks: AppearanceClassifying {
     /// dlib's training means, R, G, B.
     private static let means: [Float] = [122.781998, 117.000999, 104.297997]
     /// The ages (years) of the age model's 81 outputs.
-    public static let ages: [Double] = [0.25] + (1...80).map(Double.init)
+    package static let ages: [Double] = [0.25] + (1...80).map(Double.init)
 
     /// Loads and verifies both models.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore) throws {
+    package init(models: ModelStore) throws {
         genderNetwork = try NeuralNetwork(.gender, store: models)
         ageNetwork = try NeuralNetwork(.age, store: models)
     }
 
-    public func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {
+    package func maleProbability(in frame: Frame, points: [Point3D]) throws -> Double {
         let output = try run(genderNetwork, frame: frame, points: points, size: 32)
         guard output.count == 2 else {
             throw MienError(.modelInvalid, "unexpected gender output", input: ModelDescriptor.gender.fileName)
@@ -27,7 +27,7 @@ package final class AppearanceNetworks: AppearanceClassifying {
         return Double(output[1])
     }
 
-    public func age(in frame: Frame, points: [Point3D]) throws -> Double {
+    package func age(in frame: Frame, points: [Point3D]) throws -> Double {
         let output = try run(ageNetwork, frame: frame, points: points, size: 64)
         guard output.count == Self.ages.count else {
             throw MienError(.modelInvalid, "unexpected age output", input: ModelDescriptor.age.fileName)

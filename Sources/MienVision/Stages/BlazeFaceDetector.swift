@@ -9,7 +9,7 @@ package import MienCore
 ///
 /// - Important: Not reentrant: one `detect(in:)` at a time (the networks keep per-call state).
 package final class BlazeFaceDetector: FaceDetecting {
-    public let options: DetectionOptions
+    package let options: DetectionOptions
     private let network: NeuralNetwork
     private let decoder: BlazeFaceDecoder
     private let inputSize: Int
@@ -26,7 +26,7 @@ package final class BlazeFaceDetector: FaceDetecting {
 
     /// Affdex's smallest detectable face is about 30 px; tiles are planned so faces of this width
     /// (frame pixels) stay large enough for the full-range model.
-    public static let smallModeMinimumFace = 30.0
+    package static let smallModeMinimumFace = 30.0
     /// Face width (model input pixels) that the full-range model still finds reliably at 192 x 192.
     ///
     /// Measured by padding dlib's labelled example photos onto larger canvases (no tiling): recall is
@@ -37,7 +37,7 @@ package final class BlazeFaceDetector: FaceDetecting {
     static let maximumTilesPerAxis = 3
 
     /// The model a face mode runs: short range for `.large`, full range for `.small`.
-    public static func model(for faceMode: FaceMode) -> ModelDescriptor {
+    package static func model(for faceMode: FaceMode) -> ModelDescriptor {
         switch faceMode {
         case .large: .blazeFaceShortRange
         case .small: .blazeFaceFullRange
@@ -46,7 +46,7 @@ package final class BlazeFaceDetector: FaceDetecting {
 
     /// Loads and verifies the model `options.faceMode` needs.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the model file.
-    public init(options: DetectionOptions, models: ModelStore) throws {
+    package init(options: DetectionOptions, models: ModelStore) throws {
         self.options = options
         let descriptor: ModelDescriptor
         let anchors: SSDAnchorOptions
@@ -73,13 +73,13 @@ package final class BlazeFaceDetector: FaceDetecting {
     /// first pass finds nothing the frame is looked at again inside a black margin of half its size on
     /// each side, which brings such a face to half the input. It costs one more model run, and only on
     /// frames where no face was found.
-    public static let zoomOutMargin = 0.5
+    package static let zoomOutMargin = 0.5
     /// Least confidence of a face found only by the zoomed-out look: a second look at a frame with no
     /// face is a second chance for a false one (dlib's dogs photo gives a dog at 0.51), while 95 % of
     /// the tight face crops of the dev data score above 0.61.
-    public static let zoomOutMinimumConfidence = 0.6
+    package static let zoomOutMinimumConfidence = 0.6
 
-    public func detect(in frame: Frame) throws -> [FaceDetection] {
+    package func detect(in frame: Frame) throws -> [FaceDetection] {
         let regions = tiles?.regions(width: frame.width, height: frame.height) ?? [frame.bounds]
         let found = try detect(in: frame, regions: regions)
         guard found.isEmpty else { return found }

@@ -11,12 +11,12 @@ package final class BlendshapeEstimator: BlendshapeEstimating {
 
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore) throws {
+    package init(models: ModelStore) throws {
         network = try NeuralNetwork(.blendshapes, store: models)
     }
 
     /// The blendshapes of a face whose 478 mesh points (pixels; z unused) are `points`.
-    public func blendshapes(points: [Point3D]) throws -> Blendshapes {
+    package func blendshapes(points: [Point3D]) throws -> Blendshapes {
         guard points.count == FaceLandmark.count else {
             throw MienError(.invalidArgument, "blendshapes need the 478-point mesh, got \(points.count) points")
         }

@@ -6,7 +6,7 @@ package import MienCore
 package final class EmotionNetwork: EmotionClassifying {
     private let network: NeuralNetwork
     /// Input side in pixels.
-    public static let inputSize = 64
+    package static let inputSize = 64
     /// fer's preprocessing: gray, pixel / 127.5 - 1; outside the picture repeats its edges, like the
     /// CNN's training augmentation.
     private static let spec = TensorSpec(
@@ -15,7 +15,7 @@ package final class EmotionNetwork: EmotionClassifying {
 
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore) throws {
+    package init(models: ModelStore) throws {
         network = try NeuralNetwork(.ferEmotion, store: models)
     }
 
@@ -23,11 +23,11 @@ package final class EmotionNetwork: EmotionClassifying {
     ///
     /// Mirroring is the test-time augmentation the CNN's training used (random flips): on fer2013's
     /// PublicTest half, whole pictures score 65.2 % alone and 66.1 % averaged with their mirror images.
-    public func viewCount(in frame: Frame, points: [Point3D]) -> Int {
+    package func viewCount(in frame: Frame, points: [Point3D]) -> Int {
         EmotionView.views(of: points, in: frame).count
     }
 
-    public func probabilities(in frame: Frame, points: [Point3D], view: Int) throws -> [Double] {
+    package func probabilities(in frame: Frame, points: [Point3D], view: Int) throws -> [Double] {
         let views = EmotionView.views(of: points, in: frame)
         guard views.indices.contains(view),
             let transform = views[view].transform(points: points, in: frame, size: Self.inputSize)
@@ -44,13 +44,13 @@ package final class EmotionNetwork: EmotionClassifying {
     }
 
     /// The transform that stretches the whole of `frame` onto the input: fer's own framing of a face crop.
-    public static func wholePicture(of frame: Frame) -> AffineTransform {
+    package static func wholePicture(of frame: Frame) -> AffineTransform {
         EmotionView.wholePicture(of: frame, size: inputSize)
     }
 
     /// The 7 probabilities of the region `tensorFromFrame` maps onto the 64 x 64 input (fer's own use:
     /// a detector box stretched to the input).
-    public func probabilities(in frame: Frame, tensorFromFrame: AffineTransform) throws -> [Double] {
+    package func probabilities(in frame: Frame, tensorFromFrame: AffineTransform) throws -> [Double] {
         let outputs = try network.run(frame, tensorFromFrame: tensorFromFrame, spec: Self.spec)
         guard let scores = outputs.first, scores.count == FacialEmotionCNN.classes.count else {
             throw MienError(.modelInvalid, "unexpected emotion output", input: network.name)

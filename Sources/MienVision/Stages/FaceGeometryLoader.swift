@@ -2,7 +2,7 @@ import MienCore
 
 extension CanonicalFaceModel {
     /// Loads MediaPipe's canonical face from the verified models directory.
-    public init(models: ModelStore) throws {
+    package init(models: ModelStore) throws {
         do {
             try self.init(metadata: [UInt8](models.bytes(of: .faceGeometry)))
         } catch let error as MienError {

@@ -16,10 +16,10 @@ package import MienCore
 /// - Important: Not reentrant: one call at a time.
 package final class FaceMeshEstimator: FaceMeshEstimating {
     /// The model's input side in pixels.
-    public static let inputSize = 256
+    package static let inputSize = 256
     /// Threads (and infer requests) used for several faces: the machine's cores, at most 2 (measured on
     /// the 2-core machine).
-    public static let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 2))
+    package static let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 2))
     private let network: NeuralNetwork
     private var extraNetworks: [NeuralNetwork] = []
     /// MediaPipe's landmark-model normalisation: RGB, pixel / 255.
@@ -33,7 +33,7 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
     /// - Parameter aloneInPipeline: true when no stage measures the faces after the mesh (default false):
     ///   see `inferenceSettings(aloneInPipeline:)`.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore, aloneInPipeline: Bool = false) throws {
+    package init(models: ModelStore, aloneInPipeline: Bool = false) throws {
         let settings = Self.inferenceSettings(aloneInPipeline: aloneInPipeline)
         network = try NeuralNetwork(.faceMesh, store: models, settings: settings)
         usesLanes = settings.streams > 1
@@ -48,16 +48,16 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
     /// builds, three rounds: one face 244-253 fps with a thread per lane, 312-328 fps on both threads;
     /// four faces 102-106 against 92-115 fps (no change beyond noise). With every metric the two threads
     /// were no faster on one face and slower on four (60-73 against 84 fps), hence the two settings.
-    public static func inferenceSettings(aloneInPipeline: Bool) -> InferenceSettings {
+    package static func inferenceSettings(aloneInPipeline: Bool) -> InferenceSettings {
         aloneInPipeline
             ? InferenceSettings(threads: lanes, streams: 1) : ModelDescriptor.faceMesh.inferenceSettings
     }
 
-    public func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
+    package func mesh(in frame: Frame, region: FaceRegion) throws -> FaceMesh {
         try Self.mesh(in: frame, region: region, network: network)
     }
 
-    public func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
+    package func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
         guard regions.count > 1, usesLanes else { return try regions.map { try mesh(in: frame, region: $0) } }
         while extraNetworks.count < Self.lanes - 1 { extraNetworks.append(try network.lane()) }
         let work = LaneWork(networks: [network] + extraNetworks, count: regions.count)

@@ -15,15 +15,15 @@ package final class FaceRecognitionNetwork: FaceRecognizing {
 
     /// Loads and verifies the model.
     /// - Throws: `.modelMissing`, `.modelAltered` or `.modelInvalid` naming the file.
-    public init(models: ModelStore) throws {
+    package init(models: ModelStore) throws {
         network = try NeuralNetwork(.faceRecognition, store: models)
     }
 
-    public func chip(of frame: Frame, chipFromFrame: AffineTransform) throws -> Frame {
+    package func chip(of frame: Frame, chipFromFrame: AffineTransform) throws -> Frame {
         try frame.warped(by: chipFromFrame, width: RecognitionChip.side, height: RecognitionChip.side)
     }
 
-    public func descriptor(ofChip chip: Frame) throws -> FaceDescriptor {
+    package func descriptor(ofChip chip: Frame) throws -> FaceDescriptor {
         guard chip.width == RecognitionChip.side, chip.height == RecognitionChip.side else {
             throw MienError(
                 .invalidArgument, "a recognition chip is \(RecognitionChip.side) pixels square",

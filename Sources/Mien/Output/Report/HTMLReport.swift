@@ -21,7 +21,7 @@ package enum HTMLReport {
     ///   - inputs: the inputs, in the order shown.
     ///   - generator: who made the page (for example "mien 0.4.0"), printed in the header.
     ///   - date: when, printed in the header.
-    public static func render(_ inputs: [InputReport], generator: String, date: Date = Date()) throws -> String {
+    package static func render(_ inputs: [InputReport], generator: String, date: Date = Date()) throws -> String {
         let template = try MustacheTemplate(string: ReportTemplate.page)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

@@ -5,34 +5,34 @@ package import MienCore
 /// and per face the timelines of emotions, valence and engagement, its appearance and a thumbnail.
 package struct InputReport: Sendable {
     /// One face of the input.
-    public struct Face: Sendable {
+    package struct Face: Sendable {
         /// The face's ID (`FaceResult.faceId`).
-        public var faceId: Int
+        package var faceId: Int
         /// Metric name (Affdex spelling: emotion names, "valence", "engagement") to its timeline.
-        public var timelines: [String: Timeline] = [:]
+        package var timelines: [String: Timeline] = [:]
         /// One finished episode, drawn as a band on the timelines.
-        public struct Band: Sendable, Codable, Equatable {
-            public var metric: String
-            public var onset: Double
-            public var offset: Double
+        package struct Band: Sendable, Codable, Equatable {
+            package var metric: String
+            package var onset: Double
+            package var offset: Double
         }
         /// The face's finished episodes, in the order they finished (at most `maximumEpisodesPerFace`).
-        public var episodes: [Band] = []
+        package var episodes: [Band] = []
         /// A square picture of the face from its best frame (largest, preferably without quality flags).
-        public var thumbnail: Frame?
+        package var thumbnail: Frame?
         /// The thumbnail as JPEG, when the report was read back from a file (`InputReport`'s `Codable`
         /// form: a shard's `<name>.report.json`) rather than gathered from frames.
-        public var thumbnailJPEG: [UInt8]?
+        package var thumbnailJPEG: [UInt8]?
         /// The latest appearance (already aggregated over the track by the detector).
-        public var gender: Gender?
+        package var gender: Gender?
         /// The latest apparent-age bracket.
-        public var age: AgeBracket?
+        package var age: AgeBracket?
         /// Whether the face wears glasses, latest reading.
-        public var glasses: Bool?
+        package var glasses: Bool?
         var thumbnailScore = 0.0
 
         /// The thumbnail as JPEG (quality 85), from the file it was read from or encoded from the pixels.
-        public var encodedThumbnail: [UInt8]? {
+        package var encodedThumbnail: [UInt8]? {
             thumbnailJPEG ?? thumbnail.flatMap { try? $0.encoded(as: .jpeg(quality: InputReport.thumbnailQuality)) }
         }
     }
@@ -41,26 +41,26 @@ package struct InputReport: Sendable {
     static let thumbnailQuality = 85
 
     /// Side of the thumbnails, pixels.
-    public static let thumbnailSize = 96
+    package static let thumbnailSize = 96
     /// A later frame replaces the thumbnail only when its score is this much higher (avoids re-cropping
     /// on every frame of a slow zoom).
     static let thumbnailImprovement = 1.15
     /// Most episode bands kept per face (a 2-hour talk at 20 blinks a minute has 2,400 blinks).
     static let maximumEpisodesPerFace = 5000
     /// Metrics that get timelines.
-    public static let timelineMetrics: [String] =
+    package static let timelineMetrics: [String] =
         Emotion.allCases.filter { $0 != .neutral }.map(\.rawValue) + ["valence", "engagement"]
 
     /// The input reported on (its path or name).
-    public let input: String
+    package let input: String
     /// The same numbers the summary file holds.
-    public private(set) var summary: InputSummary
+    package private(set) var summary: InputSummary
     /// The faces, by `faceId`.
-    public private(set) var faces: [Int: Face] = [:]
+    package private(set) var faces: [Int: Face] = [:]
     /// Seconds of the first and last frame seen.
-    public private(set) var timeRange: ClosedRange<Double>?
+    package private(set) var timeRange: ClosedRange<Double>?
     /// Set when the input did not finish normally ("interrupted", or the error).
-    public var problem: String?
+    package var problem: String?
 
     private let timelineCapacity: Int
 
@@ -68,14 +68,14 @@ package struct InputReport: Sendable {
     /// - Parameters:
     ///   - input: the input's name, as the report shows it.
     ///   - timelineCapacity: most points per timeline (see `Timeline`).
-    public init(input: String, timelineCapacity: Int = 600) {
+    package init(input: String, timelineCapacity: Int = 600) {
         self.input = input
         summary = InputSummary(input: input)
         self.timelineCapacity = timelineCapacity
     }
 
     /// Adds one frame's result; `frame` (its pixels, when the caller has them) feeds the thumbnails.
-    public mutating func add(_ result: DetectorResult, frame: Frame?) {
+    package mutating func add(_ result: DetectorResult, frame: Frame?) {
         summary.add(result)
         let t = result.timestamp
         timeRange = timeRange.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
@@ -108,7 +108,7 @@ package struct InputReport: Sendable {
     }
 
     /// Adds episodes finished at the input's end (a frame's come with `add(_:frame:)`).
-    public mutating func add(_ episodes: [EpisodeEvent]) { add(episodes, toSummary: true) }
+    package mutating func add(_ episodes: [EpisodeEvent]) { add(episodes, toSummary: true) }
 
     private mutating func add(_ episodes: [EpisodeEvent], toSummary: Bool) {
         if toSummary { summary.add(episodes) }
@@ -126,7 +126,7 @@ package struct InputReport: Sendable {
 extension InputReport {
     /// The same part with its timelines re-bucketed to at most `capacity` points (a page of thousands of
     /// inputs draws fewer points per chart); unchanged when they are already that small.
-    public func resampled(timelineCapacity capacity: Int) -> InputReport {
+    package func resampled(timelineCapacity capacity: Int) -> InputReport {
         guard capacity < timelineCapacity else { return self }
         var copy = self
         for (id, face) in faces {
@@ -150,7 +150,7 @@ extension InputReport: Codable {
         case input, summary, faces, timeRange, problem, timelineCapacity
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         input = try container.decode(String.self, forKey: .input)
         summary = InputSummary(state: try container.decode(InputSummary.State.self, forKey: .summary))
@@ -161,7 +161,7 @@ extension InputReport: Codable {
         timelineCapacity = try container.decode(Int.self, forKey: .timelineCapacity)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(input, forKey: .input)
         try container.encode(summary.state, forKey: .summary)
@@ -177,7 +177,7 @@ extension InputReport.Face: Codable {
         case faceId, timelines, thumbnailJPEG, gender, age, glasses, thumbnailScore, episodes
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         faceId = try container.decode(Int.self, forKey: .faceId)
         timelines = try container.decode([String: Timeline].self, forKey: .timelines)
@@ -189,7 +189,7 @@ extension InputReport.Face: Codable {
         episodes = try container.decodeIfPresent([Band].self, forKey: .episodes) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(faceId, forKey: .faceId)
         try container.encode(timelines, forKey: .timelines)

@@ -6,16 +6,16 @@ package import MienCore
 /// Coordinates are SVG user units: x grows right, y grows down, the plot area starts at (`left`, `top`).
 package struct LineChart: Sendable {
     /// One line of the chart.
-    public struct Series: Sendable {
+    package struct Series: Sendable {
         /// The legend's name of the line (a metric).
-        public var name: String
+        package var name: String
         /// CSS colour.
-        public var colour: String
+        package var colour: String
         /// The points, oldest first: time in seconds, value in the metric's units.
-        public var samples: [Timeline.Sample]
+        package var samples: [Timeline.Sample]
 
         /// A line named `name`, drawn in CSS colour `colour` through `samples`.
-        public init(name: String, colour: String, samples: [Timeline.Sample]) {
+        package init(name: String, colour: String, samples: [Timeline.Sample]) {
             self.name = name
             self.colour = colour
             self.samples = samples
@@ -23,77 +23,77 @@ package struct LineChart: Sendable {
     }
 
     /// A drawn line: its SVG `points` attribute, one string per unbroken run (gaps in time break it).
-    public struct Path: Sendable {
+    package struct Path: Sendable {
         /// The legend's name of the line.
-        public var name: String
+        package var name: String
         /// CSS colour.
-        public var colour: String
+        package var colour: String
         /// SVG `points` attributes, one per unbroken run.
-        public var runs: [String]
+        package var runs: [String]
         /// A single-sample run is drawn as a dot: its centres.
-        public var dots: [Point]
+        package var dots: [Point]
     }
 
     /// An episode drawn as a band behind the lines (or in its lane): a rectangle in SVG user units.
-    public struct Band: Sendable {
+    package struct Band: Sendable {
         /// The metric and its times, as the band's tooltip says them.
-        public var label: String
-        public var colour: String
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
+        package var label: String
+        package var colour: String
+        package var x: Double
+        package var y: Double
+        package var width: Double
+        package var height: Double
     }
 
     /// An axis label at a position along the axis.
-    public struct Tick: Sendable {
+    package struct Tick: Sendable {
         /// SVG user units along the axis (x from the left edge, y from the top).
-        public var position: Double
+        package var position: Double
         /// The text shown at the tick.
-        public var label: String
+        package var label: String
     }
 
     /// Width of the whole chart, SVG user units.
-    public static let width = 640.0
+    package static let width = 640.0
     /// Height of the whole chart, SVG user units.
-    public static let height = 170.0
+    package static let height = 170.0
     /// Margin left of the plot area (for the y labels), SVG user units.
-    public static let left = 42.0
+    package static let left = 42.0
     /// Margin right of the plot area, SVG user units.
-    public static let right = 10.0
+    package static let right = 10.0
     /// Margin above the plot area, SVG user units.
-    public static let top = 8.0
+    package static let top = 8.0
     /// Margin below the plot area (for the x labels), SVG user units.
-    public static let bottom = 22.0
+    package static let bottom = 22.0
 
     /// The chart's heading (the face and what is drawn).
-    public var title: String
+    package var title: String
     /// The drawn lines, one per series.
-    public var paths: [Path]
+    package var paths: [Path]
     /// Time labels along the x axis (seconds).
-    public var xTicks: [Tick]
+    package var xTicks: [Tick]
     /// Value labels along the y axis.
-    public var yTicks: [Tick]
+    package var yTicks: [Tick]
     /// Where y = 0 sits when the range crosses zero (valence), else nil.
-    public var zeroLine: Double?
+    package var zeroLine: Double?
     /// Episodes of the charted metrics, behind the lines (`Episodes`: in lanes, one per metric).
-    public var bands: [Band] = []
+    package var bands: [Band] = []
     /// The chart's height, SVG user units (taller for many lanes).
-    public var height = LineChart.height
+    package var height = LineChart.height
     /// Margin left of the plot area, SVG user units (wider for the lanes' metric names).
-    public var left = LineChart.left
+    package var left = LineChart.left
 
     /// A gap between samples longer than this many times the typical step starts a new run.
     static let gapFactor = 5.0
 
     /// One episode to draw: its metric, times (seconds) and colour.
-    public struct Episode: Sendable {
-        public var metric: String
-        public var onset: Double
-        public var offset: Double
-        public var colour: String
+    package struct Episode: Sendable {
+        package var metric: String
+        package var onset: Double
+        package var offset: Double
+        package var colour: String
 
-        public init(metric: String, onset: Double, offset: Double, colour: String) {
+        package init(metric: String, onset: Double, offset: Double, colour: String) {
             self.metric = metric
             self.onset = onset
             self.offset = offset
@@ -103,7 +103,7 @@ package struct LineChart: Sendable {
 
     /// Lays out `series` over `timeRange` (seconds) and `valueRange` (the metric's fixed scale), with
     /// `episodes` as bands the plot's height behind the lines.
-    public init(
+    package init(
         title: String, series: [Series], timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>,
         episodes: [Episode] = []
     ) {
@@ -150,7 +150,7 @@ package struct LineChart: Sendable {
 
     /// Episodes in lanes, one per metric (the metrics in `order`'s order), over `timeRange` (seconds): when each
     /// expression, emotion or blink was on.
-    public init(lanes title: String, episodes: [Episode], order: [String], timeRange: ClosedRange<Double>) {
+    package init(lanes title: String, episodes: [Episode], order: [String], timeRange: ClosedRange<Double>) {
         self.title = title
         let lane = 16.0
         let left = Self.laneLeft
@@ -205,7 +205,7 @@ package struct LineChart: Sendable {
     }
 
     /// "12 s", "1:05" or "1:02:03".
-    public static func timeLabel(_ seconds: Double) -> String {
+    package static func timeLabel(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         if abs(seconds - seconds.rounded()) > 1e-6 && seconds < 10 {
             return String(Double(Int((seconds * 10).rounded())) / 10) + " s"

@@ -6,27 +6,27 @@
 /// as a 30-second one and every stretch of time keeps the same resolution.
 package struct Timeline: Sendable, Codable {
     /// One plotted point: `time` in seconds from the start of the input, `value` in the metric's units.
-    public struct Sample: Sendable, Equatable, Codable {
+    package struct Sample: Sendable, Equatable, Codable {
         /// Seconds from the start of the input.
-        public var time: Double
+        package var time: Double
         /// The metric's value, in its units (0...100 for scores, -100...100 for valence).
-        public var value: Double
+        package var value: Double
 
         /// A point at `time` seconds with `value`.
-        public init(time: Double, value: Double) {
+        package init(time: Double, value: Double) {
             self.time = time
             self.value = value
         }
     }
 
     /// Most points kept (at least 2; even, so pairs merge cleanly).
-    public let capacity: Int
+    package let capacity: Int
     /// The points, oldest first (the bucket still filling is not included until it is full).
-    public private(set) var points: [Sample] = []
+    package private(set) var points: [Sample] = []
     /// Samples per point.
-    public private(set) var bucketSize = 1
+    package private(set) var bucketSize = 1
     /// Every sample ever added.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// The bucket still filling: sums of its samples' times and values, and how many there are.
     private struct Pending: Sendable, Codable {
@@ -38,13 +38,13 @@ package struct Timeline: Sendable, Codable {
 
     /// An empty timeline.
     /// - Parameter capacity: most points kept; rounded up to an even number of at least 2.
-    public init(capacity: Int = 600) {
+    package init(capacity: Int = 600) {
         self.capacity = max(2, capacity + capacity % 2)
         points.reserveCapacity(self.capacity)
     }
 
     /// Adds one sample (non-finite values are ignored).
-    public mutating func add(time: Double, value: Double) {
+    package mutating func add(time: Double, value: Double) {
         guard time.isFinite, value.isFinite else { return }
         count += 1
         pending = Pending(time: pending.time + time, value: pending.value + value, count: pending.count + 1)
@@ -55,7 +55,7 @@ package struct Timeline: Sendable, Codable {
     }
 
     /// The points plus the partly filled last bucket (what a chart should draw).
-    public var samples: [Sample] {
+    package var samples: [Sample] {
         guard pending.count > 0 else { return points }
         let n = Double(pending.count)
         return points + [Sample(time: pending.time / n, value: pending.value / n)]
