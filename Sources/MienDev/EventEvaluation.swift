@@ -206,13 +206,10 @@ struct EventEvaluation {
     /// `video-file-name#frame` of every labelled cut.
     private static func labelledCuts() throws -> Set<String> {
         let path = SampleMedia.repositoryRoot.appendingPathComponent("Tests/Fixtures/shot-cuts/cuts.csv").path
-        let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") && !$0.isEmpty }.dropFirst()
         return Set(
-            rows.compactMap { row in
-                let cells = row.split(separator: ",")
+            try CSVRecords.rows(ofCommented: path).dropFirst().compactMap { cells in
                 guard cells.count >= 2 else { return nil }
-                return URL(fileURLWithPath: String(cells[0])).lastPathComponent + "#" + cells[1]
+                return URL(fileURLWithPath: cells[0]).lastPathComponent + "#" + cells[1]
             })
     }
 

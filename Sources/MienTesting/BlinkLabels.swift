@@ -1,4 +1,5 @@
 import Foundation
+import Mien
 
 /// The hand-labelled blinks of the development videos (`Tests/Fixtures/blink-labels/blinks.csv`): per video
 /// (its path under the evaluation folder), the first and last closed frame of each blink and of each long
@@ -24,11 +25,8 @@ public struct BlinkLabels: Sendable {
     /// Reads the labels at `path` (lines starting with `#` are comments; the first other line is the header).
     /// - Throws: when the file cannot be read or a row is malformed (naming the line).
     public init(path: String = BlinkLabels.path) throws {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
         var videos: [String: [Run]] = [:]
-        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        for (number, line) in lines.dropFirst().enumerated() {
-            let cells = line.split(separator: ",").map(String.init)
+        for (number, cells) in try CSVRecords.rows(ofCommented: path).dropFirst().enumerated() {
             guard cells.count == 4, let kind = Run.Kind(rawValue: cells[1]), let first = Int(cells[2]),
                 let last = Int(cells[3]), first <= last
             else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: "\(path) row \(number + 1)"]) }

@@ -1,4 +1,5 @@
 public import Foundation
+import Mien
 
 /// A face image with an expression (or emotion) label.
 public struct LabelledExpression: Sendable {
@@ -17,11 +18,8 @@ public struct LabelledExpression: Sendable {
     public static func csv(_ folder: URL, table: String, file: String, label: String, subject: String? = nil) throws
         -> [LabelledExpression]
     {
-        let text = try String(contentsOf: folder.appendingPathComponent(table), encoding: .utf8)
-        let lines = text.split(whereSeparator: \.isNewline).map {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
-        guard let header = lines.first?.map(String.init),
+        let lines = try CSVRecords.rows(ofCommented: folder.appendingPathComponent(table).path)
+        guard let header = lines.first,
             let fileColumn = header.firstIndex(of: file), let labelColumn = header.firstIndex(of: label)
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: table]) }
         let subjectColumn = subject.flatMap { header.firstIndex(of: $0) }

@@ -40,10 +40,8 @@ public struct LabelledLandmarks: Sendable {
 
     /// The helen split's `faces.csv` (image, face_id, pts, box) with its `.pts` files.
     public static func helen(_ folder: URL) throws -> [LabelledLandmarks] {
-        let rows = try String(contentsOf: folder.appendingPathComponent("faces.csv"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).dropFirst()
-        return try rows.compactMap { row in
-            let cells = row.split(separator: ",").map(String.init)
+        let rows = try CSVRecords.rows(ofCommented: folder.appendingPathComponent("faces.csv").path).dropFirst()
+        return try rows.compactMap { cells in
             guard cells.count >= 3 else { return nil }
             let points = try pts(folder.appendingPathComponent(cells[2]))
             guard points.count == 68 else { return nil }
@@ -95,10 +93,8 @@ public struct LabelledPose: Sendable {
 
     /// Reads `labels.csv` (file, person, series, number, tilt, pan, cx, cy, w, h, glasses).
     public static func pointing04(_ folder: URL) throws -> [LabelledPose] {
-        let rows = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
-            .split(whereSeparator: \.isNewline).dropFirst()
-        return rows.compactMap { row in
-            let c = row.split(separator: ",").map(String.init)
+        let rows = try CSVRecords.rows(ofCommented: folder.appendingPathComponent("labels.csv").path).dropFirst()
+        return rows.compactMap { c in
             guard c.count >= 11, let tilt = Double(c[4]), let pan = Double(c[5]), let cx = Double(c[6]),
                 let cy = Double(c[7]), let person = Int(c[1])
             else { return nil }

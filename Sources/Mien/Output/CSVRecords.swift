@@ -30,6 +30,19 @@ package enum CSVRecords {
         separator == "\t" ? "tabs" : "'\(separator)'"
     }
 
+    /// The rows of a file of labels or fixtures, read as `parse` reads CSV (quotes, commas in cells).
+    ///
+    /// Lines starting with `#` are comments and rows with every cell empty are skipped. The one reader of every
+    /// CSV Mien's evaluation and tests read, as `read(path:)` is of those people write.
+    /// - Throws: `.unreadable` naming `path` when it cannot be read as UTF-8; `.corruptData` as `parse`.
+    package static func rows(ofCommented path: String) throws -> [[String]] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else { throw MienError(.unreadable, "cannot be read as UTF-8 text", input: path) }
+        let kept = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        return try parse(kept, source: path).filter { row in row.contains { !$0.isEmpty } }
+    }
+
     /// The rows of `text`, each its cells in order; a last empty line and `\r\n` line ends are accepted.
     /// - Throws: `.corruptData` naming `source` when a quoted cell is never closed.
     package static func parse(_ text: String, source: String, separator: Unicode.Scalar = ",") throws -> [[String]] {
