@@ -1,7 +1,9 @@
 /// Detection, mesh, head pose, tracking and the measuring stages in one object, one frame at a time.
 ///
-/// For code that wants Mien's analysis on its own thread without a `Detector` (the evaluation, tests, a loop
-/// of your own). The `Detector` runs the same two halves (`locator`, `measurer`) on two threads.
+/// For code that needs what the stages make before it becomes a `DetectorResult`: the raw evidence behind a
+/// mapping, recognition embeddings, one stage's time (MienDev's feature dumps and benchmarks, each saying why at
+/// its call), or a loop of your own. Results people use (and `make eval`'s figures for expressions, affect, pose
+/// and landmarks) come from a `Detector`, which runs the same two halves (`locator`, `measurer`) on two threads.
 ///
 /// The running mode is fixed at creation: `.discreteImages` treats every frame as unrelated (each is
 /// detected afresh, IDs count from 0 in each image, no events, no smoothing); `.stream` tracks faces

@@ -103,6 +103,7 @@ struct AffectEvaluation {
             glassesSets.append((name, images))
         }
         guard !glassesSets.isEmpty else { return nil }
+        // FaceAnalyzer, not a Detector: this reads the appearance stages' own faces, which results do not carry.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
             appearance: true, models: models)

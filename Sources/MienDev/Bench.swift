@@ -151,6 +151,7 @@ struct Bench: ParsableCommand {
     /// model and everything Mien adds after it (frontal fit, features, mapping, baseline, emoji, tongue).
     private func measureExpressionStage(models: ModelStore) throws -> [String: Any] {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        // FaceAnalyzer, not a Detector: this reads one stage's time on its own, which a Detector run mixes with the others.
         let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)
         guard let face = try analyzer.analyze(frame).faces.first else {
             throw MienError(.internalFailure, "no face in the sample still")
@@ -184,6 +185,7 @@ struct Bench: ParsableCommand {
     /// sample still's face.
     private func measureAffectStage(models: ModelStore) throws -> [String: Any] {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        // FaceAnalyzer, not a Detector: this reads one stage's time on its own, which a Detector run mixes with the others.
         let analyzer = try FaceAnalyzer(mode: .discreteImages, expressions: ExpressionOptions(), models: models)
         guard let face = try analyzer.analyze(frame).faces.first else {
             throw MienError(.internalFailure, "no face in the sample still")

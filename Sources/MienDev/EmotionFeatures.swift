@@ -15,6 +15,7 @@ struct EmotionFeatures: ParsableCommand {
 
     func run() throws {
         let models = try ModelStore()
+        // FaceAnalyzer, not a Detector: this reads the raw evidence behind the emotion mapping, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             expressions: ExpressionOptions(), models: models)
@@ -62,6 +63,7 @@ struct GlassesFeatures: ParsableCommand {
     var images: [String]
 
     func run() throws {
+        // FaceAnalyzer, not a Detector: this reads the raw evidence behind the emotion mapping, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: ModelStore())
         print("file,found,flagged,bridge,bar,score,lens_darkness,yaw")

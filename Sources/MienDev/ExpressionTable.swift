@@ -21,6 +21,7 @@ struct ExpressionTable: ParsableCommand {
     func run() throws {
         let root = URL(fileURLWithPath: ProcessInfo.processInfo.environment["EVAL_DIR"] ?? "../shared/eval")
         let models = try ModelStore()
+        // FaceAnalyzer, not a Detector: this reads each face's raw expression evidence beside the scores, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             expressions: ExpressionOptions(), models: models)

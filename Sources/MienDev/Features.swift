@@ -13,6 +13,7 @@ struct Features: ParsableCommand {
 
     func run() throws {
         let models = try ModelStore()
+        // FaceAnalyzer, not a Detector: this reads the raw features behind the expression mappings, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
         let blendshapes = try BlendshapeEstimator(models: models)

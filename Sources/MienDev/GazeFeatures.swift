@@ -16,6 +16,7 @@ struct GazeFeatures: ParsableCommand {
         guard let root = SampleMedia.evaluationDirectory else { throw MienError(.notFound, "no evaluation data") }
         if set == "yalefaces" { return try yalefaces(root) }
         let models = try ModelStore()
+        // FaceAnalyzer, not a Detector: this reads the iris and eye-region evidence behind the gaze, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
         let estimator = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
@@ -57,6 +58,7 @@ struct GazeFeatures: ParsableCommand {
     /// Yalefaces: everyone faces the camera; the label is the expression.
     private func yalefaces(_ root: URL) throws {
         let models = try ModelStore()
+        // FaceAnalyzer, not a Detector: this reads the iris and eye-region evidence behind the gaze, which no result carries.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
         print("subject,label,yaw,pitch,imgLX,imgLY,imgRX,imgRY")

@@ -168,6 +168,7 @@ struct GeometryEvaluation {
         var tracks: [String: [[Point3D]]] = [:]
         var interocular = 0.0
         for (label, smoothing) in [("raw", nil), ("smoothed", OneEuroFilter.Parameters.mediaPipeFaceLandmarks)] {
+            // FaceAnalyzer, not a Detector: this switches the mesh smoothing off and on (a tracking option a Detector does not expose).
             let analyzer = try FaceAnalyzer(
                 mode: .stream, tracking: TrackingOptions(smoothing: smoothing), models: models)
             let source = try VideoFileSource(path: path)

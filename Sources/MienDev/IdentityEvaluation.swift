@@ -40,6 +40,7 @@ struct IdentityEvaluation {
         let images = folder.appendingPathComponent("images")
         let files = try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix(".jpg") }
             .sorted()
+        // FaceAnalyzer, not a Detector: this cuts recognition chips from the mesh to evaluate the recognition network itself.
         let analyzer = try FaceAnalyzer(
             mode: .discreteImages,
             detection: DetectionOptions(faceMode: .small, maximumFaces: 1, wholePictureFallback: true), models: models)

@@ -45,6 +45,7 @@ struct TrackingBench {
             // The settings a Detector gives the mesh with and without a measuring stage.
             let mesher = TimedMesher(try FaceMeshEstimator(models: models, aloneInPipeline: !expressions))
             let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))
+            // FaceAnalyzer, not a Detector: this reads the tracker's cost on its own, which a Detector run mixes with the others.
             let analyzer = FaceAnalyzer(
                 mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,
                 mesher: mesher, geometry: try CanonicalFaceModel(models: models),
