@@ -158,11 +158,15 @@ deps:
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint
 ## on the GitHub workflows (from PyPI, pinned with hashes in scripts/python/release-tools.txt), and no two paths
 ## that differ only in case (one path on macOS's default file system), and the count of public types `import Mien`
-## exposes pinned (API_TYPES; scripts/api-types.py on the symbol graphs, about 40 s: a new public type is a decision).
+## exposes pinned (API_TYPES; scripts/api-types.py on the symbol graphs: a new public type is a decision). It builds
+## the tests first (the graphs need every module), which make test does next anyway; the graphs take about 40 s.
 RELEASE_VENV := .build/release-venv
 API_TYPES := 105
 lint: deps
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins Package.swift
+	@# The symbol graphs need every module built, the test modules too (make test's next step reuses them).
+	rm -rf .build/$(shell uname -m)-unknown-linux-gnu/symbolgraph
+	$(SWIFT) build --build-tests >/dev/null
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/api-types.py --expect $(API_TYPES)
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt

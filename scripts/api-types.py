@@ -23,6 +23,8 @@ for module in ["Mien", "MienCore", "MienVision"]:
         for symbol in graph["symbols"]:
             if symbol["kind"]["identifier"] in KINDS and symbol["accessLevel"] == "public":
                 names.add(".".join(symbol["pathComponents"]))
+    if not list(folder.glob(f"{module}*.symbols.json")):
+        sys.exit(f"api-types: no symbol graph for {module} in {folder} (run swift package dump-symbol-graph)")
     total += len(names)
     print(f"{module}: {len(names)}")
     if "--list" in sys.argv:
