@@ -62,9 +62,14 @@ struct StudyInit: ParsableCommand {
         let study = CollectionFolder(URL(fileURLWithPath: folder).standardized)
         let consentText: String
         if let consent {
-            guard let text = try? String(contentsOfFile: consent, encoding: .utf8), !text.isEmpty else {
-                throw ValidationError("--consent \(consent): cannot be read as UTF-8 text, or is empty")
+            let text: String
+            do {
+                text = try String(contentsOfFile: consent, encoding: .utf8)
+            } catch {
+                throw ValidationError(
+                    "--consent \(consent): cannot be read as UTF-8 text (\(error.localizedDescription))")
             }
+            guard !text.isEmpty else { throw ValidationError("--consent \(consent): is empty") }
             consentText = text
         } else {
             consentText = Self.consentTemplate(record: record)

@@ -79,10 +79,9 @@ extension CollectedStudy {
         }
         let final = folder.webcam(id)
         do {
-            let source = try InputSource.open(path: partial(id).path)
-            guard try source.nextFrame() != nil else {
-                throw MienError(.corruptData, "holds no frame", input: "recording")
-            }
+            // Opened as a job's upload is (FFmpeg reads its container and streams); its frames are read only
+            // when someone analyses it, by a Detector.
+            _ = try InputSource.open(path: partial(id).path)
         } catch {
             try? FileManager.default.removeItem(at: partial(id))
             state.withLock { $0.uploads[id] = 0 }
@@ -106,7 +105,7 @@ extension CollectedStudy {
             state.generation += 1
             return session
         }
-        if let changed { try persistRecording(changed) }
+        if let changed { try persist(changed) }
     }
 
     /// WebM (EBML header) or MP4/MOV (`ftyp` box).

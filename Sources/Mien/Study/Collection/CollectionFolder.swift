@@ -60,9 +60,17 @@ package struct CollectionFolder: Sendable {
     /// Every participant's session, read from their folders (a folder whose session cannot be read is left out,
     /// with the reason in `problems`).
     package func sessions() -> (sessions: [ParticipantSession], problems: [String]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: participants.path)) ?? []
         var sessions: [ParticipantSession] = []
         var problems: [String] = []
+        var names: [String] = []
+        // No folder yet is a study nobody has joined; a folder that cannot be listed is said.
+        if FileManager.default.fileExists(atPath: participants.path) {
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: participants.path)
+            } catch {
+                problems.append("\(participants.path) cannot be listed: \(error)")
+            }
+        }
         for name in names.sorted() where CollectionSettings.isName(name) {
             let file = session(name)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
