@@ -7,6 +7,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MIEN=$(realpath "${1:?usage: api-check.sh MIEN}")
 VENV=$ROOT/.build/api-check-venv
 REQUIREMENTS=$ROOT/scripts/api-check/requirements.txt
+. "$ROOT/scripts/lib/serve-port.sh"
 "$ROOT/scripts/python/venv.sh" "$VENV" "$REQUIREMENTS"
 
 WORK=$(mktemp -d)
@@ -18,14 +19,7 @@ cleanup() {
 trap cleanup EXIT
 "$MIEN" serve --port 0 --jobs-dir "$WORK/jobs" 2>"$WORK/serve.log" &
 SERVER=$!
-PORT=
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$WORK/serve.log")
-    [ -n "$PORT" ] && break
-    kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/serve.log" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$PORT" ] || { echo "api-check: mien serve did not start" >&2; cat "$WORK/serve.log" >&2; exit 1; }
+PORT=$(serve_port "$WORK/serve.log" "$SERVER")
 BASE=http://127.0.0.1:$PORT
 cd "$WORK"  # schemathesis writes its report folder here
 # A fixed seed: the same requests every run, so a failure is reproducible (the seed is printed to vary it).

@@ -14,6 +14,7 @@ out=.build/live-check
 seconds=${SELFCHECK_SECONDS:-6}
 mkdir -p "$out"
 fail() { echo "check-live-page: $*" >&2; exit 1; }
+. scripts/lib/serve-port.sh
 
 if ! command -v chromium >/dev/null; then
     echo "== installing Chromium from Debian (the live page's browser test)"
@@ -38,14 +39,7 @@ trap cleanup EXIT
 
 "$mien" serve --port 0 2>"$out/serve.log" &
 serve_pid=$!
-port=""
-for _ in $(seq 1 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$out/serve.log" | grep -o '[0-9]*$' || true)
-    [ -z "$port" ] || break
-    kill -0 "$serve_pid" 2>/dev/null || fail "mien serve exited: $(cat "$out/serve.log")"
-    sleep 0.1
-done
-[ -n "$port" ] || fail "mien serve did not say where it listens: $(cat "$out/serve.log")"
+port=$(serve_port "$out/serve.log" "$serve_pid") || fail "see above"
 base="http://127.0.0.1:$port"
 
 chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$profile" \

@@ -10,6 +10,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 MIEN=$(realpath "${1:?usage: run.sh MIEN MIENDEV}")
 MIENDEV=$(realpath "${2:?usage: run.sh MIEN MIENDEV}")
 VENV=$ROOT/.build/study-check-venv
+. "$ROOT/scripts/lib/serve-port.sh"
 OUT=$ROOT/.build/study-check
 "$ROOT/scripts/python/venv.sh" "$VENV" "$ROOT/scripts/study-check/requirements.txt"
 if ! command -v chromium >/dev/null; then
@@ -33,13 +34,6 @@ cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/
 trap cleanup EXIT
 "$MIEN" serve --port 0 --token "$TOKEN" --studies "$OUT/studies" 2>"$OUT/serve.log" &
 SERVER=$!
-PORT=
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$OUT/serve.log")
-    [ -n "$PORT" ] && break
-    kill -0 "$SERVER" 2>/dev/null || { cat "$OUT/serve.log" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$PORT" ] || { echo "study-check: mien serve did not start" >&2; cat "$OUT/serve.log" >&2; exit 1; }
+PORT=$(serve_port "$OUT/serve.log" "$SERVER")
 timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/check.py" --base "http://127.0.0.1:$PORT" --token "$TOKEN" \
     --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --camera "$OUT/clip.y4m" --server-pid "$SERVER"
