@@ -42,54 +42,44 @@ public final class Detector: Sendable {
     /// nobody asks for this way buffers none of them (a delegate-only or `process(_:)`-only program would
     /// otherwise keep every result in memory; found by `make soak`).
     public var results: AsyncStream<DetectorResult> {
-        control.withLock { $0.feedsStream = true }
-        return stream
+        callbacks.feedResults()
+        return callbacks.results
     }
-    private let stream: AsyncStream<DetectorResult>
 
     /// Whether results currently go into `results` (for tests).
-    var isFeedingResults: Bool { control.withLock { $0.feedsStream } }
+    var isFeedingResults: Bool { callbacks.feedsResults }
 
     /// Frames that may wait in the inbox; beyond, the source's `InboxPolicy` applies.
     public static let inboxCapacity = 2
 
-    let continuation: AsyncStream<DetectorResult>.Continuation
-    private let models: ModelStore?
-    private let stages: DetectorStages?
+    private let analysis: Analysis
     let writers: WriterGroup
-    /// Entered by `start()`, left once when the input has ended and the writers are finished.
-    private let ending = DispatchGroup()
-    let engine = Locked<DetectorEngine?>(nil)
-    /// The current run's episode finder (nil for stills, or with episodes off).
-    let episodes = Locked<EpisodeTracker?>(nil)
-    /// The current run's inbox (a new one per `start()`).
-    let inbox = Locked<FrameInbox?>(nil)
-    let control = Locked(Control())
-    /// Entered by every thread the detector starts, left when it ends: `stop()` waits for all of them, and so
-    /// does a second `stop()` at the same moment.
-    private let threads = DispatchGroup()
+    private let callbacks: DetectorCallbacks
+    /// The detector's one piece of lifecycle state.
+    private let phase = Locked(Phase.idle)
 
-    /// Mutable lifecycle state.
-    struct Control {
-        var running = false
-        /// Set while `start()` opens the source and loads the models, so a second `start()` at the same
-        /// moment is refused instead of starting a second set of threads.
-        var starting = false
-        var generation = 0
-        weak var delegate: (any DetectorDelegate)?
-        /// Whether results go into `results` (see there).
-        var feedsStream = false
-        /// Whether `ending` has been entered and not yet left.
-        var awaitingEnd = false
-        /// Whether the next delivered result is the first (a resumed run reports the old faces lost on it).
-        var firstDelivery = true
-        /// Whether the opened source is a folder of pictures.
-        var readsFolder = false
-        /// A resumed stream's last frame already written (`ResumePoint.afterFrame`), nil when nothing is replayed.
-        ///
-        /// Frames up to it are analysed again but not delivered, so tracking, baselines, filters and episodes
-        /// reach the break in the state an uninterrupted run had there.
-        var replayUntil: Int?
+    /// Where the detector is in its life: a run per `start()`, which its feed, `stop()` or a failure ends.
+    private enum Phase {
+        case idle
+        /// `start()` is opening the source and loading the models, so a second `start()` at the same moment is
+        /// refused instead of starting a second run; `previous` is put back if it fails.
+        case starting(previous: DetectorRun?)
+        /// The current or last run (`isRunning` while it is open).
+        case started(DetectorRun)
+
+        var run: DetectorRun? {
+            switch self {
+            case .idle: nil
+            case .starting(let previous): previous
+            case .started(let run): run
+            }
+        }
+    }
+
+    /// What does the analysis: Mien's networks (from a model store) or the caller's stages.
+    private enum Analysis {
+        case models(ModelStore?)
+        case stages(DetectorStages)
     }
 
     /// A detector for `source`.
@@ -101,69 +91,95 @@ public final class Detector: Sendable {
     ///   - models: where the models are (default: `ModelStore()`'s lookup).
     ///   - writers: outputs fed every result in frame order, and finished once when the input ends (see
     ///     `ResultWriter`); they serve one run of the detector.
-    public init(
+    public convenience init(
         source: DetectorSource, options: DetectorOptions, models: ModelStore? = nil, writers: [any ResultWriter] = []
     ) {
-        self.source = source
-        self.options = options
-        self.models = models
-        stages = nil
-        let callbacks = CallbackWriter()
-        self.writers = WriterGroup(callbacks: callbacks, writers)
-        (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
-        callbacks.detector = self
+        self.init(source: source, options: options, analysis: .models(models), writers: writers)
     }
 
     /// A detector that finds and tracks faces with `stages` instead of Mien's networks.
     ///
     /// No model is loaded; pose, expressions, emotions and appearance are absent. For tests and other
     /// implementations.
-    public init(
+    public convenience init(
         source: DetectorSource, options: DetectorOptions, stages: DetectorStages, writers: [any ResultWriter] = []
     ) {
+        self.init(source: source, options: options, analysis: .stages(stages), writers: writers)
+    }
+
+    private init(source: DetectorSource, options: DetectorOptions, analysis: Analysis, writers: [any ResultWriter]) {
         self.source = source
         self.options = options
-        models = nil
-        self.stages = stages
-        let callbacks = CallbackWriter()
+        self.analysis = analysis
+        callbacks = DetectorCallbacks()
         self.writers = WriterGroup(callbacks: callbacks, writers)
-        (stream, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
-        callbacks.detector = self
+        callbacks.attach(self)
     }
 
     /// Receives found / lost / results / finished / failure callbacks (held weakly).
     public var delegate: (any DetectorDelegate)? {
-        get { control.withLock { $0.delegate } }
-        set { control.withLock { $0.delegate = newValue } }
+        get { callbacks.delegate }
+        set { callbacks.delegate = newValue }
     }
 
     /// Whether `start()` succeeded and `stop()` has not been called.
-    public var isRunning: Bool { control.withLock { $0.running } }
+    public var isRunning: Bool {
+        phase.withLock { phase in
+            if case .started(let run) = phase { run.isOpen } else { false }
+        }
+    }
 
     /// Loads the models and opens the source; cameras, files and sources start being read.
     /// - Throws: `.wrongRunningMode` when already started; `MienError` for a missing, busy or unreadable
     ///   source (naming it) or a missing or altered model.
     public func start() throws {
-        let claimed = control.withLock { state -> Bool in
-            guard !state.running, !state.starting else { return false }
-            state.starting = true
-            return true
+        let previous = try phase.withLock { phase -> DetectorRun? in
+            let busy: Bool
+            switch phase {
+            case .starting: busy = true
+            case .started(let run): busy = run.isOpen
+            case .idle: busy = false
+            }
+            guard !busy else { throw MienError(.wrongRunningMode, "the detector is already started") }
+            let previous = phase.run
+            phase = .starting(previous: previous)
+            return previous
         }
-        guard claimed else { throw MienError(.wrongRunningMode, "the detector is already started") }
-        defer { control.withLock { $0.starting = false } }
-        let opened: SourceBox?
-        let timing: DetectorSource.Timing
-        let built: DetectorEngine
-        let tracker: EpisodeTracker?
+        let run: DetectorRun
         do {
-            opened = try openSource()
+            run = try makeRun()
+        } catch {
+            phase.withLock { $0 = previous.map { .started($0) } ?? .idle }
+            throw error
+        }
+        phase.withLock { $0 = .started(run) }
+        run.start(holding: self)
+    }
+
+    /// The three parts of a run: the opened source's feed, the analysis and the delivery (the writers).
+    private func makeRun() throws -> DetectorRun {
+        let opened: SourceReader.Box?
+        let timing: DetectorSource.Timing
+        let engine: DetectorEngine
+        let tracker: EpisodeTracker?
+        let replayUntil: Int?
+        do {
+            opened = try SourceReader.open(source)
             if let opened { try writers.begin(opened.source.info) }
             timing = source.timing(of: opened?.source.info.kind)
-            if let stages {
-                built = try DetectorEngine(source: source, timing: timing, options: options, stages: stages)
-            } else {
-                built = try DetectorEngine(
-                    source: source, timing: timing, options: options, models: models ?? ModelStore())
+            // Only sources the detector reads itself can be read again from their start; a resumed stream is
+            // analysed again from its first frame, so its IDs start at 0 as the stopped run's did, and pictures
+            // that stand alone continue after the last ID.
+            replayUntil = timing == .stream && opened != nil ? options.resume?.afterFrame : nil
+            let firstFaceId = replayUntil == nil ? options.resume?.nextFaceId ?? 0 : 0
+            switch analysis {
+            case .models(let models):
+                engine = try DetectorEngine(
+                    source: source, timing: timing, firstFaceId: firstFaceId, options: options,
+                    models: models ?? ModelStore())
+            case .stages(let stages):
+                engine = try DetectorEngine(
+                    source: source, timing: timing, firstFaceId: firstFaceId, options: options, stages: stages)
             }
             if timing == .stream && options.episodes.enabled && !options.detectionOnly {
                 // A resumed stream's episodes are rebuilt by analysing its frames again (see `replayUntil`).
@@ -176,29 +192,17 @@ public final class Detector: Sendable {
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
             throw error
         }
-        let pushed = !source.readsItself
+        let feed = source.feed(opened: opened, options: options, replays: replayUntil != nil)
+        if opened != nil { callbacks.feedResultsUnlessDelegated() }
         let inbox = FrameInbox(
-            capacity: Self.inboxCapacity, policy: source.policy, numbers: pushed,
+            capacity: Self.inboxCapacity, policy: source.policy, numbers: opened == nil,
             checksTime: timing == .stream, name: source.inputName ?? "pushed frame")
-        engine.withLock { $0 = built }
-        episodes.withLock { $0 = tracker }
-        self.inbox.withLock { $0 = inbox }
-        let generation = control.withLock { state -> Int in
-            if !pushed && state.delegate == nil { state.feedsStream = true }
-            state.running = true
-            state.generation += 1
-            if !state.awaitingEnd {
-                state.awaitingEnd = true
-                ending.enter()
-            }
-            state.firstDelivery = true
-            state.readsFolder = opened?.source.info.kind == .imageFolder
-            // Only sources the detector reads itself can be read again from their start.
-            state.replayUntil = timing == .stream && source.readsItself ? options.resume?.afterFrame : nil
-            return state.generation
-        }
-        if let opened { startThread { self.read(opened, into: inbox, generation: generation) } }
-        startAnalysis(of: inbox, engine: built, generation: generation)
+        return DetectorRun(
+            feed: feed, inbox: inbox, engine: engine, writers: writers, episodes: tracker,
+            inputName: source.inputName, replayUntil: replayUntil,
+            // Pictures that stand alone: IDs continue from `resume.nextFaceId` (the engine's allocator starts
+            // there); the faces open at the break are lost on the first frame this run reports.
+            lostAtBreak: replayUntil == nil ? options.resume?.openFaces ?? [] : [])
     }
 
     /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.
@@ -208,15 +212,12 @@ public final class Detector: Sendable {
     /// - Important: Call it from your own thread or task, not from inside a delegate callback: callbacks
     ///   run on the detector's threads, which `stop()` waits for.
     public func stop() {
-        control.withLock { state in
-            state.running = false
-            state.generation += 1
+        let run = phase.withLock { phase -> DetectorRun? in
+            if case .started(let run) = phase { run } else { nil }
         }
-        inbox.withLock { $0 }?.close(discarding: source.readsItself)
-        threads.wait()
-        continuation.finish()
-        // Pushed frames end when their caller stops; a source read here ended early.
-        end(source.readsItself ? .stopped : .complete)
+        // Ending the run ends `results`; before any run there is nothing else to end.
+        guard let run else { return callbacks.endResults() }
+        run.stop()
     }
 
     /// Waits until the input has ended (the end of a file, a failure, `maximumFrames`, or `stop()`) and the
@@ -226,52 +227,32 @@ public final class Detector: Sendable {
     /// - Important: Not from inside a delegate callback or a writer (they run on the threads this waits for).
     @discardableResult
     public func wait() -> InputEnd {
-        ending.wait()
+        phase.withLock { $0.run }?.wait()
         return writers.end ?? .stopped
-    }
-
-    /// Finishes the writers and releases `wait()`, once per run.
-    func end(_ how: InputEnd) {
-        let leave = control.withLock { state -> Bool in
-            guard state.awaitingEnd else { return false }
-            state.awaitingEnd = false
-            return true
-        }
-        guard leave else { return }
-        let closing = episodes.withLock { $0?.finish() ?? [] }
-        writers.finish(how, episodes: closing)
-        // The run's faces are forgotten with it: re-identification's descriptors of lost faces (biometric
-        // data) must not outlive their input.
-        engine.withLock { $0 }?.reset()
-        ending.leave()
     }
 
     /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
     /// from face ID 0 and any timestamp, and pushed frames are numbered from 0 again.
     public func reset() {
-        inbox.withLock { $0 }?.restart()
-        engine.withLock { $0 }?.reset()
-        episodes.withLock { $0?.reset() }
+        phase.withLock { $0.run }?.reset()
     }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
     var stagesRunning: (expressions: Bool, affect: Bool) {
-        let engine = engine.withLock { $0 }
+        let engine = phase.withLock { $0.run }?.engine
         return (engine?.runsExpressions ?? false, engine?.runsAffect ?? false)
     }
 
-    func startThread(_ body: @escaping @Sendable () -> Void) {
-        threads.enter()
-        let thread = Thread {
-            body()
-            self.threads.leave()
+    /// The run frames may be pushed to: pushed frames only, between `start()` and `stop()`.
+    func pushedRun() throws -> DetectorRun {
+        guard case .pushed = source else {
+            throw MienError(
+                .wrongRunningMode, "this detector reads its own source; push and process are for pushed frames")
         }
-        thread.name = "mien.detector"
-        thread.start()
-    }
-
-    func isCurrent(_ generation: Int) -> Bool {
-        control.withLock { $0.running && $0.generation == generation }
+        guard let run = phase.withLock({ $0.run }), run.isOpen else {
+            throw MienError(.notStarted, "call start() before giving the detector frames")
+        }
+        return run
     }
 
     static func mienError(_ error: any Error, input: String) -> MienError {

@@ -48,9 +48,12 @@ final class DetectorEngine: Sendable {
     }
 
     /// The analysis with Mien's networks for the metrics `options` asks for.
-    /// - Parameter timing: whether the frames are tracked (`DetectorSource.timing(of:)`).
+    /// - Parameters:
+    ///   - timing: whether the frames are tracked (`DetectorSource.timing(of:)`).
+    ///   - firstFaceId: the first face ID given: 0, or where a resumed run of pictures that stand alone goes on.
     convenience init(
-        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, models: ModelStore
+        source: DetectorSource, timing: DetectorSource.Timing, firstFaceId: Int, options: DetectorOptions,
+        models: ModelStore
     ) throws {
         let rate = Self.rate(source: source, options: options)
         if options.detectionOnly {
@@ -69,7 +72,7 @@ final class DetectorEngine: Sendable {
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
             reidentification: options.reidentification,
-            firstFaceId: Self.firstFaceId(source: source, timing: timing, options: options),
+            firstFaceId: firstFaceId,
             cuts: try Self.cuts(source: source, options: options), models: models)
         self.init(
             options: options, front: Front(half: .locate(locator), rate: rate), measurer: measurer,
@@ -78,7 +81,8 @@ final class DetectorEngine: Sendable {
 
     /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
     convenience init(
-        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions, stages: DetectorStages
+        source: DetectorSource, timing: DetectorSource.Timing, firstFaceId: Int, options: DetectorOptions,
+        stages: DetectorStages
     ) throws {
         let rate = Self.rate(source: source, options: options)
         let (detector, mesher) = try stages.make(options.detection)
@@ -87,19 +91,11 @@ final class DetectorEngine: Sendable {
             mode: timing.runningMode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
             wholePictureFallback: detection.wholePictureFallback,
-            firstFaceId: Self.firstFaceId(source: source, timing: timing, options: options),
+            firstFaceId: firstFaceId,
             cuts: try Self.cuts(source: source, options: options))
         self.init(
             options: options, front: Front(half: .locate(locator), rate: rate),
             measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
-    }
-
-    /// The first face ID: a resumed stream is analysed again from its first frame (`Detector`'s replay), so
-    /// its IDs start at 0 as the stopped run's did; pictures that stand alone continue after the last ID.
-    private static func firstFaceId(
-        source: DetectorSource, timing: DetectorSource.Timing, options: DetectorOptions
-    ) -> Int {
-        timing == .stream && source.readsItself ? 0 : options.resume?.nextFaceId ?? 0
     }
 
     /// The shot-cut detector, for sources that look for cuts (`DetectorSource.findsShotCuts`).

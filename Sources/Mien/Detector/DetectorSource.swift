@@ -52,11 +52,6 @@ public enum DetectorSource: Sendable {
     /// Frames with their own increasing timestamps (Affdex's FrameDetector): tracked, none dropped.
     public static var pushedFrames: DetectorSource { .pushed(timing: .stream) }
 
-    /// Whether the detector reads frames itself on a thread of its own.
-    var readsItself: Bool {
-        if case .pushed = self { false } else { true }
-    }
-
     /// Whether shot cuts are looked for (`DetectorOptions.shotCutThreshold`): in recorded material analysed
     /// whole (files, folders, pushed frames that wait for room), not in live feeds that drop frames when
     /// behind (cameras, live sources): a live feed is one continuous shot, where a light switched on would

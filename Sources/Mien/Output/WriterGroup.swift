@@ -13,7 +13,7 @@ final class WriterGroup: @unchecked Sendable {
     private let writers: [any ResultWriter]
     /// The detector's delegate and `results`: they serve every run, are fed before the writers, and are told
     /// nothing when `start()` fails (the caller hears the thrown error).
-    private let callbacks: CallbackWriter
+    private let callbacks: DetectorCallbacks
     private var failure: MienError?
     private var ended: InputEnd?
 
@@ -21,9 +21,9 @@ final class WriterGroup: @unchecked Sendable {
     let wantsFrames: Bool
 
     /// - Parameters:
-    ///   - callbacks: the detector's delegate and `results` (`CallbackWriter`), fed first.
+    ///   - callbacks: the detector's delegate and `results` (`DetectorCallbacks`), fed first.
     ///   - writers: the caller's writers.
-    init(callbacks: CallbackWriter, _ writers: [any ResultWriter]) {
+    init(callbacks: DetectorCallbacks, _ writers: [any ResultWriter]) {
         self.writers = writers
         self.callbacks = callbacks
         wantsFrames = writers.contains { $0.wantsFrames }
@@ -33,7 +33,7 @@ final class WriterGroup: @unchecked Sendable {
     /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
         lock.withLock {
-            callbacks.write(result, frame: frame)
+            callbacks.write(result)
             guard failure == nil, ended == nil else { return nil }
             do {
                 for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
@@ -76,11 +76,10 @@ final class WriterGroup: @unchecked Sendable {
     /// Ends the writing once (later calls return the first ending).
     /// - Returns: how the input ended, a write or commit failure taking the place of `end`.
     @discardableResult
-    func finish(_ end: InputEnd, episodes: [EpisodeEvent] = []) -> InputEnd {
+    func finish(_ end: InputEnd, episodes: [EpisodeEvent] = [], readToEnd: Bool = false) -> InputEnd {
         lock.withLock {
             // Once per run (the detector ends each run once): the episodes still open, then how it ended.
-            callbacks.finishEpisodes(episodes)
-            callbacks.finish(end)
+            callbacks.finish(end, episodes: episodes, readToEnd: readToEnd)
             if let ended { return ended }
             if let failure {
                 ended = .failed(failure)

@@ -1,0 +1,112 @@
+/// The consumer of the inbox: the one frame loop, on one thread or as a two-stage pipeline.
+extension DetectorRun {
+    /// Starts the threads that analyse what arrives in the inbox.
+    ///
+    /// Frames that wait for room (`.block`) go through two threads, locating frame n + 1 while frame n is
+    /// measured; live frames (`.dropOldest`) through one, so that a frame the analysis cannot keep up with
+    /// waits in the inbox, where a newer one replaces it, and not between the stages.
+    func startAnalysis() {
+        guard inbox.policy == .block else {
+            startThread {
+                var normally = true
+                defer { self.feed.analysisEnded(self, normally: normally) }
+                while self.feed.analysisGoesOn(self), let entry = self.inbox.take() {
+                    guard self.finish(self.locate(entry)) else {
+                        normally = false
+                        return
+                    }
+                }
+            }
+            return
+        }
+        let located = StageQueue<LocatedFrame>(capacity: 2)
+        startThread {
+            // Closing on the way out ends the measuring stage once it has taken what is queued.
+            defer { located.close() }
+            while self.feed.analysisGoesOn(self), let entry = self.inbox.take() {
+                // False once the measuring stage has stopped (a failure or stop()).
+                guard located.put(self.locate(entry)) else { return }
+            }
+        }
+        startThread {
+            var normally = true
+            // Closing on the way out unblocks the locating stage whatever ended this one.
+            defer {
+                located.close()
+                self.feed.analysisEnded(self, normally: normally)
+            }
+            while self.feed.analysisGoesOn(self), let item = located.take() {
+                guard self.finish(item) else {
+                    normally = false
+                    return
+                }
+            }
+        }
+    }
+
+    /// The first half for one inbox entry: rate cap, detection, mesh, pose and tracking.
+    private func locate(_ entry: FrameInbox.Entry) -> LocatedFrame {
+        switch entry {
+        case .frame(let frame, let arrival):
+            do {
+                return try engine.locate(frame, arrival: arrival)
+            } catch {
+                return .failed(Detector.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
+            }
+        case .encoded(let encoded, let arrival):
+            do {
+                return try engine.locate(try encoded.decode(), arrival: arrival)
+            } catch {
+                return .failed(
+                    Detector.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival,
+                    unprocessed: DetectorResult(unprocessed: encoded))
+            }
+        case .dropped(let result, let arrival): return .finished(result, frame: nil, arrival)
+        case .unreadable(let error): return .failed(error, nil)
+        }
+    }
+
+    /// The second half: expressions, emotions and appearance, then delivery.
+    ///
+    /// - Returns: false when the run ended on a failure.
+    private func finish(_ item: LocatedFrame) -> Bool {
+        switch item {
+        case .located(let located, let arrival):
+            do {
+                deliver(try engine.measure(located), frame: located.frame, arrival: arrival)
+            } catch {
+                let failure = Detector.mienError(error, input: "\(frameOwner) frame \(located.frameIndex)")
+                return report(failure, arrival: arrival)
+            }
+        case .finished(let result, let frame, let arrival):
+            deliver(result, frame: frame, arrival: arrival)
+        case .failed(let error, let arrival, let unprocessed):
+            guard report(error, arrival: arrival) else { return false }
+            // A frame nobody waits for still gets its result (unprocessed), after its error: every index
+            // handed out has one result, as a live client expects.
+            if let unprocessed, let arrival, arrival.reply == nil { deliver(unprocessed, frame: nil, arrival: arrival) }
+        }
+        return true
+    }
+
+    /// One frame or item that could not be analysed: a caller waiting in `process(_:)` gets the error;
+    /// otherwise the feed says whether the input goes on (reported unreadable) or the run fails.
+    ///
+    /// - Returns: whether the input goes on.
+    private func report(_ error: MienError, arrival: FrameInbox.Arrival?) -> Bool {
+        if let reply = arrival?.reply {
+            reply.fulfil(.failure(error))
+            return true
+        }
+        guard feed.goesOn(after: error, arrival: arrival) else {
+            fail(error)
+            inbox.close(discarding: true)
+            return false
+        }
+        writers.unreadable(error)
+        return true
+    }
+
+    /// The name a frame's error gives.
+    private var frameOwner: String { inputName ?? "pushed frame" }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// One run of a `Detector`, from `start()` to its end.
+///
+/// It is made of three parts fixed when it is made: where its frames come from (`FrameFeed`), the two-stage
+/// analysis (`DetectorEngine`) and the delivery (`WriterGroup`, the delegate and `results` among its writers).
+/// `stop()` cancels it; a new `start()` is a new run.
+///
+/// A run is not a Swift `Task`: its stages block in OpenVINO and FFmpeg for tens of milliseconds a frame, and
+/// blocking the cooperative pool (2 threads on a 2-core machine) would stall every other task of the process,
+/// a service's sockets among them. Its threads are its own, and `stop()` waits for them.
+final class DetectorRun: Sendable {
+    let inbox: FrameInbox
+    let engine: DetectorEngine
+    let feed: any FrameFeed
+    let writers: WriterGroup
+    /// The input's name in results and errors (nil: pushed frames without a name).
+    let inputName: String?
+    /// A resumed stream's last frame already written (`ResumePoint.afterFrame`), nil when nothing is replayed.
+    ///
+    /// Frames up to it are analysed again but not delivered, so tracking, baselines, filters and episodes
+    /// reach the break in the state an uninterrupted run had there.
+    let replayUntil: Int?
+    private let state: Locked<State>
+    /// Entered by every thread of the run, left when it ends: `stop()` waits for all of them.
+    private let threads = DispatchGroup()
+    /// Entered when the run is made, left once when it has ended and the writers are finished.
+    private let ending = DispatchGroup()
+
+    private struct State {
+        /// Whether frames are still taken: false once stopped, failed or a file read to its end.
+        var open = true
+        var ended = false
+        /// The faces open at a resumed run's break, reported lost on the first result delivered.
+        var lostAtBreak: [Int]
+        /// The episode finder (nil for stills, or with episodes off).
+        var episodes: EpisodeTracker?
+        /// The detector, while `start(holding:)` starts the threads that hold it.
+        var owner: AnyObject?
+    }
+
+    init(
+        feed: any FrameFeed, inbox: FrameInbox, engine: DetectorEngine, writers: WriterGroup,
+        episodes: EpisodeTracker?, inputName: String?, replayUntil: Int?, lostAtBreak: [Int]
+    ) {
+        self.feed = feed
+        self.inbox = inbox
+        self.engine = engine
+        self.writers = writers
+        self.inputName = inputName
+        self.replayUntil = replayUntil
+        state = Locked(State(lostAtBreak: lostAtBreak, episodes: episodes))
+        ending.enter()
+    }
+
+    /// Starts the feed and the analysis.
+    ///
+    /// - Parameter owner: held by the run's threads until they end (a detector the caller let go of finishes
+    ///   its input, and its delegate still hears it, as when the threads were the detector's own).
+    func start(holding owner: AnyObject) {
+        state.withLock { $0.owner = owner }
+        feed.start(self)
+        startAnalysis()
+        // Only the threads hold it from here: the detector keeps its last run, so the run must not keep it.
+        state.withLock { $0.owner = nil }
+    }
+
+    /// Whether frames are still taken.
+    var isOpen: Bool { state.withLock { $0.open } }
+
+    /// Takes no more frames (the threads see it at their next frame).
+    func close() { state.withLock { $0.open = false } }
+
+    /// Cancels the run and waits for its threads; then ends it as its feed says (`FrameFeed.stopping`).
+    func stop() {
+        close()
+        let stopping = feed.stopping
+        inbox.close(discarding: stopping.discardsWaiting)
+        threads.wait()
+        end(stopping.end)
+    }
+
+    /// Waits until the run has ended and its writers are finished.
+    func wait() { ending.wait() }
+
+    /// Finishes the writers and releases `wait()`, once.
+    /// - Parameter readToEnd: a file read to its end (the delegate hears `detectorDidFinishProcessing`).
+    func end(_ how: InputEnd, readToEnd: Bool = false) {
+        let closing = state.withLock { state -> [EpisodeEvent]? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            return state.episodes?.finish() ?? []
+        }
+        guard let closing else { return }
+        writers.finish(how, episodes: closing, readToEnd: readToEnd)
+        // The run's faces are forgotten with it: re-identification's descriptors of lost faces (biometric
+        // data) must not outlive their input.
+        engine.reset()
+        ending.leave()
+    }
+
+    /// Ends the run on `error`: the writers finish with it (the delegate hears it, `results` ends).
+    func fail(_ error: any Error) {
+        close()
+        end(.failed(error as? MienError ?? MienError(.internalFailure, "\(error)")))
+    }
+
+    /// Forgets all faces, IDs, baselines and timestamps (`Detector.reset()`).
+    func reset() {
+        inbox.restart()
+        engine.reset()
+        state.withLock { $0.episodes?.reset() }
+    }
+
+    /// Hands one result to everyone who wants it.
+    ///
+    /// Names the input, closes the faces a resumed run's break left open, finds the episodes, stamps the
+    /// latency, then the writers (the delegate and `results` first), and last the caller waiting for it. A
+    /// writer that fails ends the run.
+    func deliver(_ result: DetectorResult, frame: Frame?, arrival: FrameInbox.Arrival) {
+        var result = result
+        result.input = result.input ?? inputName
+        result.file = result.file ?? frame?.file
+        state.withLock { state in
+            if !state.lostAtBreak.isEmpty {
+                result.events = state.lostAtBreak.map { .lost(faceId: $0) } + result.events
+                state.lostAtBreak = []
+            }
+            guard state.episodes != nil else { return }
+            // A cut ends the old shot's episodes before the new shot's frame is looked at.
+            let ended = result.shotCut ? state.episodes?.cut() ?? [] : []
+            result.episodes = ended + (state.episodes?.update(&result) ?? [])
+        }
+        // A resumed stream's frames up to the break were analysed again only to restore its state: the
+        // stopped run already delivered them (its checkpoint is replayed into the writers).
+        if let replayUntil, result.frameIndex <= replayUntil { return }
+        result.latency = arrival.instant.duration(to: .now)
+        if let failure = writers.write(result, frame: frame) { fail(failure) }
+        arrival.reply?.fulfil(.success(result))
+    }
+
+    func startThread(_ body: @escaping @Sendable () -> Void) {
+        threads.enter()
+        let owner = Holder(state.withLock { $0.owner })
+        let thread = Thread {
+            withExtendedLifetime(owner) { body() }
+            self.threads.leave()
+        }
+        thread.name = "mien.detector"
+        thread.start()
+    }
+}
+
+/// An owner a thread holds for its life.
+private final class Holder: @unchecked Sendable {
+    // Only held, never used: its object lives as long as the thread.
+    let object: AnyObject?
+    init(_ object: AnyObject?) { self.object = object }
+}
