@@ -5,13 +5,16 @@
     scripts/catalog-sync.py --mien .build/debug/mien --check   # fail naming stale files (make test)
 
 From ``mien metrics --json``:
-- the JSON schema's face properties of the derived metrics (``MetricDescriptor.derive``: computed from a face's
-  other fields, so no hand-written part of the schema names them), in ``Schema/`` (the service links to it);
+- the JSON schema's face properties of the stored metrics (``"stored": true``: one number a face keeps in
+  ``FaceResult.measures``: valence, engagement, blinks per minute, the metrics derived from the others and those
+  an entry measures itself), so no hand-written part of the schema names them, in ``Schema/`` (the service links
+  to it);
 - the table in ``docs/metrics.md`` between its ``metric-catalog`` markers (``mien metrics --markdown``);
-- ``python/mien/_derived.py``: one typed property of ``mien.Face`` per derived metric.
+- ``python/mien/_measures.py``: one typed property of ``mien.Face`` per stored metric.
 
-The metrics measured by stages are in the hand-written schema and Python types, which tests check against the
-catalog; a derived metric needs nothing but its catalog entry and its own file.
+The grouped metrics (expressions, emoji, emotions) and the categories are in the hand-written schema and Python
+types, which tests check against the catalog; a stored metric needs nothing but its catalog entry and its own
+file.
 """
 from __future__ import annotations
 
@@ -27,8 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # The service's copy (Sources/MienService/Resources/detector-result.schema.json) is a link to this file.
 SCHEMAS = [ROOT / "Schema/detector-result.schema.json"]
 DOCS = ROOT / "docs/metrics.md"
-PYTHON = ROOT / "python/mien/_derived.py"
-GENERATED = "derived metric: written by scripts/catalog-sync.py from the metric catalog"
+PYTHON = ROOT / "python/mien/_measures.py"
+GENERATED = "stored metric: written by scripts/catalog-sync.py from the metric catalog"
 
 
 def property_schema(entry: dict) -> dict:
@@ -46,12 +49,12 @@ def property_schema(entry: dict) -> dict:
     return {"$comment": GENERATED, "description": entry["doc"], **schema}
 
 
-def schema_text(text: str, derived: list) -> str:
+def schema_text(text: str, stored: list) -> str:
     schema = json.loads(text)
     properties = schema["$defs"]["face"]["properties"]
     for name in [name for name, value in properties.items() if value.get("$comment") == GENERATED]:
         del properties[name]
-    for entry in derived:
+    for entry in stored:
         properties[entry["name"]] = property_schema(entry)
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
@@ -66,10 +69,11 @@ def snake(name: str) -> str:
     return re.sub(r"(?<!^)([A-Z])", r"_\1", name.replace(".", "_")).lower()
 
 
-def python_text(derived: list) -> str:
+def python_text(stored: list) -> str:
     types = {"flag": "Optional[bool]"}
     lines = [
-        '"""The metrics the catalog computes from a face\'s other fields, as typed properties of ``mien.Face``.',
+        '"""The metrics a face keeps as one number each (``"stored": true`` in ``mien metrics --json``), as typed',
+        'properties of ``mien.Face``.',
         "",
         "Written by ``scripts/catalog-sync.py`` from ``mien metrics --json`` (``make catalog``); do not edit.",
         '"""',
@@ -79,12 +83,12 @@ def python_text(derived: list) -> str:
         "from typing import Any, Dict, Optional",
         "",
         "",
-        "class DerivedMetrics:",
+        "class StoredMetrics:",
         '    """Each property is None when its metric is off or cannot be computed for the face."""',
         "",
         "    data: Dict[str, Any]",
     ]
-    for entry in derived:
+    for entry in stored:
         lines += [
             "",
             "    @property",
@@ -103,19 +107,19 @@ def main() -> int:
     arguments = parser.parse_args()
     catalog = json.loads(subprocess.run([arguments.mien, "metrics", "--json"], check=True, capture_output=True,
                                         text=True).stdout)
-    derived = [entry for entry in catalog["metrics"] if entry.get("derived")]
+    stored = [entry for entry in catalog["metrics"] if entry.get("stored")]
     table = subprocess.run([arguments.mien, "metrics", "--markdown"], check=True, capture_output=True,
                            text=True).stdout
-    wanted = {path: schema_text(path.read_text(encoding="utf-8"), derived) for path in SCHEMAS}
+    wanted = {path: schema_text(path.read_text(encoding="utf-8"), stored) for path in SCHEMAS}
     wanted[DOCS] = docs_text(DOCS.read_text(encoding="utf-8"), table)
-    wanted[PYTHON] = python_text(derived)
+    wanted[PYTHON] = python_text(stored)
     stale = [path for path, text in wanted.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if arguments.check:
         for path in stale:
             print(f"catalog-sync: {path.relative_to(ROOT)} does not match the metric catalog: run `make catalog`")
         print(f"catalog-sync: {len(wanted) - len(stale)} of {len(wanted)} files match the catalog "
-              f"({len(derived)} derived metrics)")
+              f"({len(stored)} stored metrics)")
         return 1 if stale else 0
     for path in stale:
         path.write_text(wanted[path], encoding="utf-8")

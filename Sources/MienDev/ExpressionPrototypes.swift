@@ -28,7 +28,7 @@ struct ExpressionPrototypes {
     ]
 
     /// Each checked expression, its unit and the MediaPipe blendshapes named for it (their mean).
-    static let units: [(FacialExpression, Int, [String])] = [
+    static let expressionUnits: [(FacialExpression, Int, [String])] = [
         (.innerBrowRaise, 1, ["browInnerUp"]), (.browRaise, 2, ["browOuterUpLeft", "browOuterUpRight"]),
         (.browFurrow, 4, ["browDownLeft", "browDownRight"]), (.eyeWiden, 5, ["eyeWideLeft", "eyeWideRight"]),
         (.cheekRaise, 6, ["cheekSquintLeft", "cheekSquintRight"]),
@@ -40,6 +40,37 @@ struct ExpressionPrototypes {
         (.lipStretch, 20, ["mouthStretchLeft", "mouthStretchRight"]), (.mouthOpen, 25, ["jawOpen"]),
         (.jawDrop, 26, ["jawOpen"]),
     ]
+
+    /// One checked score: its name, FACS unit, the peer's blendshapes for it, and how a face gives it.
+    struct Checked: Sendable {
+        var name: String
+        var unit: Int
+        var peer: [String]
+        var score: @Sendable (FaceResult) -> Double?
+        /// Whether its catalog entry measures it (`MetricCatalog.measuredEntries`).
+        var measured = false
+    }
+
+    /// MediaPipe's nearest blendshapes for units it has none named for (AU23: its lip press).
+    static let nearestPeer: [Int: [String]] = [23: ["mouthPressLeft", "mouthPressRight"]]
+
+    /// The expressions above, then every metric its catalog entry measures that stands for a unit of a prototype
+    /// (`MetricDescriptor.actionUnit`): a new one is checked here without a line of its own.
+    static let units: [Checked] =
+        expressionUnits.map { expression, unit, peer in
+            Checked(name: expression.rawValue, unit: unit, peer: peer, score: { $0.expressions?[expression] })
+        }
+        + MetricCatalog.measuredEntries.compactMap { entry in
+            guard let unit = entry.actionUnit.flatMap({ Int($0.dropFirst(2)) }), let score = entry.score,
+                prototypes.values.contains(where: { $0.contains(unit) })
+            else { return nil }
+            return Checked(name: entry.name, unit: unit, peer: nearestPeer[unit] ?? [], score: score, measured: true)
+        }
+
+    /// The emotions a measured unit is checked against besides the prototype's split: the two faces most often
+    /// confused with a tightened or pressed mouth (a closed-mouth smile presses the lips; a neutral face is at
+    /// rest).
+    static let restingEmotions: Set<String> = ["happiness", "neutral"]
 
     /// Specificity pairs: (expression, emotion it belongs to, emotion it must not ride on).
     static let pairs: [(FacialExpression, String, String)] = [
@@ -69,13 +100,14 @@ struct ExpressionPrototypes {
         var result: [String: Any] = [:]
         var short: [String] = []
         var beyondNoise: [String] = []
-        for (expression, unit, peerNames) in Self.units {
+        for checked in Self.units {
+            let unit = checked.unit
             let positive = Swift.Set(Self.prototypes.filter { $0.value.contains(unit) }.keys)
             let negative = Swift.Set(Self.prototypes.keys).subtracting(positive)
             var entry: [String: Any] = [
                 "unit": "AU\(unit)", "positive": positive.sorted(), "negative": negative.sorted(),
             ]
-            var line = "expressions prototype \(expression.rawValue) (AU\(unit)):"
+            var line = "expressions prototype \(checked.name) (AU\(unit)):"
             for set in sets {
                 var mien = ExpressionEvaluation.TaskScores()
                 var peer = ExpressionEvaluation.TaskScores()
@@ -85,9 +117,9 @@ struct ExpressionPrototypes {
                 for picture in set.pictures {
                     let emotion = Self.emotion(picture.label)
                     guard Self.prototypes[emotion] != nil, let face = picture.face,
-                        let mienValue = face.expressions?[expression],
+                        let mienValue = checked.score(face),
                         let shapes = picture.peer?.blendshapes,
-                        let peerValue = BlendshapePeer.mean(shapes, peerNames)
+                        let peerValue = BlendshapePeer.mean(shapes, checked.peer)
                     else { continue }
                     mien.add(mienValue, positive: positive.contains(emotion))
                     peer.add(peerValue, positive: positive.contains(emotion))
@@ -109,17 +141,18 @@ struct ExpressionPrototypes {
                 if let interval = PairedAUCBootstrap().interval(paired) {
                     figures["difference_interval_95"] = [round3(interval.low), round3(interval.high)]
                     line += String(format: ", difference 95%% [%+.3f, %+.3f]", interval.low, interval.high)
-                    if interval.behind { beyondNoise.append("\(expression.rawValue) \(set.name)") }
+                    if interval.behind { beyondNoise.append("\(checked.name) \(set.name)") }
                 }
                 line += ")"
                 entry[set.name] = figures
                 if mienAUC < peerAUC || (set.name == "muxspace" && mienAUC < Self.muxspaceFloor) {
-                    short.append("\(expression.rawValue) \(set.name)")
+                    short.append("\(checked.name) \(set.name)")
                 }
             }
-            result[expression.rawValue] = entry
+            result[checked.name] = entry
             print(line)
         }
+        result["measured_against_resting"] = againstResting(sets)
         var pairResults: [String: Any] = [:]
         for (expression, of, against) in Self.pairs {
             var entry: [String: Any] = [:]
@@ -146,6 +179,40 @@ struct ExpressionPrototypes {
         result["behind_peer_beyond_noise"] = beyondNoise
         print("expressions prototypes: " + (short.isEmpty ? "every target met" : "short of target: \(short)"))
         print("expressions prototypes: behind MediaPipe beyond the bootstrap's 95 % interval: \(beyondNoise)")
+        return result
+    }
+
+    /// Each catalog-measured unit on the faces whose emotion's prototype holds it against happy and neutral
+    /// faces (`restingEmotions`), beside the peer's nearest blendshape on the same pictures: the figure `make
+    /// eval` gives a new unit against labels (for AU23, anger against happy and neutral faces).
+    private func againstResting(_ sets: [LabelledSet]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for checked in Self.units where checked.measured {
+            let positive = Swift.Set(Self.prototypes.filter { $0.value.contains(checked.unit) }.keys)
+            var entry: [String: Any] = ["positive": positive.sorted(), "negative": Self.restingEmotions.sorted()]
+            let positives = positive.sorted().joined(separator: "+")
+            var line = "expressions \(checked.name) (AU\(checked.unit)) on \(positives) vs happiness+neutral:"
+            for set in sets {
+                var mien = ExpressionEvaluation.TaskScores()
+                var peer = ExpressionEvaluation.TaskScores()
+                for picture in set.pictures {
+                    let emotion = Self.emotion(picture.label)
+                    guard positive.contains(emotion) || Self.restingEmotions.contains(emotion), let face = picture.face,
+                        let value = checked.score(face), let shapes = picture.peer?.blendshapes,
+                        let peerValue = BlendshapePeer.mean(shapes, checked.peer)
+                    else { continue }
+                    mien.add(value, positive: positive.contains(emotion))
+                    peer.add(peerValue, positive: positive.contains(emotion))
+                }
+                entry[set.name] = [
+                    "auc": round3(mien.auc), "peer_auc": round3(peer.auc), "counts": Array(mien.counts.prefix(2)),
+                ]
+                line += " \(set.name) \(round3(mien.auc)) (MediaPipe \(round3(peer.auc)),"
+                line += " \(mien.counts[0]) / \(mien.counts[1]))"
+            }
+            result[checked.name] = entry
+            print(line)
+        }
         return result
     }
 }

@@ -36,7 +36,7 @@ struct LookingAtCameraEvaluation {
             guard away == 0 || away >= 30 else { continue }
             let face = label.face(in: try reader.read(label.imagePath))
             let atCamera = away == 0
-            guard let face, let score = face.derived["lookingAtCamera"] else {
+            guard let face, let score = face.measures["lookingAtCamera"] else {
                 unmeasuredByAngle[atCamera ? "at_camera" : "away", default: 0] += 1
                 continue
             }
@@ -72,7 +72,7 @@ struct LookingAtCameraEvaluation {
         var unmeasured = 0
         for image in try LabelledExpression.yalefaces(root) where !["sleepy", "wink"].contains(image.label) {
             let face = try reader.largestFace(image.imagePath)
-            guard let score = face?.derived["lookingAtCamera"] else {
+            guard let score = face?.measures["lookingAtCamera"] else {
                 unmeasured += 1
                 continue
             }

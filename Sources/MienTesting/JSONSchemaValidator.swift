@@ -11,7 +11,7 @@ public struct JSONSchemaValidator {
     private let root: [String: Any]
 
     /// Keywords that describe rather than constrain.
-    private static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs"]
+    private static let annotations: Set<String> = ["$schema", "$id", "$comment", "title", "description", "$defs"]
 
     /// Reads the schema at `path`.
     public init(path: String) throws {

@@ -30,9 +30,9 @@ struct LookingAtCameraTests {
         let models = try repositoryModels()
         let on = try PictureReader(groups: [.gaze], features: false, models: models)
         let face = try #require(try on.largestFace(SampleMedia.astronautPath))
-        #expect(try #require(face.derived["lookingAtCamera"]) > 90)
+        #expect(try #require(face.measures["lookingAtCamera"]) > 90)
         let off = try PictureReader(groups: [.expressions], features: false, models: models)
-        #expect(try #require(try off.largestFace(SampleMedia.astronautPath)).derived.isEmpty)
+        #expect(try #require(try off.largestFace(SampleMedia.astronautPath)).measures["lookingAtCamera"] == nil)
     }
 
     /// Pointing'04's camera target against targets 30° or more away (one person's, and every person's
@@ -46,7 +46,7 @@ struct LookingAtCameraTests {
         for label in labels {
             let angle = max(abs(label.pan), abs(label.tilt))
             guard angle == 0 || (angle >= 30 && label.person == 1) else { continue }
-            let score = try reader.largestFace(label.imagePath)?.derived["lookingAtCamera"] ?? 0
+            let score = try reader.largestFace(label.imagePath)?.measures["lookingAtCamera"] ?? 0
             if angle == 0 { atCamera.append(score) } else { away.append(score) }
         }
         #expect(atCamera.count == 16 && away.count > 100)
@@ -56,7 +56,7 @@ struct LookingAtCameraTests {
         #expect(falseAlarms <= 0.02, "\(falseAlarms) of those looking away")
         var yale: [Double] = []
         for image in try LabelledExpression.yalefaces(root) where !["sleepy", "wink"].contains(image.label) {
-            yale.append(try reader.largestFace(image.imagePath)?.derived["lookingAtCamera"] ?? 0)
+            yale.append(try reader.largestFace(image.imagePath)?.measures["lookingAtCamera"] ?? 0)
         }
         #expect(Double(yale.filter { $0 >= 50 }.count) / Double(yale.count) >= 0.8, "\(yale)")
     }

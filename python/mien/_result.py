@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from ._derived import DerivedMetrics
+from ._measures import StoredMetrics
 
 
 @dataclass(frozen=True)
-class Face(DerivedMetrics):
+class Face(StoredMetrics):
     """One face in one frame.
 
     Attributes:
@@ -29,9 +29,9 @@ class Face(DerivedMetrics):
             first 5 s).
         points: Affdex's 34 facial points, ``(x, y)`` in pixels of the frame; None for the detector alone.
         Every metric of ``mien metrics`` is one of these attributes (a group's metric is a key of its dict:
-        ``face.expressions["smile"]``, ``face.emoji["dominantEmoji"]``), or, for a metric computed from the
-        others (``"derived": true`` in ``mien metrics --json``), a property named in snake case
-        (``DerivedMetrics``, written from the catalog).
+        ``face.expressions["smile"]``, ``face.emoji["dominantEmoji"]``), or, for a metric kept as one number
+        (``"stored": true`` in ``mien metrics --json``: ``valence``, ``engagement``, ``blink_rate``,
+        ``looking_at_camera``, ...), a property named in snake case (``StoredMetrics``, written from the catalog).
         data: the face as the JSON schema has it (every field, including those above).
     """
 
@@ -40,13 +40,10 @@ class Face(DerivedMetrics):
     orientation: Optional[Dict[str, float]]
     expressions: Optional[Dict[str, Any]]
     emotions: Optional[Dict[str, Any]]
-    valence: Optional[float]
-    engagement: Optional[float]
     emoji: Optional[Dict[str, Any]]
     gender: Optional[str]
     age: Optional[str]
     glasses: Optional[bool]
-    blink_rate: Optional[float]
     age_years: Optional[float] = None
     gaze: Optional[Dict[str, Any]] = None
     points: Optional[List[Tuple[float, float]]] = field(default=None, repr=False)
@@ -60,9 +57,9 @@ class Face(DerivedMetrics):
             bounds=(float(box.get("x", 0)), float(box.get("y", 0)), float(box.get("width", 0)),
                     float(box.get("height", 0))),
             orientation=data.get("orientation"), expressions=data.get("expressions"),
-            emotions=data.get("emotions"), valence=data.get("valence"), engagement=data.get("engagement"),
+            emotions=data.get("emotions"),
             emoji=data.get("emoji"), gender=data.get("gender"), age=data.get("age"), glasses=data.get("glasses"),
-            blink_rate=data.get("blinkRate"), age_years=data.get("ageYears"), gaze=data.get("gaze"),
+            age_years=data.get("ageYears"), gaze=data.get("gaze"),
             points=[(float(p["x"]), float(p["y"])) for p in data["facePoints"]] if data.get("facePoints") else None,
             data=data,
         )

@@ -29,7 +29,7 @@ def test_each_word_gives_exactly_the_catalogs_fields(engine: str, word: str) -> 
 
 def test_every_metric_is_a_typed_attribute_of_face(engine: str) -> None:
     attributes = {field.name for field in dataclasses.fields(mien.Face)}
-    # Metrics computed from the others are typed properties written from the catalog (mien._derived).
+    # Metrics computed from the others are typed properties written from the catalog (mien._measures).
     attributes |= {name for name in dir(mien.Face) if isinstance(getattr(mien.Face, name), property)}
     frame = cv2.imread(str(SAMPLE))
     with mien.Detector(metrics="all", mode="images") as detector:

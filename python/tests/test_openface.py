@@ -4,6 +4,7 @@ OpenFace's documented ones, the sample's smile in AU12 and not in AU10."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -27,11 +28,14 @@ def test_openface_csv_reads_as_openface_with_the_smile_in_au12(engine: str, tmp_
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(tmp_path / "astronaut.jpg.openface.csv", sep=",")
     frame.columns = frame.columns.str.strip(" ")
-    # Every column, in OpenFace's order: what Mien cannot measure (p_*, AU23 for now) is there and empty.
+    # Every column, in OpenFace's order: what Mien cannot measure (p_*) is there and empty; AU23 is filled from the
+    # catalog's entry for it, when there is one.
     assert list(frame.columns) == OPENFACE_COLUMNS, set(OPENFACE_COLUMNS) ^ set(frame.columns)
     row = frame.iloc[0]
     assert row["frame"] == 1 and row["face_id"] == 0 and row["success"] == 1
     assert 4 <= row["AU12_r"] <= 5 and row["AU10_r"] <= 1 and row["AU12_c"] == 1 and row["AU10_c"] == 0
     assert -1.6 < row["pose_Ry"] < 1.6 and 100 < row["x_0"] < 400
     assert 150 < row["pose_Tz"] < 1500 and row["Z_30"] < row["Z_0"], "millimetres; the nose nearer than the jaw"
-    assert pd.isna(row["AU23_r"]) and pd.isna(row["p_scale"])
+    metrics = json.loads(run_cli(engine, "metrics", "--json").stdout)["metrics"]
+    measures_au23 = any(entry.get("actionUnit") == "AU23" for entry in metrics)
+    assert pd.isna(row["AU23_r"]) != measures_au23 and pd.isna(row["p_scale"])

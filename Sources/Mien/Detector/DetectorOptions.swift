@@ -125,28 +125,16 @@ public struct DetectorOptions: Sendable, Equatable {
     /// Affdex `LARGE_FACES` or `SMALL_FACES` (`detection.faceMode`).
     public var faceMode: FaceMode { detection.faceMode }
 
-    /// Whether any metric needs the expression stage (expressions, emoji and emotions do; so do raw
-    /// blendshapes).
-    var needsExpressions: Bool {
-        blendshapes
-            || metrics.contains {
-                switch $0 {
-                case .expression, .emoji, .emotion, .valence, .engagement: true
-                case .gender, .age, .glasses, .gaze: false
-                }
-            }
-    }
+    /// Whether any metric needs the expression stage: the catalog's expression metrics (its own measured ones
+    /// among them) and the emotions, which are fused with the expressions; so do raw blendshapes.
+    var needsExpressions: Bool { blendshapes || needsEmotions || stages.contains(.expressions) }
 
-    /// Whether any metric needs the emotion CNN.
-    var needsEmotions: Bool {
-        metrics.contains {
-            switch $0 {
-            case .emotion, .valence, .engagement: true
-            default: false
-            }
-        }
-    }
+    /// Whether any metric needs the emotion CNN: the catalog's emotions group (emotions, valence, engagement).
+    var needsEmotions: Bool { metrics.contains { MetricCatalog.entry(for: $0)?.group == .emotions } }
 
-    /// Whether any metric needs the appearance networks.
-    var needsAppearance: Bool { !metrics.isDisjoint(with: Set<Metric>.allAppearance) }
+    /// Whether any metric needs the appearance networks: the catalog's appearance group.
+    var needsAppearance: Bool { metrics.contains { MetricCatalog.entry(for: $0)?.group == .appearance } }
+
+    /// The stages the catalog names for the metrics asked for.
+    private var stages: Set<MetricDescriptor.Stage> { Set(metrics.compactMap { MetricCatalog.entry(for: $0)?.stage }) }
 }

@@ -177,19 +177,8 @@ struct EpisodeTracker: Sendable {
             + entries.filter { !first.contains($0.group) }
     }()
 
-    /// Writes a smoothed score back (`smoothScores`).
+    /// Writes a smoothed score back (`smoothScores`), where the catalog keeps it.
     private static func set(_ metric: String, to value: Double, in face: inout FaceResult) {
-        let parts = metric.split(separator: ".", maxSplits: 1).map(String.init)
-        switch (parts.first, parts.count == 2 ? parts[1] : nil) {
-        case ("expressions", let name?):
-            if let key = FacialExpression(rawValue: name) { face.expressions?.scores[key] = value }
-        case ("emoji", let name?):
-            if let key = Emoji(rawValue: name) { face.emoji?.scores[key] = value }
-        case ("emotions", let name?):
-            if let key = Emotion(rawValue: name) { face.emotions?[key] = value }
-        case ("valence", nil): face.valence = value
-        case ("engagement", nil): face.engagement = value
-        default: if face.derived[metric] != nil { face.derived[metric] = value }
-        }
+        MetricCatalog.entry(named: metric)?.value?.write(&face, value)
     }
 }

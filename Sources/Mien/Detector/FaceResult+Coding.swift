@@ -1,12 +1,12 @@
-/// The JSON form of a face: its fields by name, absent when nil, and each derived metric
-/// (`FaceResult.derived`) as a key of its own, named as in the catalog.
+/// The JSON form of a face: its fields by name, absent when nil, and each stored metric
+/// (`FaceResult.measures`) as a key of its own, named as in the catalog.
 ///
-/// Written out (not synthesized) only so that the derived metrics, which the catalog defines, sit beside the
+/// Written out (not synthesized) only so that the stored metrics, which the catalog defines, sit beside the
 /// others instead of under a key of their own: a metric's name is its JSON path.
 extension FaceResult: Codable {
     private enum CodingKeys: String, CodingKey {
         case faceId, faceBounds, confidence, facePoints, keypoints, mesh, points68, blendshapes, orientation, quality
-        case flags, expressions, emoji, emotions, valence, engagement, gender, age, ageYears, glasses, blinkRate, gaze
+        case flags, expressions, emoji, emotions, gender, age, ageYears, glasses, gaze
     }
 
     public init(from decoder: any Decoder) throws {
@@ -25,18 +25,15 @@ extension FaceResult: Codable {
         expressions = try container.decodeIfPresent(Expressions.self, forKey: .expressions)
         emoji = try container.decodeIfPresent(EmojiScores.self, forKey: .emoji)
         emotions = try container.decodeIfPresent(Scores<Emotion>.self, forKey: .emotions)
-        valence = try container.decodeIfPresent(Double.self, forKey: .valence)
-        engagement = try container.decodeIfPresent(Double.self, forKey: .engagement)
         gender = try container.decodeIfPresent(Gender.self, forKey: .gender)
         age = try container.decodeIfPresent(AgeBracket.self, forKey: .age)
         ageYears = try container.decodeIfPresent(Double.self, forKey: .ageYears)
         glasses = try container.decodeIfPresent(Bool.self, forKey: .glasses)
-        blinkRate = try container.decodeIfPresent(Double.self, forKey: .blinkRate)
         gaze = try container.decodeIfPresent(Gaze.self, forKey: .gaze)
-        let derivedContainer = try decoder.container(keyedBy: NameCodingKey.self)
-        for entry in MetricCatalog.derivedEntries {
-            derived[entry.name] = try derivedContainer.decodeIfPresent(
-                Double.self, forKey: NameCodingKey(stringValue: entry.name))
+        let stored = try decoder.container(keyedBy: NameCodingKey.self)
+        for entry in MetricCatalog.storedEntries {
+            let key = NameCodingKey(stringValue: entry.name)
+            measures[entry.name] = try stored.decodeIfPresent(Double.self, forKey: key)
         }
     }
 
@@ -56,15 +53,12 @@ extension FaceResult: Codable {
         try container.encodeIfPresent(expressions, forKey: .expressions)
         try container.encodeIfPresent(emoji, forKey: .emoji)
         try container.encodeIfPresent(emotions, forKey: .emotions)
-        try container.encodeIfPresent(valence, forKey: .valence)
-        try container.encodeIfPresent(engagement, forKey: .engagement)
         try container.encodeIfPresent(gender, forKey: .gender)
         try container.encodeIfPresent(age, forKey: .age)
         try container.encodeIfPresent(ageYears, forKey: .ageYears)
         try container.encodeIfPresent(glasses, forKey: .glasses)
-        try container.encodeIfPresent(blinkRate, forKey: .blinkRate)
         try container.encodeIfPresent(gaze, forKey: .gaze)
-        var derivedContainer = encoder.container(keyedBy: NameCodingKey.self)
-        for (name, value) in derived { try derivedContainer.encode(value, forKey: NameCodingKey(stringValue: name)) }
+        var stored = encoder.container(keyedBy: NameCodingKey.self)
+        for (name, value) in measures { try stored.encode(value, forKey: NameCodingKey(stringValue: name)) }
     }
 }

@@ -37,9 +37,15 @@ public struct FaceResult: Sendable, Equatable {
     /// The emotions asked for.
     public var emotions: Scores<Emotion>?
     /// How positive the expression is, -100...100 (nil unless `.valence` was asked for).
-    public var valence: Double?
+    public var valence: Double? {
+        get { measures["valence"] }
+        set { measures["valence"] = newValue }
+    }
     /// How expressive the face is, 0...100 (nil unless `.engagement` was asked for).
-    public var engagement: Double?
+    public var engagement: Double? {
+        get { measures["engagement"] }
+        set { measures["engagement"] = newValue }
+    }
     /// Perceived gender, when asked for.
     public var gender: Gender?
     /// Affdex's age bracket, when asked for.
@@ -51,14 +57,22 @@ public struct FaceResult: Sendable, Equatable {
     /// Blinks per minute over the last `BlinkOptions.rateWindow` seconds (the time seen, while shorter), in
     /// streams with eye closure on and blinks watched; nil for the first `BlinkOptions.rateWarmUp` seconds
     /// of a face.
-    public var blinkRate: Double?
+    public var blinkRate: Double? {
+        get { measures["blinkRate"] }
+        set { measures["blinkRate"] = newValue }
+    }
     /// Where the person looks (degrees), when asked for and measurable (eyes open, face large enough and
     /// not turned away).
     public var gaze: Gaze?
-    /// The metrics the catalog computes from this face's other fields (`MetricDescriptor.derive`), by name.
+    /// The one store of the metrics whose catalog entry keeps a single number (`MetricDescriptor.stored`), by
+    /// name: valence, engagement, blinks per minute, the metrics the catalog derives from the others
+    /// (`lookingAtCamera`) and those an entry measures itself (`lipTighten`).
     ///
-    /// In JSON each is a key of the face (`lookingAtCamera`). Empty when none is on.
-    public internal(set) var derived: [String: Double] = [:]
+    /// In JSON each is a key of the face. A metric that is off or could not be measured has no key.
+    public internal(set) var measures: [String: Double] = [:]
+
+    /// The value of the stored metric `name` (`MetricCatalog`), nil when absent.
+    public subscript(measure name: String) -> Double? { measures[name] }
 
     /// The parts of `face` that `options` ask for, in a frame of `frameSize` pixels (for the derived metrics).
     init(_ face: TrackedFace, options: DetectorOptions, frameSize: FrameSize) {
@@ -98,8 +112,12 @@ public struct FaceResult: Sendable, Equatable {
         ageYears = metrics.contains(.age) ? face.appearance?.age : nil
         glasses = metrics.contains(.glasses) ? face.appearance?.glasses : nil
         gaze = metrics.contains(.gaze) ? face.gaze : nil
+        let measured = MeasuredFace(face)
+        for entry in MetricCatalog.measuredEntries where entry.metric.map(metrics.contains) ?? false {
+            measures[entry.name] = entry.measure?(measured)
+        }
         for entry in MetricCatalog.derivedEntries where entry.needs.isSubset(of: metrics) {
-            derived[entry.name] = entry.derive?(self, frameSize)
+            measures[entry.name] = entry.derive?(self, frameSize)
         }
     }
 

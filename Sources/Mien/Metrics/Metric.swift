@@ -16,6 +16,9 @@ public enum Metric: Hashable, Sendable {
     case gender, age, glasses
     /// Where the person looks (`Gaze`: degrees, both eyes and each eye, and the eyes' rotation in the head).
     case gaze
+    /// A metric its catalog entry measures itself (`MetricDescriptor.measured`), by its name (`lipTighten`):
+    /// its value is in `FaceResult.measures`. Each such entry switches on with its group.
+    case measured(String)
 }
 
 extension Set where Element == Metric {

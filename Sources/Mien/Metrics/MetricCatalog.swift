@@ -20,6 +20,13 @@ public enum MetricCatalog {
     /// The metrics computed from the others (`MetricDescriptor.derive`).
     package static let derivedEntries = entries.filter { $0.derive != nil }
 
+    /// The metrics their entry measures from the located face (`MetricDescriptor.measure`).
+    package static let measuredEntries = entries.filter { $0.measure != nil }
+
+    /// The metrics kept in a face's one store (`FaceResult.measures`): derived, measured by their entry, and the
+    /// single numbers stages measure (valence, engagement, blinks per minute).
+    static let storedEntries = entries.filter(\.stored)
+
     /// The columns `summary.json` gives a mean and maximum of, per face.
     static let summarizedColumns = columns.filter(\.summarized)
 
@@ -31,20 +38,20 @@ public enum MetricCatalog {
         MetricDescriptor(
             name: "gender", group: .appearance, metric: .gender, stage: .affect, unit: .category,
             fields: ["gender"], columns: [.text("gender") { $0.gender?.rawValue }], episodes: false, actionUnit: nil,
-            onlyInStreams: false, doc: "Perceived gender (female, male or unknown).", score: nil),
+            onlyInStreams: false, doc: "Perceived gender (female, male or unknown).", value: nil),
         MetricDescriptor(
             name: "age", group: .appearance, metric: .age, stage: .affect, unit: .category,
             fields: ["age", "ageYears"],
             columns: [
                 .text("age") { $0.age?.rawValue }, .number("ageYears", places: 1, summarized: false) { $0.ageYears },
             ], episodes: false, actionUnit: nil, onlyInStreams: false,
-            doc: "Apparent age: Affdex's bracket (under 18 ... 65+) and years.", score: nil),
+            doc: "Apparent age: Affdex's bracket (under 18 ... 65+) and years.", value: nil),
         MetricDescriptor(
             name: "glasses", group: .appearance, metric: .glasses, stage: .affect, unit: .flag,
             fields: ["glasses"],
             columns: [MetricColumn("glasses", summarized: false) { .text($0.glasses.map { $0 ? "1" : "0" }) }],
             episodes: false, actionUnit: nil, onlyInStreams: false, doc: "Whether the face wears glasses.",
-            score: nil),
+            value: nil),
     ]
 
     private static let gaze = MetricDescriptor(
@@ -57,7 +64,7 @@ public enum MetricCatalog {
         ], episodes: false, actionUnit: nil, onlyInStreams: false,
         doc: "Where the person looks, in degrees (yaw: to the person's left +, pitch: up +), and the eyes' rotation in "
             + "the head; absent when the eyes are closed, the face too small or turned away.",
-        score: nil)
+        value: nil)
 
     private static let emotions: [MetricDescriptor] =
         Emotion.allCases.map { emotion in
@@ -65,17 +72,16 @@ public enum MetricCatalog {
                 name: "emotions.\(emotion.rawValue)", group: .emotions, metric: .emotion(emotion), stage: .affect,
                 unit: .score, fields: ["emotions.\(emotion.rawValue)"],
                 columns: [.number(emotion.rawValue) { $0.emotions?[emotion] }], episodes: true, actionUnit: nil,
-                onlyInStreams: false, doc: emotionDoc(emotion), score: { $0.emotions?[emotion] })
+                onlyInStreams: false, doc: emotionDoc(emotion),
+                value: ScoreAccess(read: { $0.emotions?[emotion] }, write: { $0.emotions?[emotion] = $1 }))
         } + [
-            MetricDescriptor(
-                name: "valence", group: .emotions, metric: .valence, stage: .affect, unit: .signedScore,
-                fields: ["valence"], columns: [.number("valence") { $0.valence }], episodes: true, actionUnit: nil,
-                onlyInStreams: false, doc: "How positive the expression is: -100 (negative) ... 100 (positive).",
-                score: { $0.valence }),
-            MetricDescriptor(
-                name: "engagement", group: .emotions, metric: .engagement, stage: .affect, unit: .score,
-                fields: ["engagement"], columns: [.number("engagement") { $0.engagement }], episodes: true,
-                actionUnit: nil, onlyInStreams: false, doc: "How expressive the face is.", score: { $0.engagement }),
+            .stored(
+                "valence", group: .emotions, metric: .valence, stage: .affect, unit: .signedScore, episodes: true,
+                actionUnit: nil, onlyInStreams: false,
+                doc: "How positive the expression is: -100 (negative) ... 100 (positive)."),
+            .stored(
+                "engagement", group: .emotions, metric: .engagement, stage: .affect, unit: .score, episodes: true,
+                actionUnit: nil, onlyInStreams: false, doc: "How expressive the face is."),
         ]
 
     private static let expressions: [MetricDescriptor] = FacialExpression.allCases.map { expression in
@@ -91,7 +97,9 @@ public enum MetricCatalog {
             name: name, group: .expressions, metric: .expression(expression), stage: .expressions, unit: .score,
             fields: fields, columns: [.number(expression.rawValue) { $0.expressions?[expression] }], episodes: true,
             actionUnit: unit.flatMap { $0.hasPrefix("AU") ? $0 : nil }, onlyInStreams: false,
-            doc: expressionDoc(expression), score: { $0.expressions?[expression] })
+            doc: expressionDoc(expression),
+            value: ScoreAccess(
+                read: { $0.expressions?[expression] }, write: { $0.expressions?.scores[expression] = $1 }))
     }
 
     private static let emoji: [MetricDescriptor] = Emoji.allCases.map { emoji in
@@ -102,7 +110,7 @@ public enum MetricCatalog {
             columns: [.number(emoji == .smirk ? "smirkEmoji" : emoji.rawValue) { $0.emoji?[emoji] }], episodes: true,
             actionUnit: nil, onlyInStreams: false,
             doc: "\(emoji.unicode) \(emoji.rawValue): how much the face looks like the emoji.",
-            score: { $0.emoji?[emoji] })
+            value: ScoreAccess(read: { $0.emoji?[emoji] }, write: { $0.emoji?.scores[emoji] = $1 }))
     }
 
     private static let dominantEmoji = MetricDescriptor(
@@ -111,14 +119,12 @@ public enum MetricCatalog {
         columns: [.text("dominantEmoji") { face in face.emoji.map { $0.dominantEmoji?.unicode ?? "none" } }],
         episodes: false, actionUnit: nil, onlyInStreams: false,
         doc: "The emoji asked for that scores highest, as its character, or none below Affdex's threshold.",
-        score: nil)
+        value: nil)
 
-    private static let blinkRate = MetricDescriptor(
-        name: "blinkRate", group: .expressions, metric: nil, stage: .blinks, unit: .perMinute, fields: ["blinkRate"],
-        columns: [.number("blinkRate", summarized: false) { $0.blinkRate }], episodes: false, actionUnit: nil,
-        onlyInStreams: true,
-        doc: "Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).",
-        score: { $0.blinkRate })
+    private static let blinkRate = MetricDescriptor.stored(
+        "blinkRate", group: .expressions, metric: nil, stage: .blinks, unit: .perMinute, summarized: false,
+        episodes: false, actionUnit: nil, onlyInStreams: true,
+        doc: "Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).")
 
     private static func emotionDoc(_ emotion: Emotion) -> String {
         emotion == .neutral

@@ -58,15 +58,27 @@ public struct MetricDescriptor: Sendable {
     public let onlyInStreams: Bool
     /// One line: what it measures.
     public let doc: String
-    /// The number episodes and the report follow (nil for categories).
-    let score: (@Sendable (FaceResult) -> Double?)?
+    /// Where its number lives in a face (nil for categories): the one place the columns' numbers, the summary,
+    /// episodes (and their smoothing's write-back), the report and studies read it.
+    let value: ScoreAccess?
+    /// Whether the value lives in the face's one store of catalog metrics (`FaceResult.measures`): written in
+    /// JSON as a key of the face named `name`, its schema property and Python field generated from this entry.
+    public var stored: Bool { value?.store != nil }
     /// For a metric the catalog computes from the face's other fields and the frame's size: its value.
     ///
     /// No stage measures such a metric (`lookingAtCamera` comes from the gaze and where the face is). It is
-    /// present when every switch in `needs` is on and this gives a number, and lands in `FaceResult.derived`.
+    /// present when every switch in `needs` is on and this gives a number, and lands in `FaceResult.measures`.
     var derive: (@Sendable (FaceResult, FrameSize) -> Double?)? = nil
+    /// For a metric its entry measures from the located face: its value, when its switch is on.
+    ///
+    /// It reads the mesh's pose-normalised geometry and the blendshapes (`MeasuredFace`); no stage names it, and
+    /// it lands in `FaceResult.measures`.
+    var measure: (@Sendable (MeasuredFace) -> Double?)? = nil
     /// The switches a derived metric is computed from (empty for the others).
     public var needs: Set<Metric> = []
+
+    /// The number a face holds for it, if any.
+    package var score: (@Sendable (FaceResult) -> Double?)? { value?.read }
 
     /// The entry of a score computed from the others (`derive`): one number, at `name` in JSON (a key of the face)
     /// and in a CSV column of that name, summarized and watched by episodes.
@@ -74,11 +86,39 @@ public struct MetricDescriptor: Sendable {
         _ name: String, group: MetricGroup, stage: Stage, needs: Set<Metric>, doc: String,
         derive: @escaping @Sendable (FaceResult, FrameSize) -> Double?
     ) -> MetricDescriptor {
-        let value: @Sendable (FaceResult) -> Double? = { $0.derived[name] }
+        var entry = stored(
+            name, group: group, metric: nil, stage: stage, unit: .score, episodes: true, actionUnit: nil,
+            onlyInStreams: false, doc: doc)
+        entry.derive = derive
+        entry.needs = needs
+        return entry
+    }
+
+    /// The entry of a score its own code measures from the located face (`measure`).
+    ///
+    /// Switched by `Metric.measured(name)`: one number at `name` in JSON and in a CSV column of that name,
+    /// summarized and watched by episodes. Its stage runs for it (`DetectorOptions` reads `stage`).
+    static func measured(
+        _ name: String, group: MetricGroup, stage: Stage, actionUnit: String?, doc: String,
+        measure: @escaping @Sendable (MeasuredFace) -> Double?
+    ) -> MetricDescriptor {
+        var entry = stored(
+            name, group: group, metric: .measured(name), stage: stage, unit: .score, episodes: true,
+            actionUnit: actionUnit, onlyInStreams: false, doc: doc)
+        entry.measure = measure
+        return entry
+    }
+
+    /// The entry of a number kept in `FaceResult.measures` under `name`, with its one CSV column.
+    static func stored(
+        _ name: String, group: MetricGroup, metric: Metric?, stage: Stage, unit: Unit, summarized: Bool = true,
+        episodes: Bool, actionUnit: String?, onlyInStreams: Bool, doc: String
+    ) -> MetricDescriptor {
+        let value = ScoreAccess.store(name)
         return MetricDescriptor(
-            name: name, group: group, metric: nil, stage: stage, unit: .score, fields: [name],
-            columns: [.number(name, value)], episodes: true, actionUnit: nil, onlyInStreams: false, doc: doc,
-            score: value, derive: derive, needs: needs)
+            name: name, group: group, metric: metric, stage: stage, unit: unit, fields: [name],
+            columns: [.number(name, summarized: summarized, value.read)], episodes: episodes, actionUnit: actionUnit,
+            onlyInStreams: onlyInStreams, doc: doc, value: value)
     }
 
     /// The range of its values, when they have one.
@@ -136,7 +176,7 @@ enum MetricCell {
 extension MetricDescriptor: Encodable {
     private enum CodingKeys: String, CodingKey {
         case name, group, stage, unit, range, fields, columns, summarized, episodes, actionUnit, onlyInStreams, doc
-        case derived, needs
+        case derived, measured, stored, needs
     }
 
     /// The entry as `mien metrics --json` prints it (the `Detector` switch and the accessors left out).
@@ -155,6 +195,21 @@ extension MetricDescriptor: Encodable {
         try container.encode(onlyInStreams, forKey: .onlyInStreams)
         try container.encode(doc, forKey: .doc)
         try container.encode(derive != nil, forKey: .derived)
+        try container.encode(measure != nil, forKey: .measured)
+        try container.encode(stored, forKey: .stored)
         try container.encode(needs.compactMap { MetricCatalog.entry(for: $0)?.name }.sorted(), forKey: .needs)
+    }
+}
+
+/// Where a metric's number lives in a `FaceResult`: how it is read, and written back (episode smoothing).
+struct ScoreAccess: Sendable {
+    let read: @Sendable (FaceResult) -> Double?
+    let write: @Sendable (inout FaceResult, Double) -> Void
+    /// The key in `FaceResult.measures`, for a number kept there.
+    var store: String? = nil
+
+    /// A number kept in the face's one store of catalog metrics.
+    static func store(_ name: String) -> ScoreAccess {
+        ScoreAccess(read: { $0.measures[name] }, write: { $0.measures[name] = $1 }, store: name)
     }
 }

@@ -13,8 +13,8 @@ import Foundation
 /// points in frame pixels, with `DetectorOptions.landmarks`); `X_0 ... Z_67` (the same points in millimetres,
 /// camera axes); OpenFace's shape parameters `p_*` (empty: Mien's mesh has no such model); then each action
 /// unit's intensity `AUxx_r` (OpenFace's 0...5: the catalog's score / 20) and presence `AUxx_c` (1 when the score
-/// is at least 50, Affdex's threshold for a smile or a closed eye, else 0). A unit the catalog has no metric for
-/// (AU23) has its columns, empty. Cells of metrics not asked for are empty, never 0.
+/// is at least 50, Affdex's threshold for a smile or a closed eye, else 0), from the catalog's entry whose
+/// `actionUnit` it is; a unit without one has its columns, empty. Cells of metrics not asked for are empty, never 0.
 ///
 /// **Millimetres, with OpenFace's camera.** Without calibration OpenFace assumes fx = fy = 500 x width / 640 and
 /// the principal point at the frame's centre; so does Mien. The head's distance `pose_Tz` = fx x 88.9 mm x cos(yaw)

@@ -66,3 +66,15 @@ public enum FaceEvent: Sendable, Hashable {
     /// `found` that is a return.
     case returned(faceId: Int)
 }
+
+extension TrackedFace {
+    /// The pose-normalised geometry of the face (`FaceFeatures`), from the tracker's fit; nil without one.
+    ///
+    /// For metrics measured outside the expression stage (`MeasuredFace`); the stage reads the same numbers.
+    package var features: FaceFeatures? {
+        guard let poseFit, let frontal = HeadPoseEstimator.frontal(points: mesh.points, fit: poseFit) else {
+            return nil
+        }
+        return FaceFeatures(face: frontal)
+    }
+}

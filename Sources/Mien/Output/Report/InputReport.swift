@@ -47,9 +47,12 @@ package struct InputReport: Sendable {
     static let thumbnailImprovement = 1.15
     /// Most episode bands kept per face (a 2-hour talk at 20 blinks a minute has 2,400 blinks).
     static let maximumEpisodesPerFace = 5000
-    /// Metrics that get timelines.
-    package static let timelineMetrics: [String] =
-        Emotion.allCases.filter { $0 != .neutral }.map(\.rawValue) + ["valence", "engagement"]
+    /// The catalog's emotions-group scores, which get timelines (neutral left out: it is what the others leave).
+    private static let timelineEntries = MetricCatalog.entries.filter {
+        $0.group == .emotions && $0.score != nil && $0.name != "emotions.neutral"
+    }
+    /// Metrics that get timelines, by their CSV column's name (`joy`, `valence`).
+    package static let timelineMetrics: [String] = timelineEntries.compactMap { $0.columns.first?.name }
 
     /// The input reported on (its path or name).
     package let input: String
@@ -85,11 +88,9 @@ package struct InputReport: Sendable {
                 guard let value else { return }
                 face.timelines[name, default: Timeline(capacity: timelineCapacity)].add(time: t, value: value)
             }
-            for emotion in Emotion.allCases where emotion != .neutral {
-                record(emotion.rawValue, faceResult.emotions?[emotion])
+            for entry in Self.timelineEntries {
+                if let name = entry.columns.first?.name { record(name, entry.score?(faceResult)) }
             }
-            record("valence", faceResult.valence)
-            record("engagement", faceResult.engagement)
             record("gazeYaw", faceResult.gaze?.yaw)
             record("gazePitch", faceResult.gaze?.pitch)
             face.gender = faceResult.gender ?? face.gender

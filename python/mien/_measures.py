@@ -1,0 +1,38 @@
+"""The metrics a face keeps as one number each (``"stored": true`` in ``mien metrics --json``), as typed
+properties of ``mien.Face``.
+
+Written by ``scripts/catalog-sync.py`` from ``mien metrics --json`` (``make catalog``); do not edit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+
+class StoredMetrics:
+    """Each property is None when its metric is off or cannot be computed for the face."""
+
+    data: Dict[str, Any]
+
+    @property
+    def looking_at_camera(self) -> Optional[float]:
+        """How directly the person looks into the camera: 100 within 10° of it, 0 beyond 20° (from the gaze
+        and where the eyes are in the frame). (``lookingAtCamera``, score; group ``gaze``)"""
+        return self.data.get('lookingAtCamera')
+
+    @property
+    def valence(self) -> Optional[float]:
+        """How positive the expression is: -100 (negative) ... 100 (positive). (``valence``, signed score;
+        group ``emotions``)"""
+        return self.data.get('valence')
+
+    @property
+    def engagement(self) -> Optional[float]:
+        """How expressive the face is. (``engagement``, score; group ``emotions``)"""
+        return self.data.get('engagement')
+
+    @property
+    def blink_rate(self) -> Optional[float]:
+        """Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).
+        (``blinkRate``, per minute; group ``expressions``)"""
+        return self.data.get('blinkRate')
