@@ -7,10 +7,17 @@ import Testing
 /// metrics without overlap, and the files other surfaces read (the JSON schema, OpenAPI) agree with it.
 @Suite("Metric catalog")
 struct MetricCatalogTests {
-    /// Every switch a `Detector` has, listed from the enums (not from the catalog).
+    /// Every switch a `Detector` has, listed from the enums (not from the catalog), and the switch of each metric
+    /// an entry measures itself (`Metric.measured`: defined by its entry alone).
     static let switches: [Metric] =
         FacialExpression.allCases.map(Metric.expression) + Emoji.allCases.map(Metric.emoji)
         + Emotion.allCases.map(Metric.emotion) + [.valence, .engagement, .gender, .age, .glasses, .gaze]
+        + measuredSwitches(in: nil)
+
+    /// The switches of the metrics their entry measures, in `group` (any when nil); each is `.measured(name)`.
+    static func measuredSwitches(in group: MetricGroup?) -> [Metric] {
+        MetricCatalog.measuredEntries.filter { group == nil || $0.group == group }.map { Metric.measured($0.name) }
+    }
 
     @Test func everySwitch_hasExactlyOneEntry_andNamesAndColumnsAreUnique() {
         for metric in Self.switches {
@@ -32,7 +39,8 @@ struct MetricCatalogTests {
         }
         #expect(seen == Set(Self.switches))
         #expect(
-            try MetricGroup.metrics(named: ["expressions"]) == Set(FacialExpression.allCases.map(Metric.expression)))
+            try MetricGroup.metrics(named: ["expressions"])
+                == Set(FacialExpression.allCases.map(Metric.expression) + Self.measuredSwitches(in: .expressions)))
         #expect(try MetricGroup.metrics(named: ["emoji"]) == Set(Emoji.allCases.map(Metric.emoji)))
         #expect(try MetricGroup.metrics(named: ["none"]).isEmpty)
         #expect(try MetricGroup.metrics(named: []) == Set(Self.switches))
