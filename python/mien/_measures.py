@@ -32,6 +32,12 @@ class StoredMetrics:
         return self.data.get('engagement')
 
     @property
+    def lip_tighten(self) -> Optional[float]:
+        """AU23 lip tightener: the lips narrowed and pressed thin (not in a smile), from the mesh and
+        blendshapes. (``lipTighten``, score; group ``expressions``)"""
+        return self.data.get('lipTighten')
+
+    @property
     def blink_rate(self) -> Optional[float]:
         """Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).
         (``blinkRate``, per minute; group ``expressions``)"""

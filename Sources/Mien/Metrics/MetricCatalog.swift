@@ -6,7 +6,8 @@
 public enum MetricCatalog {
     /// Every metric, in CSV column order.
     public static let entries: [MetricDescriptor] =
-        appearance + [gaze, LookingAtCamera.entry] + emotions + expressions + emoji + [dominantEmoji, blinkRate]
+        appearance + [gaze, LookingAtCamera.entry] + emotions + expressions + [LipTightener.entry] + emoji
+        + [dominantEmoji, blinkRate]
 
     /// The entry named `name` (`expressions.smile`), if there is one.
     public static func entry(named name: String) -> MetricDescriptor? { byName[name] }
