@@ -9,25 +9,25 @@ final class DetectorEngine: Sendable {
     let runsExpressions: Bool
     /// Whether the emotion / appearance stage runs.
     let runsAffect: Bool
-    private let front: Locked<Front>
+    private let firstStage: Locked<FirstStage>
     private let measurer: Locked<FaceMeasurer>
 
-    /// What the first half runs on a frame the rate cap admits.
-    private enum FirstHalf {
-        /// Detection, mesh, pose and tracking; the second half measures the faces.
+    /// What the first stage runs on a frame the rate cap admits.
+    private enum Locating {
+        /// Detection, mesh, pose and tracking; the second stage measures the faces.
         case locate(FaceLocator)
         /// Detection alone (`DetectorOptions.detectionOnly`): the frame is finished after it.
         case detect(BlazeFaceDetector)
     }
 
-    /// The first half's state: what it runs and the rate cap.
-    private struct Front {
-        let half: FirstHalf
+    /// The first stage's state: what it runs and the rate cap.
+    private struct FirstStage {
+        let locating: Locating
         /// nil: every frame is processed.
         var cap: RateCap?
 
-        init(half: FirstHalf, rate: Double?) {
-            self.half = half
+        init(locating: Locating, rate: Double?) {
+            self.locating = locating
             cap = rate.map { RateCap(rate: $0) }
         }
 
@@ -38,10 +38,11 @@ final class DetectorEngine: Sendable {
     }
 
     private init(
-        options: DetectorOptions, front: Front, measurer: FaceMeasurer, runsExpressions: Bool, runsAffect: Bool
+        options: DetectorOptions, firstStage: FirstStage, measurer: FaceMeasurer, runsExpressions: Bool,
+        runsAffect: Bool
     ) {
         self.options = options
-        self.front = Locked(front)
+        self.firstStage = Locked(firstStage)
         self.measurer = Locked(measurer)
         self.runsExpressions = runsExpressions
         self.runsAffect = runsAffect
@@ -59,8 +60,8 @@ final class DetectorEngine: Sendable {
         if options.detectionOnly {
             self.init(
                 options: options,
-                front: Front(
-                    half: .detect(try BlazeFaceDetector(options: options.detection, models: models)),
+                firstStage: FirstStage(
+                    locating: .detect(try BlazeFaceDetector(options: options.detection, models: models)),
                     rate: rate),
                 measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false,
                 runsAffect: false)
@@ -75,7 +76,7 @@ final class DetectorEngine: Sendable {
             firstFaceId: firstFaceId,
             cuts: try Self.cuts(source: source, options: options), models: models)
         self.init(
-            options: options, front: Front(half: .locate(locator), rate: rate), measurer: measurer,
+            options: options, firstStage: FirstStage(locating: .locate(locator), rate: rate), measurer: measurer,
             runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
     }
 
@@ -94,7 +95,7 @@ final class DetectorEngine: Sendable {
             firstFaceId: firstFaceId,
             cuts: try Self.cuts(source: source, options: options))
         self.init(
-            options: options, front: Front(half: .locate(locator), rate: rate),
+            options: options, firstStage: FirstStage(locating: .locate(locator), rate: rate),
             measurer: FaceMeasurer(expressionStage: nil, affectStage: nil), runsExpressions: false, runsAffect: false)
     }
 
@@ -109,15 +110,15 @@ final class DetectorEngine: Sendable {
         options.maxProcessRate ?? source.defaultProcessRate
     }
 
-    /// The first half for `frame`: rate cap, then detection, mesh, pose and tracking.
-    func locate(_ frame: Frame, arrival: FrameInbox.Arrival) throws -> LocatedFrame {
-        try front.withLock { front in
-            guard front.admits(frame.timestamp) else {
-                return .finished(DetectorResult(unprocessed: frame), frame: frame, arrival)
+    /// The first stage for `frame`: rate cap, then detection, mesh, pose and tracking.
+    func locate(_ frame: Frame, arrival: FrameInbox.Arrival) throws -> StageItem {
+        try firstStage.withLock { stage in
+            guard stage.admits(frame.timestamp) else {
+                return .final(DetectorResult(unprocessed: frame), frame: frame, arrival)
             }
-            switch front.half {
+            switch stage.locating {
             case .locate(let locator):
-                return .located(try locator.locate(frame), arrival)
+                return .toMeasure(try locator.locate(frame), arrival)
             case .detect(let detector):
                 let detections = try detector.detect(in: frame)
                 var faces: [Int: FaceResult] = [:]
@@ -127,12 +128,12 @@ final class DetectorEngine: Sendable {
                 let result = DetectorResult(
                     frameIndex: frame.index, timestamp: frame.timestamp, width: frame.width, height: frame.height,
                     faces: faces)
-                return .finished(result, frame: frame, arrival)
+                return .final(result, frame: frame, arrival)
             }
         }
     }
 
-    /// The second half: expressions, emotions and appearance, then the result as the detector reports it.
+    /// The second stage: expressions, emotions and appearance, then the result as the detector reports it.
     func measure(_ located: FrameAnalysis) throws -> DetectorResult {
         let analysis = try measurer.withLock { try $0.measure(located) }
         var faces: [Int: FaceResult] = [:]
@@ -148,9 +149,9 @@ final class DetectorEngine: Sendable {
     ///
     /// Frames already located but not yet measured when this runs are measured with fresh baselines.
     func reset() {
-        front.withLock { front in
-            if case .locate(let locator) = front.half { locator.reset() }
-            front.cap?.reset()
+        firstStage.withLock { stage in
+            if case .locate(let locator) = stage.locating { locator.reset() }
+            stage.cap?.reset()
         }
         measurer.withLock { $0.reset() }
     }

@@ -11,7 +11,7 @@ extension DetectorRun {
                 var normally = true
                 defer { self.feed.analysisEnded(self, normally: normally) }
                 while self.feed.analysisGoesOn(self), let entry = self.inbox.take() {
-                    guard self.finish(self.locate(entry)) else {
+                    guard self.measure(self.locate(entry)) == .goesOn else {
                         normally = false
                         return
                     }
@@ -19,7 +19,7 @@ extension DetectorRun {
             }
             return
         }
-        let located = StageQueue<LocatedFrame>(capacity: 2)
+        let located = StageQueue<StageItem>(capacity: 2)
         startThread {
             // Closing on the way out ends the measuring stage once it has taken what is queued.
             defer { located.close() }
@@ -36,7 +36,7 @@ extension DetectorRun {
                 self.feed.analysisEnded(self, normally: normally)
             }
             while self.feed.analysisGoesOn(self), let item = located.take() {
-                guard self.finish(item) else {
+                guard self.measure(item) == .goesOn else {
                     normally = false
                     return
                 }
@@ -44,67 +44,64 @@ extension DetectorRun {
         }
     }
 
-    /// The first half for one inbox entry: rate cap, detection, mesh, pose and tracking.
-    private func locate(_ entry: FrameInbox.Entry) -> LocatedFrame {
+    /// The first stage for one inbox entry: rate cap, detection, mesh, pose and tracking.
+    private func locate(_ entry: FrameInbox.Entry) -> StageItem {
         switch entry {
         case .frame(let frame, let arrival):
             do {
                 return try engine.locate(frame, arrival: arrival)
             } catch {
-                return .failed(Detector.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
+                return .unusable(Detector.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
             }
         case .encoded(let encoded, let arrival):
             do {
                 return try engine.locate(try encoded.decode(), arrival: arrival)
             } catch {
-                return .failed(
+                return .unusable(
                     Detector.mienError(error, input: "\(frameOwner) frame \(encoded.index)"), arrival,
                     unprocessed: DetectorResult(unprocessed: encoded))
             }
-        case .dropped(let result, let arrival): return .finished(result, frame: nil, arrival)
-        case .unreadable(let error): return .failed(error, nil)
+        case .dropped(let result, let arrival): return .final(result, frame: nil, arrival)
+        case .unreadable(let error): return .unusable(error, nil)
         }
     }
 
-    /// The second half: expressions, emotions and appearance, then delivery.
-    ///
-    /// - Returns: false when the run ended on a failure.
-    private func finish(_ item: LocatedFrame) -> Bool {
+    /// The second stage: expressions, emotions and appearance, then delivery.
+    private func measure(_ item: StageItem) -> ItemOutcome {
         switch item {
-        case .located(let located, let arrival):
+        case .toMeasure(let located, let arrival):
             do {
                 deliver(try engine.measure(located), frame: located.frame, arrival: arrival)
             } catch {
                 let failure = Detector.mienError(error, input: "\(frameOwner) frame \(located.frameIndex)")
                 return report(failure, arrival: arrival)
             }
-        case .finished(let result, let frame, let arrival):
+        case .final(let result, let frame, let arrival):
             deliver(result, frame: frame, arrival: arrival)
-        case .failed(let error, let arrival, let unprocessed):
-            guard report(error, arrival: arrival) else { return false }
+        case .unusable(let error, let arrival, let unprocessed):
+            guard report(error, arrival: arrival) == .goesOn else { return .runEnded }
             // A frame nobody waits for still gets its result (unprocessed), after its error: every index
             // handed out has one result, as a live client expects.
             if let unprocessed, let arrival, arrival.reply == nil { deliver(unprocessed, frame: nil, arrival: arrival) }
         }
-        return true
+        return .goesOn
     }
 
     /// One frame or item that could not be analysed: a caller waiting in `process(_:)` gets the error;
     /// otherwise the feed says whether the input goes on (reported unreadable) or the run fails.
     ///
-    /// - Returns: whether the input goes on.
-    private func report(_ error: MienError, arrival: FrameInbox.Arrival?) -> Bool {
+    private func report(_ error: MienError, arrival: FrameInbox.Arrival?) -> ItemOutcome {
         if let reply = arrival?.reply {
             reply.fulfil(.failure(error))
-            return true
+            return .goesOn
         }
         guard feed.goesOn(after: error, arrival: arrival) else {
             fail(error)
             inbox.close(discarding: true)
-            return false
+            return .runEnded
         }
         writers.unreadable(error)
-        return true
+        return .goesOn
     }
 
     /// The name a frame's error gives.
