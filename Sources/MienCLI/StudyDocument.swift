@@ -59,7 +59,7 @@ struct StudyDocument: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))
-        files.append(("study.html", StudyPage.render(study, generator: generator)))
+        files.append(("study.html", try StudyPage.render(study, generator: generator)))
         for (name, text) in files {
             let file = try AtomicFile(path: URL(fileURLWithPath: folder).appendingPathComponent(name).path)
             try file.write(text)

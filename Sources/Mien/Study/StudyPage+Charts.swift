@@ -1,97 +1,118 @@
 import Foundation
+import Mustache
 
 /// The study page's drawings: curves with their bands and moments, the share in episode, a strip per participant,
 /// and the participants' table.
 extension StudyPage {
+    /// One chart of a stimulus: each group's curve (solid where `minimum` participants or more are measured,
+    /// dashed where fewer), its 95 % band over the solid runs, and the moments marked, laid out by the report's
+    /// `LineChart` and drawn by its `ChartSVG` template.
     static func chart(
         label: String, end: Double, range: ClosedRange<Double>, groups: [String], points: [StudyCurvePoint],
-        value: (StudyCurvePoint) -> Double?, band: Bool, moments: [StudyMoment], bin: Double, minimum: Int
+        value: (StudyCurvePoint) -> Double?, band: Bool, moments: [StudyMoment], bin: Double, minimum: Int,
+        template: MustacheTemplate
     ) -> String {
-        func x(_ t: Double) -> Double { left + t / max(end, 1e-9) * (width - left - right) }
-        // Values and bands are clipped to the metric's range: an interval of a few participants can reach past it.
-        func y(_ v: Double) -> Double {
-            let clamped = min(max(v, range.lowerBound), range.upperBound)
-            return top + (range.upperBound - clamped) / (range.upperBound - range.lowerBound) * (height - top - bottom)
+        let scale = LineChart.Scale(timeRange: 0...max(end, 1e-9), valueRange: range)
+        let bands = moments.filter { $0.kind == .difference }.map { moment in
+            LineChart.Band(
+                label:
+                    "\(moment.group) − \(moment.otherGroup ?? ""): \(number(moment.value)) at \(number(moment.time)) s, "
+                    + "p = \(probability(moment.p ?? 1))",
+                colour: "#f5c542", x: scale.x(moment.start), y: LineChart.top,
+                width: scale.x(moment.end) - scale.x(moment.start), height: scale.plotHeight)
         }
-        var svg =
-            "<svg class=\"chart\" role=\"img\" aria-label=\"\(escape(label))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\">\n"
-        for moment in moments where moment.kind == .difference {
-            svg +=
-                "<rect x=\"\(f(x(moment.start)))\" y=\"\(f(top))\" width=\"\(f(x(moment.end) - x(moment.start)))\" height=\"\(f(height - top - bottom))\" fill=\"#f5c542\" fill-opacity=\"0.25\"><title>\(escape(moment.group)) − \(escape(moment.otherGroup ?? "")): \(number(moment.value)) at \(number(moment.time)) s, p = \(probability(moment.p ?? 1))</title></rect>\n"
-        }
-        for tick in stride(
-            from: range.lowerBound, through: range.upperBound, by: (range.upperBound - range.lowerBound) / 4)
-        {
-            svg +=
-                "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(tick)))\" y2=\"\(f(y(tick)))\" stroke=\"#e4e4e4\"/><text x=\"\(f(left - 4))\" y=\"\(f(y(tick) + 4))\" font-size=\"10\" text-anchor=\"end\">\(number(tick))</text>\n"
-        }
-        let step = niceStep(end)
-        for tick in stride(from: 0, through: end, by: step) {
-            svg +=
-                "<text x=\"\(f(x(tick)))\" y=\"\(f(height - 8))\" font-size=\"10\" text-anchor=\"middle\">\(number(tick)) s</text>\n"
-        }
+        var paths: [LineChart.Path] = []
+        var areas: [LineChart.Area] = []
+        var markers: [LineChart.Marker] = []
+        var spans: [LineChart.Span] = []
         for (index, group) in groups.enumerated() {
             let line = points.filter { $0.group == group }
             let colour = colour(index)
             if band {
                 // Bands only over runs of bins with enough participants: below that an interval says little.
-                var run: [StudyCurvePoint] = []
-                func close() {
+                for run in runs(of: line, where: { $0.n >= minimum }) {
                     let upper = run.compactMap { point in point.high.map { (point.time + bin / 2, $0) } }
                     let lower = run.compactMap { point in point.low.map { (point.time + bin / 2, $0) } }
                     if upper.count > 1 {
-                        let outline = (upper + lower.reversed()).map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(
-                            separator: " ")
-                        svg +=
-                            "<polygon points=\"\(outline)\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"none\"/>\n"
+                        areas.append(LineChart.Area(points: scale.points(upper + lower.reversed()), colour: colour))
                     }
-                    run = []
-                }
-                for point in line {
-                    if point.n >= minimum { run.append(point) } else { close() }
-                }
-                close()
-            }
-            // Solid where enough participants are measured, dashed where fewer.
-            var segment: [(Double, Double)] = []
-            var thin = false
-            func draw() {
-                if segment.count > 1 {
-                    let dash = thin ? " stroke-dasharray=\"4 3\"" : ""
-                    let width = thin ? "1.2" : "1.8"
-                    svg +=
-                        "<polyline points=\"\(segment.map { "\(f(x($0.0))),\(f(y($0.1)))" }.joined(separator: " "))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"\(width)\"\(dash)/>\n"
-                } else if let only = segment.first {
-                    svg += "<circle cx=\"\(f(x(only.0)))\" cy=\"\(f(y(only.1)))\" r=\"2.5\" fill=\"\(colour)\"/>\n"
                 }
             }
-            for point in line {
-                guard let v = value(point) else {
-                    draw()
-                    segment = []
-                    continue
-                }
-                let isThin = point.n < minimum
-                if isThin != thin && !segment.isEmpty {
-                    let last = segment[segment.count - 1]
-                    draw()
-                    segment = [last]
-                }
-                thin = isThin
-                segment.append((point.time + bin / 2, v))
-            }
-            draw()
+            let (solid, thin) = segments(of: line, value: value, bin: bin, minimum: minimum)
+            var path = LineChart.Path(
+                name: group, colour: colour, runs: solid.filter { $0.count > 1 }.map(scale.points),
+                dots: (solid + thin).filter { $0.count == 1 }.map { Point(x: scale.x($0[0].0), y: scale.y($0[0].1)) })
+            path.dashedRuns = thin.filter { $0.count > 1 }.map(scale.points)
+            path.strokeWidth = "1.8"
+            path.dotRadius = "2.5"
+            paths.append(path)
             for moment in moments where moment.kind == .peak && moment.group == group {
-                svg +=
-                    "<circle cx=\"\(f(x(moment.time + bin / 2)))\" cy=\"\(f(y(moment.value)))\" r=\"4.5\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"><title>peak \(number(moment.value)) at \(number(moment.time)) s (\(escape(group)))</title></circle>\n"
+                markers.append(
+                    LineChart.Marker(
+                        label: "peak \(number(moment.value)) at \(number(moment.time)) s (\(group))", colour: colour,
+                        x: scale.x(moment.time + bin / 2), y: scale.y(moment.value)))
             }
             for moment in moments where moment.kind == .response && moment.group == group {
-                let level = height - bottom - 3 - Double(index) * 4
-                svg +=
-                    "<line x1=\"\(f(x(moment.start)))\" x2=\"\(f(x(moment.end)))\" y1=\"\(f(level))\" y2=\"\(f(level))\" stroke=\"#2a9d3a\" stroke-width=\"3\"><title>\(escape(group)) responds \(number(moment.start))–\(number(moment.end)) s, p = \(probability(moment.p ?? 1))</title></line>\n"
+                spans.append(
+                    LineChart.Span(
+                        label:
+                            "\(group) responds \(number(moment.start))–\(number(moment.end)) s, p = \(probability(moment.p ?? 1))",
+                        x1: scale.x(moment.start), x2: scale.x(moment.end),
+                        y: LineChart.height - LineChart.bottom - 3 - Double(index) * 4))
             }
         }
-        return svg + "</svg>\n"
+        var chart = LineChart(
+            title: label, scale: scale, paths: paths, bands: bands, areas: areas, markers: markers, spans: spans)
+        chart.bandOpacity = 0.25
+        return ChartSVG.render(chart, with: template) + "\n"
+    }
+
+    /// The runs of consecutive points that satisfy `keep`.
+    private static func runs(
+        of line: [StudyCurvePoint], where keep: (StudyCurvePoint) -> Bool
+    ) -> [[StudyCurvePoint]] {
+        var runs: [[StudyCurvePoint]] = [[]]
+        for point in line {
+            if keep(point) {
+                runs[runs.count - 1].append(point)
+            } else if !(runs.last?.isEmpty ?? true) {
+                runs.append([])
+            }
+        }
+        return runs.filter { !$0.isEmpty }
+    }
+
+    /// A curve's segments, `(time, value)` at each bin's centre: solid where `minimum` participants or more are
+    /// measured, thin where fewer; a bin without a value breaks the curve, and a change of kind shares its point.
+    private static func segments(
+        of line: [StudyCurvePoint], value: (StudyCurvePoint) -> Double?, bin: Double, minimum: Int
+    ) -> (solid: [[(Double, Double)]], thin: [[(Double, Double)]]) {
+        var solid: [[(Double, Double)]] = []
+        var thin: [[(Double, Double)]] = []
+        var segment: [(Double, Double)] = []
+        var isThin = false
+        func close() {
+            if !segment.isEmpty {
+                if isThin { thin.append(segment) } else { solid.append(segment) }
+            }
+        }
+        for point in line {
+            guard let v = value(point) else {
+                close()
+                segment = []
+                continue
+            }
+            let pointThin = point.n < minimum
+            if pointThin != isThin && !segment.isEmpty {
+                let last = segment[segment.count - 1]
+                close()
+                segment = [last]
+            }
+            isThin = pointThin
+            segment.append((point.time + bin / 2, v))
+        }
+        close()
+        return (solid, thin)
     }
 
     /// One row per included participant, grouped, each bin's value as the colour's strength; a bin with the face
@@ -155,12 +176,6 @@ extension StudyPage {
     static func signed(_ value: Double) -> String { (value > 0 ? "+" : "") + number(value) }
     static func probability(_ value: Double) -> String {
         value < 0.001 ? "< 0.001" : ResultTable.number(value, places: 3)
-    }
-
-    static func niceStep(_ span: Double) -> Double {
-        let raw = max(span, 1e-3) / 8
-        let magnitude = pow(10, floor(log10(raw)))
-        return [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
     }
 
     static func escape(_ text: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// A study as one self-contained HTML page (`study.html`).
 ///
@@ -8,17 +9,16 @@ import Foundation
 package enum StudyPage {
     /// The most metrics charted per stimulus when the study does not name them (`StudySettings.charts`).
     static let chartedPerStimulus = 8
-    static let width = 720.0
-    static let height = 190.0
-    static let left = 44.0
-    static let right = 12.0
-    static let top = 10.0
-    static let bottom = 24.0
+    /// The charts' geometry is the report's (`LineChart`); the strips under them share its width and margins.
+    static let width = LineChart.width
+    static let left = LineChart.left
+    static let right = LineChart.right
     /// The whole panel first, then the groups in order: the colours `mien.plot.study` uses too.
     static let palette = ["#333333", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
-    package static func render(_ study: Study, generator: String) -> String {
+    package static func render(_ study: Study, generator: String) throws -> String {
         let settings = study.settings
+        let template = try ChartSVG.parsed()
         var html = """
             <!doctype html>
             <html lang="en" data-rendered="pending"><head><meta charset="utf-8"><title>Mien study</title>
@@ -26,6 +26,7 @@ package enum StudyPage {
             body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:\(Int(width) + 40)px}
             h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 2px;font-size:15px}
             svg{display:block;background:#fafafa} .note{color:#555;font-size:12px} .thin{color:#a15c00}
+            svg.chart{background:#fff} svg.chart text{font-size:10px;fill:#666}
             table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
             .legend span{display:inline-block;margin-right:12px} .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
             .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
@@ -43,7 +44,7 @@ package enum StudyPage {
             rise and fall at the same moments (1: in step, 0: no more than chance would give); its p is against the same curves shifted in time.</p>
 
             """
-        for stimulus in study.stimuli { html += section(stimulus, study: study) }
+        for stimulus in study.stimuli { html += section(stimulus, study: study, template: template) }
         html += participantsTable(study)
         html += """
             <footer>Made by \(escape(generator)); seed \(settings.seed). Every figure is in study.json and the CSV tables beside this page.</footer>
@@ -80,7 +81,7 @@ package enum StudyPage {
         return Array((withMoments + highest.filter { !withMoments.contains($0) }).prefix(chartedPerStimulus))
     }
 
-    private static func section(_ stimulus: String, study: Study) -> String {
+    private static func section(_ stimulus: String, study: Study, template: MustacheTemplate) -> String {
         let curves = study.curves.filter { $0.stimulus == stimulus }
         let panel = study.participants.filter { $0.row.stimulus == stimulus }
         let included = panel.filter(\.included)
@@ -129,13 +130,14 @@ package enum StudyPage {
             let marked = moments.filter { $0.metric == metric }
             html += chart(
                 label: metric, end: end, range: range, groups: groups, points: lines, value: \.mean, band: true,
-                moments: marked, bin: study.settings.bin, minimum: study.settings.minimumParticipants)
+                moments: marked, bin: study.settings.bin, minimum: study.settings.minimumParticipants,
+                template: template)
             if lines.contains(where: { $0.episodeShare != nil }) {
                 html += "<p class=\"note\">share of participants in an episode (%)</p>\n"
                 html += chart(
                     label: metric + " episodes", end: end, range: 0...100, groups: groups, points: lines,
                     value: { $0.episodeShare.map { $0 * 100 } }, band: false, moments: [], bin: study.settings.bin,
-                    minimum: study.settings.minimumParticipants)
+                    minimum: study.settings.minimumParticipants, template: template)
             }
             html += momentList(marked)
             html += strip(

@@ -73,7 +73,7 @@ struct DashboardRoutes: RouteGroup {
             }
             let text: String
             switch table {
-            case "study.html": text = StudyPage.render(aggregated, generator: "mien serve --studies")
+            case "study.html": text = try StudyPage.render(aggregated, generator: "mien serve --studies")
             case "curves.csv": text = StudyTables.curves(aggregated)
             case "participants.csv": text = StudyTables.participants(aggregated, problems: entry.problems)
             case "moments.csv": text = StudyTables.moments(aggregated)

@@ -23,11 +23,12 @@ package enum HTMLReport {
     ///   - date: when, printed in the header.
     package static func render(_ inputs: [InputReport], generator: String, date: Date = Date()) throws -> String {
         let template = try MustacheTemplate(string: ReportTemplate.page)
+        let chart = try ChartSVG.parsed()
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let page = PageView(
             generator: generator, generated: formatter.string(from: date),
-            inputs: inputs.enumerated().map { InputView($1, anchor: "input-\($0)") },
+            inputs: inputs.enumerated().map { InputView($1, anchor: "input-\($0)", chart: chart) },
             legend: InputReport.timelineMetrics.filter { $0 != "valence" && $0 != "engagement" }.map {
                 LegendView(name: $0, colour: colours[$0] ?? "#000")
             }, severalInputs: inputs.count > 1)
@@ -59,7 +60,7 @@ package enum HTMLReport {
         var noFaces: Bool
         var faces: [FaceView]
 
-        init(_ report: InputReport, anchor: String) {
+        init(_ report: InputReport, anchor: String, chart: MustacheTemplate) {
             name = report.input
             self.anchor = anchor
             frames = report.summary.frames
@@ -71,7 +72,7 @@ package enum HTMLReport {
             let summaries = Dictionary(uniqueKeysWithValues: report.summary.faces.map { ($0.faceId, $0) })
             faces = report.faces.keys.sorted().compactMap { id in
                 guard let face = report.faces[id], let summary = summaries[id] else { return nil }
-                return FaceView(face, summary: summary, timeRange: range)
+                return FaceView(face, summary: summary, timeRange: range, chart: chart)
             }
             faceCount = faces.count
             noFaces = faces.isEmpty
@@ -85,7 +86,7 @@ package enum HTMLReport {
         var seen: String
         var frames: Int
         var appearance: String
-        var charts: [ChartView]
+        var charts: [FigureView]
         var hasCharts: Bool
         var emotionRows: [RowView]
         var expressionRows: [RowView]
@@ -93,7 +94,10 @@ package enum HTMLReport {
         var dominant: [ShareView]
         var hasDominant: Bool
 
-        init(_ face: InputReport.Face, summary: InputSummary.Face, timeRange: ClosedRange<Double>) {
+        init(
+            _ face: InputReport.Face, summary: InputSummary.Face, timeRange: ClosedRange<Double>,
+            chart: MustacheTemplate
+        ) {
             faceId = face.faceId
             let encoded = face.encodedThumbnail ?? []
             hasThumbnail = !encoded.isEmpty
@@ -123,7 +127,7 @@ package enum HTMLReport {
                         metric: band.metric, onset: band.onset, offset: band.offset, colour: colours[name] ?? "#888")
                 }
             }
-            var made: [ChartView] = [
+            var made: [LineChart] = [
                 ("Emotions (0–100)", emotionNames, 0.0...100.0),
                 ("Valence (−100–100)", ["valence"], -100.0...100.0),
                 ("Engagement (0–100)", ["engagement"], 0.0...100.0),
@@ -135,10 +139,9 @@ package enum HTMLReport {
                 // A face seen in one frame (a picture) has nothing to plot over time: the table says it all.
                 let lines = series(names).filter { $0.samples.count > 1 }
                 guard !lines.isEmpty else { return nil }
-                return ChartView(
-                    LineChart(
-                        title: title, series: lines, timeRange: timeRange, valueRange: range,
-                        episodes: episodes(of: names)))
+                return LineChart(
+                    title: title, series: lines, timeRange: timeRange, valueRange: range,
+                    episodes: episodes(of: names))
             }
             // Every metric with an episode gets a lane, blinks first, then by how often it happened.
             let counts = Dictionary(face.episodes.map { ($0.metric, 1) }, uniquingKeysWith: +)
@@ -155,12 +158,11 @@ package enum HTMLReport {
                         colour: colours[name] ?? (HTMLReport.isBlink(band.metric) ? "#444" : "#4477aa"))
                 }
                 made.append(
-                    ChartView(
-                        LineChart(
-                            lanes: "Episodes (when each was on; blinks and winks first)", episodes: lanes, order: order,
-                            timeRange: timeRange)))
+                    LineChart(
+                        lanes: "Episodes (when each was on; blinks and winks first)", episodes: lanes, order: order,
+                        timeRange: timeRange))
             }
-            charts = made
+            charts = made.map { FigureView(title: $0.title, svg: ChartSVG.render($0, with: chart)) }
             hasCharts = !charts.isEmpty
             func rows(_ names: [String]) -> [RowView] {
                 names.compactMap { name in summary.metrics[name].map { RowView(name: name, statistic: $0) } }
@@ -187,77 +189,10 @@ package enum HTMLReport {
 
     static func isBlink(_ metric: String) -> Bool { ["blink", "winkLeft", "winkRight"].contains(metric) }
 
-    struct ChartView {
+    /// A chart and its caption, drawn by `ChartSVG`.
+    struct FigureView {
         var title: String
-        var width = LineChart.width
-        var height = LineChart.height
-        var plotLeft = LineChart.left
-        var plotRight = LineChart.width - LineChart.right
-        var plotTop = LineChart.top
-        var plotBottom = LineChart.height - LineChart.bottom
-        var plotWidth = LineChart.width - LineChart.left - LineChart.right
-        var plotHeight = LineChart.height - LineChart.top - LineChart.bottom
-        var tickLabelX = LineChart.left - 5
-        var labelY = LineChart.height - 6
-        var paths: [PathView]
-        var xTicks: [TickView]
-        var yTicks: [TickView]
-        var zeroLine: Double
-        var hasZeroLine: Bool
-        var bands: [BandView]
-
-        init(_ chart: LineChart) {
-            title = chart.title
-            height = chart.height
-            plotLeft = chart.left
-            plotWidth = LineChart.width - chart.left - LineChart.right
-            tickLabelX = chart.left - 5
-            plotBottom = chart.height - LineChart.bottom
-            plotHeight = chart.height - LineChart.top - LineChart.bottom
-            labelY = chart.height - 6
-            bands = chart.bands.map {
-                BandView(label: $0.label, colour: $0.colour, x: $0.x, y: $0.y, width: $0.width, height: $0.height)
-            }
-            paths = chart.paths.map { path in
-                PathView(
-                    name: path.name, colour: path.colour, runs: path.runs.map { RunView(points: $0) },
-                    dots: path.dots.map { DotView(x: $0.x, y: $0.y) })
-            }
-            xTicks = chart.xTicks.map { TickView(position: $0.position, label: $0.label) }
-            yTicks = chart.yTicks.map { TickView(position: $0.position, label: $0.label) }
-            zeroLine = chart.zeroLine ?? 0
-            hasZeroLine = chart.zeroLine != nil
-        }
-    }
-
-    struct BandView {
-        var label: String
-        var colour: String
-        var x: Double
-        var y: Double
-        var width: Double
-        var height: Double
-    }
-
-    struct PathView {
-        var name: String
-        var colour: String
-        var runs: [RunView]
-        var dots: [DotView]
-    }
-
-    struct RunView {
-        var points: String
-    }
-
-    struct DotView {
-        var x: Double
-        var y: Double
-    }
-
-    struct TickView {
-        var position: Double
-        var label: String
+        var svg: String
     }
 
     struct RowView {

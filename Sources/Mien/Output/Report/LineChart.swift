@@ -32,6 +32,83 @@ package struct LineChart: Sendable {
         package var runs: [String]
         /// A single-sample run is drawn as a dot: its centres.
         package var dots: [Point]
+        /// Runs drawn dashed and thinner (a study's bins with too few participants), SVG `points` attributes.
+        package var dashedRuns: [String] = []
+        /// Stroke width of the runs, SVG user units, as the attribute says it.
+        package var strokeWidth = "1.6"
+        /// Radius of the dots, SVG user units, as the attribute says it.
+        package var dotRadius = "3"
+    }
+
+    /// A filled outline behind the lines (a study's 95 % band), SVG `points` attribute.
+    package struct Area: Sendable {
+        package var points: String
+        package var colour: String
+    }
+
+    /// A ring around a point on a line (a study's peak), with what its tooltip says.
+    package struct Marker: Sendable {
+        package var label: String
+        package var colour: String
+        package var x: Double
+        package var y: Double
+    }
+
+    /// A thick horizontal stroke under the plot from `x1` to `x2` at `y` (a study's response), with its tooltip.
+    package struct Span: Sendable {
+        package var label: String
+        package var x1: Double
+        package var x2: Double
+        package var y: Double
+    }
+
+    /// Where a time (seconds) and a value (the metric's units) land in the plot area, SVG user units.
+    package struct Scale: Sendable {
+        package var timeRange: ClosedRange<Double>
+        package var valueRange: ClosedRange<Double>
+        package var left = LineChart.left
+        package var top = LineChart.top
+        package var plotWidth = LineChart.width - LineChart.left - LineChart.right
+        package var plotHeight = LineChart.height - LineChart.top - LineChart.bottom
+
+        package init(timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>) {
+            self.timeRange = timeRange
+            self.valueRange = valueRange
+        }
+
+        package func x(_ t: Double) -> Double {
+            let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
+            return left + (t - timeRange.lowerBound) / span * plotWidth
+        }
+
+        /// Values beyond the range are drawn at its edge.
+        package func y(_ v: Double) -> Double {
+            let clamped = min(max(v, valueRange.lowerBound), valueRange.upperBound)
+            return top + (valueRange.upperBound - clamped) / (valueRange.upperBound - valueRange.lowerBound)
+                * plotHeight
+        }
+
+        /// A coordinate as the `points` attributes write it: one decimal.
+        package static func format(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
+
+        /// `(time, value)` pairs as an SVG `points` attribute.
+        package func points(_ samples: [(Double, Double)]) -> String {
+            samples.map { "\(Self.format(x($0.0))),\(Self.format(y($0.1)))" }.joined(separator: " ")
+        }
+
+        /// Value labels: the range in four equal steps.
+        package var yTicks: [Tick] {
+            let step = (valueRange.upperBound - valueRange.lowerBound) / 4
+            return (0...4).map { i in
+                let v = valueRange.lowerBound + Double(i) * step
+                return Tick(position: y(v), label: String(Int(v.rounded())))
+            }
+        }
+
+        /// Round time labels along the x axis.
+        package var xTicks: [Tick] {
+            LineChart.niceTicks(timeRange, count: 6).map { Tick(position: x($0), label: LineChart.timeLabel($0)) }
+        }
     }
 
     /// An episode drawn as a band behind the lines (or in its lane): a rectangle in SVG user units.
@@ -78,6 +155,14 @@ package struct LineChart: Sendable {
     package var zeroLine: Double?
     /// Episodes of the charted metrics, behind the lines (`Episodes`: in lanes, one per metric).
     package var bands: [Band] = []
+    /// Fill opacity of the bands.
+    package var bandOpacity = 0.22
+    /// Filled outlines behind the lines.
+    package var areas: [Area] = []
+    /// Rings over the lines.
+    package var markers: [Marker] = []
+    /// Strokes under the plot.
+    package var spans: [Span] = []
     /// The chart's height, SVG user units (taller for many lanes).
     package var height = LineChart.height
     /// Margin left of the plot area, SVG user units (wider for the lanes' metric names).
@@ -108,16 +193,9 @@ package struct LineChart: Sendable {
         episodes: [Episode] = []
     ) {
         self.title = title
-        let plotWidth = Self.width - Self.left - Self.right
-        let plotHeight = Self.height - Self.top - Self.bottom
-        let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
-        let valueSpan = valueRange.upperBound - valueRange.lowerBound
-        func x(_ t: Double) -> Double { Self.left + (t - timeRange.lowerBound) / span * plotWidth }
-        func y(_ v: Double) -> Double {
-            let clamped = min(max(v, valueRange.lowerBound), valueRange.upperBound)
-            return Self.top + (valueRange.upperBound - clamped) / valueSpan * plotHeight
-        }
-        func format(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
+        let scale = Scale(timeRange: timeRange, valueRange: valueRange)
+        let x = scale.x
+        let y = scale.y
 
         paths = series.map { s in
             let steps = zip(s.samples.dropFirst(), s.samples).map { $0.time - $1.time }.sorted()
@@ -130,22 +208,31 @@ package struct LineChart: Sendable {
                     runs.append([sample])
                 }
             }
-            let lines = runs.filter { $0.count > 1 }.map { run in
-                run.map { "\(format(x($0.time))),\(format(y($0.value)))" }.joined(separator: " ")
-            }
+            let lines = runs.filter { $0.count > 1 }.map { run in scale.points(run.map { ($0.time, $0.value) }) }
             let dots = runs.filter { $0.count == 1 }.map { Point(x: x($0[0].time), y: y($0[0].value)) }
             return Path(name: s.name, colour: s.colour, runs: lines, dots: dots)
         }
-        xTicks = Self.niceTicks(timeRange, count: 6).map { Tick(position: x($0), label: Self.timeLabel($0)) }
-        let yStep = valueSpan / 4
-        yTicks = (0...4).map { i in
-            let v = valueRange.lowerBound + Double(i) * yStep
-            return Tick(position: y(v), label: String(Int(v.rounded())))
-        }
+        xTicks = scale.xTicks
+        yTicks = scale.yTicks
         zeroLine = valueRange.contains(0) && valueRange.lowerBound < 0 ? y(0) : nil
         bands = episodes.map { episode in
-            Self.band(episode, timeRange: timeRange, top: Self.top, height: plotHeight)
+            Self.band(episode, timeRange: timeRange, top: Self.top, height: scale.plotHeight)
         }
+    }
+
+    /// A chart laid out by its caller (a study's curves) on `scale`: the ticks are the scale's.
+    package init(
+        title: String, scale: Scale, paths: [Path], bands: [Band], areas: [Area], markers: [Marker], spans: [Span]
+    ) {
+        self.title = title
+        self.paths = paths
+        xTicks = scale.xTicks
+        yTicks = scale.yTicks
+        zeroLine = scale.valueRange.contains(0) && scale.valueRange.lowerBound < 0 ? scale.y(0) : nil
+        self.bands = bands
+        self.areas = areas
+        self.markers = markers
+        self.spans = spans
     }
 
     /// Episodes in lanes, one per metric (the metrics in `order`'s order), over `timeRange` (seconds): when each

@@ -71,22 +71,7 @@ enum ReportTemplate {
         {{#charts}}
         <figure>
         <figcaption>{{title}}</figcaption>
-        <svg class="chart" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}" role="img" aria-label="{{title}}">
-        <rect x="{{plotLeft}}" y="{{plotTop}}" width="{{plotWidth}}" height="{{plotHeight}}" fill="none" stroke="#ccc"/>
-        {{#yTicks}}<line x1="{{plotLeft}}" x2="{{plotRight}}" y1="{{position}}" y2="{{position}}" stroke="#eee"/><text x="{{tickLabelX}}" y="{{position}}" text-anchor="end" dominant-baseline="middle">{{label}}</text>
-        {{/yTicks}}
-        {{#xTicks}}<line x1="{{position}}" x2="{{position}}" y1="{{plotTop}}" y2="{{plotBottom}}" stroke="#f2f2f2"/><text x="{{position}}" y="{{labelY}}" text-anchor="middle">{{label}}</text>
-        {{/xTicks}}
-        {{#bands}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{height}}" fill="{{colour}}" fill-opacity="0.22"><title>{{label}}</title></rect>
-        {{/bands}}
-        {{#hasZeroLine}}<line x1="{{plotLeft}}" x2="{{plotRight}}" y1="{{zeroLine}}" y2="{{zeroLine}}" stroke="#999" stroke-dasharray="4 3"/>{{/hasZeroLine}}
-        {{#paths}}
-        {{#runs}}<polyline fill="none" stroke="{{colour}}" stroke-width="1.6" stroke-linejoin="round" points="{{points}}"><title>{{name}}</title></polyline>
-        {{/runs}}
-        {{#dots}}<circle cx="{{x}}" cy="{{y}}" r="3" fill="{{colour}}"><title>{{name}}</title></circle>
-        {{/dots}}
-        {{/paths}}
-        </svg>
+        {{{svg}}}
         </figure>
         {{/charts}}
         {{#hasCharts}}<div class="legend">{{#legend}}<span style="--c: {{colour}}">{{name}}</span>{{/legend}}</div>{{/hasCharts}}
