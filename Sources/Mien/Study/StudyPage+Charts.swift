@@ -1,8 +1,7 @@
 import Foundation
 import Mustache
 
-/// The study page's drawings: curves with their bands and moments, the share in episode, a strip per participant,
-/// and the participants' table.
+/// The study page's charts: curves with their bands and moments, and the share in episode.
 extension StudyPage {
     /// One chart of a stimulus: each group's curve (solid where `minimum` participants or more are measured,
     /// dashed where fewer), its 95 % band over the solid runs, and the moments marked, laid out by the report's
@@ -115,71 +114,11 @@ extension StudyPage {
         return (solid, thin)
     }
 
-    /// One row per included participant, grouped, each bin's value as the colour's strength; a bin with the face
-    /// not measured is grey and crossed, so it never reads as a zero.
-    static func strip(
-        _ metric: String, participants: [ParticipantSeries], groups: [String], range: ClosedRange<Double>,
-        bin: Double, end: Double
-    ) -> String {
-        let row = 9.0
-        let plot = width - left - right
-        let named = groups.filter { $0 != StudyManifest.wholePanel }
-        let ordered =
-            named.isEmpty
-            ? participants.map { (StudyManifest.wholePanel, $0) }
-            : named.flatMap { group in participants.filter { $0.row.group == group }.map { (group, $0) } }
-                + participants.filter { $0.row.group == nil }.map { ("", $0) }
-        var html =
-            "<p class=\"note key\">Each participant: \(number(range.lowerBound))<i style=\"background:#fff\"></i><i style=\"background:rgba(31,119,180,0.5)\"></i><i style=\"background:rgb(31,119,180)\"></i>\(number(range.upperBound)); <i style=\"background:#ddd\"></i> not measured.</p>\n"
-        let heightPixels = Double(ordered.count) * row + 4
-        html +=
-            "<svg class=\"strip\" role=\"img\" aria-label=\"\(escape(metric)) per participant\" viewBox=\"0 0 \(Int(width)) \(Int(heightPixels))\" width=\"\(Int(width))\" height=\"\(Int(heightPixels))\">\n"
-        let bins = Int((end / max(bin, 1e-9)).rounded())
-        for (index, (group, participant)) in ordered.enumerated() {
-            let y = Double(index) * row
-            let colour = groups.firstIndex(of: group).map(StudyPage.colour) ?? "#999"
-            html +=
-                "<rect x=\"0\" y=\"\(f(y))\" width=\"3\" height=\"\(f(row - 1))\" fill=\"\(colour)\"/><text x=\"\(f(left - 4))\" y=\"\(f(y + row - 1))\" font-size=\"8\" text-anchor=\"end\">\(escape(participant.row.participant))\(group.isEmpty || named.isEmpty ? "" : " · " + escape(group))</text>\n"
-            let series = participant.bins[metric] ?? []
-            for index in 0..<min(bins, max(series.count, participant.binCount)) {
-                let x = left + Double(index) * bin / max(end, 1e-9) * plot
-                let w = bin / max(end, 1e-9) * plot
-                guard index < series.count, let value = series[index] else {
-                    html +=
-                        "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(w))\" height=\"\(f(row - 1))\" fill=\"#ddd\"/><line x1=\"\(f(x))\" y1=\"\(f(y + row - 1))\" x2=\"\(f(x + w))\" y2=\"\(f(y))\" stroke=\"#bbb\" stroke-width=\"0.6\"/>\n"
-                    continue
-                }
-                let strength = (value - range.lowerBound) / (range.upperBound - range.lowerBound)
-                html +=
-                    "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(w))\" height=\"\(f(row - 1))\" fill=\"#1f77b4\" fill-opacity=\"\(f(min(max(strength, 0), 1)))\"/>\n"
-            }
-        }
-        return html + "</svg>\n"
-    }
-
-    static func participantsTable(_ study: Study) -> String {
-        var html =
-            "<h2>Participants</h2><table><tr><th>participant</th><th>stimulus</th><th>group</th><th>face share</th><th>included</th><th>notes</th></tr>\n"
-        for series in study.participants {
-            let status = series.exclusion.map { "no: " + escape($0) } ?? "yes"
-            html +=
-                "<tr><td>\(escape(series.row.participant))</td><td>\(escape(series.row.stimulus))</td><td>\(escape(series.row.group ?? ""))</td><td>\(number(series.faceShare * 100)) %</td><td>\(status)</td><td>\(escape(series.notes.joined(separator: "; ")))</td></tr>\n"
-        }
-        html += "</table>\n<h2>What was tested</h2><ul class=\"note\">"
-        html += study.notes.map { "<li>\(escape($0))</li>" }.joined()
-        return html + "</ul>\n"
-    }
-
     static func colour(_ index: Int) -> String { palette[index % palette.count] }
     static func f(_ value: Double) -> String { String(format: "%.1f", value) }
     static func number(_ value: Double) -> String { ResultTable.number(value, places: 2) }
     static func signed(_ value: Double) -> String { (value > 0 ? "+" : "") + number(value) }
     static func probability(_ value: Double) -> String {
         value < 0.001 ? "< 0.001" : ResultTable.number(value, places: 3)
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

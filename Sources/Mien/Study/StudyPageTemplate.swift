@@ -1,0 +1,74 @@
+/// The Mustache template of `StudyPage`, the report's template engine: text is escaped by it, charts come drawn
+/// (`ChartSVG`) and are placed as they are.
+enum StudyPageTemplate {
+    static let page = """
+        <!doctype html>
+        <html lang="en" data-rendered="pending"><head><meta charset="utf-8"><title>Mien study</title>
+        <style>
+        body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:{{maxWidth}}px}
+        h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 2px;font-size:15px}
+        svg{display:block;background:#fafafa} .note{color:#555;font-size:12px} .thin{color:#a15c00}
+        svg.chart{background:#fff} svg.chart text{font-size:10px;fill:#666}
+        table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
+        .legend span{display:inline-block;margin-right:12px} .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
+        .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
+        footer{margin-top:32px;color:#777;font-size:11px}
+        </style></head><body>
+        <h1>Study</h1>
+        <p class="note">Curves are each group's mean over participants in bins of {{bin}} s, with a band for the
+        95 % interval where {{minimumParticipants}} or more participants are measured (a thinner curve, dashed, has fewer;
+        bands stop at the metric's range). A participant counts when their face is measured for
+        {{minimumFaceShare}} % of the stimulus or more.</p>
+        <p class="note">Marked only where a test passes: <b>shaded</b>, two groups differ; <b>green underline</b>, the audience responds
+        against its own first {{baseline}} s; <b>○</b>, a peak whose band stands clear of the curve around it.
+        Differences and responses are permutation tests ({{correction}}, {{permutations}} permutations); each shows its p.
+        <b>ISC</b> (inter-subject correlation) says how much participants rise and fall at the same moments (1: in step,
+        0: no more than chance would give); its p is against the same curves shifted in time.</p>
+        {{#stimuli}}
+        <section class="stimulus"><h2>{{name}}</h2>
+        <p class="note">{{included}} of {{panel}} participants included.</p>
+        {{^hasCurves}}<p>No participant included: nothing to chart.</p>{{/hasCurves}}
+        {{#hasCurves}}
+        <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
+        <p class="legend">{{#legend}}<span><i style="background:{{colour}}"></i>{{name}}</span>{{/legend}}</p>
+        {{#metrics}}
+        <h3>{{label}}</h3>
+        <p class="note">{{doc}} <code>{{metric}}</code>{{#hasIsc}} · ISC {{isc}}{{/hasIsc}}{{#hasNoIscReason}} · no ISC: {{noIscReason}}{{/hasNoIscReason}}{{#thin}} · <span class="thin">thin: fewer than {{minimumParticipants}} participants in some bins (dashed, no band)</span>{{/thin}}</p>
+        {{{chart}}}
+        {{#hasEpisodes}}
+        <p class="note">share of participants in an episode (%)</p>
+        {{{episodes}}}
+        {{/hasEpisodes}}
+        {{#hasMoments}}<ul class="note">{{#moments}}<li>{{text}}</li>{{/moments}}</ul>{{/hasMoments}}
+        {{#strip}}
+        <p class="note key">Each participant: {{low}}<i style="background:#fff"></i><i style="background:rgba(31,119,180,0.5)"></i><i style="background:rgb(31,119,180)"></i>{{high}}; <i style="background:#ddd"></i> not measured.</p>
+        <svg class="strip" role="img" aria-label="{{metric}} per participant" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}">
+        {{#rows}}<rect x="0" y="{{y}}" width="3" height="{{rowHeight}}" fill="{{colour}}"/><text x="{{labelX}}" y="{{labelY}}" font-size="8" text-anchor="end">{{name}}</text>
+        {{#cells}}{{#measured}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{rowHeight}}" fill="#1f77b4" fill-opacity="{{opacity}}"/>{{/measured}}{{^measured}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{rowHeight}}" fill="#ddd"/><line x1="{{x}}" y1="{{bottom}}" x2="{{right}}" y2="{{y}}" stroke="#bbb" stroke-width="0.6"/>{{/measured}}
+        {{/cells}}
+        {{/rows}}
+        </svg>
+        {{/strip}}
+        {{/metrics}}
+        {{/hasCurves}}
+        </section>
+        {{/stimuli}}
+        <h2>Participants</h2><table><tr><th>participant</th><th>stimulus</th><th>group</th><th>face share</th><th>included</th><th>notes</th></tr>
+        {{#participants}}<tr><td>{{participant}}</td><td>{{stimulus}}</td><td>{{group}}</td><td>{{faceShare}} %</td><td>{{included}}</td><td>{{notes}}</td></tr>
+        {{/participants}}
+        </table>
+        <h2>What was tested</h2><ul class="note">{{#notes}}<li>{{text}}</li>{{/notes}}</ul>
+        <footer>Made by {{generator}}; seed {{seed}}. Every figure is in study.json and the CSV tables beside this page.</footer>
+        <script>
+        window.addEventListener("load", function () {
+          var bad = [];
+          document.querySelectorAll("svg.chart").forEach(function (svg) {
+            if (svg.querySelectorAll("polyline, circle, rect[fill-opacity], polygon").length === 0) bad.push("empty chart " + svg.getAttribute("aria-label"));
+          });
+          document.documentElement.setAttribute("data-rendered", bad.length ? bad.join("; ") : "ok");
+        });
+        </script>
+        </body></html>
+
+        """
+}
