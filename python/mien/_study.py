@@ -73,7 +73,10 @@ def study(
     Args:
         manifest: a CSV path, or a DataFrame with the columns ``recording``, ``participant``, ``stimulus``,
             ``onset`` (seconds into the recording when the stimulus started) and optionally ``duration`` and
-            ``group``. A DataFrame's relative recording paths are read from the current folder.
+            ``group``. A DataFrame's relative recording paths are read from the current folder. Or a study
+            folder made by ``mien study init`` and collected by ``mien serve --studies``: its participants'
+            results are aggregated as they were measured, nothing is analysed again (``metrics``, ``rate``,
+            ``max_faces``, ``face_mode`` and ``jobs`` then change nothing).
         output: the study folder (kept: ``recordings/`` is reused by the next run). None: a temporary folder,
             removed once the tables are read.
         metrics: metric groups, as ``analyze`` takes them.
