@@ -68,7 +68,7 @@ docs: deps
 	  --warnings-as-errors --output-path .build/docs --transform-for-static-hosting
 
 ## catalog: write what the metric catalog decides into the files that cannot read it at run time (the schema's
-## derived metrics, docs/metrics.md's table, python/mien/_derived.py); docs-check fails when one is stale.
+## stored metrics, docs/metrics.md's table, python/mien/_measures.py); docs-check fails when one is stale.
 catalog:
 	$(SWIFT) build --product mien
 	python3 scripts/catalog-sync.py --mien .build/debug/mien
