@@ -9,7 +9,8 @@ package struct MeasuredFace: Sendable {
 
     init(_ face: TrackedFace) { self.face = face }
 
-    /// The pose-normalised geometry (lip thickness, mouth width, lip gap, ...), nil without a pose fit.
+    /// The pose-normalised geometry (lip thickness, mouth width, lip gap, ...) the expression stage read, nil when
+    /// it did not run or the pose could not be fitted.
     package var features: FaceFeatures? { face.features }
 
     /// MediaPipe's blendshape `name` (0...1), nil when the expression stage did not run.

@@ -38,9 +38,8 @@ package final class ExpressionStage {
         let pose = fitted.pose
         var face = face
         let blendshapes = try estimator.blendshapes(points: face.mesh.points)
-        var expressions = mapper.expressions(
-            blendshapes: blendshapes, features: FaceFeatures(face: frontal), pose: pose,
-            gaze: face.gaze)
+        let features = FaceFeatures(face: frontal)
+        var expressions = mapper.expressions(blendshapes: blendshapes, features: features, pose: pose, gaze: face.gaze)
         if stream, let baselineOptions = options.baseline {
             var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }
@@ -49,6 +48,7 @@ package final class ExpressionStage {
         }
         let tongue = TongueEvidence.score(mesh: face.mesh, in: frame, hasColour: face.quality?.hasColour ?? false)
         face.blendshapes = blendshapes
+        face.features = features
         face.expressions = expressions
         face.emoji = emojiMapper.emoji(expressions: expressions, tongue: tongue)
         return face

@@ -27,6 +27,9 @@ package struct TrackedFace: Sendable, Equatable {
     package var blendshapes: Blendshapes?
     /// Affdex's expressions, when the expression stage ran.
     package var expressions: Expressions?
+    /// The pose-normalised geometry the expression stage read (`FaceFeatures`), when it ran: for the metrics a
+    /// catalog entry measures itself (`MeasuredFace`).
+    package var features: FaceFeatures?
     /// Affdex's emoji, when the expression stage ran.
     package var emoji: EmojiScores?
     /// Emotions, valence and engagement, when emotions are enabled.
@@ -65,16 +68,4 @@ public enum FaceEvent: Sendable, Hashable {
     /// A face seen before, lost, and now back under its old ID (re-identification, `Reidentifier`): a
     /// `found` that is a return.
     case returned(faceId: Int)
-}
-
-extension TrackedFace {
-    /// The pose-normalised geometry of the face (`FaceFeatures`), from the tracker's fit; nil without one.
-    ///
-    /// For metrics measured outside the expression stage (`MeasuredFace`); the stage reads the same numbers.
-    package var features: FaceFeatures? {
-        guard let poseFit, let frontal = HeadPoseEstimator.frontal(points: mesh.points, fit: poseFit) else {
-            return nil
-        }
-        return FaceFeatures(face: frontal)
-    }
 }
