@@ -27,6 +27,10 @@ import Foundation
 /// can replace it. Callbacks come in frame order from the measuring thread. Every result also goes to the
 /// detector's `ResultWriter`s, which are finished once when the input ends (`wait()` returns then).
 ///
+/// Each `start()` makes a run (`DetectorRun`) of three parts fixed for it: where its frames come from (a
+/// `FrameFeed`: pushed, a recording, or a live source), the two-stage analysis, and the delivery (the writers,
+/// the delegate and `results` first). `stop()` cancels the run; a new `start()` is a new run.
+///
 /// - Important: `results` is one sequence for the detector's life: iterate it from one task. It ends
 ///   when a file ends or `stop()` is called.
 public final class Detector: Sendable {
