@@ -22,11 +22,6 @@ extension StudyPage {
         var text: String
     }
 
-    struct LegendView {
-        var name: String
-        var colour: String
-    }
-
     /// One stimulus: its participants, legend and charted metrics.
     struct SectionView {
         var name: String
@@ -34,7 +29,7 @@ extension StudyPage {
         var panel: Int
         var hasCurves: Bool
         var chosenByStudy: Bool
-        var legend: [LegendView]
+        var legend: [HTMLReport.LegendView]
         var metrics: [MetricView]
     }
 
@@ -84,7 +79,7 @@ extension StudyPage {
             chosenByStudy: !settings.charts.isEmpty, legend: [], metrics: [])
         guard !curves.isEmpty else { return view }
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
-        view.legend = groups.enumerated().map { LegendView(name: $0.element, colour: colour($0.offset)) }
+        view.legend = groups.enumerated().map { HTMLReport.LegendView(name: $0.element, colour: colour($0.offset)) }
         let moments = study.moments.filter { $0.stimulus == stimulus }
         let charted = charted(stimulus, study: study)
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count

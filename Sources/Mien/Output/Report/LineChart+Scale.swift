@@ -1,0 +1,85 @@
+/// The parts of a `LineChart` its caller lays out itself (a study's bands, peaks and responses) and the scale
+/// both kinds of chart map times and values with.
+extension LineChart {
+    /// A filled outline behind the lines (a study's 95 % band), SVG `points` attribute.
+    package struct Area: Sendable {
+        package var points: String
+        package var colour: String
+    }
+
+    /// A ring around a point on a line (a study's peak), with what its tooltip says.
+    package struct Marker: Sendable {
+        package var label: String
+        package var colour: String
+        package var x: Double
+        package var y: Double
+    }
+
+    /// A thick horizontal stroke under the plot from `x1` to `x2` at `y` (a study's response), with its tooltip.
+    package struct Span: Sendable {
+        package var label: String
+        package var x1: Double
+        package var x2: Double
+        package var y: Double
+    }
+
+    /// Where a time (seconds) and a value (the metric's units) land in the plot area, SVG user units.
+    package struct Scale: Sendable {
+        package var timeRange: ClosedRange<Double>
+        package var valueRange: ClosedRange<Double>
+        package var left = LineChart.left
+        package var top = LineChart.top
+        package var plotWidth = LineChart.width - LineChart.left - LineChart.right
+        package var plotHeight = LineChart.height - LineChart.top - LineChart.bottom
+
+        package init(timeRange: ClosedRange<Double>, valueRange: ClosedRange<Double>) {
+            self.timeRange = timeRange
+            self.valueRange = valueRange
+        }
+
+        package func x(_ t: Double) -> Double {
+            let span = max(timeRange.upperBound - timeRange.lowerBound, 1e-6)
+            return left + (t - timeRange.lowerBound) / span * plotWidth
+        }
+
+        /// Values beyond the range are drawn at its edge.
+        package func y(_ v: Double) -> Double {
+            let clamped = min(max(v, valueRange.lowerBound), valueRange.upperBound)
+            return top + (valueRange.upperBound - clamped) / (valueRange.upperBound - valueRange.lowerBound)
+                * plotHeight
+        }
+
+        /// A coordinate as the `points` attributes write it: one decimal.
+        package static func format(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
+
+        /// `(time, value)` pairs as an SVG `points` attribute.
+        package func points(_ samples: [(Double, Double)]) -> String {
+            samples.map { "\(Self.format(x($0.0))),\(Self.format(y($0.1)))" }.joined(separator: " ")
+        }
+
+        /// Value labels: the range in four equal steps.
+        package var yTicks: [Tick] {
+            let step = (valueRange.upperBound - valueRange.lowerBound) / 4
+            return (0...4).map { i in
+                let v = valueRange.lowerBound + Double(i) * step
+                return Tick(position: y(v), label: String(Int(v.rounded())))
+            }
+        }
+
+        /// Round time labels along the x axis.
+        package var xTicks: [Tick] {
+            LineChart.niceTicks(timeRange, count: 6).map { Tick(position: x($0), label: LineChart.timeLabel($0)) }
+        }
+    }
+
+    /// An episode drawn as a band behind the lines (or in its lane): a rectangle in SVG user units.
+    package struct Band: Sendable {
+        /// The metric and its times, as the band's tooltip says them.
+        package var label: String
+        package var colour: String
+        package var x: Double
+        package var y: Double
+        package var width: Double
+        package var height: Double
+    }
+}
