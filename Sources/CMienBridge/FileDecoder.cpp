@@ -192,7 +192,7 @@ void FileDecoder::convert(uint8_t *pixels) {
 }
 
 bool FileDecoder::read(uint8_t *pixels, size_t capacity, double *timestamp_ms) {
-    if (static_cast<size_t>(width_) * height_ * 3 > capacity)
+    if (pixels != nullptr && static_cast<size_t>(width_) * height_ * 3 > capacity)
         throw BridgeError(MIEN_ERR_INVALID_ARGUMENT, "the pixel buffer is smaller than a frame");
     if (!next_frame()) return false;
     if (timestamp_ms != nullptr) {
@@ -213,7 +213,8 @@ bool FileDecoder::read(uint8_t *pixels, size_t capacity, double *timestamp_ms) {
         AVFrame *frame;
         ~Release() { av_frame_unref(frame); }
     } release{frame_};
-    convert(pixels);
+    // Skipping (no buffer): decoded, since later frames are predicted from it, but not converted.
+    if (pixels != nullptr) convert(pixels);
     return true;
 }
 

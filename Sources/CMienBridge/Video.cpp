@@ -140,6 +140,14 @@ extern "C" mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_
     });
 }
 
+extern "C" mien_status mien_video_skip(mien_video *video, double *timestamp_ms, char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(video != nullptr && video->file, "video is NULL or not a file");
+        if (!video->file->read(nullptr, 0, timestamp_ms)) throw mien::BridgeError(MIEN_ERR_END_OF_STREAM, "end of stream");
+        return MIEN_OK;
+    });
+}
+
 extern "C" void mien_video_free(mien_video *video) {
     try {
         delete video;

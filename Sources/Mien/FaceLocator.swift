@@ -75,6 +75,33 @@ package final class FaceLocator {
         }
     }
 
+    /// What a stream's locator remembers between frames: the tracked faces with their IDs and filters, the
+    /// face count, re-identification's gallery and the shot-cut detector's last frame.
+    package struct State: Sendable, Codable {
+        var tracker: FaceTracker.State
+        var counter: FaceCounter
+        var reidentifier: Reidentifier.State?
+        var cuts: ShotCutDetector?
+    }
+
+    /// The state after the last located frame.
+    package var snapshot: State {
+        State(tracker: tracker.snapshot, counter: counter, reidentifier: reidentifier?.snapshot, cuts: cuts)
+    }
+
+    /// Goes on from `snapshot`, taken by a locator made with the same settings.
+    /// - Throws: `.invalidArgument` when `snapshot` has re-identification or shot cuts and this locator not,
+    ///   or the other way round.
+    package func restore(_ snapshot: State) throws {
+        guard (snapshot.reidentifier == nil) == (reidentifier == nil), (snapshot.cuts == nil) == (cuts == nil) else {
+            throw MienError(.invalidArgument, "the snapshot's locator was made with other settings")
+        }
+        tracker.restore(snapshot.tracker)
+        counter = snapshot.counter
+        if let saved = snapshot.reidentifier { reidentifier?.restore(saved) }
+        cuts = snapshot.cuts
+    }
+
     /// Forgets all faces, IDs and timestamps.
     package func reset() {
         tracker.reset()

@@ -60,6 +60,27 @@ package final class FaceMeasurer {
         return try affectStage?.measure(face, in: frame, stream: stream) ?? face
     }
 
+    /// What the measurer remembers per face between frames: neutral baselines, emotion windows and
+    /// appearance aggregates.
+    package struct State: Sendable, Codable {
+        var baselines: PerFaceMemory<NeutralBaseline>?
+        var affect: AffectStage.State?
+    }
+
+    /// The state after the last measured frame.
+    package var snapshot: State { State(baselines: expressionStage?.snapshot, affect: affectStage?.snapshot) }
+
+    /// Goes on from `snapshot`, taken by a measurer made with the same settings.
+    /// - Throws: `.invalidArgument` when the snapshot's stages are not this measurer's.
+    package func restore(_ snapshot: State) throws {
+        guard (snapshot.baselines == nil) == (expressionStage == nil), (snapshot.affect == nil) == (affectStage == nil)
+        else {
+            throw MienError(.invalidArgument, "the snapshot's measurer was made with other settings")
+        }
+        if let baselines = snapshot.baselines { expressionStage?.restore(baselines) }
+        if let affect = snapshot.affect { affectStage?.restore(affect) }
+    }
+
     /// Forgets baselines and appearance aggregates.
     package func reset() {
         expressionStage?.reset()

@@ -80,6 +80,12 @@ struct Analyze: ParsableCommand {
     var resume = false
 
     @Option(
+        help: ArgumentHelp(
+            "Seconds between the analysis snapshots kept beside each video's outputs (.<name>.snapshot, deleted once the input is complete), from which --resume goes on instead of analysing the earlier frames again (0: after every frame).",
+            valueName: "seconds"))
+    var snapshotEvery = OutputPlan.defaultSnapshotInterval
+
+    @Option(
         help:
             "Write a self-contained HTML page (charts of emotions, valence and engagement per face, thumbnails, summary tables) to this file."
     )
@@ -94,6 +100,9 @@ struct Analyze: ParsableCommand {
     func validate() throws {
         if interval <= 0 || !interval.isFinite { throw ValidationError("--interval must be a positive number") }
         if resume && output == nil { throw ValidationError("--resume needs --output") }
+        if !(snapshotEvery >= 0 && snapshotEvery.isFinite) {
+            throw ValidationError("--snapshot-every must be 0 or a positive number of seconds")
+        }
         if shard != nil && output == nil {
             throw ValidationError("--shard needs --output (each task records its share's manifest there)")
         }
@@ -188,7 +197,7 @@ struct Analyze: ParsableCommand {
         let plan = OutputPlan(
             folder: output, formats: formats, annotate: annotate, report: report != nil, reportParts: recorder != nil,
             resume: resume, board: ProgressBoard(total: names.count), names: outputNames,
-            previous: recorder?.previous ?? [:])
+            previous: recorder?.previous ?? [:], snapshotInterval: snapshotEvery)
         let outcomes = InputQueue(names: names, jobs: jobs).run { name in
             if interruption.requested { return InputOutcome(status: .notStarted) }
             let outcome = plan.analyse(name, with: runner)

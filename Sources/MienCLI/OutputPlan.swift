@@ -20,6 +20,11 @@ struct OutputPlan: Sendable {
     /// Under `--shard`, how an earlier run of the same shard left each input (its manifest), so that
     /// `--resume` continues an input a signal stopped even though its files were completed.
     var previous: [String: ShardManifest.Entry] = [:]
+    /// Seconds between the analysis snapshots kept beside a video's outputs for `--resume` (nil: none kept).
+    var snapshotInterval: Double?
+    /// `--snapshot-every`'s default, seconds: what a killed run loses at most (besides the frames in flight),
+    /// against the time spent keeping snapshots (measured in `docs/cluster.md`).
+    static let defaultSnapshotInterval = 2.0
     /// How a skipped input is explained: `--resume` for `mien analyze`; `mien study` reuses on its own.
     var reuseReason = "--resume"
 
@@ -63,8 +68,16 @@ struct OutputPlan: Sendable {
         if resume, found == nil, complete, stoppedBefore, let jsonl = files.jsonl {
             found = ResumeCheckpoint.load(committed: jsonl)
         }
-        let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
+        var checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
+        var options = runner.options
+        options.snapshotInterval = snapshotInterval
+        let snapshotFile = snapshotInterval == nil ? nil : snapshotFile(for: name, options: options)
+        if let found = checkpoint {
+            let resumption = resumption(of: name, checkpoint: found, file: snapshotFile)
+            checkpoint = resumption.checkpoint
+            options.restoring = resumption.restoring.map(RestoredAnalysis.init)
+        }
         Diagnostics.logger.info("\(name): started")
         let skips = SkipReporter(input: name)
         let reportWriter = report || reportParts ? ReportWriter(input: name) : nil
@@ -75,6 +88,7 @@ struct OutputPlan: Sendable {
             }
             writers += try files.writers(input: name, report: reportWriter, generator: "mien analyze")
             if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
+            if let snapshotFile { writers.append(snapshotFile) }
             if let checkpoint {
                 try checkpoint.replay(into: writers)
                 checkpoint.removeLeftovers()
@@ -85,11 +99,12 @@ struct OutputPlan: Sendable {
             Diagnostics.report(failure)
             return InputOutcome(status: .failed, error: failure.description)
         }
-        var options = runner.options
         if let point = checkpoint?.resumePoint {
-            Diagnostics.logger.warning(
-                "\(name): resuming after frame \(point.afterFrame) (--resume; a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run)"
-            )
+            let how =
+                options.restoring != nil
+                ? "from its snapshot: faces, baselines and episodes continue as in one run"
+                : "a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run"
+            Diagnostics.logger.warning("\(name): resuming after frame \(point.afterFrame) (--resume; \(how))")
             options.resume = point
         }
         let end = runner.run(name, writers: writers, options: options)

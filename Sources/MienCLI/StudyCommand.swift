@@ -182,6 +182,7 @@ struct StudyCommand: ParsableCommand {
                 folder: folder, formats: [.jsonl, .csv], annotate: nil, report: false, resume: true,
                 board: ProgressBoard(total: recordings.count), names: OutputNames(recordings))
             plan.reuseReason = "analysed by an earlier mien study, reused"
+            plan.snapshotInterval = OutputPlan.defaultSnapshotInterval
             return plan
         }()
         let clock = ContinuousClock()

@@ -108,6 +108,10 @@ mien_status mien_video_open_camera(const char *device, int32_t width, int32_t he
 /// fails with MIEN_ERR_DECODE rather than writing past the buffer.
 mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_t capacity, double *timestamp_ms,
                             char **error_message);
+/// Passes over the next frame of a video file: decoded (later frames are predicted from it) but not
+/// converted, for a resumed run's frames already analysed. `timestamp_ms` as for `mien_video_read`.
+/// Returns MIEN_ERR_END_OF_STREAM after the last frame.
+mien_status mien_video_skip(mien_video *video, double *timestamp_ms, char **error_message);
 void mien_video_free(mien_video *video);
 
 // MARK: - Video writing

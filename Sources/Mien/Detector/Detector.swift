@@ -165,17 +165,21 @@ public final class Detector: Sendable {
         let opened: SourceReader.Box?
         let timing: DetectorSource.Timing
         let engine: DetectorEngine
-        let tracker: EpisodeTracker?
+        var tracker: EpisodeTracker?
         let replayUntil: Int?
+        let restoring: AnalysisSnapshot?
         do {
             opened = try SourceReader.open(source)
             if let opened { try writers.begin(opened.source.info) }
             timing = source.timing(of: opened?.source.info.kind)
-            // Only sources the detector reads itself can be read again from their start; a resumed stream is
-            // analysed again from its first frame, so its IDs start at 0 as the stopped run's did, and pictures
-            // that stand alone continue after the last ID.
-            replayUntil = timing == .stream && opened != nil ? options.resume?.afterFrame : nil
-            let firstFaceId = replayUntil == nil ? options.resume?.nextFaceId ?? 0 : 0
+            // Only sources the detector reads itself can be read again from their start. A resumed stream goes
+            // on from its snapshot when it has one (`restoring`); without one it is analysed again from its
+            // first frame, so its IDs start at 0 as the stopped run's did. Pictures that stand alone continue
+            // after the last ID.
+            let resumesStream = timing == .stream && opened != nil && options.resume != nil
+            restoring = resumesStream ? options.restoring?.snapshot : nil
+            replayUntil = resumesStream && restoring == nil ? options.resume?.afterFrame : nil
+            let firstFaceId = resumesStream ? 0 : options.resume?.nextFaceId ?? 0
             switch analysis {
             case .models(let models):
                 engine = try DetectorEngine(
@@ -191,12 +195,18 @@ public final class Detector: Sendable {
             } else {
                 tracker = nil
             }
+            if let restoring {
+                try engine.restore(restoring)
+                if let episodes = restoring.episodes { tracker?.restore(episodes) }
+            }
         } catch {
             // Nothing was analysed: no output may be left behind looking like a result.
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
             throw error
         }
         let feed = source.feed(opened: opened, options: options, replays: replayUntil != nil)
+        // Snapshots are of recordings analysed as streams: what a resumed run can read again from a frame.
+        let snapshots = feed is RecordingFeed && timing == .stream && !options.detectionOnly
         if opened != nil { callbacks.feedResultsUnlessDelegated() }
         let inbox = FrameInbox(
             capacity: Self.inboxCapacity, policy: source.policy, numbers: opened == nil,
@@ -206,7 +216,8 @@ public final class Detector: Sendable {
             inputName: source.inputName, replayUntil: replayUntil,
             // Pictures that stand alone: IDs continue from `resume.nextFaceId` (the engine's allocator starts
             // there); the faces open at the break are lost on the first frame this run reports.
-            lostAtBreak: replayUntil == nil ? options.resume?.openFaces ?? [] : [])
+            lostAtBreak: replayUntil == nil && restoring == nil ? options.resume?.openFaces ?? [] : [],
+            snapshotEvery: snapshots ? options.snapshotInterval.map { .milliseconds(Int64($0 * 1000)) } : nil)
     }
 
     /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.

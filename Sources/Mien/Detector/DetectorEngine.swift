@@ -156,3 +156,36 @@ final class DetectorEngine: Sendable {
         measurer.withLock { $0.reset() }
     }
 }
+
+extension DetectorEngine {
+    /// The first stage's memory of a stream: the locator's and the rate cap's.
+    struct LocatingState: Sendable, Codable {
+        var locator: FaceLocator.State
+        var cap: RateCap?
+    }
+
+    /// The first stage's state after the last frame it located; nil when it keeps none to restore (detection
+    /// only, or pictures that stand alone).
+    func locatingSnapshot() -> LocatingState? {
+        firstStage.withLock { stage in
+            guard case .locate(let locator) = stage.locating, locator.mode == .stream else { return nil }
+            return LocatingState(locator: locator.snapshot, cap: stage.cap)
+        }
+    }
+
+    /// The second stage's state after the last frame it measured.
+    func measuringSnapshot() -> FaceMeasurer.State { measurer.withLock { $0.snapshot } }
+
+    /// Goes on from `snapshot`, taken by an engine with the same settings.
+    /// - Throws: `.invalidArgument` when the snapshot's stages are not this engine's.
+    func restore(_ snapshot: AnalysisSnapshot) throws {
+        try firstStage.withLock { stage in
+            guard case .locate(let locator) = stage.locating, locator.mode == .stream,
+                (snapshot.locating.cap == nil) == (stage.cap == nil)
+            else { throw MienError(.invalidArgument, "the snapshot was taken by another kind of analysis") }
+            try locator.restore(snapshot.locating.locator)
+            stage.cap = snapshot.locating.cap
+        }
+        try measurer.withLock { try $0.restore(snapshot.measuring) }
+    }
+}

@@ -46,6 +46,12 @@ public struct DetectorOptions: Sendable, Equatable {
     ///
     /// Default nil: start at the first frame with face ID 0.
     public var resume: ResumePoint?
+    /// With `resume`: the analysis state after `resume.afterFrame`, restored instead of analysing the earlier
+    /// frames again (a video or continuous pictures; `AnalysisSnapshot`).
+    package var restoring: RestoredAnalysis?
+    /// Seconds (wall clock) between the snapshots a video or continuous pictures hand to the writers that keep
+    /// one (`SnapshotKeeping`); 0: after every frame. Nil (default): none is taken.
+    package var snapshotInterval: Double?
     /// Streams: which metrics' episodes are found, with what thresholds, and whether scores are smoothed
     /// (`DetectorResult.episodes`, `FaceResult.blinkRate`).
     ///

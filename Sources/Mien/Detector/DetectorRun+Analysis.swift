@@ -35,7 +35,8 @@ extension DetectorRun {
                 located.close()
                 self.feed.analysisEnded(self, normally: normally)
             }
-            while self.feed.analysisGoesOn(self), let item = located.take() {
+            // After `stop()` with snapshots, what was located is still measured (`drains`).
+            while self.feed.analysisGoesOn(self) || self.drains, let item = located.take() {
                 guard self.measure(item) == .goesOn else {
                     normally = false
                     return
@@ -49,8 +50,11 @@ extension DetectorRun {
         switch entry {
         case .frame(let frame, let arrival):
             do {
-                return try engine.locate(frame, arrival: arrival)
+                let item = try engine.locate(frame, arrival: arrival)
+                noteLocated(frame.index, located: true)
+                return item
             } catch {
+                noteLocated(frame.index, located: false)
                 return .unusable(Detector.mienError(error, input: "\(frameOwner) frame \(frame.index)"), arrival)
             }
         case .encoded(let encoded, let arrival):

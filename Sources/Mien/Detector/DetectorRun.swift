@@ -21,6 +21,8 @@ final class DetectorRun: Sendable {
     /// Frames up to it are analysed again but not delivered, so tracking, baselines, filters and episodes
     /// reach the break in the state an uninterrupted run had there.
     let replayUntil: Int?
+    /// How often the analysis state is handed to the writers that keep it (nil: never; see `AnalysisSnapshot`).
+    let snapshotEvery: Duration?
     private let state: Locked<State>
     /// Entered by every thread of the run, left when it ends: `stop()` waits for all of them.
     private let threads = DispatchGroup()
@@ -37,12 +39,25 @@ final class DetectorRun: Sendable {
         var episodes: EpisodeTracker?
         /// The detector, while `start(holding:)` starts the threads that hold it.
         var owner: AnyObject?
+        /// Snapshots: the first stage's state after a frame, waiting for that frame's result.
+        var pending: (frame: Int, locating: DetectorEngine.LocatingState)?
+        /// Snapshots: when the last one was taken.
+        var lastTaken = ContinuousClock.now
+        /// Snapshots: the last frame the first stage took, and whether it located it.
+        var lastLocated: (frame: Int, located: Bool)?
+        /// Snapshots: the last frame delivered.
+        var lastDelivered: (frame: Int, timestamp: Double)?
+        /// `stop()` was called: the measuring stage finishes the frames already located, so both stages stop
+        /// after the same frame and a last snapshot can be taken there.
+        var draining = false
     }
 
     init(
         feed: any FrameFeed, inbox: FrameInbox, engine: DetectorEngine, writers: WriterGroup,
-        episodes: EpisodeTracker?, inputName: String?, replayUntil: Int?, lostAtBreak: [Int]
+        episodes: EpisodeTracker?, inputName: String?, replayUntil: Int?, lostAtBreak: [Int],
+        snapshotEvery: Duration? = nil
     ) {
+        self.snapshotEvery = snapshotEvery
         self.feed = feed
         self.inbox = inbox
         self.engine = engine
@@ -73,12 +88,17 @@ final class DetectorRun: Sendable {
 
     /// Cancels the run and waits for its threads; then ends it as its feed says (`FrameFeed.stopping`).
     func stop() {
+        state.withLock { $0.draining = snapshotEvery != nil }
         close()
         let stopping = feed.stopping
         inbox.close(discarding: stopping.discardsWaiting)
         threads.wait()
+        keepLastSnapshot()
         end(stopping.end)
     }
+
+    /// Whether the measuring stage finishes what was located although the run is closed (`State.draining`).
+    var drains: Bool { state.withLock { $0.draining } }
 
     /// Waits until the run has ended and its writers are finished.
     func wait() { ending.wait() }
@@ -121,7 +141,16 @@ final class DetectorRun: Sendable {
         var result = result
         result.input = result.input ?? inputName
         result.file = result.file ?? frame?.file
+        // The second stage's state is read before the run's lock is taken (the locks are never nested).
+        let measuring = snapshotEvery != nil && isPendingSnapshot(result.frameIndex) ? engine.measuringSnapshot() : nil
+        var snapshot: AnalysisSnapshot?
         state.withLock { state in
+            defer {
+                if snapshotEvery != nil {
+                    snapshot = Self.completeSnapshot(&state, result: result, measuring: measuring)
+                    state.lastDelivered = (result.frameIndex, result.timestamp)
+                }
+            }
             if !state.lostAtBreak.isEmpty {
                 result.events = state.lostAtBreak.map { .lost(faceId: $0) } + result.events
                 state.lostAtBreak = []
@@ -135,7 +164,7 @@ final class DetectorRun: Sendable {
         // stopped run already delivered them (its checkpoint is replayed into the writers).
         if let replayUntil, result.frameIndex <= replayUntil { return }
         result.latency = arrival.instant.duration(to: .now)
-        if let failure = writers.write(result, frame: frame) { fail(failure) }
+        if let failure = writers.write(result, frame: frame) ?? snapshot.flatMap(writers.keep) { fail(failure) }
         arrival.reply?.fulfil(.success(result))
     }
 
@@ -156,4 +185,59 @@ private final class Holder: @unchecked Sendable {
     // Only held, never used: its object lives as long as the thread.
     let object: AnyObject?
     init(_ object: AnyObject?) { self.object = object }
+}
+
+extension DetectorRun {
+    /// Notes that the first stage took frame `index` (`located`: it went through the stage, rate cap included)
+    /// and, when a snapshot is due, keeps the stage's state until that frame's result is delivered.
+    ///
+    /// Called on the locating thread right after the frame, before the next one is located.
+    func noteLocated(_ index: Int, located: Bool) {
+        guard let every = snapshotEvery else { return }
+        let now = ContinuousClock.now
+        let due = state.withLock { state in
+            state.lastLocated = (index, located)
+            return located && state.pending == nil && now - state.lastTaken >= every
+        }
+        guard due, let locating = engine.locatingSnapshot() else { return }
+        state.withLock {
+            $0.pending = (index, locating)
+            $0.lastTaken = now
+        }
+    }
+
+    /// Whether a snapshot waits for the result of frame `index`.
+    private func isPendingSnapshot(_ index: Int) -> Bool { state.withLock { $0.pending?.frame == index } }
+
+    /// The snapshot after `result`, when one waits for it; a pending one for an earlier frame (whose result
+    /// never came: an unreadable frame) is dropped.
+    private static func completeSnapshot(
+        _ state: inout State, result: DetectorResult, measuring: FaceMeasurer.State?
+    ) -> AnalysisSnapshot? {
+        guard let pending = state.pending, pending.frame <= result.frameIndex else { return nil }
+        state.pending = nil
+        guard pending.frame == result.frameIndex, let measuring else { return nil }
+        return AnalysisSnapshot(
+            afterFrame: result.frameIndex, timestamp: result.timestamp, locating: pending.locating,
+            measuring: measuring, episodes: state.episodes?.snapshot)
+    }
+
+    /// After `stop()`: the state after the last frame, when both stages stopped after it (the last frame taken
+    /// was located and delivered), handed to the writers that keep one.
+    private func keepLastSnapshot() {
+        guard snapshotEvery != nil else { return }
+        let last = state.withLock { state -> (frame: Int, timestamp: Double)? in
+            guard let located = state.lastLocated, located.located, let delivered = state.lastDelivered,
+                delivered.frame == located.frame
+            else { return nil }
+            return delivered
+        }
+        guard let last, let locating = engine.locatingSnapshot() else { return }
+        let measuring = engine.measuringSnapshot()
+        let episodes = state.withLock { $0.episodes?.snapshot }
+        let snapshot = AnalysisSnapshot(
+            afterFrame: last.frame, timestamp: last.timestamp, locating: locating, measuring: measuring,
+            episodes: episodes)
+        if let failure = writers.keep(snapshot) { fail(failure) }
+    }
 }

@@ -17,7 +17,18 @@ struct EpisodeTracker: Sendable {
     private var faces: [Int: FaceState] = [:]
 
     /// One face's detectors and blink history.
-    private struct FaceState: Sendable {
+    /// Each face's open episodes, smoothers and blinks: what a resumed run needs to go on.
+    struct State: Sendable, Codable {
+        fileprivate var faces: [Int: FaceState]
+    }
+
+    /// The state after the last result.
+    var snapshot: State { State(faces: faces) }
+
+    /// Goes on from `snapshot`.
+    mutating func restore(_ snapshot: State) { faces = snapshot.faces }
+
+    fileprivate struct FaceState: Sendable, Codable {
         var episodes: [String: EpisodeDetector] = [:]
         var smoothers: [String: ScoreSmoother] = [:]
         var blinks: BlinkDetector

@@ -39,6 +39,16 @@ struct SourceReader: Sendable {
     func read(into run: DetectorRun) {
         var read = 0
         var failure: MienError?
+        // A video numbers its frames from 0 as it reads them: the frames through `skipThrough` are passed over
+        // without converting their pixels (the loop below would convert, then drop them).
+        if skipThrough >= 0, let video = box.source as? any SkippingFrameSource {
+            do {
+                read = try video.skipFrames(min(skipThrough + 1, maximumFrames))
+            } catch {
+                failure = Detector.mienError(error, input: name)
+                read = maximumFrames
+            }
+        }
         while run.isOpen && read < maximumFrames {
             let frame: Frame
             do {

@@ -47,6 +47,23 @@ final class WriterGroup: @unchecked Sendable {
         }
     }
 
+    /// Hands `snapshot` to the writers that keep one (after its frame's result was written).
+    /// - Returns: the error that broke the outputs (once; the caller stops the input), else nil.
+    func keep(_ snapshot: AnalysisSnapshot) -> MienError? {
+        lock.withLock {
+            guard failure == nil, ended == nil else { return nil }
+            do {
+                for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) }
+                return nil
+            } catch {
+                let error = Self.mienError(error)
+                failure = error
+                for writer in writers { writer.fail(error) }
+                return error
+            }
+        }
+    }
+
     /// Describes the opened input to every writer.
     func begin(_ info: SourceInfo) throws {
         try lock.withLock {

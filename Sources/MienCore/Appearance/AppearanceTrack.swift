@@ -1,6 +1,6 @@
 /// Appearance aggregated over one face's track: running means of the per-frame measurements, so one
 /// odd frame (a turned head, motion blur) cannot flip the person's gender or glasses.
-package struct AppearanceTrack: Sendable {
+package struct AppearanceTrack: Sendable, Codable {
     private var maleSum = 0.0
     private var ageSum = 0.0
     private var glassesSum = 0.0

@@ -15,6 +15,21 @@ package final class AffectStage {
     private var tracks = PerFaceMemory<AppearanceTrack>()
     private var emotionViews = PerFaceMemory<EmotionViewWindow>()
 
+    /// What the stage remembers per face between frames (`snapshot`, `restore(_:)`).
+    package struct State: Sendable, Codable {
+        fileprivate var tracks: PerFaceMemory<AppearanceTrack>
+        fileprivate var emotionViews: PerFaceMemory<EmotionViewWindow>
+    }
+
+    /// The state after the last frame.
+    package var snapshot: State { State(tracks: tracks, emotionViews: emotionViews) }
+
+    /// Goes on from `snapshot`.
+    package func restore(_ snapshot: State) {
+        tracks = snapshot.tracks
+        emotionViews = snapshot.emotionViews
+    }
+
     /// - Parameters:
     ///   - emotions: whether to score emotions; `cnn` is fer's CNN (nil: rules only).
     ///   - appearance: the gender and age networks, or nil for no appearance.

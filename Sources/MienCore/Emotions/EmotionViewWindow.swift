@@ -7,7 +7,7 @@
 /// (measured: 720p, every metric, 1 face, see docs/performance.md). The price is a lag of about one
 /// frame on a change of expression (the window spans `viewCount` frames: 0.1 s at 30 frames/s), which
 /// is below the onset time of a facial expression.
-package struct EmotionViewWindow: Sendable, Equatable {
+package struct EmotionViewWindow: Sendable, Equatable, Codable {
     /// The latest probabilities of each view, by view index.
     private var latest: [Int: [Double]] = [:]
     /// Frames scored so far.

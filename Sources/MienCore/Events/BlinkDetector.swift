@@ -5,11 +5,17 @@
 /// the other at 13, as happens on a blink seen at an angle) still counts; each eye's highest closure
 /// during the episode then says whether it was both eyes or a wink. A blink is known only once the eyes
 /// open again (its duration decides it), so it is reported at its offset.
-package struct BlinkDetector: Sendable, Equatable {
+package struct BlinkDetector: Sendable, Equatable, Codable {
     package let options: BlinkOptions
     private var closure: EpisodeDetector
     /// Each eye's highest closure since the current closure's onset.
-    private var peaks: (left: Double, right: Double)?
+    private var peaks: Peaks?
+
+    /// Each eye's highest closure during the open episode.
+    private struct Peaks: Sendable, Equatable, Codable {
+        var left: Double
+        var right: Double
+    }
 
     package init(options: BlinkOptions) {
         self.options = options
@@ -28,8 +34,8 @@ package struct BlinkDetector: Sendable, Equatable {
         if let left, let right {
             both = max(left, right)
             if closure.isOn || both ?? 0 >= options.closure.on {
-                let previous = peaks ?? (0, 0)
-                peaks = (max(previous.left, left), max(previous.right, right))
+                let previous = peaks ?? Peaks(left: 0, right: 0)
+                peaks = Peaks(left: max(previous.left, left), right: max(previous.right, right))
             }
         }
         return blinks(closure.update(both, at: time))

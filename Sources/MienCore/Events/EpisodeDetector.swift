@@ -11,7 +11,7 @@
 /// - `finished`: the episode is over (for a fall, once `mergeGap` has passed without the score coming back).
 ///
 /// A value type: a copy is a snapshot, so a caller can keep one per face and metric in a dictionary.
-package struct EpisodeDetector: Sendable, Equatable {
+package struct EpisodeDetector: Sendable, Equatable, Codable {
     /// What happened to the episode on this frame.
     package enum Change: Sendable, Equatable {
         /// An episode reached its minimum duration: `onset` is when it started, `apex` so far.
@@ -24,7 +24,7 @@ package struct EpisodeDetector: Sendable, Equatable {
 
     /// The open episode: its onset and apex so far, whether it has been reported, and when it fell below
     /// the off threshold (nil while it is above).
-    private struct Open: Sendable, Equatable {
+    private struct Open: Sendable, Equatable, Codable {
         var onset: Double
         var apex: Double
         var apexValue: Double

@@ -7,7 +7,7 @@ import RealModule
 /// where Δt is the time since the previous frame, so the result is the same at any frame rate or rate cap:
 /// after a step, the smoothed value has covered 63 % of it `timeConstant` seconds later, 95 % after three.
 /// Off by default everywhere: raw scores stay raw unless smoothing is asked for.
-package struct ScoreSmoother: Sendable, Equatable {
+package struct ScoreSmoother: Sendable, Equatable, Codable {
     /// Seconds for the smoothed value to cover 63 % of a step.
     package let timeConstant: Double
     private var value: Double?

@@ -1,5 +1,5 @@
 /// How each tracked face learns its own neutral face (`NeutralBaseline`).
-package struct BaselineOptions: Sendable, Equatable {
+package struct BaselineOptions: Sendable, Equatable, Codable {
     /// The low quantile of a person's own recent scores taken as their resting level.
     ///
     /// Default 0.2:

@@ -14,6 +14,12 @@ package final class ExpressionStage {
     private let emojiMapper = EmojiMapper()
     private var baselines = PerFaceMemory<NeutralBaseline>()
 
+    /// Each face's neutral baseline (the stage's memory between frames), for a resumed run.
+    package var snapshot: PerFaceMemory<NeutralBaseline> { baselines }
+
+    /// Goes on from `snapshot`.
+    package func restore(_ snapshot: PerFaceMemory<NeutralBaseline>) { baselines = snapshot }
+
     package init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
         self.options = options
         estimator = blendshapes

@@ -8,7 +8,7 @@ import RealModule
 /// A score `s` with resting level `r` becomes `100 · (s − r) / (100 − r)` (0 at rest, 100 still 100).
 /// Attention is left alone: it is not a facial movement. Until `warmUp` seconds of reliable frames have
 /// been seen the offset is scaled down in proportion, so the first frames use population norms.
-package struct NeutralBaseline: Sendable {
+package struct NeutralBaseline: Sendable, Codable {
     package let options: BaselineOptions
     /// Histograms of 0...100 in 1-point bins, per score slot, created on first use.
     private var histograms: [Int: [Double]] = [:]

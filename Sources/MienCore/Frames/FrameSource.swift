@@ -72,3 +72,11 @@ public protocol FrameSource: AnyObject {
     /// - Throws: `MienError` naming the input (and the item, for folders).
     func nextFrame() throws -> Frame?
 }
+
+/// A source that can pass over frames more cheaply than reading them (a resumed run goes on after the frames
+/// an earlier run analysed).
+public protocol SkippingFrameSource: FrameSource {
+    /// Passes over the next `count` frames; returns how many there were (fewer at the end).
+    /// - Throws: as `nextFrame()`.
+    func skipFrames(_ count: Int) throws -> Int
+}

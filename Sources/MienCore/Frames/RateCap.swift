@@ -11,7 +11,7 @@
 ///
 /// After a pause in the source (a frame more than half an interval past its due time) the grid is
 /// re-anchored at that frame, so a pause is never followed by a burst that "catches up".
-package struct RateCap: Sendable, Equatable {
+package struct RateCap: Sendable, Equatable, Codable {
     /// Seconds between due times: 1 / the rate.
     package let interval: Double
     /// When the next frame is due, in stream seconds; nil before the first frame.

@@ -2,7 +2,7 @@
 /// distance) for pictures of one person and far apart for two people.
 ///
 /// Held in memory only, for re-identification; never written to any output (faces are biometric data).
-package struct FaceDescriptor: Sendable, Equatable {
+package struct FaceDescriptor: Sendable, Equatable, Codable {
     /// The network's 128 outputs, unitless (their norm is about 1.3 for dlib's model).
     package let values: [Float]
 

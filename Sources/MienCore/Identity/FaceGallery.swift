@@ -2,8 +2,13 @@
 /// face is compared with.
 ///
 /// In memory only; `forget(before:)` drops what is older than the window, `reset()` everything.
-package struct FaceGallery: Sendable {
-    private var entries: [Int: (descriptor: FaceDescriptor, lostAt: Double)] = [:]
+package struct FaceGallery: Sendable, Codable {
+    private var entries: [Int: Entry] = [:]
+
+    private struct Entry: Sendable, Codable {
+        var descriptor: FaceDescriptor
+        var lostAt: Double
+    }
 
     package init() {}
 
@@ -12,7 +17,7 @@ package struct FaceGallery: Sendable {
 
     /// Remembers that face `faceId`, described by `descriptor`, was lost at `time` (seconds).
     package mutating func remember(_ faceId: Int, descriptor: FaceDescriptor, lostAt time: Double) {
-        entries[faceId] = (descriptor, time)
+        entries[faceId] = Entry(descriptor: descriptor, lostAt: time)
     }
 
     /// Forgets faces lost before `time`.

@@ -25,7 +25,25 @@ package final class Reidentifier {
     private var ids: FaceIdAllocator
 
     /// What is known of one tracker track.
-    private struct Track {
+    /// What re-identification remembers between frames (`snapshot`, `restore(_:)`): the lost faces'
+    /// descriptors, the tracks being decided and the next ID.
+    package struct State: Sendable, Codable {
+        fileprivate var gallery: FaceGallery
+        fileprivate var tracks: [Int: Track]
+        fileprivate var ids: FaceIdAllocator
+    }
+
+    /// The state after the last frame.
+    package var snapshot: State { State(gallery: gallery, tracks: tracks, ids: ids) }
+
+    /// Goes on from `snapshot`.
+    package func restore(_ snapshot: State) {
+        gallery = snapshot.gallery
+        tracks = snapshot.tracks
+        ids = snapshot.ids
+    }
+
+    fileprivate struct Track: Sendable, Codable {
         /// When it appeared, seconds.
         let since: Double
         /// Descriptors of its good frames, at most `options.samples`.

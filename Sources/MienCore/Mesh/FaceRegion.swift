@@ -6,7 +6,7 @@ import RealModule
 /// 1.5 times the face's size, so that rolled heads look like upright ones to the model. The rotation
 /// comes from the detector's eye keypoints on the first frame and from the previous mesh's outer eye
 /// corners afterwards.
-public struct FaceRegion: Sendable, Equatable {
+public struct FaceRegion: Sendable, Equatable, Codable {
     /// Centre in frame pixels.
     public var center: Point
     /// Side of the square in frame pixels.

@@ -4,7 +4,7 @@
 /// `totalFaces` takes a new value only after the raw count (faces tracked on a frame) has held that
 /// value for `settleTime` seconds, so a face missed on one frame or a false detection for a few frames
 /// changes nothing. On the frame it changes, `totalFacesChangedFrom` holds the previous value.
-public struct FaceCounter: Sendable {
+public struct FaceCounter: Sendable, Codable {
     /// EnableX's tracker status.
     public enum Status: String, Sendable, Codable {
         /// No count has settled yet since the start (or a reset).
@@ -31,7 +31,13 @@ public struct FaceCounter: Sendable {
     /// Default 0.5 s.
     public let settleTime: Double
     private var total: Int?
-    private var candidate: (count: Int, since: Double)?
+    private var candidate: Candidate?
+
+    /// A raw count and when it began.
+    private struct Candidate: Sendable, Codable {
+        var count: Int
+        var since: Double
+    }
     private var lastLoss: Double?
 
     public init(settleTime: Double = 0.5) { self.settleTime = max(0, settleTime) }
@@ -39,7 +45,7 @@ public struct FaceCounter: Sendable {
     /// Feeds the faces tracked on the frame at `time` (seconds) and whether a face was lost on it.
     public mutating func update(count: Int, faceLost: Bool, at time: Double) -> Update {
         if faceLost { lastLoss = time }
-        if candidate?.count != count { candidate = (count, time) }
+        if candidate?.count != count { candidate = Candidate(count: count, since: time) }
         var changedFrom: Int?
         if let candidate, time - candidate.since >= settleTime || total == nil && settleTime == 0 {
             if total != candidate.count {

@@ -2,7 +2,7 @@
 ///
 /// Counts up from `first` (0 for a new run; a resumed run starts where the earlier one stopped, so its
 /// IDs never clash with the ones already reported and nothing has to be renumbered afterwards).
-package struct FaceIdAllocator: Sendable, Equatable {
+package struct FaceIdAllocator: Sendable, Equatable, Codable {
     /// The first ID handed out, and the one handed out again after `reset()`.
     package let first: Int
     private var next: Int

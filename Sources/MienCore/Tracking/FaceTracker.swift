@@ -25,26 +25,39 @@ package final class FaceTracker {
     private let detector: any FaceDetecting
     private let mesher: any FaceMeshEstimating
     private let poseEstimator: HeadPoseEstimator?
-    private var tracks: [Track] = []
-    private var ids: FaceIdAllocator
-    private var lastDetectionTime: Double?
+    private var state: State
 
     /// Whether the detector ran on the last processed frame (EnableX's `fullFrameDetection`).
-    package private(set) var detectorRanOnLastFrame = false
+    package var detectorRanOnLastFrame: Bool { state.detectorRanOnLastFrame }
 
-    private struct Track {
+    /// What the tracker remembers between frames: all a resumed run needs to go on as if never stopped
+    /// (`snapshot`, `restore(_:)`).
+    package struct State: Sendable, Codable, Equatable {
+        fileprivate var tracks: [Track] = []
+        fileprivate var ids: FaceIdAllocator
+        fileprivate var lastDetectionTime: Double?
+        fileprivate var detectorRanOnLastFrame = false
+    }
+
+    /// A followed face between frames: where to look next and its smoothing state.
+    fileprivate struct Track: Sendable, Codable, Equatable {
         let faceId: Int
         var region: FaceRegion
         var filters: [OneEuroFilter]
-        var face: TrackedFace
     }
+
+    /// The state after the last frame.
+    package var snapshot: State { state }
+
+    /// Goes on from `snapshot` (taken by a tracker of the same options).
+    package func restore(_ snapshot: State) { state = snapshot }
 
     /// - Parameter firstFaceId: the first ID handed out (a resumed run's `ResumePoint.nextFaceId`).
     package init(
         options: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting, mesher: any FaceMeshEstimating,
         poseEstimator: HeadPoseEstimator?, firstFaceId: Int = 0
     ) {
-        ids = FaceIdAllocator(startingAt: firstFaceId)
+        state = State(ids: FaceIdAllocator(startingAt: firstFaceId))
         self.options = options
         self.maximumFaces = maximumFaces
         self.detector = detector
@@ -54,9 +67,9 @@ package final class FaceTracker {
 
     /// Forgets every face and starts IDs from `firstFaceId` again (Affdex `reset`).
     package func reset() {
-        tracks.removeAll()
-        ids.reset()
-        lastDetectionTime = nil
+        state.tracks.removeAll()
+        state.ids.reset()
+        state.lastDetectionTime = nil
     }
 
     /// Analyses the next frame of the stream.
@@ -67,15 +80,15 @@ package final class FaceTracker {
         var events: [FaceEvent] = []
         var lostThisFrame = false
         if afterCut {
-            events = tracks.map { .lost(faceId: $0.faceId) }
-            lostThisFrame = !tracks.isEmpty
-            tracks.removeAll()
+            events = state.tracks.map { .lost(faceId: $0.faceId) }
+            lostThisFrame = !state.tracks.isEmpty
+            state.tracks.removeAll()
         }
 
         // 1. Follow every tracked face into this frame.
-        var kept: [Track] = []
-        let meshes = try mesher.meshes(in: frame, regions: tracks.map(\.region))
-        for (track, mesh) in zip(tracks, meshes) {
+        var kept: [(track: Track, face: TrackedFace)] = []
+        let meshes = try mesher.meshes(in: frame, regions: state.tracks.map(\.region))
+        for (track, mesh) in zip(state.tracks, meshes) {
             guard mesh.presence >= options.minimumPresence else {
                 events.append(.lost(faceId: track.faceId))
                 lostThisFrame = true
@@ -87,38 +100,40 @@ package final class FaceTracker {
         }
 
         // 2. Two tracks on one face: keep the older ID.
-        kept.sort { $0.faceId < $1.faceId }
-        var unique: [Track] = []
-        for track in kept {
-            if unique.contains(where: { $0.face.bounds.iou(track.face.bounds) > options.duplicateOverlap }) {
-                events.append(.lost(faceId: track.faceId))
+        kept.sort { $0.track.faceId < $1.track.faceId }
+        var unique: [(track: Track, face: TrackedFace)] = []
+        for entry in kept {
+            if unique.contains(where: { $0.face.bounds.iou(entry.face.bounds) > options.duplicateOverlap }) {
+                events.append(.lost(faceId: entry.track.faceId))
                 lostThisFrame = true
             } else {
-                unique.append(track)
+                unique.append(entry)
             }
         }
-        tracks = unique
+        state.tracks = unique.map(\.track)
 
         // 3. Look for new faces when needed.
-        let due = lastDetectionTime.map { frame.timestamp - $0 >= options.detectionInterval } ?? true
-        detectorRanOnLastFrame = tracks.count < maximumFaces && (tracks.isEmpty || lostThisFrame || due)
-        if detectorRanOnLastFrame {
-            lastDetectionTime = frame.timestamp
-            for detection in try detector.detect(in: frame) where tracks.count < maximumFaces {
-                let known = tracks.contains {
+        let due = state.lastDetectionTime.map { frame.timestamp - $0 >= options.detectionInterval } ?? true
+        state.detectorRanOnLastFrame = unique.count < maximumFaces && (unique.isEmpty || lostThisFrame || due)
+        if state.detectorRanOnLastFrame {
+            state.lastDetectionTime = frame.timestamp
+            for detection in try detector.detect(in: frame) where unique.count < maximumFaces {
+                let known = unique.contains {
                     $0.face.bounds.iou(detection.bounds) > options.detectionOverlap
                         || $0.face.bounds.contains(detection.bounds.center)
                 }
                 if known { continue }
                 let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
                 guard mesh.presence >= options.minimumPresence else { continue }
-                let faceId = ids.take()
-                tracks.append(
-                    measured(faceId, filters: [], mesh: mesh, at: frame.timestamp, confidence: detection.confidence))
+                let faceId = state.ids.take()
+                let new = measured(
+                    faceId, filters: [], mesh: mesh, at: frame.timestamp, confidence: detection.confidence)
+                unique.append(new)
+                state.tracks.append(new.track)
                 events.append(.found(faceId: faceId))
             }
         }
-        return (tracks.map(\.face), events)
+        return (unique.map(\.face), events)
     }
 
     /// The mesh presence (0...1) a whole picture must reach, in its own crop and in its mesh's, to be read as
@@ -178,7 +193,7 @@ package final class FaceTracker {
     /// `filters` carry the smoothing state from earlier frames (empty for a new face).
     private func measured(
         _ faceId: Int, filters: [OneEuroFilter], mesh: FaceMesh, at time: Double, confidence: Double
-    ) -> Track {
+    ) -> (track: Track, face: TrackedFace) {
         var filters = filters
         var smoothed = mesh
         if let parameters = options.smoothing {
@@ -198,6 +213,6 @@ package final class FaceTracker {
         var face = TrackedFace(
             faceId: faceId, bounds: smoothed.bounds, confidence: confidence, mesh: smoothed, pose: fit?.pose)
         face.poseFit = fit?.fit
-        return Track(faceId: faceId, region: FaceRegion(mesh: mesh.points), filters: filters, face: face)
+        return (Track(faceId: faceId, region: FaceRegion(mesh: mesh.points), filters: filters), face)
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// cutoff = `minimumCutoff` + `beta` · |smoothed speed|; the speed itself is smoothed with
 /// `derivativeCutoff`. Frequencies are Hz, time is seconds, the value's unit is the caller's.
-package struct OneEuroFilter: Sendable {
+package struct OneEuroFilter: Sendable, Equatable, Codable {
     /// Parameters, all > 0 (`beta` >= 0).
     package struct Parameters: Sendable, Equatable, Codable {
         /// Cutoff at rest, Hz.

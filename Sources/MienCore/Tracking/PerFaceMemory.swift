@@ -6,7 +6,13 @@
 /// under its old ID) gets its state back; parked state older than the retention time is dropped.
 package struct PerFaceMemory<State: Sendable>: Sendable {
     private var active: [Int: State] = [:]
-    private var parked: [Int: (state: State, since: Double)] = [:]
+    private var parked: [Int: Parked] = [:]
+
+    /// A lost face's state and when it was lost.
+    fileprivate struct Parked: Sendable {
+        var state: State
+        var since: Double
+    }
 
     package init() {}
 
@@ -24,7 +30,7 @@ package struct PerFaceMemory<State: Sendable>: Sendable {
     package mutating func keep(only faceIds: Set<Int>, at time: Double, retainingFor retention: Double?) {
         for (faceId, state) in active where !faceIds.contains(faceId) {
             active[faceId] = nil
-            if retention != nil { parked[faceId] = (state, time) }
+            if retention != nil { parked[faceId] = Parked(state: state, since: time) }
         }
         for faceId in faceIds {
             if let back = parked.removeValue(forKey: faceId) { active[faceId] = back.state }
@@ -42,3 +48,6 @@ package struct PerFaceMemory<State: Sendable>: Sendable {
         parked.removeAll()
     }
 }
+
+extension PerFaceMemory: Codable where State: Codable {}
+extension PerFaceMemory.Parked: Codable where State: Codable {}

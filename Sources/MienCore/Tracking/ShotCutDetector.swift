@@ -13,7 +13,7 @@
 /// turning), while their 4 hand-labelled cuts measure 0.73–0.87, joins of different videos 0.53–0.92, and
 /// two different people photographed with the same framing, light and background (yalefaces) 0.147–0.52.
 /// 0.12 lies between the two groups.
-package struct ShotCutDetector: Sendable {
+package struct ShotCutDetector: Sendable, Codable {
     /// The distance (0...1) at which a frame is a cut.
     package let threshold: Double
     private var previous: [Float]?

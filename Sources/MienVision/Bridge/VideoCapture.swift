@@ -62,4 +62,14 @@ final class VideoCapture {
         if let failure { throw failure }
         return status == MIEN_OK ? (pixels, milliseconds) : nil
     }
+
+    /// Passes over the next frame of a file: decoded, not converted (a resumed run's frames already analysed).
+    /// - Returns: its presentation time in milliseconds, or nil at the end.
+    func skip(input: String) throws -> Double? {
+        var milliseconds = 0.0
+        let status = try bridgeStatus(input: input, accept: [MIEN_ERR_END_OF_STREAM.rawValue]) {
+            mien_video_skip(handle, &milliseconds, $0)
+        }
+        return status == MIEN_OK ? milliseconds : nil
+    }
 }

@@ -77,11 +77,36 @@ public final class VideoFileSource: FrameSource {
             return nil
         }
         defer { framesRead += 1 }
+        return try Frame(
+            width: capture.width, height: capture.height, pixels: read.pixels,
+            timestamp: timestamp(milliseconds: read.milliseconds), index: framesRead)
+    }
+
+    /// The frame's time in seconds, strictly after the previous frame's (see the type's documentation).
+    private func timestamp(milliseconds: Double) -> Double {
         let interval = 1 / (info.framesPerSecond ?? 30)
-        var seconds = read.milliseconds.isFinite && read.milliseconds >= 0 ? read.milliseconds / 1000 : 0
+        var seconds = milliseconds.isFinite && milliseconds >= 0 ? milliseconds / 1000 : 0
         if let previous = previousTimestamp, seconds <= previous { seconds = previous + interval }
         previousTimestamp = seconds
-        return try Frame(
-            width: capture.width, height: capture.height, pixels: read.pixels, timestamp: seconds, index: framesRead)
+        return seconds
+    }
+}
+
+extension VideoFileSource: SkippingFrameSource {
+    /// Passes over frames without converting their pixels: FFmpeg still decodes each (later frames are predicted
+    /// from earlier ones), and their times are kept as `nextFrame()` would have, so the frames after them get
+    /// the same indices and times as in a run that read them all.
+    public func skipFrames(_ count: Int) throws -> Int {
+        var skipped = 0
+        while skipped < count, !finished {
+            guard let milliseconds = try capture.skip(input: name) else {
+                finished = true
+                break
+            }
+            _ = timestamp(milliseconds: milliseconds)
+            framesRead += 1
+            skipped += 1
+        }
+        return skipped
     }
 }
