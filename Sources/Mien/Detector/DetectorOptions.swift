@@ -49,8 +49,9 @@ public struct DetectorOptions: Sendable, Equatable {
     /// With `resume`: the analysis state after `resume.afterFrame`, restored instead of analysing the earlier
     /// frames again (a video or continuous pictures; `AnalysisSnapshot`).
     package var restoring: RestoredAnalysis?
-    /// Seconds (wall clock) between the snapshots a video or continuous pictures hand to the writers that keep
-    /// one (`SnapshotKeeping`); 0: after every frame. Nil (default): none is taken.
+    /// Seconds (wall clock) between analysis snapshots, 0: after every frame; nil (default): none.
+    ///
+    /// A video or continuous pictures hand them to the writers that keep one (`SnapshotKeeping`).
     package var snapshotInterval: Double?
     /// Streams: which metrics' episodes are found, with what thresholds, and whether scores are smoothed
     /// (`DetectorResult.episodes`, `FaceResult.blinkRate`).

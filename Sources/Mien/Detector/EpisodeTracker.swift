@@ -16,7 +16,6 @@ struct EpisodeTracker: Sendable {
     private let smoother: ScoreSmoother?
     private var faces: [Int: FaceState] = [:]
 
-    /// One face's detectors and blink history.
     /// Each face's open episodes, smoothers and blinks: what a resumed run needs to go on.
     struct State: Sendable, Codable {
         fileprivate var faces: [Int: FaceState]
@@ -28,6 +27,7 @@ struct EpisodeTracker: Sendable {
     /// Goes on from `snapshot`.
     mutating func restore(_ snapshot: State) { faces = snapshot.faces }
 
+    /// One face's detectors and blink history.
     fileprivate struct FaceState: Sendable, Codable {
         var episodes: [String: EpisodeDetector] = [:]
         var smoothers: [String: ScoreSmoother] = [:]

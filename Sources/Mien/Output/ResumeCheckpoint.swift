@@ -51,9 +51,10 @@ package struct ResumeCheckpoint: Sendable {
         return results.isEmpty ? nil : results
     }
 
-    /// The checkpoint up to `snapshot`'s frame, when it holds that frame at the snapshot's time: the frames after
-    /// it are analysed again by the run that restores the snapshot. Nil when the two do not agree (the
-    /// snapshot is newer than the finished frames, or of another run).
+    /// The checkpoint up to `snapshot`'s frame; nil unless it holds that frame at the snapshot's time.
+    ///
+    /// The frames after it are analysed again by the run that restores the snapshot. The two disagree when the
+    /// snapshot is newer than the finished frames, or of another run.
     package func through(_ snapshot: AnalysisSnapshot) -> ResumeCheckpoint? {
         guard let last = results.last(where: { $0.frameIndex <= snapshot.afterFrame }),
             last.frameIndex == snapshot.afterFrame, last.timestamp == snapshot.timestamp

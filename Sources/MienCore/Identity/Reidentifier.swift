@@ -24,7 +24,6 @@ package final class Reidentifier {
     private var tracks: [Int: Track] = [:]
     private var ids: FaceIdAllocator
 
-    /// What is known of one tracker track.
     /// What re-identification remembers between frames (`snapshot`, `restore(_:)`): the lost faces'
     /// descriptors, the tracks being decided and the next ID.
     package struct State: Sendable, Codable {
@@ -43,6 +42,7 @@ package final class Reidentifier {
         ids = snapshot.ids
     }
 
+    /// What is known of one tracker track.
     fileprivate struct Track: Sendable, Codable {
         /// When it appeared, seconds.
         let since: Double

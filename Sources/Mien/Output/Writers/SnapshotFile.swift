@@ -93,7 +93,7 @@ package final class SnapshotFile: SnapshotKeeping {
 
     package func write(_ result: DetectorResult, frame: Frame?) throws {}
 
-    /// A complete input needs no snapshot: it is deleted. A stopped or failed one keeps it for `--resume`.
+    /// Deletes the snapshot of a complete input; a stopped or failed one keeps it for `--resume`.
     package func finish(_ end: InputEnd) throws {
         guard end == .complete else { return }
         Self.remove(path)
@@ -154,8 +154,9 @@ package final class SnapshotFile: SnapshotKeeping {
         return .success(envelope.snapshot)
     }
 
-    /// States hold infinities and NaN (a filter's untouched value, an empty histogram's ratio): written as
-    /// strings, since JSON has no such numbers. Every other double round-trips exactly.
+    /// How infinities and NaN are written: as strings, since JSON has no such numbers.
+    ///
+    /// Every other double round-trips exactly.
     private static let nonConforming = (positive: "inf", negative: "-inf", nan: "nan")
 
     private static var encoder: JSONEncoder {
