@@ -217,7 +217,7 @@ struct Analyze: ParsableCommand {
             }
         }
         if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
-        if interruption.requested { throw ExitCode(130) }
+        if interruption.requested { throw interruption.exitCode }
         if outcomes.contains(where: { $0.status == .failed }) { throw ExitStatus.inputFailed }
         if recorder?.manifestWriteFailed == true { throw ExitStatus.inputFailed }
     }

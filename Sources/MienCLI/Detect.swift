@@ -78,7 +78,7 @@ struct Detect: ParsableCommand {
             if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
             failed = failed || end.error != nil || skips.unreadablePictures
         }
-        if runner.interruption.requested { throw ExitCode(130) }
+        if runner.interruption.requested { throw runner.interruption.exitCode }
         if failed { throw ExitStatus.inputFailed }
     }
 }

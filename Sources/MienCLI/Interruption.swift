@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import Synchronization
@@ -9,15 +10,19 @@ final class Interruption: Sendable {
     private final class Shared: Sendable {
         struct State {
             var requested = false
+            /// The first signal that arrived.
+            var signal: Int32?
             var callbacks: [Int: @Sendable () -> Void] = [:]
             var nextToken = 0
         }
         let state = Mutex(State())
 
-        func fire() {
-            Console.error("\nmien: interrupted; completing the output files\n")
+        func fire(_ signalNumber: Int32) {
+            let name = signalNumber == SIGTERM ? "SIGTERM" : "interrupted"
+            Console.error("\nmien: \(name); completing the output files and each video's snapshot\n")
             let callbacks = state.withLock { state in
                 state.requested = true
+                state.signal = state.signal ?? signalNumber
                 return Array(state.callbacks.values)
             }
             for callback in callbacks { callback() }
@@ -33,13 +38,17 @@ final class Interruption: Sendable {
         sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { shared.fire() }
+            source.setEventHandler { shared.fire(signalNumber) }
             source.resume()
             return source
         }
     }
 
     var requested: Bool { shared.state.withLock { $0.requested } }
+
+    /// The exit status of a run a signal stopped: 128 + the signal's number, as a shell reports a process the
+    /// signal ended (130 for Ctrl-C, 143 for SIGTERM, the status Slurm's `RequeueExit` and Kubernetes see).
+    var exitCode: ExitCode { ExitCode(128 + (shared.state.withLock { $0.signal } ?? SIGINT)) }
 
     /// Registers what to call on a signal (at once when one has already arrived); returns a token for
     /// `remove`.

@@ -144,7 +144,7 @@ struct ShardCommandTests {
         let started = waitForFinishedFrames(of: "long.mp4", in: output, atLeast: 40) != nil
         process.terminate()
         process.waitUntilExit()
-        #expect(started && process.terminationStatus == 130)
+        #expect(started && process.terminationStatus == 143, "SIGTERM: 128 + 15")
         let manifest = try ShardManifest.read(output.appendingPathComponent("manifests/shard-0000-of-0001.json").path)
         let entry = try #require(manifest.inputs.first)
         #expect(entry.status == .interrupted && !manifest.finished, "\(entry)")
