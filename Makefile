@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -251,6 +251,11 @@ release-check:
 ## bench: decode-only vs decode + detection on a 720p clip and on the sample (prints a JSON summary last).
 bench: build-dev
 	$(RELEASE)/MienDev bench
+
+## bench-resume: mien analyze --resume on 2 min of talking head (forward and back): uninterrupted vs killed at 80 % and
+## resumed vs killed twice, alternating, 2 rounds (JSON summary last; about 5 minutes).
+bench-resume: build-dev
+	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev bench-resume --mien $(RELEASE)/mien
 
 ## bench-peers: Mien vs MediaPipe FaceMesh (pinned, throwaway venv) vs decode only, same clips, same run.
 bench-peers: build-dev

@@ -204,6 +204,8 @@ bool FileDecoder::read(uint8_t *pixels, size_t capacity, double *timestamp_ms) {
             const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
             *timestamp_ms = 1000.0 * static_cast<double>(pts - start) * seconds(stream->time_base);
         } else {
+            // After a seek the frames are no longer counted from the first.
+            if (seeked_) throw BridgeError(MIEN_ERR_DECODE, "a frame without a presentation time after a seek");
             *timestamp_ms = fps_ > 0 ? 1000.0 * static_cast<double>(frames_read_) / fps_ : 0;
         }
     }
@@ -216,6 +218,22 @@ bool FileDecoder::read(uint8_t *pixels, size_t capacity, double *timestamp_ms) {
     // Skipping (no buffer): decoded, since later frames are predicted from it, but not converted.
     if (pixels != nullptr) convert(pixels);
     return true;
+}
+
+void FileDecoder::seek(double timestamp_ms) {
+    if (!std::isfinite(timestamp_ms) || timestamp_ms < 0) throw BridgeError(MIEN_ERR_INVALID_ARGUMENT, "no such time");
+    const AVStream *stream = format_->streams[stream_];
+    const double base = seconds(stream->time_base);
+    if (base <= 0) throw BridgeError(MIEN_ERR_DECODE, "the stream has no time base to seek by");
+    const int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+    // Rounded down: AVSEEK_FLAG_BACKWARD then lands on a key frame at or before the frame of that time.
+    const int64_t target = start + static_cast<int64_t>(std::floor(timestamp_ms / 1000.0 / base));
+    if (av_seek_frame(format_, stream_, target, AVSEEK_FLAG_BACKWARD) < 0)
+        throw BridgeError(MIEN_ERR_DECODE, with_library_reason("FFmpeg could not seek in it"));
+    avcodec_flush_buffers(codec_);
+    finished_ = false;
+    draining_ = false;
+    seeked_ = true;
 }
 
 } // namespace mien

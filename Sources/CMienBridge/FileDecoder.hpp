@@ -46,9 +46,16 @@ class FileDecoder {
     /// Decodes the next frame into `pixels` (BGR, `width() * 3` bytes per row); false at the end.
     bool read(uint8_t *pixels, size_t capacity, double *timestamp_ms);
 
+    /// Moves to the key frame at or before `timestamp_ms` (stream time, as `read` reports it): the next `read`
+    /// returns that key frame's first frame. Throws `BridgeError` (MIEN_ERR_DECODE) when the container cannot
+    /// seek. Frames without a presentation time cannot be timed after a seek: `read` then throws.
+    void seek(double timestamp_ms);
+
   private:
     void close() noexcept;
     bool next_frame();
+    /// Whether `seek` moved the stream (frames are no longer counted from the first).
+    bool seeked_ = false;
     void convert(uint8_t *pixels);
 
     AVFormatContext *format_ = nullptr;

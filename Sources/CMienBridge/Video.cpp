@@ -148,6 +148,14 @@ extern "C" mien_status mien_video_skip(mien_video *video, double *timestamp_ms, 
     });
 }
 
+extern "C" mien_status mien_video_seek(mien_video *video, double timestamp_ms, char **error_message) {
+    return mien::guarded(error_message, [&] {
+        mien::require(video != nullptr && video->file, "video is NULL or not a file");
+        video->file->seek(timestamp_ms);
+        return MIEN_OK;
+    });
+}
+
 extern "C" void mien_video_free(mien_video *video) {
     try {
         delete video;

@@ -20,7 +20,8 @@ struct ResumeSnapshotTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             try Self.killedRun(video, output: folder)
             let resumed = try runProgram(
-                mienPath(), Self.arguments + [video, "--output", folder.path, "--resume", "--shot-cut-threshold", "0.3"])
+                mienPath(),
+                Self.arguments + [video, "--output", folder.path, "--resume", "--shot-cut-threshold", "0.3"])
             return "exit \(resumed.status): \(resumed.stderr)"
         }
         #expect(stderr.hasPrefix("exit 0"), "\(stderr)")

@@ -112,6 +112,10 @@ mien_status mien_video_read(mien_video *video, uint8_t *pixels, size_t capacity,
 /// converted, for a resumed run's frames already analysed. `timestamp_ms` as for `mien_video_read`.
 /// Returns MIEN_ERR_END_OF_STREAM after the last frame.
 mien_status mien_video_skip(mien_video *video, double *timestamp_ms, char **error_message);
+/// Moves a video file to the key frame at or before `timestamp_ms` (the time `mien_video_read` reports): the next
+/// read returns that key frame, and frames are decoded forward from it. MIEN_ERR_DECODE when the container
+/// cannot seek, or (at a later read) when frames carry no presentation time to place them by.
+mien_status mien_video_seek(mien_video *video, double timestamp_ms, char **error_message);
 void mien_video_free(mien_video *video);
 
 // MARK: - Video writing

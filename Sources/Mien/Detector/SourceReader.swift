@@ -18,6 +18,8 @@ struct SourceReader: Sendable {
     let maximumFrames: Int
     /// Frames up to this index are read and not analysed (-1: none).
     let skipThrough: Int
+    /// The time of frame `skipThrough`, seconds, when known (a resumed video then seeks to it).
+    var skipThroughTime: Double? = nil
     /// Whether the source's items are unrelated pictures (a folder): one that cannot be read is reported and
     /// the others go on.
     let itemsStandAlone: Bool
@@ -40,10 +42,10 @@ struct SourceReader: Sendable {
         var read = 0
         var failure: MienError?
         // A video numbers its frames from 0 as it reads them: the frames through `skipThrough` are passed over
-        // without converting their pixels (the loop below would convert, then drop them).
-        if skipThrough >= 0, let video = box.source as? any SkippingFrameSource {
+        // by seeking (the loop below would decode and convert each, then drop it).
+        if skipThrough >= 0, skipThrough < maximumFrames, let video = box.source as? any SkippingFrameSource {
             do {
-                read = try video.skipFrames(min(skipThrough + 1, maximumFrames))
+                read = try video.skip(through: skipThrough, at: skipThroughTime)
             } catch {
                 failure = Detector.mienError(error, input: name)
                 read = maximumFrames

@@ -76,7 +76,9 @@ public protocol FrameSource: AnyObject {
 /// A source that can pass over frames more cheaply than reading them (a resumed run goes on after the frames
 /// an earlier run analysed).
 public protocol SkippingFrameSource: FrameSource {
-    /// Passes over the next `count` frames; returns how many there were (fewer at the end).
+    /// Goes on after frame `last` (the next frame read is `last + 1`); `timestamp`, frame `last`'s time when
+    /// known, lets a video seek instead of decoding every frame before it.
+    /// - Returns: how many frames were passed over (fewer than `last + 1` at the end).
     /// - Throws: as `nextFrame()`.
-    func skipFrames(_ count: Int) throws -> Int
+    func skip(through last: Int, at timestamp: Double?) throws -> Int
 }

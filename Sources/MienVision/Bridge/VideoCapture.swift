@@ -63,6 +63,12 @@ final class VideoCapture {
         return status == MIEN_OK ? (pixels, milliseconds) : nil
     }
 
+    /// Moves a file to the key frame at or before `milliseconds` (stream time, as `read` reports it).
+    /// - Throws: `.decodeFailed`-like bridge errors when the container cannot seek.
+    func seek(toMilliseconds milliseconds: Double, input: String) throws {
+        try bridgeCall(input: input) { mien_video_seek(handle, milliseconds, $0) }
+    }
+
     /// Passes over the next frame of a file: decoded, not converted (a resumed run's frames already analysed).
     /// - Returns: its presentation time in milliseconds, or nil at the end.
     func skip(input: String) throws -> Double? {

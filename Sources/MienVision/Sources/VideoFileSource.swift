@@ -11,7 +11,11 @@ public import MienCore
 public final class VideoFileSource: FrameSource {
     public let name: String
     public let info: SourceInfo
-    private let capture: VideoCapture
+    private var capture: VideoCapture
+    private let decoderThreads: Int
+    private let maximumPixels: Int
+    /// Whether the last `skip(through:at:)` found its frame by seeking (for tests and benchmarks).
+    package private(set) var seekedLastSkip = false
     private var framesRead = 0
     private var finished = false
     private var previousTimestamp: Double?
@@ -41,6 +45,8 @@ public final class VideoFileSource: FrameSource {
     public init(path: String, maximumPixels: Int = ImageLimits.maximumPixels, decoderThreads: Int = 0) throws {
         _ = try ImageDecoder.readableRegularFile(path)
         capture = try VideoCapture(file: path, maximumPixels: maximumPixels, decoderThreads: decoderThreads)
+        self.decoderThreads = decoderThreads
+        self.maximumPixels = maximumPixels
         name = path
         info = SourceInfo(
             kind: .video, width: capture.width, height: capture.height,
@@ -93,10 +99,51 @@ public final class VideoFileSource: FrameSource {
 }
 
 extension VideoFileSource: SkippingFrameSource {
-    /// Passes over frames without converting their pixels: FFmpeg still decodes each (later frames are predicted
-    /// from earlier ones), and their times are kept as `nextFrame()` would have, so the frames after them get
-    /// the same indices and times as in a run that read them all.
-    public func skipFrames(_ count: Int) throws -> Int {
+    /// Goes on after frame `last`: seeks to the key frame at or before `timestamp` (frame `last`'s time) and
+    /// decodes forward to that frame without converting pixels; where the container cannot seek, or the frame
+    /// is not found at that time (a stream without presentation times, or whose times do not increase), the
+    /// file is opened again and every frame through `last` is decoded (not converted). Either way the frames
+    /// after it get the indices and times a run that read them all gave them.
+    public func skip(through last: Int, at timestamp: Double?) throws -> Int {
+        seekedLastSkip = false
+        if let timestamp, try seek(to: last, at: timestamp) {
+            seekedLastSkip = true
+            return last + 1
+        }
+        capture = try VideoCapture(file: name, maximumPixels: maximumPixels, decoderThreads: decoderThreads)
+        framesRead = 0
+        previousTimestamp = nil
+        finished = false
+        return try skipFrames(last + 1)
+    }
+
+    /// Seeks to frame `last` by its `timestamp`; false when it is not found there exactly.
+    private func seek(to last: Int, at timestamp: Double) throws -> Bool {
+        do {
+            try capture.seek(toMilliseconds: timestamp * 1000, input: name)
+            // A key frame every few seconds: a bound well above any encoder's interval.
+            for _ in 0..<Self.longestSeekDecode {
+                guard let milliseconds = try capture.skip(input: name) else { return false }
+                let seconds = milliseconds / 1000
+                if seconds == timestamp {
+                    framesRead = last + 1
+                    previousTimestamp = timestamp
+                    return true
+                }
+                if seconds > timestamp { return false }
+            }
+            return false
+        } catch {
+            return false
+        }
+    }
+
+    /// The most frames decoded after a seek to reach the frame sought (10 s at 60 fps).
+    static let longestSeekDecode = 600
+
+    /// Passes over the next `count` frames without converting their pixels: FFmpeg still decodes each (later
+    /// frames are predicted from earlier ones), and their times are kept as `nextFrame()` would have.
+    private func skipFrames(_ count: Int) throws -> Int {
         var skipped = 0
         while skipped < count, !finished {
             guard let milliseconds = try capture.skip(input: name) else {
