@@ -109,7 +109,8 @@ struct ResumeBench: ParsableCommand {
     ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["analyze", clip, "--metrics", metrics, "--output", output] + (resume ? ["--resume"] : [])
+        process.arguments =
+            ["analyze", clip, "--metrics", metrics, "--output", output] + (resume ? ["--resume"] : []) + extra
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()

@@ -99,8 +99,9 @@ public final class VideoFileSource: FrameSource {
 }
 
 extension VideoFileSource: SkippingFrameSource {
-    /// Goes on after frame `last`: seeks to the key frame at or before `timestamp` (frame `last`'s time) and
-    /// decodes forward to that frame without converting pixels; where the container cannot seek, or the frame
+    /// Goes on after frame `last` by seeking to the key frame at or before `timestamp` (frame `last`'s time).
+    ///
+    /// From the key frame it decodes forward to that frame without converting pixels; where the container cannot seek, or the frame
     /// is not found at that time (a stream without presentation times, or whose times do not increase), the
     /// file is opened again and every frame through `last` is decoded (not converted). Either way the frames
     /// after it get the indices and times a run that read them all gave them.
