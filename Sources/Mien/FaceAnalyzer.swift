@@ -68,6 +68,22 @@ package final class FaceAnalyzer {
             emotions: emotions, appearance: appearance, reidentification: reidentification, models: models)
     }
 
+    /// Compiles the networks of these stages on all cores (`InferenceCore.prepare`), kept for the process's life:
+    /// stages made afterwards load them without compiling.
+    static func prepare(
+        detection: DetectionOptions, expressions: Bool, emotions: Bool, appearance: Bool, reidentification: Bool,
+        models: ModelStore
+    ) {
+        let networks: [ModelDescriptor] =
+            [BlazeFaceDetector.model(for: detection.faceMode), .faceMesh]
+            + (expressions ? [.blendshapes] : []) + (emotions ? [.ferEmotion] : [])
+            + (appearance ? [.gender, .age] : []) + (reidentification ? [.faceRecognition] : [])
+        let meshAlone = !expressions && !emotions && !appearance
+        InferenceCore.prepare(
+            networks, store: models,
+            settings: [.faceMesh: FaceMeshEstimator.inferenceSettings(aloneInPipeline: meshAlone)])
+    }
+
     /// The two halves with Mien's networks, for `FaceAnalyzer` and for the `Detector`, which runs them on
     /// two threads.
     /// - Parameters:
@@ -83,15 +99,11 @@ package final class FaceAnalyzer {
         let reidentification = mode == .stream ? reidentification : nil
         // Compiled together on both cores first (OpenVINO compiles each network on one thread), then loaded
         // in pipeline order, so a broken model set reports the first model a frame would need.
-        let networks: [ModelDescriptor] =
-            [BlazeFaceDetector.model(for: detection.faceMode), .faceMesh]
-            + (expressions == nil ? [] : [.blendshapes]) + (emotions ? [.ferEmotion] : [])
-            + (appearance ? [.gender, .age] : []) + (reidentification == nil ? [] : [.faceRecognition])
+        prepare(
+            detection: detection, expressions: expressions != nil, emotions: emotions, appearance: appearance,
+            reidentification: reidentification != nil, models: models)
         // Without a stage measuring the faces, the mesh has both cores (FaceMeshEstimator's settings).
         let meshAlone = expressions == nil && !emotions && !appearance
-        InferenceCore.prepare(
-            networks, store: models,
-            settings: [.faceMesh: FaceMeshEstimator.inferenceSettings(aloneInPipeline: meshAlone)])
         let detector = try BlazeFaceDetector(options: detection, models: models)
         let mesher = try FaceMeshEstimator(models: models, aloneInPipeline: meshAlone)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))

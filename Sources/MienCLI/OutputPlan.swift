@@ -24,7 +24,7 @@ struct OutputPlan: Sendable {
     var snapshotInterval: Double?
     /// `--snapshot-every`'s default, seconds: what a killed run loses at most (besides the frames in flight),
     /// against the time spent keeping snapshots (measured in `docs/cluster.md`).
-    static let defaultSnapshotInterval = 2.0
+    static let defaultSnapshotInterval = 1.0
     /// How a skipped input is explained: `--resume` for `mien analyze`; `mien study` reuses on its own.
     var reuseReason = "--resume"
 
@@ -90,6 +90,14 @@ struct OutputPlan: Sendable {
             if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
             if let snapshotFile { writers.append(snapshotFile) }
             if let checkpoint {
+                // The networks compile on the other core while the finished frames are replayed (each takes
+                // 1-2 s of a resumed run's start on the 2-core machine).
+                let compiling = DispatchGroup()
+                let (models, settings) = (runner.models, options)
+                DispatchQueue.global().async(group: compiling) {
+                    Detector.prepareModels(options: settings, models: models)
+                }
+                defer { compiling.wait() }
                 try checkpoint.replay(into: writers)
                 checkpoint.removeLeftovers()
             }

@@ -220,6 +220,13 @@ public final class Detector: Sendable {
             snapshotEvery: snapshots ? options.snapshotInterval.map { .milliseconds(Int64($0 * 1000)) } : nil)
     }
 
+    /// Compiles the networks a detector with `options` loads, ahead of its `start()`, which then loads them
+    /// without compiling (the compiled forms are kept for the process's life): for a caller with other work
+    /// to do meanwhile, such as replaying a resumed input's finished frames into the writers.
+    package static func prepareModels(options: DetectorOptions, models: ModelStore) {
+        DetectorEngine.prepare(options: options, models: models)
+    }
+
     /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.
     ///
     /// Frames the detector read itself and has not analysed are abandoned; pushed frames already in the

@@ -80,6 +80,16 @@ final class DetectorEngine: Sendable {
             runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
     }
 
+    /// Compiles the networks `options` needs for a stream, ahead of a `Detector` made with them (its start then
+    /// loads them without compiling): for a caller with other work to do meanwhile, such as replaying a
+    /// resumed input's finished frames.
+    static func prepare(options: DetectorOptions, models: ModelStore) {
+        guard !options.detectionOnly else { return }
+        FaceAnalyzer.prepare(
+            detection: options.detection, expressions: options.needsExpressions, emotions: options.needsEmotions,
+            appearance: options.needsAppearance, reidentification: options.reidentification != nil, models: models)
+    }
+
     /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
     convenience init(
         source: DetectorSource, timing: DetectorSource.Timing, firstFaceId: Int, options: DetectorOptions,
