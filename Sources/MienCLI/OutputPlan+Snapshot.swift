@@ -3,12 +3,6 @@ import Logging
 import Mien
 
 extension OutputPlan {
-    /// A checkpoint's frames and, when the input's snapshot agrees with them, the snapshot to restore.
-    struct Resumption {
-        var checkpoint: ResumeCheckpoint
-        var restoring: AnalysisSnapshot?
-    }
-
     /// The snapshot file of `name`'s outputs (nil without a JSON Lines file, the checkpoint it goes with).
     func snapshotFile(for name: String, options: DetectorOptions) -> SnapshotFile? {
         guard let jsonl = files(for: name).jsonl, !name.hasPrefix(InputRunner.cameraPrefix) else { return nil }
@@ -17,24 +11,41 @@ extension OutputPlan {
             identity: .of(input: name, generator: MienVersion.string, settings: options.settings))
     }
 
-    /// Where a resumed input goes on from: its snapshot when there is one that agrees with the program, the
-    /// settings, the input and the checkpoint (the frames after the snapshot are analysed again); otherwise the
-    /// whole checkpoint, the earlier frames analysed again from the first (said, with the reason).
-    func resumption(of name: String, checkpoint: ResumeCheckpoint, file: SnapshotFile?) -> Resumption {
-        guard let file, let loaded = SnapshotFile.load(path: file.path, identity: file.identityForLoading) else {
-            return Resumption(checkpoint: checkpoint)
+    /// Replays `checkpoint` into `writers` and sets where the run goes on (`options.resume`): from the input's
+    /// snapshot when one agrees with the program, the settings, the input and the checkpoint (the frames after
+    /// it are analysed again); otherwise after the last finished frame, a video's earlier frames analysed
+    /// again from the first (said, with the reason).
+    func resume(
+        _ name: String, from checkpoint: ResumeCheckpoint, snapshot file: SnapshotFile?, writers: [any ResultWriter],
+        models: ModelStore, options: inout DetectorOptions
+    ) throws {
+        var snapshot: AnalysisSnapshot?
+        switch file.flatMap({ SnapshotFile.load(path: $0.path, identity: $0.identityForLoading) }) {
+        case .success(let loaded): snapshot = loaded
+        case .failure(let refusal):
+            Diagnostics.logger.warning("\(name): \(refusal); not used, analysed again from the first frame (--resume)")
+        case nil: break
         }
-        switch loaded {
-        case .success(let snapshot):
-            if let through = checkpoint.through(snapshot) {
-                return Resumption(checkpoint: through, restoring: snapshot)
-            }
+        // The networks compile on the other core while the finished frames are replayed (each takes 1-2 s of a
+        // resumed run's start on the 2-core machine).
+        let compiling = DispatchGroup()
+        let settings = options
+        DispatchQueue.global().async(group: compiling) { Detector.prepareModels(options: settings, models: models) }
+        defer { compiling.wait() }
+        let replayed = try checkpoint.replay(into: writers, upTo: snapshot)
+        checkpoint.removeLeftovers()
+        if let snapshot, !replayed.reachedSnapshot {
             Diagnostics.logger.warning(
                 "\(name): its snapshot (after frame \(snapshot.afterFrame)) does not match the finished frames; analysed again from the first frame (--resume)"
             )
-        case .failure(let refusal):
-            Diagnostics.logger.warning("\(name): \(refusal); not used, analysed again from the first frame (--resume)")
         }
-        return Resumption(checkpoint: checkpoint)
+        guard let point = replayed.point else { return }
+        if replayed.reachedSnapshot { options.restoring = snapshot.map(RestoredAnalysis.init) }
+        let how =
+            replayed.reachedSnapshot
+            ? "from its snapshot: faces, baselines and episodes continue as in one run"
+            : "a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run"
+        Diagnostics.logger.warning("\(name): resuming after frame \(point.afterFrame) (--resume; \(how))")
+        options.resume = point
     }
 }

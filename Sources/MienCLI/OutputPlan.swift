@@ -68,16 +68,11 @@ struct OutputPlan: Sendable {
         if resume, found == nil, complete, stoppedBefore, let jsonl = files.jsonl {
             found = ResumeCheckpoint.load(committed: jsonl)
         }
-        var checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
+        let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
         var options = runner.options
         options.snapshotInterval = snapshotInterval
         let snapshotFile = snapshotInterval == nil ? nil : snapshotFile(for: name, options: options)
-        if let found = checkpoint {
-            let resumption = resumption(of: name, checkpoint: found, file: snapshotFile)
-            checkpoint = resumption.checkpoint
-            options.restoring = resumption.restoring.map(RestoredAnalysis.init)
-        }
         Diagnostics.logger.info("\(name): started")
         let skips = SkipReporter(input: name)
         let reportWriter = report || reportParts ? ReportWriter(input: name) : nil
@@ -90,30 +85,15 @@ struct OutputPlan: Sendable {
             if let annotate { writers.append(AnnotationWriter(target: annotate, input: name)) }
             if let snapshotFile { writers.append(snapshotFile) }
             if let checkpoint {
-                // The networks compile on the other core while the finished frames are replayed (each takes
-                // 1-2 s of a resumed run's start on the 2-core machine).
-                let compiling = DispatchGroup()
-                let (models, settings) = (runner.models, options)
-                DispatchQueue.global().async(group: compiling) {
-                    Detector.prepareModels(options: settings, models: models)
-                }
-                defer { compiling.wait() }
-                try checkpoint.replay(into: writers)
-                checkpoint.removeLeftovers()
+                try resume(
+                    name, from: checkpoint, snapshot: snapshotFile, writers: writers, models: runner.models,
+                    options: &options)
             }
         } catch {
             let failure = (error as? MienError)?.naming(name) ?? MienError(.ioFailure, "\(error)", input: name)
             for writer in writers { writer.fail(failure) }
             Diagnostics.report(failure)
             return InputOutcome(status: .failed, error: failure.description)
-        }
-        if let point = checkpoint?.resumePoint {
-            let how =
-                options.restoring != nil
-                ? "from its snapshot: faces, baselines and episodes continue as in one run"
-                : "a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run"
-            Diagnostics.logger.warning("\(name): resuming after frame \(point.afterFrame) (--resume; \(how))")
-            options.resume = point
         }
         let end = runner.run(name, writers: writers, options: options)
         var part = report ? reportWriter?.part : nil

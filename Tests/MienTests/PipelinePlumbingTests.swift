@@ -238,8 +238,10 @@ struct ResultWriterTests {
         try handle.write(contentsOf: Data(#"{"frameIndex":5,"tim"#.utf8))
         try handle.close()
         let checkpoint = try #require(ResumeCheckpoint.load(jsonlPath: path, outputs: [path]))
-        #expect(checkpoint.results == expected)
-        #expect(checkpoint.resumePoint == ResumePoint(afterFrame: 4, nextFaceId: 1, openFaces: [0]))
+        let replayed = RecordingWriter()
+        let found = try checkpoint.replay(into: [replayed])
+        #expect(replayed.results == expected)
+        #expect(found.point == ResumePoint(afterFrame: 4, nextFaceId: 1, openFaces: [0]) && !found.reachedSnapshot)
         checkpoint.removeLeftovers()
         #expect(AtomicFile.leftovers(of: path).isEmpty)
     }

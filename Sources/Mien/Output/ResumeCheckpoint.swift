@@ -6,71 +6,110 @@ import Foundation
 /// The JSON Lines output is the checkpoint: every line is written (unbuffered) as its frame completes, so
 /// after a SIGKILL the temporary file `.<name>.jsonl.partial-<pid>-<n>` holds every finished frame, at most
 /// followed by one torn line, which is dropped. The other outputs are rebuilt by replaying these results
-/// into the new run's writers, and the detector continues from `resumePoint`, so each frame is in the
+/// into the new run's writers, and the detector continues from the resume point, so each frame is in the
 /// outputs exactly once. Without a JSON Lines output there is no checkpoint and an input starts over.
+///
+/// The file is read line by line as it is replayed, never held whole: a checkpoint of an hour of video (a
+/// few hundred MB of JSON Lines) costs the memory of one result.
 package struct ResumeCheckpoint: Sendable {
-    /// The finished frames, in order.
-    package var results: [DetectorResult]
+    /// The file holding the finished frames.
+    package let path: String
     /// The temporary files of the killed run (deleted once the resumed run has replayed them).
     package var leftovers: [String]
 
-    /// Where the detector continues (`DetectorOptions.resume`).
-    package var resumePoint: ResumePoint? { ResumePoint(after: results) }
-
-    /// Reads the newest temporary file of `jsonlPath`, if any.
+    /// The newest temporary file of `jsonlPath`, if any.
     /// - Parameters:
     ///   - jsonlPath: the input's JSON Lines output, whose temporary file the killed run left.
     ///   - outputs: every output file of the input, whose temporary files are leftovers too.
     package static func load(jsonlPath: String, outputs: [String]) -> ResumeCheckpoint? {
         let leftovers = outputs.flatMap(AtomicFile.leftovers(of:))
-        guard let newest = AtomicFile.leftovers(of: jsonlPath).first,
-            let data = FileManager.default.contents(atPath: newest)
-        else { return nil }
-        return finishedFrames(data).map { ResumeCheckpoint(results: $0, leftovers: leftovers) }
+        guard let newest = AtomicFile.leftovers(of: jsonlPath).first else { return nil }
+        return ResumeCheckpoint(path: newest, leftovers: leftovers)
     }
 
-    /// Reads a committed JSON Lines file of a run a signal stopped (`ShardManifest.Status.interrupted`): it
-    /// holds the frames done, and the new run replaces it.
+    /// A committed JSON Lines file of a run a signal stopped (`ShardManifest.Status.interrupted`): it holds
+    /// the frames done, and the new run replaces it.
     package static func load(committed jsonlPath: String) -> ResumeCheckpoint? {
-        guard let data = FileManager.default.contents(atPath: jsonlPath) else { return nil }
-        return finishedFrames(data).map { ResumeCheckpoint(results: $0, leftovers: []) }
+        FileManager.default.fileExists(atPath: jsonlPath) ? ResumeCheckpoint(path: jsonlPath, leftovers: []) : nil
     }
 
-    /// The results of the complete lines of `data`, up to the first that is not one; nil when none is.
-    private static func finishedFrames(_ data: Data) -> [DetectorResult]? {
-        let decoder = JSONDecoder()
-        var results: [DetectorResult] = []
-        // Only lines that end with a newline were finished; decoding stops at the first one that fails.
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        lines.removeLast()
-        for line in lines {
-            guard let result = try? decoder.decode(DetectorResult.self, from: Data(line)) else { break }
-            if let last = results.last, result.frameIndex <= last.frameIndex { break }
-            results.append(result)
-        }
-        return results.isEmpty ? nil : results
+    /// What a replay found.
+    package struct Replayed: Sendable {
+        /// Where the new run continues; nil when no frame was finished (the input starts over).
+        package var point: ResumePoint?
+        /// Whether the replay stopped at the snapshot's frame, which the checkpoint holds at the snapshot's
+        /// time: the new run restores the snapshot. False: every finished frame was replayed, and a stream is
+        /// analysed again from its first frame.
+        package var reachedSnapshot: Bool
     }
 
-    /// The checkpoint up to `snapshot`'s frame; nil unless it holds that frame at the snapshot's time.
+    /// Writes the finished frames to a new run's writers (no pixels: they are not kept), in order, up to the
+    /// first line that is not a complete result following the one before.
     ///
-    /// The frames after it are analysed again by the run that restores the snapshot. The two disagree when the
-    /// snapshot is newer than the finished frames, or of another run.
-    package func through(_ snapshot: AnalysisSnapshot) -> ResumeCheckpoint? {
-        guard let last = results.last(where: { $0.frameIndex <= snapshot.afterFrame }),
-            last.frameIndex == snapshot.afterFrame, last.timestamp == snapshot.timestamp
-        else { return nil }
-        return ResumeCheckpoint(results: results.filter { $0.frameIndex <= snapshot.afterFrame }, leftovers: leftovers)
-    }
-
-    /// Writes the finished frames to a new run's writers (no pixels: they are not kept).
-    package func replay(into writers: [any ResultWriter]) throws {
-        for result in results {
-            for writer in writers { try writer.write(result, frame: nil) }
+    /// With a `snapshot`, the replay stops at its frame when the checkpoint holds that frame at the snapshot's
+    /// time (the frames after it are analysed again by the run that restores it); otherwise it goes on to the
+    /// last finished frame, as without one: the frames replayed before the disagreement showed are the same.
+    /// - Throws: a writer's error, or `.ioFailure` when the file cannot be read.
+    package func replay(into writers: [any ResultWriter], upTo snapshot: AnalysisSnapshot? = nil) throws -> Replayed {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw MienError(.ioFailure, "cannot read the earlier run's results", input: path)
         }
+        defer { try? handle.close() }
+        let decoder = JSONDecoder()
+        var point = PointFinder()
+        var buffer = Data()
+        var previous: Int?
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw MienError(.ioFailure, "cannot read the earlier run's results", input: path)
+            }
+            // Only lines that end with a newline were finished: a torn last line stays in the buffer.
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            var start = buffer.startIndex
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { start = buffer.index(after: newline) }
+                guard let result = try? decoder.decode(DetectorResult.self, from: buffer[start..<newline]),
+                    previous.map({ result.frameIndex > $0 }) ?? true
+                else { return Replayed(point: point.point, reachedSnapshot: false) }
+                if let snapshot, result.frameIndex > snapshot.afterFrame {
+                    return Replayed(point: point.point, reachedSnapshot: false)
+                }
+                for writer in writers { try writer.write(result, frame: nil) }
+                point.add(result)
+                previous = result.frameIndex
+                if let snapshot, result.frameIndex == snapshot.afterFrame {
+                    return Replayed(point: point.point, reachedSnapshot: result.timestamp == snapshot.timestamp)
+                }
+            }
+            buffer = Data(buffer[start...])
+        }
+        return Replayed(point: point.point, reachedSnapshot: false)
     }
 
     /// Deletes the killed run's temporary files.
     package func removeLeftovers() {
         for path in leftovers { try? FileManager.default.removeItem(atPath: path) }
+    }
+}
+
+/// `ResumePoint(after:)` one result at a time.
+private struct PointFinder {
+    private var open = Set<Int>()
+    private var highest = -1
+    private var last: Int?
+
+    mutating func add(_ result: DetectorResult) {
+        open.formUnion(result.found)
+        open.subtract(result.lost)
+        highest = max(highest, result.faces?.keys.max() ?? -1, result.found.max() ?? -1)
+        last = result.frameIndex
+    }
+
+    var point: ResumePoint? {
+        last.map { ResumePoint(afterFrame: $0, nextFaceId: highest + 1, openFaces: open.sorted()) }
     }
 }
