@@ -37,9 +37,9 @@ package struct ResumeCheckpoint: Sendable {
     package struct Replayed: Sendable {
         /// Where the new run continues; nil when no frame was finished (the input starts over).
         package var point: ResumePoint?
-        /// Whether the replay stopped at the snapshot's frame, which the checkpoint holds at the snapshot's
-        /// time: the new run restores the snapshot. False: every finished frame was replayed, and a stream is
-        /// analysed again from its first frame.
+        /// Whether the replay stopped at the snapshot's frame, held at the snapshot's time (the run restores it).
+        ///
+        /// False: every finished frame was replayed, and a stream is analysed again from its first frame.
         package var reachedSnapshot: Bool
     }
 
