@@ -296,10 +296,12 @@ sanitize: deps
 	@scripts/test-summary.sh .build/tsan.log
 	@! grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|WARNING: ThreadSanitizer" .build/asan.log .build/tsan.log
 
-## soak: SOAK_MINUTES (30) of looped video, every metric on; RSS and frames/s over time, JSON summary last.
-SOAK_MINUTES ?= 30
+## soak: SOAK_MINUTES (10) of video, every metric on, through a Detector (looped, results dropped) and then through
+## mien analyze with every output and snapshots (one long clip); RSS over time, a JSON summary after each.
+SOAK_MINUTES ?= 10
 soak: build-dev
-	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev soak --minutes $(SOAK_MINUTES)
+	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev soak --minutes $(SOAK_MINUTES) --every 1
+	EVAL_DIR=$(EVAL_DIR) $(RELEASE)/MienDev soak --minutes $(SOAK_MINUTES) --every 1 --mien $(RELEASE)/mien
 
 ## fuzz: libFuzzer over the bridge's decode, video and pushed-frame entry points, FUZZ_SECONDS (600) each.
 FUZZ_SECONDS ?= 600

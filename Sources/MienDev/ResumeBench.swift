@@ -146,7 +146,7 @@ struct ResumeBench: ParsableCommand {
 
 /// Counts the lines of the newest file in `folder` whose name starts with `prefix`, reading only what was
 /// added since the last look.
-private final class LineCounter {
+final class LineCounter {
     let folder: String
     let prefix: String
     private var path: String?

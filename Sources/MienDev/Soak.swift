@@ -16,8 +16,14 @@ struct Soak: ParsableCommand {
     @Option(help: "Minutes of video between report lines.") var every = 2.0
     @Option(help: "Metric groups: all or none (mesh, pose and tracking only).") var metrics = "all"
     @Option(help: "Folder for the generated clip.") var workDirectory = ".build/soak"
+    @Option(help: "A mien executable: soak `mien analyze` with every output on a clip this long instead.")
+    var mien: String?
 
     func run() throws {
+        if let mien {
+            try SoakAnalyze(mien: mien, minutes: minutes, every: every, workDirectory: workDirectory).run()
+            return
+        }
         let path = try clipPath()
         let models = try ModelStore()
         let detector = Detector(
@@ -111,6 +117,9 @@ enum MemoryUse {
     static var residentMegabytes: Double { value(of: "VmRSS:") }
     /// Highest resident set size so far, MB.
     static var peakResidentMegabytes: Double { value(of: "VmHWM:") }
+
+    /// Resident set size now of another process, MB (0 when it is gone).
+    static func residentMegabytes(ofProcess pid: Int32) -> Double { value(of: "VmRSS:", process: "\(pid)") }
 
     /// Highest resident set size so far of another process, MB (0 when it is gone).
     static func peakResidentMegabytes(ofProcess pid: Int32) -> Double { value(of: "VmHWM:", process: "\(pid)") }
