@@ -7,7 +7,9 @@
 #   1. `sbatch --array=0-3 --wait deploy/slurm/mien-array.sbatch` over a folder of clips and pictures, then
 #      `mien merge`, gives exactly the rows of a single-process run of the same inputs;
 #   2. SIGKILL to one array task's mien in the middle of an input leaves the data set incomplete (merge exits 1
-#      naming the input), and resubmitting only that index completes it with no frame lost or repeated.
+#      naming the input), and resubmitting only that index completes it with no frame lost or repeated;
+#   3. `scontrol requeue` twice during a long clip (SIGTERM, a last snapshot, the script rerun with --resume)
+#      gives merged rows equal to an uninterrupted run's.
 # Stops the daemons it started by their PIDs, whatever happens.
 #
 # Usage: scripts/slurm-test.sh [path/to/mien [path/to/MienDev]]   (defaults: the debug builds)
@@ -202,4 +204,44 @@ cmp -s <(grep -v "^$IN/long.mp4," "$WORK/single/merged/results.csv") \
     <(grep -v "^$IN/long.mp4," "$WORK/killed/merged/results.csv") || fail "rows of the other inputs changed"
 frames=$(jq .frames "$WORK/killed/merged/summary.json")
 say "resubmitted index $index: $frames frames, every one once; other inputs unchanged"
+
+# --- 3. Preemption: `scontrol requeue` twice in the middle of a long clip. Each time Slurm sends SIGTERM (mien
+# completes its files and a last snapshot, exit 143) and reruns the script; --resume goes on from the snapshot.
+# The merged rows must equal an uninterrupted run's, byte for byte.
+PRE="$WORK/preempt"
+mkdir -p "$PRE/in"
+"$MIENDEV" make-clip --width 320 --height 240 --frames 900 "$PRE/in/long.mp4" >/dev/null
+echo "$PRE/in/long.mp4" >"$PRE/inputs.txt"
+"$MIEN" analyze --inputs-from "$PRE/inputs.txt" --shard 0/1 --output "$PRE/single" 2>>"$WORK/logs/preempt-single.log"
+"$MIEN" merge "$PRE/single" >/dev/null 2>>"$WORK/logs/preempt-single.log"
+job=$(MIEN="$MIEN" MIEN_INPUTS="$PRE/inputs.txt" MIEN_OUTPUT="$PRE/out" MIEN_SHARDS=1 \
+    sbatch --parsable --cpus-per-task=1 --mem=0 --open-mode=append --output="$WORK/logs/preempt-%j.log" \
+    --chdir="$WORK" "$ROOT/deploy/slurm/mien-array.sbatch")
+# The number of finished frames in the running task's temporary JSON Lines file (0 while there is none).
+written() { cat "$PRE"/out/.long.mp4.jsonl.partial-* 2>/dev/null | wc -l; }
+for at in 200 500; do
+    for _ in $(seq 600); do
+        [ "$(written)" -ge "$at" ] && break
+        sleep 0.1
+    done
+    [ "$(written)" -ge "$at" ] || fail "the task did not reach frame $at"
+    scontrol requeue "$job" || fail "scontrol requeue $job"
+    # Wait until the requeued task's mien has left (its temporary files are committed or renamed).
+    for _ in $(seq 300); do
+        [ "$(written)" -lt "$at" ] && break
+        sleep 0.1
+    done
+done
+for _ in $(seq 1200); do
+    [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && [ -f "$PRE/out/manifests/shard-0000-of-0001.json" ] &&
+        [ "$(jq -r .finished "$PRE/out/manifests/shard-0000-of-0001.json")" = true ] && break
+    sleep 0.1
+done
+[ "$(jq -r .finished "$PRE/out/manifests/shard-0000-of-0001.json")" = true ] || fail "the requeued job did not finish"
+resumed=$(grep -c "from its snapshot" "$WORK/logs/preempt-$job.log" || true)
+[ "$resumed" = 2 ] || fail "the task went on from its snapshot $resumed times, not 2 (see logs/preempt-$job.log)"
+"$MIEN" merge "$PRE/out" >/dev/null 2>>"$WORK/logs/preempt-merge.log" || fail "merge after the requeues"
+cmp -s "$PRE/single/merged/results.csv" "$PRE/out/merged/results.csv" ||
+    fail "the requeued task's rows differ from an uninterrupted run's: diff $PRE/single/merged/results.csv $PRE/out/merged/results.csv"
+say "job $job requeued twice in the middle of a 900-frame clip, resumed from its snapshot both times: merged rows = an uninterrupted run's, byte for byte"
 say "passed in $(($(date +%s) - started)) s"

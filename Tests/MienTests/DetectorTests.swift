@@ -227,6 +227,24 @@ struct DetectorTests {
         #expect(asked.isFeedingResults)
     }
 
+    @Test func aFileReadIntoWriters_buffersNoResults() throws {
+        // `mien analyze`: a file, writers, no delegate; every result buffered made memory grow with the video.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mien-writers-\(UUID()).mp4").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try SampleMedia.astronautClip(width: 160, height: 120, frameCount: 3).write(to: path)
+        let writer = RecordingWriter()
+        let detector = Detector(
+            source: .file(path: path), options: try DetectorOptions(), models: try models(), writers: [writer])
+        try detector.start()
+        detector.wait()
+        #expect(writer.results.count == 3)
+        #expect(!detector.isFeedingResults)
+        let alone = Detector(source: .file(path: path), options: try DetectorOptions(), models: try models())
+        try alone.start()
+        alone.wait()
+        #expect(alone.isFeedingResults, "the for-await idiom after start() still sees every frame")
+    }
+
     @Test func readmeExample_compilesAndRuns() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mien-readme-\(UUID()).mp4").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -17,6 +17,9 @@ final class WriterGroup: @unchecked Sendable {
     private var failure: MienError?
     private var ended: InputEnd?
 
+    /// Whether the caller gave no writer (the detector's own outputs are all there is).
+    var isEmpty: Bool { writers.isEmpty }
+
     /// Whether any writer wants the frames' pixels.
     let wantsFrames: Bool
 
