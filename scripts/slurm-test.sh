@@ -79,7 +79,8 @@ SlurmUser=$(id -un)
 SlurmctldPort=${SLURMCTLD_PORT:-16817}
 SlurmdPort=${SLURMD_PORT:-16818}
 AuthType=auth/munge
-AuthInfo=socket=$WORK/munge/munge.socket
+# cred_expire: a requeued job waits this long before it may start again (120 s by default).
+AuthInfo=socket=$WORK/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$WORK/state
 SlurmdSpoolDir=$WORK/spool
@@ -94,6 +95,8 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 SchedulerType=sched/builtin
+# A requeued job that may start again waits for the main scheduling pass (every 60 s by default).
+SchedulerParameters=sched_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
@@ -179,7 +182,7 @@ done_frames=$(wc -l <"$partial")
 pid=${partial##*.partial-}
 pid=${pid%%-*}
 kill -KILL "$pid"
-for _ in $(seq 1200); do
+for _ in $(seq 1500); do
     [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
     sleep 0.25
 done
@@ -215,7 +218,7 @@ echo "$PRE/in/long.mp4" >"$PRE/inputs.txt"
 "$MIEN" analyze --inputs-from "$PRE/inputs.txt" --shard 0/1 --output "$PRE/single" 2>>"$WORK/logs/preempt-single.log"
 "$MIEN" merge "$PRE/single" >/dev/null 2>>"$WORK/logs/preempt-single.log"
 job=$(MIEN="$MIEN" MIEN_INPUTS="$PRE/inputs.txt" MIEN_OUTPUT="$PRE/out" MIEN_SHARDS=1 \
-    sbatch --parsable --cpus-per-task=1 --mem=0 --open-mode=append --output="$WORK/logs/preempt-%j.log" \
+    sbatch --parsable --array=0 --cpus-per-task=1 --mem=0 --open-mode=append --output="$WORK/logs/preempt-%A.log" \
     --chdir="$WORK" "$ROOT/deploy/slurm/mien-array.sbatch")
 # The number of finished frames in the running task's temporary JSON Lines file (0 while there is none).
 written() { cat "$PRE"/out/.long.mp4.jsonl.partial-* 2>/dev/null | wc -l; }
@@ -225,7 +228,7 @@ for at in 200 500; do
         sleep 0.1
     done
     [ "$(written)" -ge "$at" ] || fail "the task did not reach frame $at"
-    scontrol requeue "$job" || fail "scontrol requeue $job"
+    scontrol requeue "$job" 2>"$WORK/logs/requeue.err" || fail "scontrol requeue $job: $(cat "$WORK/logs/requeue.err")"
     # Wait until the requeued task's mien has left (its temporary files are committed or renamed).
     for _ in $(seq 300); do
         [ "$(written)" -lt "$at" ] && break
