@@ -36,10 +36,12 @@ struct Serve: ParsableCommand {
 
     func options() throws -> ServiceOptions {
         let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        return try ServiceOptions(
+        var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
             studiesFolder: studies)
+        options.generator = MienVersion.string
+        return options
     }
 
     func validate() throws {

@@ -15,17 +15,62 @@ extension JobQueue {
         "report.html": ("report.html", "text/html; charset=utf-8"),
     ]
 
+    /// The detector of a job, fed to its writers; a job an earlier service did not finish goes on where that
+    /// one stopped (`ResumeCheckpoint`): after the frames its results file holds, from the analysis snapshot
+    /// beside them when one agrees.
     /// - Throws: `.ioFailure` when an output file cannot be created: the job fails with it, rather than
     ///   ending `done` with links to files that were never written.
-    func writers(for id: String, input: String, progress: JobProgress) throws -> [any ResultWriter] {
+    func detector(for id: String, _ entry: Entry) throws -> Detector {
         let jobFolder = folder.appendingPathComponent(id)
         func path(_ name: String) -> String { jobFolder.appendingPathComponent(name).path }
         let files = OutputFiles(
             jsonl: path("results.jsonl"), csv: path("results.csv"), events: path("events.csv"),
             summary: path("summary.json"),
             page: path("report.html"))
-        // A run the service did not see to its end (a crash, kill -9) left its outputs' temporary files; the
-        // job starts over, so they are of no use and would stay until the job is deleted.
+        let jsonl = path("results.jsonl")
+        // A run killed (kill -9, a crash) left temporary files; one a SIGTERM stopped completed its files.
+        let checkpoint =
+            ResumeCheckpoint.load(jsonlPath: jsonl, outputs: files.all)
+            ?? (Self.stoppedEarly(summary: path("summary.json")) ? ResumeCheckpoint.load(committed: jsonl) : nil)
+        var options = entry.options
+        options.snapshotInterval = Self.snapshotInterval
+        let snapshot = SnapshotFile(
+            path: SnapshotFile.path(besideJSONLines: jsonl),
+            identity: .of(input: entry.upload.path, generator: generator, settings: options.settings))
+        if checkpoint == nil { removeLeftovers(of: files, job: id) }
+        var writers: [any ResultWriter] = [entry.progress]
+        writers += try files.writers(input: entry.status.input, report: nil, generator: "mien serve") + [snapshot]
+        if let checkpoint {
+            do {
+                try checkpoint.resume(into: writers, snapshot: snapshot, options: &options) { message in
+                    Logger(label: "mien.serve.jobs").warning("job \(id): \(message)")
+                }
+            } catch {
+                let failure = error as? MienError ?? MienError(.ioFailure, "\(error)")
+                for writer in writers { writer.fail(failure) }
+                throw failure
+            }
+        }
+        // Opened under the client's name for it, so results and errors never show the server's paths.
+        let upload = entry.upload.path
+        return Detector(
+            source: .frames(name: entry.status.input, open: { try InputSource.open(path: upload) }),
+            options: options, models: models, writers: writers)
+    }
+
+    /// Seconds between a job's analysis snapshots.
+    static let snapshotInterval = 1.0
+
+    /// Whether a job's summary says its run was stopped before the end (a SIGTERM to the service).
+    private static func stoppedEarly(summary path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return false }
+        return object["ended"] as? String == "stopped"
+    }
+
+    /// Deletes the temporary files a run the service did not see to its end left, when nothing resumes from them.
+    private func removeLeftovers(of files: OutputFiles, job id: String) {
         for output in files.all {
             for leftover in AtomicFile.leftovers(of: output) {
                 do {
@@ -37,7 +82,6 @@ extension JobQueue {
                 }
             }
         }
-        return [progress] + (try files.writers(input: input, report: nil, generator: "mien serve"))
     }
 
     /// The file a job's status is kept in, beside its upload and outputs.
@@ -60,7 +104,7 @@ extension JobQueue {
     /// Loads the jobs an earlier run of the service left in the folder.
     ///
     /// Finished ones are served again; unfinished ones (queued, running or interrupted, their upload kept)
-    /// are queued again, oldest folder change first, and run from the start. A folder without a status
+    /// are queued again, oldest folder change first, and go on where they stopped (`detector(for:_:)`). A folder without a status
     /// (an upload cut short) is removed.
     func resumeEarlierJobs() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

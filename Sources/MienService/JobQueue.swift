@@ -9,11 +9,14 @@ import Synchronization
 ///
 /// The queue is bounded (`maximumJobs` waiting or running); a job's folder holds its upload, its status
 /// (`job.json`) and its outputs only, and is deleted with the job (`DELETE`). A job the service stopped in
-/// (SIGTERM) is marked interrupted and keeps its upload; the next service on the same folder runs it again. Job IDs are UUIDs made here; anything else is refused
+/// (SIGTERM) is marked interrupted and keeps its upload; the next service on the same folder goes on with it
+/// from where it stopped (its finished frames and analysis snapshot, as `mien analyze --resume`). Job IDs are UUIDs made here; anything else is refused
 /// before it reaches the file system, so an ID cannot name a path outside the folder.
 final class JobQueue: Sendable {
     let folder: URL
     let models: ModelStore
+    /// The program, as the jobs' analysis snapshots record it (`ServiceOptions.generator`).
+    let generator: String
     private let maximumJobs: Int
     private let metrics: ServiceMetrics
     let state = Mutex(State())
@@ -25,8 +28,6 @@ final class JobQueue: Sendable {
         var upload: URL
         var progress = JobProgress()
         var detector: Detector?
-        /// Why the job could not start (an output that cannot be created); it fails with this.
-        var startFailure: MienError?
     }
 
     struct State {
@@ -40,8 +41,11 @@ final class JobQueue: Sendable {
     }
 
     /// - Throws: `.ioFailure` naming `folder` when it cannot be created.
-    init(folder: URL, models: ModelStore, maximumJobs: Int, metrics: ServiceMetrics) throws {
+    init(
+        folder: URL, models: ModelStore, maximumJobs: Int, metrics: ServiceMetrics, generator: String = "mien serve"
+    ) throws {
         self.folder = folder
+        self.generator = generator
         self.models = models
         self.maximumJobs = maximumJobs
         self.metrics = metrics
@@ -209,16 +213,6 @@ final class JobQueue: Sendable {
             else { return nil }
             entry.status.state = .running
             entry.status.error = nil
-            // Opened under the client's name for it, so results and errors never show the server's paths.
-            let path = entry.upload.path
-            do {
-                entry.detector = Detector(
-                    source: .frames(name: entry.status.input, open: { try InputSource.open(path: path) }),
-                    options: entry.options, models: models,
-                    writers: try writers(for: id, input: entry.status.input, progress: entry.progress))
-            } catch {
-                entry.startFailure = error as? MienError ?? MienError(.ioFailure, "\(error)")
-            }
             state.jobs[id] = entry
             return (id, entry)
         }
@@ -229,16 +223,25 @@ final class JobQueue: Sendable {
         record(entry.status)
         var outcome: (JobStatus.State, ErrorBody.Detail?)
         do {
-            guard let detector = entry.detector else {
-                throw entry.startFailure ?? MienError(.internalFailure, "the job has no detector")
+            // Made here, outside the queue's lock: a resumed job first replays the frames it had finished.
+            let detector = try detector(for: id, entry)
+            // Handed to `stop()` and `remove(_:)`; one of them may have come meanwhile, and then it never starts.
+            let current = state.withLock { state in
+                guard state.jobs[id]?.status.state == .running else { return false }
+                state.jobs[id]?.detector = detector
+                return true
             }
-            try detector.start()
-            let end = detector.wait()
-            detector.stop()
-            switch end {
-            case .complete: outcome = (.done, nil)
-            case .stopped: outcome = (.interrupted, nil)
-            case .failed(let error): outcome = (.failed, ErrorBody(Self.named(error, entry)).error)
+            if current {
+                try detector.start()
+                let end = detector.wait()
+                detector.stop()
+                switch end {
+                case .complete: outcome = (.done, nil)
+                case .stopped: outcome = (.interrupted, nil)
+                case .failed(let error): outcome = (.failed, ErrorBody(Self.named(error, entry)).error)
+                }
+            } else {
+                outcome = (.interrupted, nil)
             }
         } catch {
             let failure = (error as? MienError) ?? MienError(.internalFailure, "\(error)")

@@ -42,7 +42,7 @@ public struct MienService: Sendable {
         pictures = DetectorPool(models: models)
         jobs = try JobQueue(
             folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
-            metrics: metrics)
+            metrics: metrics, generator: options.generator)
         studies = try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0)) }
     }
 

@@ -46,6 +46,8 @@ public struct ServiceOptions: Sendable, Equatable {
     /// write with their own; the dashboards need the service token.
     public var studiesFolder: String?
 
+    /// The program, as a job's analysis snapshots record it: a snapshot another build took is not restored.
+    public var generator = "mien serve"
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
 

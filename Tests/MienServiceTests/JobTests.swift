@@ -180,6 +180,54 @@ struct JobTests {
         #expect(hidden.isEmpty, "the killed run's temporary files are gone: \(hidden)")
     }
 
+    /// A job stopped mid-video (the service's SIGTERM) goes on, under the next service, from the snapshot its
+    /// stop left: the results equal a direct run's, and the snapshot is gone once the job is done.
+    @Test func jobStoppedMidVideo_goesOnFromItsSnapshot_underTheNextService() async throws {
+        let (clipURL, clip) = try Self.clip(frames: 240)
+        defer { try? FileManager.default.removeItem(at: clipURL) }
+        let (first, folder) = try Self.service()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (id, framesDone) = try await first.application().test(.live) { client in
+            let id = try await client.execute(
+                uri: "/v1/jobs?name=long.mp4&metrics=expressions", method: .post, body: ByteBuffer(bytes: clip)
+            ) { Self.object($0.body)["id"] as? String ?? "" }
+            var frames = 0
+            for _ in 0..<600 where frames < 40 {
+                try await Task.sleep(for: .milliseconds(20))
+                frames = try await client.execute(uri: "/v1/jobs/\(id)", method: .get) {
+                    Self.object($0.body)["frames"] as? Int ?? 0
+                }
+            }
+            first.jobs.stop()
+            let status = try await Self.finished(id, client)
+            #expect(status["state"] as? String == "interrupted", "\(status)")
+            return (id, frames)
+        }
+        let jobFolder = folder.appendingPathComponent(id)
+        let snapshot = jobFolder.appendingPathComponent(".results.snapshot").path
+        #expect(framesDone >= 40 && FileManager.default.fileExists(atPath: snapshot), "stopped after \(framesDone)")
+        let second = try MienService(options: ServiceOptions(port: 0, jobsFolder: folder.path), models: ModelStore())
+        let (status, jsonl) = try await second.application().test(.live) { client in
+            let status = try await Self.finished(id, client)
+            let jsonl = try await client.execute(uri: "/v1/jobs/\(id)/results.jsonl", method: .get) {
+                String(buffer: $0.body)
+            }
+            return (status, jsonl)
+        }
+        #expect(status["state"] as? String == "done" && status["frames"] as? Int == 240, "\(status)")
+        #expect(!FileManager.default.fileExists(atPath: snapshot), "a done job's snapshot is deleted")
+        var direct: [String] = []
+        let writer = JSONLinesWriter(stream: { direct.append(String(decoding: $0, as: UTF8.self)) })
+        let detector = Detector(
+            source: .frames(name: "long.mp4", open: { try InputSource.open(path: clipURL.path) }),
+            options: try DetectorOptions(metrics: Set<Metric>.allExpressions), models: try ModelStore(),
+            writers: [writer])
+        try detector.start()
+        detector.wait()
+        detector.stop()
+        #expect(jsonl == direct.joined(), "the resumed job's results.jsonl differs from a direct run")
+    }
+
     @Test func fullQueue_refusesTheNextUpload() async throws {
         let (clipURL, clip) = try Self.clip()
         defer { try? FileManager.default.removeItem(at: clipURL) }

@@ -90,6 +90,40 @@ package struct ResumeCheckpoint: Sendable {
         return Replayed(point: point.point, reachedSnapshot: false)
     }
 
+    /// Replays the checkpoint into `writers` and sets where the run goes on (`options.resume`): from the
+    /// snapshot `file` keeps when it agrees with the program, the settings, the input and the checkpoint
+    /// (`options.restoring`; the frames after it are analysed again); otherwise after the last finished frame,
+    /// a stream's earlier frames analysed again from the first. Deletes the killed run's temporary files.
+    /// - Parameters:
+    ///   - warn: told, in words, why a snapshot is not used and where the run goes on.
+    /// - Throws: a writer's error, or `.ioFailure` when the checkpoint cannot be read.
+    package func resume(
+        into writers: [any ResultWriter], snapshot file: SnapshotFile?, options: inout DetectorOptions,
+        warn: (String) -> Void
+    ) throws {
+        var snapshot: AnalysisSnapshot?
+        switch file.flatMap({ SnapshotFile.load(path: $0.path, identity: $0.identityForLoading) }) {
+        case .success(let loaded): snapshot = loaded
+        case .failure(let refusal): warn("\(refusal); not used, analysed again from the first frame")
+        case nil: break
+        }
+        let replayed = try replay(into: writers, upTo: snapshot)
+        removeLeftovers()
+        if let snapshot, !replayed.reachedSnapshot {
+            warn(
+                "its snapshot (after frame \(snapshot.afterFrame)) does not match the finished frames; analysed again from the first frame"
+            )
+        }
+        guard let point = replayed.point else { return }
+        if replayed.reachedSnapshot { options.restoring = snapshot.map(RestoredAnalysis.init) }
+        let how =
+            replayed.reachedSnapshot
+            ? "from its snapshot: faces, baselines and episodes continue as in one run"
+            : "a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run"
+        warn("resuming after frame \(point.afterFrame) (\(how))")
+        options.resume = point
+    }
+
     /// Deletes the killed run's temporary files.
     package func removeLeftovers() {
         for path in leftovers { try? FileManager.default.removeItem(atPath: path) }
