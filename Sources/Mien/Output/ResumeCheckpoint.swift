@@ -90,10 +90,12 @@ package struct ResumeCheckpoint: Sendable {
         return Replayed(point: point.point, reachedSnapshot: false)
     }
 
-    /// Replays the checkpoint into `writers` and sets where the run goes on (`options.resume`): from the
-    /// snapshot `file` keeps when it agrees with the program, the settings, the input and the checkpoint
-    /// (`options.restoring`; the frames after it are analysed again); otherwise after the last finished frame,
-    /// a stream's earlier frames analysed again from the first. Deletes the killed run's temporary files.
+    /// Replays the checkpoint into `writers` and sets where the run goes on (`options.resume`).
+    ///
+    /// It goes on from the snapshot `file` keeps when that agrees with the program, the settings, the input and
+    /// the checkpoint (`options.restoring`; the frames after it are analysed again); otherwise after the last
+    /// finished frame, a stream's earlier frames analysed again from the first. Deletes the killed run's
+    /// temporary files.
     /// - Parameters:
     ///   - warn: told, in words, why a snapshot is not used and where the run goes on.
     /// - Throws: a writer's error, or `.ioFailure` when the checkpoint cannot be read.
