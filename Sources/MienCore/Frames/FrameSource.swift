@@ -75,7 +75,7 @@ public protocol FrameSource: AnyObject {
 
 /// A source that can pass over frames more cheaply than reading them (a resumed run goes on after the frames
 /// an earlier run analysed).
-public protocol SkippingFrameSource: FrameSource {
+package protocol SkippingFrameSource: FrameSource {
     /// Goes on after frame `last` (the next frame read is `last + 1`); `timestamp`, frame `last`'s time when
     /// known, lets a video seek instead of decoding every frame before it.
     /// - Returns: how many frames were passed over (fewer than `last + 1` at the end).

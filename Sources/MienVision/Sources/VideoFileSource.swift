@@ -105,7 +105,7 @@ extension VideoFileSource: SkippingFrameSource {
     /// is not found at that time (a stream without presentation times, or whose times do not increase), the
     /// file is opened again and every frame through `last` is decoded (not converted). Either way the frames
     /// after it get the indices and times a run that read them all gave them.
-    public func skip(through last: Int, at timestamp: Double?) throws -> Int {
+    package func skip(through last: Int, at timestamp: Double?) throws -> Int {
         seekedLastSkip = false
         if let timestamp, try seek(to: last, at: timestamp) {
             seekedLastSkip = true
