@@ -104,7 +104,7 @@ package struct ResumeCheckpoint: Sendable {
         warn: (String) -> Void
     ) throws {
         var snapshot: AnalysisSnapshot?
-        switch file.flatMap({ SnapshotFile.load(path: $0.path, identity: $0.identityForLoading) }) {
+        switch file.flatMap({ SnapshotFile.load(path: $0.path, identity: $0.identity) }) {
         case .success(let loaded): snapshot = loaded
         case .failure(let refusal): warn("\(refusal); not used, analysed again from the first frame")
         case nil: break

@@ -37,15 +37,8 @@ final class WriterGroup: @unchecked Sendable {
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
         lock.withLock {
             callbacks.write(result)
-            guard failure == nil, ended == nil else { return nil }
-            do {
+            return whileWriting {
                 for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
-                return nil
-            } catch {
-                let error = Self.mienError(error)
-                failure = error
-                for writer in writers { writer.fail(error) }
-                return error
             }
         }
     }
@@ -54,16 +47,22 @@ final class WriterGroup: @unchecked Sendable {
     /// - Returns: the error that broke the outputs (once; the caller stops the input), else nil.
     func keep(_ snapshot: AnalysisSnapshot) -> MienError? {
         lock.withLock {
-            guard failure == nil, ended == nil else { return nil }
-            do {
-                for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) }
-                return nil
-            } catch {
-                let error = Self.mienError(error)
-                failure = error
-                for writer in writers { writer.fail(error) }
-                return error
-            }
+            whileWriting { for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) } }
+        }
+    }
+
+    /// Runs `body` (under `lock`) unless the outputs are broken or ended; its first error breaks them: every
+    /// writer is told `fail`, and the error is returned (once; the caller stops the input).
+    private func whileWriting(_ body: () throws -> Void) -> MienError? {
+        guard failure == nil, ended == nil else { return nil }
+        do {
+            try body()
+            return nil
+        } catch {
+            let error = Self.mienError(error)
+            failure = error
+            for writer in writers { writer.fail(error) }
+            return error
         }
     }
 

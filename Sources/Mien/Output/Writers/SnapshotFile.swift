@@ -9,10 +9,8 @@ package import MienCore
 /// digest is of that JSON. A file whose digest or JSON does not check out is never trusted.
 package final class SnapshotFile: SnapshotKeeping {
     package let path: String
-    private let identity: Identity
-
-    /// What a kept snapshot must agree with to be restored by a run with this writer.
-    package var identityForLoading: Identity { identity }
+    /// What the snapshots are of: a kept one must agree with it to be restored by a run with this writer.
+    package let identity: Identity
 
     /// What a snapshot must agree with to be restored: the program that took it, the settings and the input.
     package struct Identity: Sendable, Codable, Equatable {
