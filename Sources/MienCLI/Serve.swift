@@ -18,7 +18,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Address to bind (default: loopback only).") var host = ServiceOptions.defaultHost
     @Option(help: "TCP port (0: any free port, printed on start).") var port = ServiceOptions.defaultPort
     @Option(help: "Bearer token required on every request but /healthz (default: $MIEN_TOKEN).") var token: String?
-    @Option(help: "Live sessions open at once.") var maxSessions = 4
+    @Option(help: "/v1/live sessions open at once (study participants are governed by --analysis-rate).")
+    var maxSessions = 4
+    @Option(
+        help:
+            "Frames per second this machine analyses, shared by study participants: a busy server slows pages down to each study's floor before anyone waits (default: \(Int(ServiceOptions.framesPerSecondPerCore)) per core, from make bench-study)."
+    )
+    var analysisRate: Double?
     @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
     @Option(help: "Seconds a live session or a connection may stay silent before it is closed.") var idleSeconds = 60.0
     @Option(help: "Jobs waiting or running at once.") var maxJobs = 8
@@ -39,7 +45,7 @@ struct Serve: ParsableCommand {
         var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
-            studiesFolder: studies)
+            studiesFolder: studies, analysisFramesPerSecond: analysisRate)
         options.generator = MienVersion.string
         return options
     }
@@ -84,6 +90,11 @@ struct Serve: ParsableCommand {
             do {
                 try await service.run(shutdownGrace: .seconds(Self.shutdownGrace)) { port in
                     Console.error("mien serve: listening on http://\(host):\(port)/\n")
+                    if options.studiesFolder != nil {
+                        Console.error(
+                            "mien serve: studies share \(Int(options.analysisFramesPerSecond)) analysed frames per second (--analysis-rate)\n"
+                        )
+                    }
                 }
             } catch {
                 outcome.withLock { $0 = error }

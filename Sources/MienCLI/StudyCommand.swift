@@ -80,6 +80,15 @@ struct StudyCommand: ParsableCommand {
     @Option(help: "A CSV of named scenes (stimulus, name, start, end in seconds of stimulus time): figures per scene.")
     var segments: String?
 
+    @Option(help: "The study's name at the top of study.html (default: a collected study's folder name).")
+    var title: String?
+
+    @Option(
+        help:
+            "A collected study: least share (0...1) of a stimulus an incomplete viewer must have been measured for to be included (default: the study's minimum share)."
+    )
+    var minMeasured: Double?
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 
@@ -92,6 +101,9 @@ struct StudyCommand: ParsableCommand {
     func validate() throws {
         if output == nil && !listRecordings { throw ValidationError("--output is required (the study's folder)") }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
+        if let minMeasured, !(0...1).contains(minMeasured) {
+            throw ValidationError("--min-measured must be within 0...1")
+        }
         if let output {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -113,11 +125,13 @@ struct StudyCommand: ParsableCommand {
                     "--chart: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is not a metric" : "are not metrics") with a score (mien metrics lists them)"
                 )
             }
-            return try StudySettings(
+            var settings = try StudySettings(
                 bin: bin, minimumFaceShare: minFaceShare, minimumDifference: minDifference,
                 peakProminence: peakProminence, alpha: alpha, permutations: permutations, seed: seed,
                 correction: correction, baseline: baseline, iscMinimumBins: iscMinBins,
                 minimumParticipants: minParticipants, charts: chart)
+            settings.title = title
+            return settings
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
@@ -266,9 +280,14 @@ struct StudyCommand: ParsableCommand {
             Diagnostics.report(MienError(.ioFailure, "cannot create the study's folder", input: output))
             throw ExitStatus.inputFailed
         }
-        let analysis = try CollectionAnalysis.options
+        let collection = try CollectionSettings.read(folder: collected.url)
+        let analysis = try CollectionAnalysis.options(collection.stored)
         let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
-        let participants = CollectionFolder.series(of: manifest, settings: settings, watched: watched)
+        var settings = settings
+        settings.title = settings.title ?? collected.url.lastPathComponent
+        let participants = CollectionFolder.series(
+            of: manifest, settings: settings, watched: watched,
+            minimumShare: minMeasured ?? collection.fieldwork.minimumShare)
         let study = Study(participants: participants, settings: settings, segments: segments)
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,

@@ -43,8 +43,46 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Camera frames per second the page sends during a stimulus.")
     var rate = 10.0
 
-    @Option(help: "Participants who may start (default: no cap).")
+    @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
+
+    @Option(help: "Who runs the study, shown on the participant page and in the consent text.")
+    var researcher: String?
+
+    @Option(help: "Where participants ask questions or for their data to be deleted (an e-mail address or URL).")
+    var contact: String?
+
+    @Option(
+        help:
+            "Where participants who cannot take part go back to the panel (declined, no camera, no face, full); participant= and reason= are appended."
+    )
+    var screenoutUrl: String?
+
+    @Option(help: "The panel's code for participants it screened out (appended to --screenout-url as code=).")
+    var screenoutCode: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: "Completed participants wanted: N for the whole study, or GROUP=N per group (the dashboard's targets).")
+    var target: [String] = []
+
+    @Option(help: "The lowest frame rate a busy server may ask pages for before anyone waits in its queue.")
+    var minRate = CollectionSettings.Fieldwork().minimumFrameRate
+
+    @Option(help: "Share (0...1) of each stimulus that must be measured for a completion code.")
+    var minShare = CollectionSettings.Fieldwork().minimumShare
+
+    @Option(help: "Minutes within which a participant who left (reload, lost network, restart) may come back.")
+    var reentryMinutes = CollectionSettings.Fieldwork().reentryMinutes
+
+    @Flag(help: "Refuse consent without the participant ID a panel's link carries.")
+    var requireId = false
+
+    @Flag(help: "Do not estimate or store perceived gender, age and glasses.")
+    var noAppearance = false
+
+    @Flag(help: "Do not store the 34 facial points of each face.")
+    var noLandmarks = false
 
     func validate() throws {
         if stimulus.isEmpty { throw ValidationError("give at least one --stimulus video") }
@@ -58,9 +96,23 @@ struct StudyInit: ParsableCommand {
         }
     }
 
+    /// The targets: `N` for the whole study, `GROUP=N` per group.
+    func targets() throws -> [String: Int] {
+        var targets: [String: Int] = [:]
+        for item in target.flatMap({ $0.split(separator: ",") }) {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let (group, count) = parts.count == 2 ? (parts[0], parts[1]) : (StudyManifest.wholePanel, parts[0])
+            guard let number = Int(count) else {
+                throw ValidationError("--target \(item): give N or GROUP=N (a whole number of participants)")
+            }
+            targets[group] = number
+        }
+        return targets
+    }
+
     func run() throws {
         let study = CollectionFolder(URL(fileURLWithPath: folder).standardized)
-        let consentText: String
+        var given: String?
         if let consent {
             let text: String
             do {
@@ -70,11 +122,10 @@ struct StudyInit: ParsableCommand {
                     "--consent \(consent): cannot be read as UTF-8 text (\(error.localizedDescription))")
             }
             guard !text.isEmpty else { throw ValidationError("--consent \(consent): is empty") }
-            consentText = text
-        } else {
-            consentText = Self.consentTemplate(record: record)
+            given = text
         }
         var stimuli: [CollectionSettings.Stimulus] = []
+        var aspects: [Double?] = []
         var copies: [(from: String, to: URL)] = []
         for path in stimulus {
             let file = URL(fileURLWithPath: path).lastPathComponent
@@ -89,6 +140,11 @@ struct StudyInit: ParsableCommand {
                     throw ValidationError("--stimulus \(path): not a video whose duration can be read")
                 }
                 duration = seconds
+                if let width = source.info.width, let height = source.info.height, height > 0 {
+                    aspects.append((Double(width) / Double(height) * 1000).rounded() / 1000)
+                } else {
+                    aspects.append(nil)
+                }
             } catch let error as MienError {
                 throw ValidationError("--stimulus \(path): \(error.message)")
             }
@@ -98,19 +154,33 @@ struct StudyInit: ParsableCommand {
             stimuli.append(
                 .init(
                     name: name, file: file, sha256: ModelStore.sha256(data),
-                    duration: (duration * 1000).rounded() / 1000))
+                    duration: (duration * 1000).rounded() / 1000, aspect: aspects.last ?? nil))
             copies.append((path, study.stimuli.appendingPathComponent(file)))
         }
-        let settings: CollectionSettings
+        var settings: CollectionSettings
         do {
+            var fieldwork = CollectionSettings.Fieldwork()
+            fieldwork.screenoutURL = screenoutUrl
+            fieldwork.screenoutCode = screenoutCode
+            fieldwork.targets = try targets()
+            fieldwork.minimumFrameRate = minRate
+            fieldwork.minimumShare = minShare
+            fieldwork.reentryMinutes = reentryMinutes
+            fieldwork.requireParticipantID = requireId
             settings = try CollectionSettings(
                 stimuli: stimuli,
                 groups: groups.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
-                order: order, consent: consentText, record: record, completionURL: completionUrl, frameRate: rate,
-                maximumParticipants: maxParticipants)
+                order: order, consent: given ?? "", record: record, completionURL: completionUrl,
+                frameRate: rate, maximumParticipants: maxParticipants, fieldwork: fieldwork,
+                stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
+                researcher: .init(name: researcher, contact: contact))
+            if given == nil {
+                settings.consent = CollectionDisclosure.consent(settings)
+            }
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
+        let consentText = settings.consent
         do {
             try FileManager.default.createDirectory(at: study.stimuli, withIntermediateDirectories: true)
             for copy in copies where !FileManager.default.fileExists(atPath: copy.to.path) {
@@ -119,11 +189,17 @@ struct StudyInit: ParsableCommand {
             try CollectionFolder.writeAtomically(
                 Data(consentText.utf8), to: study.url.appendingPathComponent("consent.md").path)
             try CollectionFolder.writeAtomically(
-                Data(Self.storedNote(settings).utf8), to: study.url.appendingPathComponent("STORED.md").path)
+                Data(CollectionDisclosure.storedNote(settings).utf8),
+                to: study.url.appendingPathComponent("STORED.md").path)
             try CollectionFolder.writeAtomically(try settings.encoded(), to: study.settings.path)
         } catch {
             Diagnostics.report(MienError(.ioFailure, "cannot write the study folder: \(error)", input: study.url.path))
             throw ExitStatus.inputFailed
+        }
+        if contact == nil {
+            Console.error(
+                "mien study init: warning: no --contact: consent.md and STORED.md say [CONTACT: ...]; participants must be able to reach you to have their data deleted (edit both, and settings.json's researcher.contact)\n"
+            )
         }
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
         print(
@@ -135,47 +211,6 @@ struct StudyInit: ParsableCommand {
             the link:  http://HOST:PORT/studies/\(study.url.lastPathComponent)/?participant=ID\(settings.groups.isEmpty ? "" : "[&group=\(settings.groups[0])]")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)
-    }
-
-    /// What the study folder will hold, for whoever audits it (`STORED.md`).
-    static func storedNote(_ settings: CollectionSettings) -> String {
-        """
-        # What this study stores
-
-        Written by `mien study init`; `mien serve --studies` keeps to it.
-
-        - `settings.json`, `consent.md`, `stimuli/`: the study as it was set up (stimuli checked by SHA-256).
-        - `participants/ID/session.json`: per participant, the ID they came with, their group and order of stimuli, \
-        when they started and finished, per stimulus how many camera frames arrived, were analysed and showed a face, \
-        and the share of the stimulus measured. Their session token is kept only as its SHA-256.
-        - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json`: the measurements of each frame \
-        (face position, head pose, expression, emotion and other scores), as `mien analyze` writes them.
-        - `manifest.csv`: one row per participant and stimulus measured.
-        \(settings.record ? "- `participants/ID/recording.webm`: the participant's webcam during the stimuli (--record), and `recorded.csv` listing each with the stimuli's onsets in it." : "- No picture or video of any participant: each camera frame is analysed in memory and dropped.")
-
-        Deleting a participant (the dashboard's button, or `DELETE /studies/NAME/participants/ID` with the service \
-        token) removes their folder and their manifest rows.
-
-        """
-    }
-
-    /// The consent text a study gets when none is given: what is measured and kept, to adapt.
-    static func consentTemplate(record: Bool) -> String {
-        """
-        # Taking part
-
-        You will watch a short video while your webcam is on. Software on the study's server (Mien) measures your \
-        facial expressions from the camera's pictures as they arrive: where your face is, how it is turned, and \
-        scores of expressions and emotions, several times a second.
-
-        \(record ? "Your webcam is also recorded while you watch, and the recording is uploaded to the study's server after the video, where it is kept for the study." : "No picture or video of you is kept: each picture is measured and then deleted. Only the numbers are kept.")
-
-        The numbers are stored under the participant ID you came with, not your name. You may stop at any time by \
-        closing this page; what was measured until then is kept unless you ask the researchers to delete it, \
-        which they can do for every file of yours.
-
-        By choosing "I agree" you consent to taking part on these terms.
-        """
     }
 }
 

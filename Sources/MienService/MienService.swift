@@ -1,7 +1,7 @@
 import Foundation
 public import Hummingbird
 import HummingbirdCore
-public import HummingbirdWebSocket
+import HummingbirdWebSocket
 public import Logging
 public import Mien
 import NIOCore
@@ -43,11 +43,12 @@ public struct MienService: Sendable {
         jobs = try JobQueue(
             folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
             metrics: metrics, generator: options.generator)
-        studies = try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0)) }
+        let budget = AnalysisBudget(framesPerSecond: options.analysisFramesPerSecond)
+        studies = try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0), budget: budget) }
     }
 
     /// The routes, grouped by resource, behind the error, access and method middleware.
-    public func router() -> Router<BasicWebSocketRequestContext> {
+    public func router() -> Router<MienRequestContext> {
         var groups: [any RouteGroup] = [
             DocumentRoutes(metrics: metrics, selfCheck: selfCheck),
             AnalyzeRoutes(options: options, metrics: metrics, pictures: pictures),
@@ -56,15 +57,15 @@ public struct MienService: Sendable {
         ]
         if let studies {
             groups += [
-                StudyRoutes(desk: studies, models: models, metrics: metrics, options: options, sessions: sessions),
+                StudyRoutes(desk: studies, models: models, metrics: metrics, options: options),
                 DashboardRoutes(desk: studies),
             ]
         }
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: MienRequestContext.self)
         router.middlewares.add(ErrorMiddleware())
         let servesStudies = studies != nil
         router.middlewares.add(
-            AccessControl<BasicWebSocketRequestContext>(
+            AccessControl<MienRequestContext>(
                 token: options.token, isOpen: { path in servesStudies && StudyRoutes.isParticipantRoute(path) }))
         router.middlewares.add(MethodCheck(paths: groups.flatMap(\.paths), sockets: ["/v1/live"]))
         for group in groups { group.register(on: router) }
@@ -110,9 +111,12 @@ public struct MienService: Sendable {
         logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5),
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
+        var services: [any Service] = [application(logger: logger, onListening: onListening), JobsShutdown(jobs: jobs)]
+        // Last, so it shuts down first (the group goes in reverse order): study pages are told the server
+        // restarts, and what they measured is recorded, while their sockets are still open.
+        if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6)) }
         var configuration = ServiceGroupConfiguration(
-            services: [application(logger: logger, onListening: onListening), JobsShutdown(jobs: jobs)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownGrace
         try await ServiceGroup(configuration: configuration).run()
     }

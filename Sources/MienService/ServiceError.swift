@@ -70,6 +70,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 case .unauthorized: "unauthorized"
                 case .methodNotAllowed: "methodNotAllowed"
                 case .upgradeRequired: "upgradeRequired"
+                case .tooManyRequests: "tooManyRequests"
                 default: "http"
                 }
             var response = ErrorBody(code: code, message: error.body ?? error.status.reasonPhrase).response(

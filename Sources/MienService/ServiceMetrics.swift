@@ -18,6 +18,12 @@ public final class ServiceMetrics: Sendable {
     let openSessions: Gauge
     /// Jobs waiting or running.
     let queuedJobs: Gauge
+    /// Study sockets (framing checks and stimuli) holding a place in the analysis budget.
+    let studySockets: Gauge
+    /// Study sockets waiting for a place.
+    let studyWaiting: Gauge
+    /// The analysis budget now, frames per second (it shrinks when frames are dropped for want of time).
+    let studyFrameBudget: Gauge
 
     /// Latency buckets: 5 ms to 2 s, finer where a live session should be (under 60 ms).
     static let latencyBuckets: [Duration] = [5, 10, 20, 30, 40, 60, 80, 120, 250, 500, 1000, 2000].map {
@@ -45,6 +51,18 @@ public final class ServiceMetrics: Sendable {
             descriptor: .init(metricName: "mien_live_sessions", unitName: "", helpText: "Live sessions open."))
         queuedJobs = registry.makeGauge(
             descriptor: .init(metricName: "mien_jobs_queued", unitName: "", helpText: "Jobs waiting or running."))
+        studySockets = registry.makeGauge(
+            descriptor: .init(
+                metricName: "mien_study_sockets", unitName: "",
+                helpText: "Study participant sockets (framing checks and stimuli) holding a place."))
+        studyWaiting = registry.makeGauge(
+            descriptor: .init(
+                metricName: "mien_study_waiting", unitName: "",
+                helpText: "Study participant sockets waiting for a place."))
+        studyFrameBudget = registry.makeGauge(
+            descriptor: .init(
+                metricName: "mien_study_frame_budget", unitName: "",
+                helpText: "Frames per second the studies' sockets share now."))
     }
 
     /// The Prometheus text exposition of every metric.

@@ -20,7 +20,10 @@ public struct ServiceOptions: Sendable, Equatable {
     public var maximumMessageBytes: Int
     /// The largest picture, in pixels, for uploads and live frames (default: Mien's image limit).
     public var maximumPixels: Int
-    /// Live sessions open at once (default 4); the next is refused with a close frame.
+    /// `/v1/live` sessions open at once (default 4); the next is refused with a close frame.
+    ///
+    /// Study sockets are governed by `analysisFramesPerSecond` instead: a busy server slows them down before
+    /// anyone waits.
     public var maximumSessions: Int
     /// Seconds a live session or an idle HTTP connection may stay silent before it is closed, and a new
     /// connection has to send its first request head (default 60).
@@ -46,6 +49,16 @@ public struct ServiceOptions: Sendable, Equatable {
     /// write with their own; the dashboards need the service token.
     public var studiesFolder: String?
 
+    /// Frames per second this machine analyses with every metric, shared by the studies' sockets (default:
+    /// `framesPerSecondPerCore` times the cores): participants are asked for lower frame rates, down to their
+    /// study's floor, before anyone waits in the queue.
+    public var analysisFramesPerSecond: Double
+
+    /// What one core analyses, with every metric, of 640x480 JPEG camera frames, frames per second: the most
+    /// participants `make bench-study` kept at 10 fps with at least 95 % of their frames analysed, times 10, per
+    /// core (14 on 2 cores when this was measured; docs/performance.md), less a tenth for the rest of the server.
+    public static let framesPerSecondPerCore = 63.0
+
     /// The program, as a job's analysis snapshots record it: a snapshot another build took is not restored.
     public var generator = "mien serve"
     public static let defaultHost = "127.0.0.1"
@@ -59,7 +72,7 @@ public struct ServiceOptions: Sendable, Equatable {
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
         maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
-        studiesFolder: String? = nil
+        studiesFolder: String? = nil, analysisFramesPerSecond: Double? = nil
     ) throws {
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
@@ -76,6 +89,7 @@ public struct ServiceOptions: Sendable, Equatable {
             ("idleSeconds", idleSeconds), ("maximumIncomingFrameRate", maximumIncomingFrameRate),
             ("maximumOutgoingMessages", Double(maximumOutgoingMessages)),
             ("maximumUploadBytes", Double(maximumUploadBytes)), ("maximumJobs", Double(maximumJobs)),
+            ("analysisFramesPerSecond", analysisFramesPerSecond ?? 1),
         ] where !(value > 0 && value.isFinite) {
             throw MienError(.invalidOptions, "\(name) must be positive, got \(value)")
         }
@@ -94,6 +108,9 @@ public struct ServiceOptions: Sendable, Equatable {
         self.jobsFolder =
             jobsFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("mien-jobs").path
         self.studiesFolder = studiesFolder
+        self.analysisFramesPerSecond =
+            analysisFramesPerSecond ?? Self.framesPerSecondPerCore
+            * Double(ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// Whether `host` names this machine only: `localhost`, `::1` or an address in 127.0.0.0/8.

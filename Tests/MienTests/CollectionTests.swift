@@ -81,18 +81,20 @@ struct CollectionTests {
         let settings = try CollectionSettings(
             stimuli: [Self.stimulus("ad"), Self.stimulus("trailer", duration: 60)], groups: ["A", "B"], consent: "ok")
         var watched = ParticipantSession(
-            participant: "p1", group: "A", order: ["ad", "trailer"], tokenDigest: "d", started: "t")
+            participant: "p1", number: 1, group: "A", order: ["ad", "trailer"], tokenDigest: "d", started: "t")
         watched.stimuli["ad"] = .init()
         watched.stimuli["ad"]?.frames = 300
         watched.stimuli["ad"]?.coverage = 1
         watched.stimuli["ad"]?.recordingOnset = 1.25
         watched.stimuli["trailer"] = .init()  // opened, nothing arrived: no row
-        let nothing = ParticipantSession(participant: "p2", group: "B", order: ["ad"], tokenDigest: "e", started: "t")
+        let nothing = ParticipantSession(
+            participant: "p2", number: 2, group: "B", order: ["ad"], tokenDigest: "e", started: "t")
         try folder.writeManifests([nothing, watched], settings: settings)
         let manifest = try StudyManifest(path: folder.manifest.path)
         #expect(manifest.rows.map(\.participant) == ["p1"])
         #expect(
             manifest.rows.first?.onset == 0 && manifest.rows.first?.duration == 30 && manifest.rows.first?.group == "A")
+        #expect(manifest.rows.first?.status == "started" && manifest.rows.first?.measured == 1)
         #expect(manifest.rows.first?.recording == folder.url.appendingPathComponent("participants/p1/ad").path)
         #expect(!FileManager.default.fileExists(atPath: folder.recordedManifest.path), "no recording uploaded yet")
         #expect(abs(watched.coverage(of: settings) - 30.0 / 90) < 1e-9)

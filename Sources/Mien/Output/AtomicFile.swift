@@ -68,6 +68,14 @@ package final class AtomicFile {
         }
     }
 
+    /// Closes the temporary file and leaves it where it is, under its temporary name: what was written stays
+    /// for a later recovery (`ResumeCheckpoint`), and the destination is left as it was.
+    package func release() {
+        guard !closed else { return }
+        closed = true
+        try? handle.close()
+    }
+
     /// Closes and deletes the temporary file (the destination is left as it was).
     package func abandon() {
         guard !closed else { return }

@@ -41,10 +41,13 @@ package struct OutputFiles: Sendable, Equatable {
     ///   - report: the input's report writer when the caller keeps it (a report of several inputs); one is
     ///     made here when the part or the page needs it. It is in the list either way.
     ///   - generator: what a page says made it.
+    ///   - keepingCheckpoint: a failed input leaves the JSON Lines' temporary file for a recovery.
     /// - Throws: `.ioFailure` naming a file that cannot be created.
-    package func writers(input: String, report: ReportWriter?, generator: String) throws -> [any ResultWriter] {
+    package func writers(
+        input: String, report: ReportWriter?, generator: String, keepingCheckpoint: Bool = false
+    ) throws -> [any ResultWriter] {
         var writers: [any ResultWriter] = []
-        if let jsonl { writers.append(try JSONLinesWriter(path: jsonl)) }
+        if let jsonl { writers.append(try JSONLinesWriter(path: jsonl, keepsCheckpoint: keepingCheckpoint)) }
         if let csv { writers.append(try CSVWriter(path: csv)) }
         if let openface { writers.append(try CSVWriter(path: openface, layout: .openface)) }
         if let events { writers.append(try EventsCSVWriter(path: events, input: input)) }

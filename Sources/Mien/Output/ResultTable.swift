@@ -52,7 +52,7 @@ package enum ResultTable {
     }
 
     /// RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled.
-    static func quoted(_ cell: String) -> String {
+    package static func quoted(_ cell: String) -> String {
         guard cell.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return cell }
         return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

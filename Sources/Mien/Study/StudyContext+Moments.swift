@@ -1,7 +1,16 @@
 import MienStatistics
 
 /// A stimulus's moments: peaks of its curves, responses against baseline, differences between groups.
+///
+/// Nothing is marked or tested below the panel sizes at which it can be (docs/studies.md, "Panel sizes"): a
+/// permutation test over fewer people cannot reach p < 0.05 however strong the effect, so a note says "not
+/// testable" and why, rather than "0 found".
 extension StudyContext {
+    /// Participants each group needs for a difference: 4 + 4 can be split 70 ways, p ≥ 2/70 = 0.029.
+    static let differenceMinimum = 4
+    /// Participants a group needs for a response: 6 people's signs flip 64 ways, p ≥ 2/64 = 0.031.
+    static let responseMinimum = 6
+
     private var method: String { settings.correction == .cluster ? "cluster-permutation" : "fdr-permutation" }
 
     /// The peaks of one curve that stand clear of it.
@@ -12,6 +21,8 @@ extension StudyContext {
     /// height get 95 % percentile intervals from bootstrap resamples of the participants, the peak found again in
     /// each resample between the same bases.
     func peaks(_ points: [StudyCurvePoint], group: StudyGroup) -> [StudyMoment] {
+        // A peak's intervals resample the participants: a group below the page's minimum for a band has none.
+        guard group.members.count >= settings.minimumParticipants else { return [] }
         let means = points.map(\.mean)
         let lifted = Peaks.find(means).filter { peak in
             guard peak.prominence >= settings.peakProminence else { return false }
@@ -76,8 +87,11 @@ extension StudyContext {
                 "\(label): no response test (the stimulus is no longer than its \(Self.seconds(settings.baseline)) s baseline)"
             )
         }
-        guard group.members.count >= 2 else {
-            return ([], "\(label): no response test (\(group.members.count) participant; it needs 2 or more)")
+        guard group.members.count >= Self.responseMinimum else {
+            return (
+                [],
+                "\(label): responses not testable: \(group.name) has \(group.members.count) (a response needs \(Self.responseMinimum) participants to reach p < 0.05); no peak marked below \(settings.minimumParticipants)"
+            )
         }
         let tested = binCount - baselineBins
         var changes: [SeriesMatrix] = []
@@ -114,18 +128,23 @@ extension StudyContext {
         return (moments, note)
     }
 
-    /// Where the named groups differ: every pair of groups of 2 or more participants, every metric, one family.
+    /// Where the named groups differ: every pair of groups of `differenceMinimum` or more participants, every
+    /// metric, one family.
     func differences(_ groups: [StudyGroup]) -> ([StudyMoment], String) {
-        let testable = groups.filter { $0.members.count >= 2 }
-        let small = groups.filter { $0.members.count < 2 }.map(\.name)
+        let minimum = Self.differenceMinimum
+        let testable = groups.filter { $0.members.count >= minimum }
+        let small = groups.filter { $0.members.count < minimum }.map { "\($0.name) has \($0.members.count)" }
         let smallNote =
-            small.isEmpty ? "" : "; left out with fewer than 2 participants: \(small.joined(separator: ", "))"
+            small.isEmpty
+            ? "" : "; not testable: \(small.joined(separator: ", ")) (a difference needs \(minimum) per group)"
         guard testable.count >= 2 else {
-            let why =
-                groups.count < 2
-                ? "\(groups.count) group\(groups.count == 1 ? "" : "s")"
-                : "fewer than 2 groups of 2 or more participants"
-            return ([], "\(stimulus): no difference tested (\(why))\(smallNote)")
+            guard groups.count >= 2 else {
+                return ([], "\(stimulus): no difference tested (\(groups.count) group\(groups.count == 1 ? "" : "s"))")
+            }
+            return (
+                [],
+                "\(stimulus): differences not testable: \(small.joined(separator: ", ")) (a difference needs \(minimum) participants in each of two groups to reach p < 0.05)"
+            )
         }
         let pairs = testable.indices.flatMap { first in
             testable.indices.filter { $0 > first }.map { (first, $0) }

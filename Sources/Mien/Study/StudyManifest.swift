@@ -25,10 +25,14 @@ public struct StudyManifest: Sendable {
         public var duration: Double?
         /// The participant's group for this stimulus; nil when the manifest has none.
         public var group: String?
+        /// A collected study's participant state (`complete`, `incomplete`, ...; column `status`), nil elsewhere.
+        public var status: String?
+        /// A collected study's share of the stimulus measured, 0...1 (column `measured`), nil elsewhere.
+        public var measured: Double?
 
         public init(
             line: Int, recording: String, participant: String, stimulus: String, onset: Double,
-            duration: Double? = nil, group: String? = nil
+            duration: Double? = nil, group: String? = nil, status: String? = nil, measured: Double? = nil
         ) {
             self.line = line
             self.recording = recording
@@ -37,6 +41,8 @@ public struct StudyManifest: Sendable {
             self.onset = onset
             self.duration = duration
             self.group = group
+            self.status = status
+            self.measured = measured
         }
     }
 
@@ -158,7 +164,8 @@ public struct StudyManifest: Sendable {
             rows.append(
                 Row(
                     line: line, recording: resolved, participant: participant, stimulus: stimulus, onset: onset,
-                    duration: duration, group: group))
+                    duration: duration, group: group, status: cells["status"].flatMap { $0.isEmpty ? nil : $0 },
+                    measured: cells["measured"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }))
         }
         if rows.isEmpty {
             let reasons = problems.prefix(3).map { "line \($0.line): \($0.message)" }.joined(separator: "; ")

@@ -3,6 +3,9 @@ import Mustache
 /// What `StudyPageTemplate` shows, as plain values: numbers already formatted, text escaped by the template.
 extension StudyPage {
     struct PageView {
+        var title: String
+        /// Participants included, the whole panel then each group ("all 12 · A 6 · B 6").
+        var panelSizes: String
         var maxWidth: Int
         var bin: String
         var minimumParticipants: Int

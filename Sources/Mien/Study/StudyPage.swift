@@ -24,7 +24,16 @@ package enum StudyPage {
             settings.correction == .cluster
             ? "cluster-based, the chance of any false finding per stimulus held at \(number(settings.alpha))"
             : "per bin with Benjamini-Hochberg, false discoveries held at \(number(settings.alpha))"
+        let included = study.participants.filter(\.included)
+        var sizes = ["all \(Set(included.map(\.row.participant)).count)"]
+        for group in Set(included.compactMap(\.row.group)).sorted() {
+            sizes.append("\(group) \(Set(included.filter { $0.row.group == group }.map(\.row.participant)).count)")
+        }
+        let excluded = Set(study.participants.map(\.row.participant)).subtracting(included.map(\.row.participant))
         let view = PageView(
+            title: settings.title.map { "Study \($0)" } ?? "Study",
+            panelSizes: "Participants included: \(sizes.joined(separator: " · "))"
+                + (excluded.isEmpty ? "" : " (\(excluded.count) left out, each with why in the table at the end)"),
             maxWidth: Int(width) + 40, bin: number(settings.bin), minimumParticipants: settings.minimumParticipants,
             minimumFaceShare: number(settings.minimumFaceShare * 100), baseline: number(settings.baseline),
             correction: correction, permutations: settings.permutations, chartedPerStimulus: chartedPerStimulus,
@@ -34,8 +43,11 @@ package enum StudyPage {
         return page.render(view)
     }
 
-    /// The metrics charted for a stimulus: the study's choice, or those with the strongest moments (differences and
-    /// responses by p, then peaks by height), then the highest curves.
+    /// The metrics charted first when the study names none: what a researcher of adverts looks at first.
+    static let firstCharted = ["expressions.smile", "emotions.joy", "valence"]
+
+    /// The metrics charted for a stimulus: the study's choice, or smile, joy and valence, then those with the
+    /// strongest moments (differences and responses by p, then peaks by height), then the highest curves.
     static func charted(_ stimulus: String, study: Study) -> [String] {
         let curves = study.curves.filter { $0.stimulus == stimulus }
         let measured = curves.reduce(into: [String]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
@@ -49,7 +61,9 @@ package enum StudyPage {
         let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
             .sorted { strength($0) > strength($1) }
         let highest = measured.sorted { maximum(curves, $0) > maximum(curves, $1) }
-        return Array((withMoments + highest.filter { !withMoments.contains($0) }).prefix(chartedPerStimulus))
+        let first = firstCharted.filter(measured.contains)
+        let rest = (withMoments + highest.filter { !withMoments.contains($0) }).filter { !first.contains($0) }
+        return Array((first + rest).prefix(chartedPerStimulus))
     }
 
     /// A metric's plain name: the catalog's last name part, words split (`expressions.lipCornerDepressor` →

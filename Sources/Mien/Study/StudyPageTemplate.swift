@@ -3,7 +3,7 @@
 enum StudyPageTemplate {
     static let page = """
         <!doctype html>
-        <html lang="en" data-rendered="pending"><head><meta charset="utf-8"><title>Mien study</title>
+        <html lang="en" data-rendered="pending"><head><meta charset="utf-8"><title>{{title}}</title>
         <style>
         body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:{{maxWidth}}px}
         h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 2px;font-size:15px}
@@ -14,7 +14,8 @@ enum StudyPageTemplate {
         .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
         footer{margin-top:32px;color:#777;font-size:11px}
         </style></head><body>
-        <h1>Study</h1>
+        <h1>{{title}}</h1>
+        <p><b>{{panelSizes}}</b></p>
         <p class="note">Curves are each group's mean over participants in bins of {{bin}} s, with a band for the
         95 % interval where {{minimumParticipants}} or more participants are measured (a thinner curve, dashed, has fewer;
         bands stop at the metric's range). A participant counts when their face is measured for
@@ -29,7 +30,7 @@ enum StudyPageTemplate {
         <p class="note">{{included}} of {{panel}} participants included.</p>
         {{^hasCurves}}<p>No participant included: nothing to chart.</p>{{/hasCurves}}
         {{#hasCurves}}
-        <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
+        <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: smile, joy and valence, then the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
         <p class="legend">{{#legend}}<span><i style="background:{{colour}}"></i>{{name}}</span>{{/legend}}</p>
         {{#metrics}}
         <h3>{{label}}</h3>

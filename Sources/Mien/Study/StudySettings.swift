@@ -53,6 +53,8 @@ public struct StudySettings: Sendable, Equatable, Codable {
     public var minimumParticipants: Int
     /// The metrics study.html charts, in order; empty: those with the most significant moments.
     public var charts: [String]
+    /// The study's name, shown at the top of its page (nil: "Study").
+    public var title: String?
 
     /// The defaults `mien study` uses.
     public static let standard = StudySettings(

@@ -12,7 +12,7 @@ struct AnalyzeRoutes: RouteGroup {
 
     var paths: [(String, [HTTPRequest.Method])] { [("/v1/analyze", [.post])] }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.post("/v1/analyze") { request, _ in try await analyze(request) }
     }
 

@@ -7,10 +7,12 @@ import NIOCore
 /// The researcher's side of `mien serve --studies` (the service token on every request).
 ///
 /// - `GET /studies`: the studies served, and the folders that could not be.
-/// - `GET /studies/{name}/dashboard`: the dashboard page; `…/dashboard/participants`: every participant's
-///   state, group, coverage and why they are excluded; `…/dashboard/study.html`: the study page of the
-///   participants measured so far (aggregated again when one has finished a stimulus since);
-///   `…/dashboard/{table}`: `curves.csv`, `participants.csv`, `moments.csv`, `isc.csv`, `manifest.csv`.
+/// - `GET /studies/{name}/dashboard`: the dashboard page; `…/dashboard/fieldwork`: counts per group against the
+///   targets; `…/dashboard/participants`: every participant's state, step, times, code, share measured, live
+///   progress and why they are excluded; `…/dashboard/approvals.csv?tz=ZONE`: the list for the panel provider;
+///   `…/dashboard/study.html`: the study page of the participants measured so far (aggregated again when one has
+///   finished a stimulus since); `…/dashboard/{table}`: `curves.csv`, `participants.csv`, `moments.csv`,
+///   `isc.csv`, `manifest.csv`. No export holds a path of the server's.
 /// - `DELETE /studies/{name}/participants/{id}`: every file of that participant (the right to erasure).
 struct DashboardRoutes: RouteGroup {
     let desk: StudyDesk
@@ -22,25 +24,7 @@ struct DashboardRoutes: RouteGroup {
         ]
     }
 
-    /// One participant as the dashboard lists them.
-    struct Row: Encodable {
-        var participant: String
-        var group: String?
-        var state: String
-        var started: String
-        var finished: String?
-        /// Share of the study's stimulus time measured, 0...1.
-        var coverage: Double
-        /// Share of analysed frames with a face, 0...1 (nil before any frame).
-        var faceShare: Double?
-        var framingFailures: Int
-        var reason: String?
-        /// Why `mien study` leaves them out, when it does (face share, too little measured).
-        var exclusion: String?
-        var recordingBytes: Int
-    }
-
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.get("/studies") { [desk] _, _ in
             struct Listing: Encodable {
                 var studies: [String]
@@ -52,11 +36,16 @@ struct DashboardRoutes: RouteGroup {
             _ = try desk.study(try context.parameters.require("name"))
             return DocumentRoutes.file(ServiceResources.dashboardPage, type: "text/html; charset=utf-8")
         }
-        router.get("/studies/{name}/dashboard/{table}") { [desk] _, context in
+        router.get("/studies/{name}/dashboard/{table}") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let table = try context.parameters.require("table")
             // The aggregation reads every participant's files: off the event loop.
             if table == "participants" { return JSONBody.response(try await Offload.run { try rows(study) }) }
+            if table == "fieldwork" { return JSONBody.response(study.summary()) }
+            if table == "approvals.csv" {
+                let zone = try Self.zone(request.uri.queryParameters["tz"].map(String.init))
+                return DocumentRoutes.file(Array(study.approvals(in: zone).utf8), type: "text/csv; charset=utf-8")
+            }
             if table == "manifest.csv" {
                 let data = FileManager.default.contents(atPath: study.folder.manifest.path) ?? Data()
                 return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
@@ -82,7 +71,7 @@ struct DashboardRoutes: RouteGroup {
                 throw ServiceRefusal(
                     status: .notFound, code: "notFound",
                     message:
-                        "the dashboard has participants, study.html, curves.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
+                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
                 )
             }
             let type = table.hasSuffix(".html") ? "text/html; charset=utf-8" : "text/csv; charset=utf-8"
@@ -98,22 +87,23 @@ struct DashboardRoutes: RouteGroup {
         }
     }
 
-    private func rows(_ study: CollectedStudy) throws -> [Row] {
+    private func rows(_ study: CollectedStudy) throws -> [CollectedStudy.Row] {
         let entry = try desk.dashboards.entry(of: study)
         var exclusions: [String: String] = [:]
         for series in entry.study?.participants ?? [] where !series.included {
             exclusions[series.row.participant] = series.exclusion
         }
-        return study.sessions.map { session in
-            let analysed = session.stimuli.values.reduce(0) { $0 + $1.analysed }
-            let withFace = session.stimuli.values.reduce(0) { $0 + $1.withFace }
-            return Row(
-                participant: session.participant, group: session.group, state: session.state.rawValue,
-                started: session.started, finished: session.finished,
-                coverage: (session.coverage(of: study.settings) * 1000).rounded() / 1000,
-                faceShare: analysed > 0 ? (Double(withFace) / Double(analysed) * 1000).rounded() / 1000 : nil,
-                framingFailures: session.framingFailures, reason: session.reason,
-                exclusion: exclusions[session.participant], recordingBytes: session.recordingBytes)
+        return study.rows(exclusions: exclusions)
+    }
+
+    /// The time zone a `tz=` names (an IANA name such as `Europe/Berlin`); UTC without one.
+    /// - Throws: `ServiceRefusal` 400 for a name the system does not know.
+    static func zone(_ name: String?) throws -> TimeZone {
+        guard let name, !name.isEmpty else { return TimeZone(secondsFromGMT: 0) ?? .current }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidArgument", message: "tz= is a time zone such as Europe/Berlin")
         }
+        return zone
     }
 }

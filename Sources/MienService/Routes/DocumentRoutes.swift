@@ -21,7 +21,7 @@ struct DocumentRoutes: RouteGroup {
         ]
     }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
         router.get("/") { _, _ in Self.file(ServiceResources.page, type: "text/html; charset=utf-8") }
         router.get("/openapi.yaml") { _, _ in Self.file(ServiceResources.openAPI, type: "application/yaml") }

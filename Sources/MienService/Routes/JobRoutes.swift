@@ -14,7 +14,7 @@ struct JobRoutes: RouteGroup {
         [("/v1/jobs", [.post]), ("/v1/jobs/{id}", [.get, .delete]), ("/v1/jobs/{id}/{output}", [.get])]
     }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.post("/v1/jobs") { request, _ in try await submit(request) }
         router.get("/v1/jobs/{id}") { [jobs] _, context in
             let id = try context.parameters.require("id")

@@ -16,7 +16,7 @@ struct LiveRoutes: RouteGroup {
 
     var paths: [(String, [HTTPRequest.Method])] { [("/v1/live", [.get])] }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.ws("/v1/live") { inbound, outbound, context in
             let query = context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }
             try await live(query: query, inbound: inbound, outbound: outbound, logger: context.logger)

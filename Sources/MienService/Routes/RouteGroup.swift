@@ -7,5 +7,5 @@ import HummingbirdWebSocket
 protocol RouteGroup: Sendable {
     /// Path patterns (`{name}` stands for one segment) and the methods each takes.
     var paths: [(String, [HTTPRequest.Method])] { get }
-    func register(on router: Router<BasicWebSocketRequestContext>)
+    func register(on router: Router<MienRequestContext>)
 }

@@ -9,11 +9,15 @@ import NIOWebSocket
 /// The participants' side of `mien serve --studies` (no service token: a participant has only the link).
 ///
 /// - `GET /studies/{name}`: the participant page; `GET /studies/{name}/config`: what the page needs (stimuli,
-///   consent text, frame rate, framing limits); `GET /studies/{name}/stimuli/{file}`: a stimulus.
-/// - `POST /studies/{name}/sessions`: consent (`{"participant": ID?, "group": G?}`) → the participant's token,
-///   group and order.
-/// - `GET /studies/{name}/live?session=TOKEN[&stimulus=NAME]` (WebSocket): camera frames in (`LiveFrameMessage`
-///   stamped with the stimulus's media time); without `stimulus`, the framing check (results come back).
+///   consent text, frame rate, framing limits, the researcher); `GET /studies/{name}/stimuli/{file}`: a stimulus.
+/// - `POST /studies/{name}/sessions`: consent (`{"agreed": true, "participant": ID?, "group": G?}`) → the
+///   participant's token, group, order and the stimuli already watched (an ID coming back goes on); limited per
+///   address (429 with `Retry-After`).
+/// - `POST /studies/{name}/resume` (the token a page kept, after a reload): the same, for that session.
+/// - `POST /studies/{name}/declines`: someone declined (counted, nothing kept) → the screen-out redirect.
+/// - `POST /studies/{name}/screenout` (`{"reason": "noCamera" | "noFace"}`) → the screen-out redirect.
+/// - `GET /studies/{name}/live?session=TOKEN[&stimulus=NAME]` (WebSocket, `StudySocket`): camera frames in
+///   (`LiveFrameMessage` stamped with the stimulus's media time); without `stimulus`, the framing check.
 /// - `POST /studies/{name}/complete`, `GET|PUT /studies/{name}/recording[?offset=N]`,
 ///   `POST /studies/{name}/recording/complete`: with `Authorization: Bearer TOKEN`.
 ///
@@ -23,7 +27,6 @@ struct StudyRoutes: RouteGroup {
     let models: ModelStore
     let metrics: ServiceMetrics
     let options: ServiceOptions
-    let sessions: SessionLimiter
 
     /// The largest consent or completion body, in bytes.
     static let smallBody = 4096
@@ -33,9 +36,10 @@ struct StudyRoutes: RouteGroup {
     var paths: [(String, [HTTPRequest.Method])] {
         [
             ("/studies/{name}", [.get]), ("/studies/{name}/config", [.get]), ("/studies/{name}/stimuli/{file}", [.get]),
-            ("/studies/{name}/sessions", [.post]), ("/studies/{name}/live", [.get]),
-            ("/studies/{name}/complete", [.post]), ("/studies/{name}/recording", [.get, .put]),
-            ("/studies/{name}/recording/complete", [.post]),
+            ("/studies/{name}/sessions", [.post]), ("/studies/{name}/resume", [.post]),
+            ("/studies/{name}/declines", [.post]), ("/studies/{name}/screenout", [.post]),
+            ("/studies/{name}/live", [.get]), ("/studies/{name}/complete", [.post]),
+            ("/studies/{name}/recording", [.get, .put]), ("/studies/{name}/recording/complete", [.post]),
         ]
     }
 
@@ -47,7 +51,7 @@ struct StudyRoutes: RouteGroup {
         return segments.count == 2 || !["dashboard", "participants"].contains(segments[2])
     }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<MienRequestContext>) {
         router.get("/studies/{name}") { [desk] _, context in
             _ = try desk.study(try context.parameters.require("name"))
             return DocumentRoutes.file(ServiceResources.participantPage, type: "text/html; charset=utf-8")
@@ -71,19 +75,54 @@ struct StudyRoutes: RouteGroup {
         }
         router.post("/studies/{name}/sessions") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let body = try await Self.small(request)
+            try limit(study, request, context)
             struct Consent: Decodable {
                 var participant: String?
                 var group: String?
                 var agreed: Bool
             }
-            guard let consent = try? JSONDecoder().decode(Consent.self, from: body), consent.agreed else {
+            guard let consent = try? JSONDecoder().decode(Consent.self, from: try await Self.small(request)),
+                consent.agreed
+            else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
             }
             let admission = try study.admit(participant: consent.participant, group: consent.group)
             return JSONBody.response(admission, status: .created)
+        }
+        router.post("/studies/{name}/resume") { [desk] request, context in
+            let study = try desk.study(try context.parameters.require("name"))
+            return JSONBody.response(try study.resume(token: Self.bearer(request)))
+        }
+        router.post("/studies/{name}/declines") { [desk] request, context in
+            let study = try desk.study(try context.parameters.require("name"))
+            try limit(study, request, context)
+            struct Decline: Decodable {
+                var participant: String?
+                var group: String?
+            }
+            let body = try await Self.small(request)
+            let decline = body.isEmpty ? Decline() : try? JSONDecoder().decode(Decline.self, from: body)
+            guard let decline else {
+                throw ServiceRefusal(
+                    status: .badRequest, code: "invalidArgument",
+                    message: #"a decline is {"participant": ID?, "group": G?}"#)
+            }
+            return JSONBody.response(
+                Redirect(redirect: study.declined(participant: decline.participant, group: decline.group)))
+        }
+        router.post("/studies/{name}/screenout") { [desk] request, context in
+            let study = try desk.study(try context.parameters.require("name"))
+            let id = try study.participant(token: Self.bearer(request))
+            struct Screenout: Decodable { var reason: String }
+            guard let body = try? JSONDecoder().decode(Screenout.self, from: try await Self.small(request)),
+                let reason = ParticipantSession.Reason(rawValue: body.reason)
+            else {
+                throw ServiceRefusal(
+                    status: .badRequest, code: "invalidArgument", message: #"send {"reason": "noCamera" or "noFace"}"#)
+            }
+            return JSONBody.response(Redirect(redirect: try study.screenOut(id, reason: reason)))
         }
         router.post("/studies/{name}/complete") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
@@ -131,89 +170,28 @@ struct StudyRoutes: RouteGroup {
         }
         // Refusals (no such study, no token or another study's) are said on the socket, in the one error shape,
         // then it is closed with 1008: a refused upgrade would reach the page as a bare 400.
-        router.ws("/studies/{name}/live") { inbound, outbound, context in
+        router.ws("/studies/{name}/live") { [desk, models, metrics, options] inbound, outbound, context in
             let query = context.request.uri.queryParameters
             let name = String(context.request.uri.path.split(separator: "/").dropFirst().first ?? "")
-            try await stream(
-                study: name, token: query["session"].map(String.init), stimulus: query["stimulus"].map(String.init),
-                inbound: inbound, outbound: outbound)
+            try await StudySocket(
+                desk: desk, models: models, metrics: metrics, options: options, inbound: inbound, outbound: outbound
+            ).run(study: name, token: query["session"].map(String.init), stimulus: query["stimulus"].map(String.init))
         }
     }
 
-    private func stream(
-        study name: String, token: String?, stimulus: String?, inbound: WebSocketInboundStream,
-        outbound: WebSocketOutboundWriter
-    ) async throws {
-        // A participant's socket is a live session: `--max-sessions` is the machine's capacity (docs/performance.md).
-        guard sessions.open() else {
-            let body = ErrorBody(
-                code: "tooManySessions",
-                message: "\(options.maximumSessions) sessions are open; try again in a minute")
-            try await outbound.write(.text(LiveMessage.failure(body).text()))
-            try await outbound.close(.unknown(1013), reason: "too many sessions")
-            return
-        }
-        defer { sessions.close() }
-        let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
-        let opened: StimulusStream
-        do {
-            let study = try desk.study(name)
-            let id = try study.participant(token: token)
-            let chosen = try stimulus.map { try study.beginStimulus(id, stimulus: $0) }
-            if stimulus == nil { try study.beginFraming(id) }
-            do {
-                opened = try await Offload.run {
-                    try StimulusStream(
-                        study: study, participant: id, stimulus: chosen, outbox: outbox, models: models,
-                        metrics: metrics)
-                }
-            } catch {
-                if let chosen {
-                    study.endStimulus(id, stimulus: chosen, progress: .init(), aborted: true)
-                } else {
-                    study.framingEnded(id)
-                }
-                throw error
-            }
-        } catch {
-            let body: ErrorBody =
-                if let refusal = error as? ServiceRefusal {
-                    ErrorBody(code: refusal.code, message: refusal.message)
-                } else {
-                    (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")
-                }
-            try await outbound.write(.text(LiveMessage.failure(body).text()))
-            try await outbound.close(.policyViolation, reason: body.error.code)
-            return
-        }
-        try await outbound.write(.text(#"{"type":"ready"}"#))
-        await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await message in outbox.messages {
-                    try await outbound.write(.text(message))
-                    outbox.written()
-                }
-            }
-            do {
-                for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
-                    switch message {
-                    case .binary(let buffer): opened.receiveFrame([UInt8](buffer: buffer))
-                    case .text(let text): opened.receiveText(text)
-                    }
-                    if opened.finished { break }
-                }
-            } catch {
-                // A connection cut (network lost, tab closed): what was measured is kept below.
-            }
-            _ = try? await Offload.run { opened.close() }
-            // Said once the participant's files and session are written, so the page's next request (the next
-            // stimulus, completion) finds them.
-            if opened.finished { outbox.send(#"{"type":"ended"}"#) }
-            outbox.close()
-            try? await group.next()
-            try? await outbound.close(.normalClosure, reason: nil)
-            group.cancelAll()
-        }
+    /// A consent or decline within the study's limit for the client's address.
+    /// - Throws: `ServiceRefusal` 429 saying when to try again (also in `Retry-After`).
+    private func limit(_ study: CollectedStudy, _ request: Request, _ context: MienRequestContext) throws {
+        let fieldwork = study.settings.fieldwork
+        guard
+            let wait = desk.consents.take(
+                "\(study.name) \(context.clientAddress(request))", burst: fieldwork.consentBurst,
+                perMinute: fieldwork.consentsPerMinute)
+        else { return }
+        CollectedStudy.logger.info("study \(study.name): a consent was refused: too many from one address")
+        throw HTTPError(
+            .tooManyRequests, headers: [.retryAfter: "\(wait)"],
+            message: "too many consents from this address; please try again in \(wait) s")
     }
 
     /// The participant token of an HTTP request (`Authorization: Bearer …`).
@@ -233,32 +211,7 @@ struct StudyRoutes: RouteGroup {
     }
 }
 
-/// What the participant page needs to know of its study: nothing about anyone's data.
-struct PageConfiguration: Encodable {
-    struct Stimulus: Encodable {
-        var name: String
-        var url: String
-        var duration: Double
-    }
-    var study: String
-    var stimuli: [Stimulus]
-    var groups: [String]
-    var consent: String
-    var frameRate: Double
-    var maximumFrameSide: Int
-    var record: Bool
-    var framing: CollectionSettings.Framing
-
-    init(_ study: CollectedStudy) {
-        self.study = study.name
-        stimuli = study.settings.stimuli.map {
-            Stimulus(name: $0.name, url: "/studies/\(study.name)/stimuli/\($0.file)", duration: $0.duration)
-        }
-        groups = study.settings.groups
-        consent = study.settings.consent
-        frameRate = study.settings.frameRate
-        maximumFrameSide = study.settings.maximumFrameSide
-        record = study.settings.record
-        framing = study.settings.framing
-    }
+/// Where the page sends a participant (a panel's screen-out link), if anywhere.
+struct Redirect: Encodable {
+    var redirect: String?
 }

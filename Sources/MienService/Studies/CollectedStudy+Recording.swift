@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import Mien
 import Synchronization
 
@@ -42,9 +43,16 @@ extension CollectedStudy {
                         status: .unsupportedMediaType, code: "unsupportedFormat",
                         message: "a recording is WebM or MP4 (MediaRecorder's output); this does not start like one")
                 }
-                try FileManager.default.createDirectory(at: folder.participant(id), withIntermediateDirectories: true)
+                do {
+                    try FileManager.default.createDirectory(
+                        at: folder.participant(id), withIntermediateDirectories: true)
+                } catch {
+                    Self.logger.error("study \(name): a recording cannot be created: \(error)")
+                    throw Self.unavailable
+                }
                 guard FileManager.default.createFile(atPath: partial(id).path, contents: nil) else {
-                    throw MienError(.ioFailure, "cannot create the recording", input: "participant \(id)")
+                    Self.logger.error("study \(name): a recording cannot be created in \(folder.participant(id).path)")
+                    throw Self.unavailable
                 }
             }
             do {
@@ -52,11 +60,19 @@ extension CollectedStudy {
                 defer { try? handle.close() }
                 try handle.seekToEnd()
                 try handle.write(contentsOf: Data(chunk))
+                try handle.synchronize()  // the offset the page is told is on disk
             } catch {
-                throw MienError(.ioFailure, "cannot write the recording: \(error)", input: "participant \(id)")
+                Self.logger.error("study \(name): a recording cannot be written: \(error)")
+                // A chunk half written is cut back, so the offset the server has stays the one it said.
+                if let handle = try? FileHandle(forWritingTo: partial(id)) {
+                    try? handle.truncate(atOffset: UInt64(have))
+                    try? handle.close()
+                }
+                throw Self.unavailable
             }
             state.uploads[id] = have + chunk.count
             state.sessions[id]?.recordingBytes = have + chunk.count
+            state.sessions[id]?.step = "upload"
             return have + chunk.count
         }
     }
@@ -91,21 +107,14 @@ extension CollectedStudy {
                     "the recording cannot be read as a video (\((error as? MienError)?.message ?? "\(error)")); upload it again"
             )
         }
-        try? FileManager.default.removeItem(at: final)
-        do {
-            try FileManager.default.moveItem(at: partial(id), to: final)
-        } catch {
-            throw MienError(.ioFailure, "cannot keep the recording: \(error)", input: "participant \(id)")
+        guard rename(partial(id).path, final.path) == 0 else {
+            Self.logger.error("study \(name): a recording cannot be kept: \(String(cString: strerror(errno)))")
+            throw Self.unavailable
         }
-        let changed = state.withLock { state -> ParticipantSession? in
-            guard var session = state.sessions[id] else { return nil }
+        try commit(id) { session, _ in
             session.recordingComplete = true
             for (stimulus, onset) in onsets { session.stimuli[stimulus, default: .init()].recordingOnset = onset }
-            state.sessions[id] = session
-            state.generation += 1
-            return session
         }
-        if let changed { try persist(changed) }
     }
 
     /// WebM (EBML header) or MP4/MOV (`ftyp` box).

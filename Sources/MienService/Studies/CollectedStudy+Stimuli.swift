@@ -4,105 +4,249 @@ import Logging
 import Mien
 import Synchronization
 
-/// A participant's sockets and their end: one stimulus (or framing check) at a time, each stimulus's
-/// measurement recorded when its socket closes, and completion once every stimulus was watched.
+/// A participant's sockets and their end: one socket (framing check or stimulus) at a time, each stimulus's
+/// measurement recorded when its socket closes, and completion once every stimulus was watched and measured.
 extension CollectedStudy {
-    /// Opens a participant's stimulus socket: the stimulus must be one of theirs, not yet watched to its end,
-    /// and no other socket of theirs open.
-    /// - Throws: `ServiceRefusal` 409 / 404 saying why.
-    func beginStimulus(_ id: String, stimulus: String) throws -> CollectionSettings.Stimulus {
+    /// How a stimulus socket ended.
+    enum SocketEnd: Sendable, Equatable {
+        /// The page said the stimulus played to its end.
+        case ended
+        /// The socket closed before (tab closed, reload, network lost).
+        case left
+        /// The server is restarting; the page comes back by itself.
+        case serverRestarting
+        /// The results could not be written (the cause, for the log).
+        case notSaved(String)
+        /// No message for the idle limit.
+        case idle
+        /// Another page of the same participant took over.
+        case replaced
+        /// The researcher deleted the participant's data.
+        case erased
+    }
+
+    /// What a page is told when a stimulus's socket closes.
+    struct StimulusOutcome: Encodable, Sendable {
+        var type = "ended"
+        var stimulus: String
+        /// Share of the stimulus measured, 0...1.
+        var coverage: Double
+        /// Whether it counts: played to its end and measured for at least the study's minimum share.
+        var enough: Bool
+        /// Attempts at this stimulus still allowed.
+        var attemptsLeft: Int
+        /// The participant is screened out (measured too little in every attempt allowed).
+        var screenedOut: Bool
+        var redirect: String?
+    }
+
+    /// Closes a socket the participant still has open (another page of theirs) and waits, a few seconds at most,
+    /// for it to record what it measured, so the new one starts from a settled session.
+    func takeOver(_ id: String) async {
+        guard let socket = state.withLock({ $0.open[id] }) else { return }
+        socket.close(.replaced)
+        if !(await socket.done.wait(timeout: .seconds(10))) {
+            Self.logger.error("study \(name): a participant's earlier socket did not close in 10 s; replaced anyway")
+        }
+        state.withLock { state in
+            if state.open[id]?.id == socket.id { state.open.removeValue(forKey: id) }
+        }
+    }
+
+    /// Opens a participant's stimulus socket: the stimulus must be one of theirs, not yet watched and measured
+    /// enough, with an attempt left; an earlier attempt's files are set aside (`<stimulus>.attemptN.*`).
+    /// - Returns: the stimulus and the attempt's number (from 1).
+    /// - Throws: `ServiceRefusal` 409 / 404 / 403 `studyFull` saying why; 503 when the session cannot be saved.
+    func beginStimulus(_ id: String, stimulus: String, socket: OpenSocket) throws -> (
+        stimulus: CollectionSettings.Stimulus, attempt: Int
+    ) {
         guard let found = settings.stimuli.first(where: { $0.name == stimulus }) else {
             throw ServiceRefusal(
                 status: .notFound, code: "notFound", message: "this study has no stimulus of that name")
         }
-        try state.withLock { state in
-            guard let session = state.sessions[id] else {
-                throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
-            }
+        let now = clock()
+        var full = false
+        var attempt = 1
+        let session = try commit(id) { session, state in
             guard session.state == .started else {
                 throw ServiceRefusal(
                     status: .conflict, code: "sessionEnded",
                     message: "this session has ended (\(session.state.rawValue))")
             }
-            guard session.stimuli[stimulus]?.ended != true else {
+            guard session.order.contains(stimulus) else {
+                throw ServiceRefusal(status: .notFound, code: "notFound", message: "this is not one of your stimuli")
+            }
+            if let progress = session.stimuli[stimulus], progress.ended,
+                progress.coverage >= settings.fieldwork.minimumShare - 1e-9
+            {
                 throw ServiceRefusal(
                     status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
             }
-            guard state.streaming.insert(id).inserted else {
+            guard state.open[id] == nil else {
                 throw ServiceRefusal(
                     status: .conflict, code: "alreadyStreaming",
                     message: "another page of this participant is sending frames")
             }
+            guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
+                throw ServiceRefusal(
+                    status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
+            }
+            if session.watchingSince == nil, let maximum = settings.maximumParticipants,
+                watchingCount(state) >= maximum
+            {
+                full = true
+                return
+            }
+            if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
+                let number = session.attempts.filter { $0.stimulus == stimulus }.count + 1
+                try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
+                session.attempts.append(
+                    .init(
+                        stimulus: stimulus, number: number, progress: earlier,
+                        reason: earlier.ended
+                            ? "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))"
+                            : "interrupted at \(Self.percent(earlier.coverage))",
+                        ended: Self.timestamp(now)))
+            }
+            attempt = session.attempts.filter { $0.stimulus == stimulus }.count + 1
+            session.watchingSince = session.watchingSince ?? Self.timestamp(now)
+            session.step = stimulus
+            session.lastSeen = Self.timestamp(now)
+            state.open[id] = socket
         }
-        return found
+        if full {
+            _ = record(id) { session in
+                session.state = .screenedOut
+                session.reasonCode = .studyFull
+                session.reason = "the study had all the participants it needs before they started watching"
+                session.finished = Self.timestamp(now)
+            }
+            Self.logger.info("study \(name): participant #\(session.number) turned away: the study is full")
+            throw ServiceRefusal(
+                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+        }
+        Self.logger.info(
+            "study \(name): participant #\(session.number) started \(stimulus)\(attempt > 1 ? " (attempt \(attempt))" : "")"
+        )
+        return (found, attempt)
     }
 
-    /// Records what a stimulus socket measured when it closes; a stimulus not played to its end leaves the
-    /// participant incomplete, with its coverage.
+    /// Records what a stimulus socket measured when it closes; the outcome is what the page is told.
     /// - Parameter aborted: the socket never started (nothing measured, nothing recorded).
+    @discardableResult
     func endStimulus(
         _ id: String, stimulus: CollectionSettings.Stimulus, progress: ParticipantSession.StimulusProgress,
-        aborted: Bool = false
-    ) {
-        let changed = state.withLock { state -> ParticipantSession? in
-            state.streaming.remove(id)
-            guard !aborted, var session = state.sessions[id] else { return nil }  // deleted meanwhile
+        end: SocketEnd, socket: UUID, aborted: Bool = false
+    ) -> StimulusOutcome {
+        let minimum = settings.fieldwork.minimumShare
+        let enough = end == .ended && progress.coverage >= minimum - 1e-9
+        var outcome = StimulusOutcome(
+            stimulus: stimulus.name, coverage: progress.coverage, enough: enough, attemptsLeft: 0, screenedOut: false)
+        state.withLock { state in
+            if state.open[id]?.id == socket { state.open.removeValue(forKey: id) }
+        }
+        guard !aborted else { return outcome }
+        let now = Self.timestamp(clock())
+        let session = record(id) { session in
             var progress = progress
             progress.recordingOnset = session.stimuli[stimulus.name]?.recordingOnset
             session.stimuli[stimulus.name] = progress
-            if !progress.ended {
-                session.state = .incomplete
-                session.finished = Self.now()
+            session.lastSeen = now
+            let left = settings.fieldwork.attemptsPerStimulus - session.attemptCount(stimulus.name)
+            outcome.attemptsLeft = max(0, left)
+            guard session.state == .started else { return }  // ended meanwhile (deleted, screened out)
+            let measured = Self.percent(progress.coverage)
+            switch end {
+            case .ended where enough:
+                break
+            case .ended where left > 0:
+                break  // measured too little: the page offers the stimulus again
+            case .ended:
+                session.state = .screenedOut
+                session.reasonCode = .tooLittleMeasured
                 session.reason =
-                    "left during \(stimulus.name) (\(Int((progress.coverage * 100).rounded())) % of it measured)"
+                    "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
+                session.finished = now
+                outcome.screenedOut = true
+            case .replaced, .erased:
+                break  // another page of theirs goes on, or they are gone
+            case .left, .serverRestarting, .idle, .notSaved:
+                session.state = .incomplete
+                session.finished = now
+                (session.reasonCode, session.reason) =
+                    switch end {
+                    case .serverRestarting:
+                        (.serverStopped, "the server restarted during \(stimulus.name) (\(measured) measured)")
+                    case .idle: (.idle, "no frame for the idle limit during \(stimulus.name) (\(measured) measured)")
+                    case .notSaved: (.notSaved, "results of \(stimulus.name) could not be saved (\(measured) measured)")
+                    default: (.left, "left during \(stimulus.name) (\(measured) of it measured)")
+                    }
             }
-            state.sessions[id] = session
-            state.generation += 1
-            return session
         }
-        guard let changed else { return }
-        do { try persist(changed) } catch { Self.logger.warning("study \(name): \(error)") }
+        if outcome.screenedOut { outcome.redirect = screenoutRedirect(participant: id, reason: "tooLittleMeasured") }
+        if let session {
+            let how =
+                switch end {
+                case .ended: enough ? "watched" : "watched, measured too little"
+                case .left: "left"
+                case .serverRestarting: "interrupted by a restart"
+                case .notSaved(let cause): "NOT SAVED (\(cause))"
+                case .idle: "idle, closed"
+                case .replaced: "went on in another page"
+                case .erased: "erased"
+                }
+            let line: Logger.Message =
+                "study \(name): participant #\(session.number) \(how) \(stimulus.name): \(Self.percent(progress.coverage)) measured, \(progress.analysed) of \(progress.frames) frames analysed"
+            if case .notSaved = end { Self.logger.error(line) } else { Self.logger.info(line) }
+        }
+        return outcome
     }
 
-    /// Opens a participant's framing-check socket (one socket of theirs at a time).
+    /// Opens a participant's framing-check socket.
     /// - Throws: `ServiceRefusal` 409 when their session has ended or another socket of theirs is open.
-    func beginFraming(_ id: String) throws {
-        try state.withLock { state in
-            guard state.sessions[id]?.state == .started else {
+    func beginFraming(_ id: String, socket: OpenSocket) throws {
+        let now = Self.timestamp(clock())
+        try commit(id) { session, state in
+            guard session.state == .started else {
                 throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
             }
-            guard state.streaming.insert(id).inserted else {
+            guard state.open[id] == nil else {
                 throw ServiceRefusal(
                     status: .conflict, code: "alreadyStreaming",
                     message: "another page of this participant is sending frames")
             }
+            if session.step == "consent" { session.step = "framing" }
+            session.lastSeen = now
+            state.open[id] = socket
         }
     }
 
-    /// A framing check that ended without passing.
-    func framingFailed(_ id: String) {
-        let changed = state.withLock { state -> ParticipantSession? in
-            state.streaming.remove(id)
-            state.sessions[id]?.framingFailures += 1
-            return state.sessions[id]
+    /// A framing check ended: passed, or not (the page closed or gave up while the face was not framed).
+    func framingEnded(_ id: String, socket: UUID, passed: Bool) {
+        state.withLock { state in
+            if state.open[id]?.id == socket { state.open.removeValue(forKey: id) }
         }
-        guard let changed else { return }
-        do {
-            try persist(changed, manifests: false)
-        } catch {
-            Self.logger.warning("study \(name): a framing failure could not be recorded: \(error)")
+        let now = Self.timestamp(clock())
+        record(id) { session in
+            session.lastSeen = now
+            if !passed { session.framingFailures += 1 }
         }
     }
 
-    func framingEnded(_ id: String) { state.withLock { _ = $0.streaming.remove(id) } }
-
-    /// Marks the participant complete once every stimulus was watched to its end.
+    /// Marks the participant complete once every stimulus was watched and measured enough.
+    ///
+    /// Every stimulus must have played to its end and been measured for the study's minimum share (and the
+    /// recording be uploaded, with `record`). Written before it is said: a participant is given a code only when
+    /// the folder holds it.
     /// - Returns: the completion URL with the participant and their code, if the study has one, and the code.
-    /// - Throws: `ServiceRefusal` 409 naming the stimuli not yet watched.
+    /// - Throws: `ServiceRefusal` 409 naming the stimuli not yet watched or measured too little; 503 when the
+    ///   folder cannot be written.
     func complete(_ id: String) throws -> (url: String?, code: String) {
-        let session = try state.withLock { state -> ParticipantSession in
-            guard var session = state.sessions[id], session.state == .started else {
-                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has already ended")
+        let now = clock()
+        let session = try commit(id) { session, _ in
+            if session.state == .complete { return }  // a page asking again is told its code again
+            guard session.state == .started else {
+                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
             }
             let missing = session.order.filter { session.stimuli[$0]?.ended != true }
             guard missing.isEmpty else {
@@ -110,25 +254,27 @@ extension CollectedStudy {
                     status: .conflict, code: "notWatched",
                     message: "not yet watched: \(missing.joined(separator: ", "))")
             }
+            guard session.measuredEnough(minimumShare: settings.fieldwork.minimumShare) else {
+                throw ServiceRefusal(
+                    status: .conflict, code: "tooLittleMeasured",
+                    message: "too little of a video was measured for this study to count it")
+            }
             if settings.record, !session.recordingComplete {
                 throw ServiceRefusal(
                     status: .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
             }
+            var generator = SystemRandomNumberGenerator()
             session.state = .complete
-            session.finished = Self.now()
-            state.sessions[id] = session
-            state.generation += 1
-            return session
+            session.step = "done"
+            session.code = String(format: "%08X", UInt32.random(in: 0...UInt32.max, using: &generator))
+            session.finished = Self.timestamp(now)
+            session.lastSeen = Self.timestamp(now)
         }
-        try persist(session)
-        let code = String(ModelStore.sha256(Data((session.tokenDigest + name).utf8)).prefix(8)).uppercased()
-        guard let base = settings.completionURL, var components = URLComponents(string: base) else {
-            return (nil, code)
-        }
-        components.queryItems =
-            (components.queryItems ?? []) + [
-                URLQueryItem(name: "participant", value: id), URLQueryItem(name: "code", value: code),
-            ]
-        return (components.string, code)
+        let code = session.code ?? ""
+        let seconds = (Self.date(session.finished) ?? now).timeIntervalSince(Self.date(session.started) ?? now)
+        Self.logger.info("study \(name): participant #\(session.number) complete after \(Int(seconds.rounded())) s")
+        return (
+            CollectionSettings.redirect(settings.completionURL, [("participant", id), ("code", code)]), code
+        )
     }
 }

@@ -7,35 +7,43 @@ import Synchronization
 ///
 /// Frames are decoded and analysed as they come and then dropped: no picture reaches the disk. The socket
 /// refuses what the study does not allow, each with an `error` message, and carries on: frames faster than the
-/// study's rate (with a burst allowance), of more pixels than a square of its `maximumFrameSide`, or whose time
-/// does not advance.
-final class StimulusStream: @unchecked Sendable {
-    // Mutable state is in `state` (a Mutex); the rest is immutable.
+/// rate the page was asked for (with a burst allowance), of more pixels than a square of its
+/// `maximumFrameSide`, or whose time does not advance. Each result line is written to the participant's file as
+/// its frame is measured, so what a killed server measured is recovered at its next start.
+final class StimulusStream: Sendable {
     let study: CollectedStudy
     let participant: String
     /// The stimulus, or nil for the framing check (nothing stored, results go back to the page).
     let stimulus: CollectionSettings.Stimulus?
     private let outbox: LiveOutbox
     private let detector: Detector
-    private let counter: ProgressCounter
+    private let counter: StimulusCounter
     private let clock = ContinuousClock()
     private let maximumMessageBytes: Int
 
     private struct State {
         var allowance: FrameAllowance
+        var rate: Double
         var framed = false
         var ended = false
+        var lastFrame: ContinuousClock.Instant?
+        var lastReport: ContinuousClock.Instant
     }
     private let state: Mutex<State>
 
-    /// Frames per second allowed above the study's rate before frames are refused (a page's timer jitters).
+    /// Frames per second allowed above the rate the page was asked for before frames are refused (a page's
+    /// timer jitters, and a page hears of a lower rate a moment after it is set).
     static let rateSlack = 1.5
 
     /// Starts the detector.
+    /// - Parameters:
+    ///   - rate: the frame rate the page is asked for (the study's, or lower when the server is busy).
+    ///   - onFailure: told once when the results cannot be written (the socket is to be stopped).
     /// - Throws: `MienError` when a result file cannot be created or the models cannot be loaded.
     init(
-        study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, outbox: LiveOutbox,
-        models: ModelStore, metrics: ServiceMetrics
+        study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
+        outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics,
+        onFailure: @escaping @Sendable (MienError) -> Void
     ) throws {
         self.study = study
         self.participant = participant
@@ -44,22 +52,33 @@ final class StimulusStream: @unchecked Sendable {
         let side = study.settings.maximumFrameSide
         // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
         maximumMessageBytes = side * side * 3 + 1024
-        counter = ProgressCounter(
-            duration: stimulus?.duration, interval: 1 / study.settings.frameRate, outbox: stimulus == nil ? nil : outbox
-        )
-        state = Mutex(State(allowance: FrameAllowance(rate: study.settings.frameRate * Self.rateSlack)))
+        counter = StimulusCounter(
+            duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
+            outbox: stimulus == nil ? nil : outbox, onFailure: onFailure)
+        counter.asked(rate: rate)
+        state = Mutex(
+            State(allowance: FrameAllowance(rate: rate * Self.rateSlack), rate: rate, lastReport: ContinuousClock.now))
         let options: DetectorOptions
-        var writers: [any ResultWriter] = [counter]
+        var writers: [any ResultWriter]
         if let stimulus {
-            options = try CollectionAnalysis.options
+            options = try CollectionAnalysis.options(study.settings.stored)
             let files = study.folder.files(participant: participant, stimulus: stimulus.name)
-            try FileManager.default.createDirectory(
-                at: study.folder.participant(participant), withIntermediateDirectories: true)
-            writers += try files.writers(input: stimulus.name, report: nil, generator: "mien serve --studies")
+            do {
+                try FileManager.default.createDirectory(
+                    at: study.folder.participant(participant), withIntermediateDirectories: true)
+            } catch {
+                throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
+            }
+            writers = CollectionAnalysis.writers(
+                try files.writers(
+                    input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true),
+                stored: study.settings.stored)
         } else {
             options = try DetectorOptions(detection: DetectionOptions(), metrics: [])
-            writers.append(LiveSocketWriter(outbox: outbox, metrics: metrics))
+            writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
         }
+        // Last: it counts a frame as measured once every file holds it.
+        writers.append(counter)
         detector = Detector(
             source: .pushed(
                 name: stimulus.map { "\(participant)/\($0.name)" } ?? "framing", timing: .stream, whenFull: .dropOldest),
@@ -67,43 +86,72 @@ final class StimulusStream: @unchecked Sendable {
         try detector.start()
     }
 
+    /// The server asks the page for `rate` frames per second (it is busy, or less busy again).
+    func setRate(_ rate: Double) {
+        state.withLock { state in
+            state.rate = rate
+            state.allowance = FrameAllowance(rate: rate * Self.rateSlack)
+        }
+        counter.asked(rate: rate)
+        outbox.send(#"{"frameRate":\#(Self.number(rate)),"type":"rate"}"#)
+    }
+
+    /// The rate the page is asked for.
+    var rate: Double { state.withLock { $0.rate } }
+
     /// A binary message: `LiveFrameMessage` (media time in milliseconds, then a JPEG).
-    func receiveFrame(_ bytes: [UInt8]) {
+    /// - Returns: frames received and analysed since the last report, about once a second (for the budget).
+    func receiveFrame(_ bytes: [UInt8]) -> (received: Int, analysed: Int)? {
         let arrival = clock.now
-        let (admitted, notify) = state.withLock { $0.allowance.admit(at: arrival) }
-        guard admitted else {
+        let (admitted, notify, rate, report) = state.withLock { state in
+            let (admitted, notify) = state.allowance.admit(at: arrival)
+            state.lastFrame = arrival
+            let report = arrival - state.lastReport >= .seconds(1)
+            if report { state.lastReport = arrival }
+            return (admitted, notify, state.rate, report)
+        }
+        if !admitted {
             if notify {
                 send(
                     ErrorBody(
                         code: "tooFast",
                         message:
-                            "frames arrive faster than this study's \(study.settings.frameRate) per second; the extra ones are refused",
+                            "frames arrive faster than the \(rate) per second asked for; the extra ones are refused",
                         input: "live frame"))
             }
-            return
-        }
-        do {
-            guard bytes.count <= maximumMessageBytes else {
-                throw MienError(
-                    .tooLarge, "a frame message may hold \(maximumMessageBytes) bytes in this study",
-                    input: "live frame")
+        } else {
+            do {
+                guard bytes.count <= maximumMessageBytes else {
+                    throw MienError(
+                        .tooLarge, "a frame message may hold \(maximumMessageBytes) bytes in this study",
+                        input: "live frame")
+                }
+                let message = try LiveFrameMessage(bytes)
+                let side = study.settings.maximumFrameSide
+                let frame = EncodedFrame(
+                    bytes: message.image, timestamp: message.timestamp, name: "live frame", maximumPixels: side * side)
+                _ = try detector.push(frame, arrival: arrival)
+                counter.received(at: message.timestamp)
+            } catch {
+                send(
+                    (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")
+                )
             }
-            let message = try LiveFrameMessage(bytes)
-            let side = study.settings.maximumFrameSide
-            let frame = EncodedFrame(
-                bytes: message.image, timestamp: message.timestamp, name: "live frame", maximumPixels: side * side)
-            _ = try detector.push(frame, arrival: arrival)
-            counter.received(at: message.timestamp)
-        } catch {
-            send((error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)"))
         }
+        return report && stimulus != nil ? counter.sinceLastReport() : nil
     }
 
     /// A text message: `{"type":"end"}` (the stimulus played to its end) or `{"type":"framed"}` (the framing
     /// check passed).
     func receiveText(_ text: String) {
         struct Kind: Decodable { var type: String }
-        switch (try? JSONDecoder().decode(Kind.self, from: Data(text.utf8)))?.type {
+        let kind: String?
+        do {
+            kind = try JSONDecoder().decode(Kind.self, from: Data(text.utf8)).type
+        } catch {
+            kind = nil
+        }
+        switch kind {
         case "end" where stimulus != nil: state.withLock { $0.ended = true }
         case "framed" where stimulus == nil: state.withLock { $0.framed = true }
         default:
@@ -119,65 +167,39 @@ final class StimulusStream: @unchecked Sendable {
     /// Whether the page said the stimulus ended or the framing check passed: the socket's work is done.
     var finished: Bool { state.withLock { $0.ended || $0.framed } }
 
-    /// Stops the detector after the frames it holds, and records what was measured.
-    func close() {
+    /// Whether frames flowed within the last `seconds` (a framing socket counts against capacity only then).
+    func flowing(within seconds: Double) -> Bool {
+        state.withLock { $0.lastFrame.map { clock.now - $0 < .seconds(seconds) } ?? false }
+    }
+
+    /// What was measured so far, and the rate asked for (the dashboard's live progress).
+    func liveProgress() -> (ParticipantSession.StimulusProgress, Double) { (counter.progress(), rate) }
+
+    /// Stops the detector after the frames it holds, and records what was measured (a framing check: whether
+    /// it passed).
+    /// - Parameter end: how the socket ended when it was not the page's own end (a restart, a write failure).
+    /// - Returns: what the page is told of a stimulus.
+    func close(end: CollectedStudy.SocketEnd?, socket: UUID) -> CollectedStudy.StimulusOutcome? {
         detector.stop()
-        let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
-        if let stimulus {
-            study.endStimulus(participant, stimulus: stimulus, progress: counter.progress(ended: ended))
-        } else if framed {
-            study.framingEnded(participant)
-        } else {
-            study.framingFailed(participant)
+        var end = end
+        // Committing the files can fail too (a full disk): then the stimulus was not saved.
+        if case .failed(let error) = detector.wait(), stimulus != nil, end == nil || end == .ended {
+            end = .notSaved(error.description)
         }
+        let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
+        guard let stimulus else {
+            study.framingEnded(participant, socket: socket, passed: framed)
+            return nil
+        }
+        return study.endStimulus(
+            participant, stimulus: stimulus, progress: counter.progress(ended: ended && end == nil),
+            end: end ?? (ended ? .ended : .left), socket: socket)
     }
 
     private func send(_ body: ErrorBody) { outbox.send(LiveMessage.failure(body).text()) }
-}
 
-/// Counts what a stimulus socket measured, for the participant's session.
-final class ProgressCounter: ResultWriter, Sendable {
-    private let progress = Mutex(ParticipantSession.StimulusProgress())
-    private let duration: Double?
-    private let interval: Double
-    /// Where a frame that cannot be decoded is reported (the framing socket's results writer does it there).
-    private let outbox: LiveOutbox?
-
-    init(duration: Double?, interval: Double, outbox: LiveOutbox?) {
-        self.duration = duration
-        self.interval = interval
-        self.outbox = outbox
+    /// A rate as JSON writes it: `5`, `7.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
-
-    func received(at time: Double) {
-        progress.withLock { progress in
-            progress.frames += 1
-            progress.lastTime = time
-        }
-    }
-
-    func write(_ result: DetectorResult, frame: Frame?) throws {
-        guard let faces = result.faces else { return }
-        progress.withLock { progress in
-            progress.analysed += 1
-            if !faces.isEmpty { progress.withFace += 1 }
-        }
-    }
-
-    /// The progress when the socket closed.
-    func progress(ended: Bool) -> ParticipantSession.StimulusProgress {
-        progress.withLock { progress in
-            var final = progress
-            final.ended = ended
-            if let duration, let last = progress.lastTime {
-                final.coverage = ended ? 1 : min(1, (last + interval) / duration)
-                final.coverage = (final.coverage * 1000).rounded() / 1000
-            }
-            return final
-        }
-    }
-
-    func unreadable(_ error: MienError) { outbox?.send(LiveMessage.failure(ErrorBody(error)).text()) }
-    func finish(_ end: InputEnd) throws {}
-    func fail(_ error: MienError) {}
 }

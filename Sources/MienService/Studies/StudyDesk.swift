@@ -2,8 +2,11 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import ServiceLifecycle
+import Synchronization
 
-/// Every study folder under `mien serve --studies PARENT`, by name (the folder's name).
+/// Every study folder under `mien serve --studies PARENT`, by name (the folder's name), and what they share:
+/// the machine's analysis budget, the consent limits per address, and the shutdown.
 ///
 /// A folder that is not a study, or whose settings or stimuli do not check, is not served; why is logged at
 /// start and `GET /studies` (researcher) lists it.
@@ -13,10 +16,18 @@ final class StudyDesk: Sendable {
     /// Folders that could not be served, with the reason.
     let refused: [String: String]
     let dashboards: DashboardCache
+    let budget: AnalysisBudget
+    let consents = ConsentLimiter()
+    /// Set when the server begins to shut down: no socket is opened, queued pages are told it restarts.
+    private let stoppingFlag = Atomic<Bool>(false)
 
     /// - Throws: `.notFound` when `parent` is not a folder.
-    init(parent: URL, logger: Logger = CollectedStudy.logger) throws {
+    init(
+        parent: URL, budget: AnalysisBudget, logger: Logger = CollectedStudy.logger,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws {
         self.parent = parent
+        self.budget = budget
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
@@ -24,14 +35,24 @@ final class StudyDesk: Sendable {
         }
         var studies: [String: CollectedStudy] = [:]
         var refused: [String: String] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: parent.path)
+        } catch {
+            throw MienError(.ioFailure, "--studies: the folder cannot be listed (\(error))", input: parent.path)
+        }
         for name in names.sorted() where CollectionFolder.isCollected(parent.appendingPathComponent(name)) {
             guard CollectionSettings.isName(name) else {
                 refused[name] = "a study's folder name is 1-64 letters, digits, '_' or '-'"
                 continue
             }
             do {
-                studies[name] = try CollectedStudy(folder: parent.appendingPathComponent(name))
+                let study = try CollectedStudy(folder: parent.appendingPathComponent(name), clock: clock)
+                studies[name] = study
+                let counts = study.sessions.reduce(into: [String: Int]()) { $0[$1.state.rawValue, default: 0] += 1 }
+                logger.info(
+                    "study \(name) served: \(counts.isEmpty ? "no participant yet" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))"
+                )
             } catch {
                 refused[name] = (error as? MienError)?.description ?? "\(error)"
                 logger.error("study \(name) is not served: \(refused[name] ?? "")")
@@ -49,5 +70,37 @@ final class StudyDesk: Sendable {
             throw ServiceRefusal(status: .notFound, code: "notFound", message: "no study of that name is served here")
         }
         return study
+    }
+
+    /// Whether the server is shutting down.
+    var stopping: Bool { stoppingFlag.load(ordering: .relaxed) }
+
+    /// Tells every open study socket the server restarts (the pages come back by themselves when it is up
+    /// again) and waits, `grace` at most, for each to record what it measured.
+    func stop(grace: Duration) async {
+        stoppingFlag.store(true, ordering: .relaxed)
+        let open = studies.values.flatMap { study in study.state.withLock { Array($0.open.values) } }
+        guard !open.isEmpty else { return }
+        CollectedStudy.logger.info(
+            "studies: the server is stopping; \(open.count) participant socket(s) told it restarts")
+        for socket in open { socket.close(.serverRestarting) }
+        await withTaskGroup(of: Void.self) { group in
+            for socket in open { group.addTask { await socket.done.wait(timeout: grace) } }
+        }
+    }
+}
+
+/// Shuts the studies down before the HTTP server: pages in a stimulus are told the server restarts and their
+/// measurements are recorded, while the sockets are still open to say so.
+///
+/// Listed after the application in the service group, whose graceful shutdown goes in reverse order, so it runs
+/// first.
+struct StudiesShutdown: Service {
+    let desk: StudyDesk
+    let grace: Duration
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await desk.stop(grace: grace)
     }
 }

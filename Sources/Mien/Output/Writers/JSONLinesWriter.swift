@@ -10,6 +10,8 @@ public final class JSONLinesWriter: ResultWriter {
     private let file: AtomicFile?
     private let stream: ((Data) throws -> Void)?
     private let encoder = JSONLinesWriter.makeEncoder()
+    /// Whether a failed input leaves its temporary file (every frame written before the failure) for a recovery.
+    private let keepsCheckpoint: Bool
 
     /// The encoder every JSON form of a result uses: sorted keys, slashes unescaped.
     public static func makeEncoder() -> JSONEncoder {
@@ -23,12 +25,23 @@ public final class JSONLinesWriter: ResultWriter {
     public init(path: String) throws {
         file = try AtomicFile(path: path)
         stream = nil
+        keepsCheckpoint = false
+    }
+
+    /// Writes to `path` as `init(path:)` does; when `keepsCheckpoint`, a failed input (a full disk) leaves its
+    /// temporary file instead of deleting it, so what was measured can be recovered
+    /// (`CollectionFolder.recover`).
+    package init(path: String, keepsCheckpoint: Bool) throws {
+        file = try AtomicFile(path: path)
+        stream = nil
+        self.keepsCheckpoint = keepsCheckpoint
     }
 
     /// Hands every line (with its line break) to `stream`, which throws when it cannot take it.
     public init(stream: @escaping (Data) throws -> Void) {
         file = nil
         self.stream = stream
+        keepsCheckpoint = false
     }
 
     /// The JSON line of `result`, with its line break.
@@ -46,5 +59,7 @@ public final class JSONLinesWriter: ResultWriter {
 
     public func finish(_ end: InputEnd) throws { try file?.commit() }
 
-    public func fail(_ error: MienError) { file?.abandon() }
+    public func fail(_ error: MienError) {
+        if keepsCheckpoint { file?.release() } else { file?.abandon() }
+    }
 }

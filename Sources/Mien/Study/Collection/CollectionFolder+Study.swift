@@ -7,10 +7,13 @@ extension CollectionFolder {
     /// - Parameters:
     ///   - manifest: the manifest to read (`manifest.csv`, or a caller's copy of it).
     ///   - watched: whether the episode tracker followed a metric in the analysis.
+    ///   - minimumShare: a row measured for less of its stimulus (the manifest's `measured`) is excluded, saying
+    ///     so; an incomplete viewer measured enough is included and labelled (the study's `minimumShare`).
     /// - Returns: each row's series, in the manifest's order; a row whose files cannot be read is excluded with
     ///   the reason.
     package static func series(
-        of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
+        of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool,
+        minimumShare: Double? = nil
     ) -> [ParticipantSeries] {
         var byLine: [Int: ParticipantSeries] = [:]
         for recording in manifest.recordings {
@@ -32,8 +35,27 @@ extension CollectionFolder {
                 }
             }
         }
-        return manifest.rows.compactMap { byLine[$0.line] }
+        return manifest.rows.compactMap { row in
+            guard var series = byLine[row.line] else { return nil }
+            if let measured = row.measured, let status = row.status, status != "complete" {
+                let who =
+                    switch status {
+                    case "started": "still taking part"
+                    case "screenedOut": "screened out"
+                    default: "incomplete viewer"
+                    }
+                let words = "\(who): \(percent(measured)) of the stimulus measured"
+                if let minimumShare, measured < minimumShare - 1e-9, series.included {
+                    series.exclusion = "\(words) (the study's minimum \(percent(minimumShare)))"
+                } else {
+                    series.notes.append(words)
+                }
+            }
+            return series
+        }
     }
+
+    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     /// The study so far, from `manifest.csv`; nil while no participant has been measured.
     /// - Throws: `.unreadable` / `.corruptData` naming the manifest when it cannot be read.

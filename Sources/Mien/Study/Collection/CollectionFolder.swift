@@ -8,9 +8,11 @@ package import Foundation
 /// stimuli/<file>                    the stimuli, checked by SHA-256
 /// participants/<id>/session.json    ParticipantSession
 /// participants/<id>/<stimulus>.jsonl, .csv, .events.csv, .summary.json   as `mien analyze --output` writes them
+/// participants/<id>/<stimulus>.attempt<n>.jsonl, …   an earlier, interrupted attempt (listed in session.json)
 /// participants/<id>/recording.webm  the webcam, only with `record`
 /// manifest.csv                      one row per participant and stimulus measured, onset 0 on stimulus time
 /// recorded.csv                      with `record`: the uploaded recordings with their measured onsets
+/// fieldwork.json                    counts of those who declined or found the study full (no ID, no data)
 /// ```
 /// Every file is written whole under a temporary name and renamed into place (`AtomicFile`), so a crash leaves
 /// the earlier version, never half of one.
@@ -24,6 +26,7 @@ package struct CollectionFolder: Sendable {
     package var participants: URL { url.appendingPathComponent("participants") }
     package var manifest: URL { url.appendingPathComponent("manifest.csv") }
     package var recordedManifest: URL { url.appendingPathComponent("recorded.csv") }
+    package var fieldwork: URL { url.appendingPathComponent("fieldwork.json") }
 
     /// The folder of one participant; `id` must pass `CollectionSettings.isName` (checked by the caller before
     /// any path is made from it).
@@ -97,10 +100,11 @@ package struct CollectionFolder: Sendable {
 
     /// Writes `manifest.csv` (and `recorded.csv` when any recording is complete) from the sessions: one row per
     /// participant and stimulus with frames measured, onset 0 (the frames carry stimulus time), the stimulus's
-    /// duration, and the group.
+    /// duration, the group, the participant's state and the share of the stimulus measured (`mien study`
+    /// excludes a row measured for less than the study's minimum and labels an incomplete viewer's).
     /// - Throws: `.ioFailure` naming the file.
     package func writeManifests(_ sessions: [ParticipantSession], settings: CollectionSettings) throws {
-        var live = "recording,participant,stimulus,onset,duration,group\n"
+        var live = "recording,participant,stimulus,onset,duration,group,status,measured\n"
         var recorded = live
         var anyRecorded = false
         for session in sessions.sorted(by: { $0.participant < $1.participant }) {
@@ -108,11 +112,13 @@ package struct CollectionFolder: Sendable {
                 guard let progress = session.stimuli[stimulus.name], progress.frames > 0 else { continue }
                 let name = Self.recordingName(participant: session.participant, stimulus: stimulus.name)
                 let duration = Self.number(stimulus.duration)
-                live += "\(name),\(session.participant),\(stimulus.name),0,\(duration),\(session.group ?? "")\n"
+                let tail =
+                    "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(Self.number(progress.coverage))"
+                live += "\(name),\(session.participant),\(stimulus.name),0,\(tail)\n"
                 if session.recordingComplete, let onset = progress.recordingOnset {
                     anyRecorded = true
                     recorded +=
-                        "participants/\(session.participant)/recording.webm,\(session.participant),\(stimulus.name),\(Self.number(onset)),\(duration),\(session.group ?? "")\n"
+                        "participants/\(session.participant)/recording.webm,\(session.participant),\(stimulus.name),\(Self.number(onset)),\(tail)\n"
                 }
             }
         }

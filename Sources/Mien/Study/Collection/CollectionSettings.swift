@@ -19,12 +19,15 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         package var sha256: String
         /// Its length in seconds (the container's frame count over its rate).
         package var duration: Double
+        /// Its picture's width over its height (nil in folders made before it was recorded).
+        package var aspect: Double?
 
-        package init(name: String, file: String, sha256: String, duration: Double) {
+        package init(name: String, file: String, sha256: String, duration: Double, aspect: Double? = nil) {
             self.name = name
             self.file = file
             self.sha256 = sha256
             self.duration = duration
+            self.aspect = aspect
         }
     }
 
@@ -50,8 +53,26 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         package var maximumAngle: Double = 25
         /// Seconds the check must pass without a break.
         package var seconds: Double = 2
+        /// Seconds one try may take before the page says the face could not be framed and offers another.
+        package var timeoutSeconds: Double = 60
+        /// Tries before the participant is screened out ("no face").
+        package var attempts: Int = 3
 
         package init() {}
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let standard = Framing()
+            minimumFacePixels =
+                try container.decodeIfPresent(Double.self, forKey: .minimumFacePixels) ?? standard.minimumFacePixels
+            minimumBrightness =
+                try container.decodeIfPresent(Double.self, forKey: .minimumBrightness) ?? standard.minimumBrightness
+            maximumAngle = try container.decodeIfPresent(Double.self, forKey: .maximumAngle) ?? standard.maximumAngle
+            seconds = try container.decodeIfPresent(Double.self, forKey: .seconds) ?? standard.seconds
+            timeoutSeconds =
+                try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds) ?? standard.timeoutSeconds
+            attempts = try container.decodeIfPresent(Int.self, forKey: .attempts) ?? standard.attempts
+        }
     }
 
     package var stimuli: [Stimulus]
@@ -68,19 +89,24 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     package var completionURL: String?
     /// Camera frames per second the page sends during a stimulus.
     package var frameRate: Double
-    /// Participants who may start; nil: no cap.
+    /// Participants who may start watching (a consent that never reached a stimulus does not count); nil: no
+    /// cap.
     package var maximumParticipants: Int?
     /// The longest side of a camera frame the page sends, in pixels (the server refuses larger ones).
     package var maximumFrameSide: Int
     /// The largest webcam recording accepted, in bytes (with `record`).
     package var maximumRecordingBytes: Int
     package var framing: Framing
+    package var fieldwork: Fieldwork
+    package var stored: Stored
+    package var researcher: Researcher
 
     /// - Throws: `.invalidOptions` naming the field that is not valid.
     package init(
         stimuli: [Stimulus], groups: [String] = [], order: Order = .fixed, consent: String, record: Bool = false,
         completionURL: String? = nil, frameRate: Double = 10, maximumParticipants: Int? = nil,
-        maximumFrameSide: Int = 1280, maximumRecordingBytes: Int = 512 << 20, framing: Framing = Framing()
+        maximumFrameSide: Int = 1280, maximumRecordingBytes: Int = 512 << 20, framing: Framing = Framing(),
+        fieldwork: Fieldwork = Fieldwork(), stored: Stored = Stored(), researcher: Researcher = Researcher()
     ) throws {
         self.stimuli = stimuli
         self.groups = groups
@@ -93,6 +119,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         self.maximumFrameSide = maximumFrameSide
         self.maximumRecordingBytes = maximumRecordingBytes
         self.framing = framing
+        self.fieldwork = fieldwork
+        self.stored = stored
+        self.researcher = researcher
         try validate()
     }
 
@@ -109,6 +138,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         maximumFrameSide = try container.decodeIfPresent(Int.self, forKey: .maximumFrameSide) ?? 1280
         maximumRecordingBytes = try container.decodeIfPresent(Int.self, forKey: .maximumRecordingBytes) ?? 512 << 20
         framing = try container.decodeIfPresent(Framing.self, forKey: .framing) ?? Framing()
+        fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
+        stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
+        researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
         try validate()
     }
 
@@ -151,13 +183,13 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         }
         guard maximumFrameSide >= 64 else { throw refuse("maximumFrameSide must be at least 64 pixels") }
         guard maximumRecordingBytes > 0 else { throw refuse("maximumRecordingBytes must be positive") }
-        if let completionURL {
-            guard let url = URL(string: completionURL), ["https", "http"].contains(url.scheme?.lowercased() ?? "")
-            else { throw refuse("the completion URL must be an http(s) URL, got '\(completionURL)'") }
+        if let completionURL { try Self.checkURL(completionURL, name: "the completion URL") }
+        guard framing.seconds >= 0, framing.maximumAngle > 0, framing.minimumFacePixels >= 0,
+            framing.timeoutSeconds > framing.seconds, framing.attempts >= 1
+        else {
+            throw refuse("the framing check's limits must be positive (and its timeout longer than its seconds)")
         }
-        guard framing.seconds >= 0, framing.maximumAngle > 0, framing.minimumFacePixels >= 0 else {
-            throw refuse("the framing check's limits must be positive")
-        }
+        try fieldwork.validate(groups: groups, frameRate: frameRate)
     }
 
     /// Reads and validates a study folder's settings.

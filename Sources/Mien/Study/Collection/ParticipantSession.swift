@@ -7,13 +7,37 @@ import Foundation
 /// consent is kept only as its SHA-256, so the file cannot be used to write as them.
 package struct ParticipantSession: Sendable, Codable, Equatable {
     /// Where a participant is in the flow.
-    package enum State: String, Sendable, Codable {
+    package enum State: String, Sendable, Codable, CaseIterable {
         /// Agreed; camera, framing check or a stimulus under way.
         case started
-        /// Watched every stimulus to its end.
+        /// Watched every stimulus to its end, each measured for at least the study's minimum share.
         case complete
-        /// Left before the end (tab closed, network lost, reload, server restarted); what was measured is kept.
+        /// Left before the end (tab closed, network lost, reload, server restarted, results not saved); what
+        /// was measured is kept, and the same ID may come back within the study's re-entry window.
         case incomplete
+        /// Could not take part (no camera, no face framed, a stimulus measured too little every time); sent
+        /// back to the panel with the study's screen-out code.
+        case screenedOut
+    }
+
+    /// Why a participant is incomplete or screened out, as a code the dashboard counts by.
+    package enum Reason: String, Sendable, Codable, CaseIterable {
+        /// The socket of a stimulus closed before its end (tab closed, reload, network lost).
+        case left
+        /// The server stopped or restarted during the session.
+        case serverStopped
+        /// The server could not save their results (a full disk, an I/O error).
+        case notSaved
+        /// No message for the idle limit.
+        case idle
+        /// The camera could not be turned on.
+        case noCamera
+        /// The framing check did not pass in the tries the study allows.
+        case noFace
+        /// A stimulus was measured for less than the study's minimum share in every attempt allowed.
+        case tooLittleMeasured
+        /// The study reached its cap of participants watching before this one started.
+        case studyFull
     }
 
     /// What was measured of one stimulus.
@@ -26,47 +50,121 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         package var withFace = 0
         /// The last frame's stimulus time, in seconds.
         package var lastTime: Double?
-        /// Share of the stimulus's duration the frames span, 0...1 (from its start to the last frame plus one
-        /// frame interval).
+        /// Share of the stimulus's duration measured, 0...1: the time around each analysed frame (up to the
+        /// study's `Fieldwork.frameSpan`), so gaps count as missing.
         package var coverage = 0.0
+        /// Share of the stimulus's duration measured with a face, 0...1 (as `coverage`, frames with a face only).
+        package var faceCoverage: Double?
         /// Whether the page said the stimulus played to its end.
         package var ended = false
+        /// The lowest frame rate the server asked the page for during the stimulus (frames per second).
+        package var lowestRate: Double?
         /// Where in the webcam recording the stimulus started, in seconds (with `record`).
         package var recordingOnset: Double?
 
         package init() {}
+
+        /// Share of the frames received that were analysed (1 when none arrived).
+        package var analysedShare: Double { frames > 0 ? Double(analysed) / Double(frames) : 1 }
+    }
+
+    /// An earlier, interrupted attempt at a stimulus: its files are kept apart
+    /// (`<stimulus>.attempt<number>.jsonl`, …) and listed here, never in the manifest.
+    package struct Attempt: Sendable, Codable, Equatable {
+        package var stimulus: String
+        /// 1 for the first attempt.
+        package var number: Int
+        package var progress: StimulusProgress
+        /// Why it ended early, in words.
+        package var reason: String
+        /// When it was set aside (ISO 8601).
+        package var ended: String
+
+        package init(stimulus: String, number: Int, progress: StimulusProgress, reason: String, ended: String) {
+            self.stimulus = stimulus
+            self.number = number
+            self.progress = progress
+            self.reason = reason
+            self.ended = ended
+        }
     }
 
     package var participant: String
+    /// The participant's place in the order of consents, from 1 (the server's log names participants by it).
+    package var number: Int
     package var group: String?
     /// The stimuli in the order this participant watches them.
     package var order: [String]
     package var state: State
-    /// ISO 8601 times of consent and of the end (complete or left).
+    /// ISO 8601 times of consent and of the end (complete, left, screened out).
     package var started: String
     package var finished: String?
+    /// The last time a socket or request of theirs was seen (ISO 8601).
+    package var lastSeen: String?
+    /// When they first started a stimulus (nil: never; the study's cap counts only those who did).
+    package var watchingSince: String?
+    /// Where they are or were: `consent`, `framing`, a stimulus's name, `upload` or `done`.
+    package var step: String
     /// SHA-256 (hex) of the participant's token.
     package var tokenDigest: String
     package var stimuli: [String: StimulusProgress]
+    /// Earlier attempts of stimuli, in the order they were set aside.
+    package var attempts: [Attempt]
     /// Framing checks that ended without passing (the page closed or gave up while the face was not framed).
     package var framingFailures: Int
-    /// Why the participant is incomplete, in words (`nil` while started or when complete).
+    /// Why the participant is incomplete or screened out, in words (`nil` while started or when complete).
     package var reason: String?
+    package var reasonCode: Reason?
+    /// Times the same ID came back after leaving.
+    package var reentries: Int
+    /// The completion code they were given.
+    package var code: String?
     /// The webcam recording's bytes received so far, and whether the upload finished (with `record`).
     package var recordingBytes: Int
     package var recordingComplete: Bool
 
-    package init(participant: String, group: String?, order: [String], tokenDigest: String, started: String) {
+    package init(
+        participant: String, number: Int, group: String?, order: [String], tokenDigest: String, started: String
+    ) {
         self.participant = participant
+        self.number = number
         self.group = group
         self.order = order
         state = .started
         self.started = started
+        lastSeen = started
+        step = "consent"
         self.tokenDigest = tokenDigest
         stimuli = [:]
+        attempts = []
         framingFailures = 0
+        reentries = 0
         recordingBytes = 0
         recordingComplete = false
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        participant = try container.decode(String.self, forKey: .participant)
+        number = try container.decodeIfPresent(Int.self, forKey: .number) ?? 0
+        group = try container.decodeIfPresent(String.self, forKey: .group)
+        order = try container.decode([String].self, forKey: .order)
+        state = try container.decode(State.self, forKey: .state)
+        started = try container.decode(String.self, forKey: .started)
+        finished = try container.decodeIfPresent(String.self, forKey: .finished)
+        lastSeen = try container.decodeIfPresent(String.self, forKey: .lastSeen)
+        watchingSince = try container.decodeIfPresent(String.self, forKey: .watchingSince)
+        step = try container.decodeIfPresent(String.self, forKey: .step) ?? "consent"
+        tokenDigest = try container.decode(String.self, forKey: .tokenDigest)
+        stimuli = try container.decodeIfPresent([String: StimulusProgress].self, forKey: .stimuli) ?? [:]
+        attempts = try container.decodeIfPresent([Attempt].self, forKey: .attempts) ?? []
+        framingFailures = try container.decodeIfPresent(Int.self, forKey: .framingFailures) ?? 0
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        reasonCode = try container.decodeIfPresent(Reason.self, forKey: .reasonCode)
+        reentries = try container.decodeIfPresent(Int.self, forKey: .reentries) ?? 0
+        code = try container.decodeIfPresent(String.self, forKey: .code)
+        recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
+        recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
     }
 
     /// The share of the study's stimuli time this participant was measured for, 0...1.
@@ -74,5 +172,32 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
         let covered = settings.stimuli.reduce(0) { $0 + (stimuli[$1.name]?.coverage ?? 0) * $1.duration }
         return total > 0 ? covered / total : 0
+    }
+
+    /// Share of the study's stimuli time measured with a face, 0...1 (nil before any frame).
+    package func faceShare(of settings: CollectionSettings) -> Double? {
+        guard stimuli.values.contains(where: { $0.faceCoverage != nil }) else { return nil }
+        let total = settings.stimuli.reduce(0) { $0 + $1.duration }
+        let covered = settings.stimuli.reduce(0) { $0 + (stimuli[$1.name]?.faceCoverage ?? 0) * $1.duration }
+        return total > 0 ? covered / total : 0
+    }
+
+    /// Share of the frames received that were analysed, over every stimulus (nil before any frame).
+    package var analysedShare: Double? {
+        let frames = stimuli.values.reduce(0) { $0 + $1.frames }
+        return frames > 0 ? Double(stimuli.values.reduce(0) { $0 + $1.analysed }) / Double(frames) : nil
+    }
+
+    /// Attempts made at `stimulus` so far (the current one included, if any).
+    package func attemptCount(_ stimulus: String) -> Int {
+        attempts.filter { $0.stimulus == stimulus }.count + (stimuli[stimulus] == nil ? 0 : 1)
+    }
+
+    /// Whether every stimulus played to its end, each measured for at least `minimumShare` of its time.
+    package func measuredEnough(minimumShare: Double) -> Bool {
+        order.allSatisfy { name in
+            guard let progress = stimuli[name] else { return false }
+            return progress.ended && progress.coverage >= minimumShare - 1e-9
+        }
     }
 }

@@ -1,0 +1,120 @@
+/// What a collected study stores, in words, made from its settings: the consent template and `STORED.md` say it
+/// from here, so they name exactly what the server keeps (every field of a face's row is listed in `fields`,
+/// which a test checks against real rows).
+package enum CollectionDisclosure {
+    /// One kind of data kept for each analysed camera picture.
+    package struct Field: Sendable, Equatable {
+        /// The keys of a face in the JSON Lines that hold it.
+        package var keys: [String]
+        /// In words, for a participant.
+        package var words: String
+    }
+
+    /// What a face's row holds, for a study that stores `stored`.
+    package static func fields(_ stored: CollectionSettings.Stored) -> [Field] {
+        var fields: [Field] = [
+            Field(
+                keys: ["faceId", "faceBounds", "confidence", "quality", "flags"],
+                words:
+                    "where your face is in the camera picture (a box, in pixels), how sure the software is that it is a face, and how well lit and sharp it is"
+            ),
+            Field(
+                keys: ["orientation"],
+                words:
+                    "how your head is turned (up/down, left/right, tilt, in degrees) and the distance between your eyes in pixels"
+            ),
+            Field(keys: ["gaze", "lookingAtCamera"], words: "where your eyes look, and whether at the camera"),
+            Field(
+                keys: ["expressions", "lipTighten"],
+                words:
+                    "scores of 21 facial expressions (smile, brow raise, eye closure and others, with left and right sides), from which blinks are counted"
+            ),
+            Field(keys: ["emoji"], words: "scores of 14 emoji-like expressions"),
+            Field(
+                keys: ["emotions", "valence", "engagement"],
+                words:
+                    "scores of 7 emotions and neutral, how positive (valence) and how expressive (engagement) you look"),
+        ]
+        if stored.landmarks {
+            fields.append(
+                Field(
+                    keys: ["facePoints"],
+                    words:
+                        "34 points on your face (eyebrows, eyes, nose, mouth, chin), in camera pixels: they describe the shape of your face"
+                ))
+        }
+        if stored.appearance {
+            fields.append(
+                Field(
+                    keys: ["gender", "age", "ageYears", "glasses"],
+                    words:
+                        "the software's guess of your gender, your age (a range and in years) and whether you wear glasses; estimated from your face, not asked"
+                ))
+        }
+        return fields
+    }
+
+    /// The bullet list of what each analysed picture leaves.
+    package static func perFrame(_ stored: CollectionSettings.Stored) -> String {
+        (["the time of the picture on the video you watched"] + fields(stored).map(\.words))
+            .map { "- \($0)" }.joined(separator: "\n")
+    }
+
+    /// The consent text a study gets when none is given: what is measured and kept, who to ask, to adapt.
+    package static func consent(_ settings: CollectionSettings) -> String {
+        let contact =
+            settings.researcher.contact ?? "[CONTACT: how participants reach the researchers, e.g. an e-mail address]"
+        let who = settings.researcher.name.map { " run by \($0)" } ?? ""
+        return """
+            # Taking part
+
+            This study\(who) shows you \(settings.stimuli.count == 1 ? "a short video" : "\(settings.stimuli.count) short videos") while your webcam is on. Software on the study's server (Mien) measures your face in the camera's pictures as they arrive, about \(Int(settings.frameRate)) times a second.
+
+            \(settings.record ? "Your webcam is also recorded while you watch, and the recording is uploaded to the study's server after the videos, where it is kept for the study." : "No picture or video of you is kept: each picture is measured and then deleted. Only these numbers are kept:")
+
+            For each picture:
+            \(perFrame(settings.stored))
+
+            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started and finished, and how much of each video was measured.
+
+            You may stop at any time by closing this page; what was measured until then is kept unless you ask for it to be deleted. To ask a question, or to have every file of yours deleted, write to \(contact) with your participant ID.
+
+            By choosing "I agree" you consent to taking part on these terms.
+            """
+    }
+
+    /// What the study folder will hold, for whoever audits it (`STORED.md`).
+    package static func storedNote(_ settings: CollectionSettings) -> String {
+        let omitted =
+            [
+                settings.stored.landmarks ? nil : "facial points (--no-landmarks)",
+                settings.stored.appearance ? nil : "gender, age and glasses (--no-appearance: not even estimated)",
+            ].compactMap { $0 }
+        return """
+            # What this study stores
+
+            Written by `mien study init` from the study's settings; `mien serve --studies` keeps to it.
+
+            - `settings.json`, `consent.md`, `stimuli/`: the study as it was set up (stimuli checked by SHA-256).
+            - `participants/ID/session.json`: per participant, the ID they came with, their number, group and order of \
+            stimuli, when they started, were last seen and finished, the step they reached, per stimulus how many camera \
+            frames arrived, were analysed and showed a face and the share of the stimulus measured, earlier interrupted \
+            attempts, framing failures, why they are incomplete or screened out, and their completion code. Their \
+            session token is kept only as its SHA-256.
+            - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json` (and `STIMULUS.attemptN.*` for an \
+            earlier, interrupted attempt): for each analysed camera picture:
+            \(perFrame(settings.stored).split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
+              then the episodes (when each expression or emotion started, peaked and ended) and a summary per face.
+            \(omitted.isEmpty ? "" : "- Not stored: \(omitted.joined(separator: "; ")).\n")\
+            - `manifest.csv`: one row per participant and stimulus measured; `fieldwork.json`: counts of people who \
+            declined or found the study full (no ID, nothing else).
+            \(settings.record ? "- `participants/ID/recording.webm`: the participant's webcam during the stimuli (--record), and `recorded.csv` listing each with the stimuli's onsets in it." : "- No picture or video of any participant: each camera frame is analysed in memory and dropped.")
+            - Not stored: IP addresses (consents are limited per address in memory only), browsers, names.
+
+            Deleting a participant (the dashboard's button, or `DELETE /studies/NAME/participants/ID` with the service \
+            token) removes their folder and their manifest rows. Contact for participants: \
+            \(settings.researcher.contact ?? "NOT SET (give --contact to mien study init, or edit settings.json and consent.md)").
+
+            """
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+
+/// The frames per second this machine analyses, shared by every study socket: a busy server asks pages for a
+/// lower frame rate (down to each study's floor) before it makes anyone wait, and those who wait are let in
+/// first come, first served, those already watching a study first.
+///
+/// Each socket holds a lease of the rate its study asks for; when the leases ask for more than the budget, every
+/// one is scaled down alike (never below its floor), and each page is told its new rate. A socket is admitted
+/// when the floors of the leases open, its own included, fit the budget; otherwise it waits in the queue.
+/// Framing sockets count only while their frames flow.
+///
+/// The budget starts at the measured capacity (`ServiceOptions.analysisFramesPerSecond`) and follows what the
+/// detectors report: when the sockets' frames are dropped for want of time (more than 3 % in a 2 s window),
+/// it shrinks by 15 %; when they all are analysed, it grows back by 5 % a window. So a machine slower than the
+/// one measured, or one shared with other work, slows pages down rather than losing their frames.
+final class AnalysisBudget: Sendable {
+    /// The capacity measured, frames per second.
+    let capacity: Double
+
+    struct Lease: Sendable {
+        var rate: Double
+        var floor: Double
+        var flowing: Bool
+        var told: Double
+        var onRate: @Sendable (Double) -> Void
+    }
+
+    struct Waiter: Sendable {
+        var ticket: UUID
+        var priority: Bool
+        var arrived: ContinuousClock.Instant
+        var seen: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var budget: Double
+        var leases: [UUID: Lease] = [:]
+        var queue: [Waiter] = []
+        var window = (received: 0, analysed: 0)
+        var windowStart: ContinuousClock.Instant
+    }
+    private let state: Mutex<State>
+
+    /// Seconds a waiter that stopped asking stays in the queue.
+    static let staleWaiter = Duration.seconds(10)
+    /// The adaptation's window.
+    static let window = Duration.seconds(2)
+
+    init(framesPerSecond: Double) {
+        capacity = framesPerSecond
+        state = Mutex(State(budget: framesPerSecond, windowStart: .now))
+    }
+
+    /// Where a socket stands.
+    enum Admission: Equatable {
+        /// In, at this rate (frames per second).
+        case admitted(rate: Double)
+        /// Waiting: its place in the queue (from 1) and how many wait.
+        case queued(position: Int, waiting: Int)
+    }
+
+    /// Asks for a place for `ticket` (call again, about once a second, while queued).
+    /// - Parameters:
+    ///   - rate: the frame rate its study asks for; `floor`: the lowest it may be slowed to.
+    ///   - priority: the participant is already watching the study (they go before newcomers).
+    ///   - flowing: whether its frames count at once (a framing socket counts only once frames flow).
+    ///   - onRate: told each new rate the page should send at (not under the lock).
+    func admit(
+        _ ticket: UUID, rate: Double, floor: Double, priority: Bool, flowing: Bool = true,
+        onRate: @escaping @Sendable (Double) -> Void
+    ) -> Admission {
+        let now = ContinuousClock.now
+        let (admission, notices) = state.withLock { state -> (Admission, [(@Sendable (Double) -> Void, Double)]) in
+            if let lease = state.leases[ticket] { return (.admitted(rate: lease.told), []) }
+            state.queue.removeAll { now - $0.seen > Self.staleWaiter }
+            if let index = state.queue.firstIndex(where: { $0.ticket == ticket }) {
+                state.queue[index].seen = now
+            } else {
+                state.queue.append(Waiter(ticket: ticket, priority: priority, arrived: now, seen: now))
+            }
+            state.queue.sort { ($0.priority ? 0 : 1, $0.arrived) < ($1.priority ? 0 : 1, $1.arrived) }
+            let position = state.queue.firstIndex { $0.ticket == ticket } ?? 0
+            let floors = state.leases.values.filter(\.flowing).reduce(0) { $0 + $1.floor }
+            guard position == 0, floors + (flowing ? floor : 0) <= state.budget + 1e-9 else {
+                return (.queued(position: position + 1, waiting: state.queue.count), [])
+            }
+            state.queue.removeFirst()
+            state.leases[ticket] = Lease(rate: rate, floor: floor, flowing: flowing, told: rate, onRate: onRate)
+            let notices = Self.allocate(&state, except: ticket)
+            return (.admitted(rate: state.leases[ticket]?.told ?? rate), notices)
+        }
+        for (tell, rate) in notices { tell(rate) }
+        return admission
+    }
+
+    /// A queued socket that gave up (closed while waiting).
+    func leave(_ ticket: UUID) {
+        state.withLock { state in state.queue.removeAll { $0.ticket == ticket } }
+    }
+
+    /// A socket that closed: its share goes to the others.
+    func release(_ ticket: UUID) {
+        let notices = state.withLock { state in
+            state.queue.removeAll { $0.ticket == ticket }
+            guard state.leases.removeValue(forKey: ticket) != nil else {
+                return [(@Sendable (Double) -> Void, Double)]()
+            }
+            return Self.allocate(&state)
+        }
+        for (tell, rate) in notices { tell(rate) }
+    }
+
+    /// Whether a lease's frames flow now (a framing socket counts only then).
+    func setFlowing(_ ticket: UUID, _ flowing: Bool) {
+        let notices = state.withLock { state in
+            guard var lease = state.leases[ticket], lease.flowing != flowing else {
+                return [(@Sendable (Double) -> Void, Double)]()
+            }
+            lease.flowing = flowing
+            state.leases[ticket] = lease
+            return Self.allocate(&state)
+        }
+        for (tell, rate) in notices { tell(rate) }
+    }
+
+    /// Frames a stimulus socket received and had analysed since its last report (the budget follows the
+    /// share dropped).
+    func report(received: Int, analysed: Int) {
+        let now = ContinuousClock.now
+        let notices = state.withLock { state -> [(@Sendable (Double) -> Void, Double)] in
+            state.window.received += received
+            state.window.analysed += analysed
+            guard now - state.windowStart >= Self.window else { return [] }
+            let (received, analysed) = state.window
+            state.window = (0, 0)
+            state.windowStart = now
+            guard received >= 20 else { return [] }
+            let share = Double(analysed) / Double(received)
+            let before = state.budget
+            if share < 0.97 {
+                state.budget = max(capacity * 0.2, state.budget * 0.85)
+            } else if share >= 0.995 {
+                state.budget = min(capacity, state.budget * 1.05)
+            }
+            return abs(state.budget - before) > 1e-9 ? Self.allocate(&state) : []
+        }
+        for (tell, rate) in notices { tell(rate) }
+    }
+
+    /// The budget now, the leases flowing, and those waiting (the dashboard, `/metrics`).
+    var load: (budget: Double, open: Int, flowing: Int, waiting: Int, asked: Double) {
+        state.withLock { state in
+            let flowing = state.leases.values.filter(\.flowing)
+            return (
+                state.budget, state.leases.count, flowing.count, state.queue.count, flowing.reduce(0) { $0 + $1.told }
+            )
+        }
+    }
+
+    /// Scales every flowing lease's rate alike to fit the budget, never below its floor, rounded to a quarter
+    /// frame per second; returns the pages to tell (a change of a quarter frame or more).
+    private static func allocate(_ state: inout State, except skipped: UUID? = nil) -> [(
+        @Sendable (Double) -> Void, Double
+    )] {
+        let asked = state.leases.values.filter(\.flowing).reduce(0) { $0 + $1.rate }
+        let scale = asked > state.budget ? state.budget / asked : 1
+        var notices: [(@Sendable (Double) -> Void, Double)] = []
+        for (ticket, var lease) in state.leases {
+            let rate = max(lease.floor, (lease.rate * scale * 4).rounded(.down) / 4)
+            guard abs(rate - lease.told) >= 0.25 else { continue }
+            lease.told = rate
+            state.leases[ticket] = lease
+            if ticket != skipped { notices.append((lease.onRate, rate)) }
+        }
+        return notices
+    }
+}

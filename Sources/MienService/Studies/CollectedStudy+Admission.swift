@@ -1,0 +1,284 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Mien
+import Synchronization
+
+/// Consent, coming back, and the ways out: who may take part, in which group and order, and what a page is told
+/// when someone cannot.
+extension CollectedStudy {
+    /// What consent (or coming back) gives the page: the participant's ID, token, group, order of stimuli, and
+    /// where they are.
+    struct Admission: Codable, Sendable {
+        var participant: String
+        var token: String
+        var group: String?
+        var order: [String]
+        /// The stimuli watched to their end and measured enough: the page goes on with the first one not here.
+        var watched: [String]
+        /// `started`, or `complete` for a participant who comes back after finishing (the page shows their code).
+        var state: String
+        /// Their completion code, once complete.
+        var code: String?
+    }
+
+    /// Admits a participant who agreed: a new session with its token, group and order; or, for an ID that left
+    /// within the re-entry window (a reload, a lost network, a closed tab, a server restart), the same session
+    /// with a new token, going on from the stimulus it was in (the page that had it loses its token).
+    /// - Parameters:
+    ///   - participant: the ID the link carried (nil: one is made, unless the study requires one).
+    ///   - group: the group the link carried (nil: the group with the fewest).
+    /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
+    ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
+    ///   not told which), 403 `studyFull`, 503 when the session cannot be saved.
+    func admit(participant: String?, group: String?) throws -> Admission {
+        guard participant != nil || !settings.fieldwork.requireParticipantID else {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidParticipant",
+                message: "this study is taken from the link your panel gave you (it carries your participant ID)")
+        }
+        let id =
+            participant ?? "p-"
+            + String(UUID().uuidString.lowercased().prefix(13)).replacingOccurrences(of: "-", with: "")
+        guard CollectionSettings.isName(id) else {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidParticipant",
+                message: "a participant ID is 1-64 letters, digits, '_' or '-'")
+        }
+        if let group, !settings.groups.contains(group) {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidGroup",
+                message: settings.groups.isEmpty
+                    ? "this study has no groups" : "unknown group (known: \(settings.groups.joined(separator: ", ")))")
+        }
+        expireConsents()
+        let token = Self.token()
+        let now = clock()
+        let (admission, taken) = try state.withLock { state -> (Admission, OpenSocket?) in
+            if var session = state.sessions[id] {
+                if let why = cannotComeBack(session, now: now) {
+                    state.refusedIDs[why, default: 0] += 1
+                    Self.logger.info("study \(name): a consent for a known ID was refused (\(why))")
+                    throw ServiceRefusal(
+                        status: .conflict, code: "cannotTakePart",
+                        message: "this participant ID cannot take part in this study (again)")
+                }
+                // The same person again (or whoever has their ID: the old page's token stops working).
+                let taken = state.open[id]  // it leaves `open` once it has recorded what it measured
+                let previous = session.state
+                state.tokens.removeValue(forKey: session.tokenDigest)
+                session.tokenDigest = Self.digest(token)
+                Self.reenter(&session, from: previous, now: now)
+                try write(session)
+                state.sessions[id] = session
+                state.tokens[session.tokenDigest] = id
+                state.generation += 1
+                Self.logger.info(
+                    "study \(name): participant #\(session.number) came back (\(previous.rawValue) before; consent again)"
+                )
+                return (admissionOf(session, token: token), taken)
+            }
+            if let maximum = settings.maximumParticipants, watchingCount(state) >= maximum {
+                state.counts.turnedAwayFull += 1
+                saveCounts(state.counts)
+                Self.logger.info("study \(name): a consent was refused: the study is full (\(maximum) watching)")
+                throw ServiceRefusal(
+                    status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+            }
+            let chosen = group ?? balancedGroup(state, now: now)
+            let number = state.nextNumber
+            let names = settings.stimuli.map(\.name)
+            let shift = (number - 1) % names.count
+            let order = settings.order == .fixed ? names : Array(names[shift...] + names[..<shift])
+            let session = ParticipantSession(
+                participant: id, number: number, group: chosen, order: order, tokenDigest: Self.digest(token),
+                started: Self.timestamp(now))
+            try write(session)  // before anything in memory: a failing disk leaves no ghost
+            state.nextNumber += 1
+            state.sessions[id] = session
+            state.tokens[session.tokenDigest] = id
+            state.generation += 1
+            Self.logger.info("study \(name): participant #\(number) agreed\(chosen.map { " (group \($0))" } ?? "")")
+            return (admissionOf(session, token: token), nil)
+        }
+        taken?.close(.replaced)
+        return admission
+    }
+
+    /// Comes back with the token a page kept (a reload): the session as it stands.
+    ///
+    /// A participant who left within the re-entry window goes on; a complete one is told their code again.
+    /// - Throws: `ServiceRefusal` 401 for an unknown token (a consent that expired), 409 `cannotTakePart` when
+    ///   the window passed or they were screened out.
+    func resume(token: String?) throws -> Admission {
+        let id = try participant(token: token)
+        let now = clock()
+        var taken: OpenSocket?
+        let session = try commit(id) { session, state in
+            if session.state == .complete { return }
+            if let why = cannotComeBack(session, now: now) {
+                throw ServiceRefusal(
+                    status: .conflict, code: "cannotTakePart",
+                    message: "this participant ID cannot take part in this study (again): \(why)")
+            }
+            taken = state.open[id]
+            let previous = session.state
+            Self.reenter(&session, from: previous, now: now)
+            if previous != .started {
+                Self.logger.info(
+                    "study \(name): participant #\(session.number) came back (\(previous.rawValue) before)")
+            }
+        }
+        taken?.close(.replaced)
+        return admissionOf(session, token: token ?? "")
+    }
+
+    /// Why a known session cannot take part again, in the researcher's words; nil when it may.
+    private func cannotComeBack(_ session: ParticipantSession, now: Date) -> String? {
+        switch session.state {
+        case .complete: return "already complete"
+        case .screenedOut: return "screened out (\(session.reasonCode?.rawValue ?? "no reason"))"
+        case .started: return nil
+        case .incomplete:
+            let left = Self.date(session.finished ?? session.lastSeen) ?? .distantPast
+            let window = settings.fieldwork.reentryMinutes * 60
+            return now.timeIntervalSince(left) <= window ? nil : "left more than \(Int(window / 60)) min ago"
+        }
+    }
+
+    private static func reenter(_ session: inout ParticipantSession, from previous: ParticipantSession.State, now: Date)
+    {
+        if previous == .incomplete { session.reentries += 1 }
+        session.state = .started
+        session.reason = nil
+        session.reasonCode = nil
+        session.finished = nil
+        session.lastSeen = timestamp(now)
+    }
+
+    private func admissionOf(_ session: ParticipantSession, token: String) -> Admission {
+        Admission(
+            participant: session.participant, token: token, group: session.group, order: session.order,
+            watched: session.order.filter { name in
+                session.stimuli[name].map { $0.ended && $0.coverage >= settings.fieldwork.minimumShare - 1e-9 }
+                    ?? false
+            },
+            state: session.state.rawValue, code: session.state == .complete ? session.code : nil)
+    }
+
+    /// A participant who cannot take part (no camera, no face framed): screened out, sent back to the panel.
+    /// - Returns: the screen-out redirect, if the study has one.
+    /// - Throws: `ServiceRefusal` 409 for a participant who is not started.
+    func screenOut(_ id: String, reason: ParticipantSession.Reason) throws -> String? {
+        let words: [ParticipantSession.Reason: String] = [
+            .noCamera: "the camera could not be turned on",
+            .noFace: "the face could not be framed in \(settings.framing.attempts) tries",
+        ]
+        guard let said = words[reason] else {
+            throw ServiceRefusal(
+                status: .badRequest, code: "invalidArgument", message: "a screen-out reason is noCamera or noFace")
+        }
+        let session = try commit(id) { session, _ in
+            guard session.state == .started else {
+                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+            }
+            session.state = .screenedOut
+            session.reasonCode = reason
+            session.reason = said
+            session.finished = Self.timestamp(clock())
+        }
+        Self.logger.info("study \(name): participant #\(session.number) screened out (\(reason.rawValue))")
+        return screenoutRedirect(participant: id, reason: reason.rawValue)
+    }
+
+    /// Someone who declined consent: counted by the link's group, nothing else kept.
+    /// - Returns: the screen-out redirect, if the study has one.
+    func declined(participant: String?, group: String?) -> String? {
+        let group = group.flatMap { settings.groups.contains($0) ? $0 : nil } ?? ""
+        state.withLock { state in
+            state.counts.declined[group, default: 0] += 1
+            saveCounts(state.counts)
+        }
+        Self.logger.info("study \(name): someone declined consent")
+        return screenoutRedirect(
+            participant: participant.flatMap { CollectionSettings.isName($0) ? $0 : nil },
+            reason: "declined")
+    }
+
+    func screenoutRedirect(participant: String?, reason: String) -> String? {
+        CollectionSettings.redirect(
+            settings.fieldwork.screenoutURL,
+            [("participant", participant), ("reason", reason), ("code", settings.fieldwork.screenoutCode)])
+    }
+
+    /// Forgets consents that opened no socket within `consentExpiryMinutes`: their IDs are free again (a probe
+    /// with someone's ID, or a page never used, does not lock its owner out).
+    func expireConsents() {
+        let now = clock()
+        let limit = settings.fieldwork.consentExpiryMinutes * 60
+        let expired = state.withLock { state -> [ParticipantSession] in
+            let gone = state.sessions.values.filter { session in
+                session.state == .started && session.step == "consent" && session.stimuli.isEmpty
+                    && session.attempts.isEmpty && state.open[session.participant] == nil
+                    && now.timeIntervalSince(Self.date(session.lastSeen ?? session.started) ?? now) > limit
+            }
+            for session in gone {
+                state.sessions.removeValue(forKey: session.participant)
+                state.tokens.removeValue(forKey: session.tokenDigest)
+            }
+            if !gone.isEmpty { state.generation += 1 }
+            return gone
+        }
+        for session in expired {
+            do {
+                try FileManager.default.removeItem(at: folder.participant(session.participant))
+            } catch {
+                Self.logger.error("study \(name): an expired consent's folder cannot be removed: \(error)")
+            }
+            Self.logger.info("study \(name): participant #\(session.number)'s consent expired (no camera in time)")
+        }
+    }
+
+    /// Participants who started watching (the study's cap counts them, not consents).
+    func watchingCount(_ state: State) -> Int {
+        state.sessions.values.filter { $0.watchingSince != nil }.count
+    }
+
+    /// Whether a session counts for group balance.
+    ///
+    /// Complete, or watching and not abandoned (a sign within `abandonMinutes`, or a socket open). People who
+    /// never got past the camera or the framing check do not.
+    func countsForBalance(_ session: ParticipantSession, open: Bool, now: Date) -> Bool {
+        switch session.state {
+        case .complete: return true
+        case .screenedOut: return false
+        case .started, .incomplete:
+            guard session.watchingSince != nil else { return false }
+            if open { return true }
+            let seen = Self.date(session.lastSeen ?? session.finished) ?? .distantPast
+            return now.timeIntervalSince(seen) <= settings.fieldwork.abandonMinutes * 60
+        }
+    }
+
+    /// The group with the fewest participants who count (the first listed on a tie); nil for a study without
+    /// groups.
+    private func balancedGroup(_ state: State, now: Date) -> String? {
+        guard !settings.groups.isEmpty else { return nil }
+        var counts: [String: Int] = [:]
+        for session in state.sessions.values
+        where countsForBalance(session, open: state.open[session.participant] != nil, now: now) {
+            if let group = session.group { counts[group, default: 0] += 1 }
+        }
+        return settings.groups.min { counts[$0, default: 0] < counts[$1, default: 0] }
+    }
+
+    private func saveCounts(_ counts: FieldworkCounts) {
+        do { try counts.write(to: folder) } catch { Self.logger.error("study \(name): \(error)") }
+    }
+
+    /// 32 random bytes, hex.
+    private static func token() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Mien
+import Synchronization
+
+/// The researcher's view of fieldwork: each participant as the dashboard lists them, and the counts per group
+/// against the study's targets.
+extension CollectedStudy {
+    /// One participant as the dashboard lists them.
+    struct Row: Encodable, Sendable {
+        var number: Int
+        var participant: String
+        var group: String?
+        /// `started`, `complete`, `incomplete`, `screenedOut`, or `abandoned` (started, no sign for the study's
+        /// `abandonMinutes`).
+        var state: String
+        /// Where they are or were (`consent`: agreed, camera not yet on; `framing`; a stimulus; `upload`; `done`).
+        var step: String
+        var started: String
+        var finished: String?
+        /// From consent to the end, seconds (nil while started).
+        var seconds: Double?
+        /// Share of the study's stimulus time measured, 0...1 (gaps count as missing).
+        var coverage: Double
+        /// Share of the study's stimulus time measured with a face, 0...1 (nil before any frame).
+        var faceShare: Double?
+        /// Share of the frames received that were analysed, 0...1 (nil before any frame).
+        var analysedShare: Double?
+        /// The lowest frame rate a busy server asked their page for (nil: the study's rate throughout).
+        var lowestRate: Double?
+        var code: String?
+        var reason: String?
+        var reasonCode: String?
+        var framingFailures: Int
+        var reentries: Int
+        /// Earlier, interrupted attempts (kept apart).
+        var attempts: Int
+        /// Why `mien study` leaves them out, when it does.
+        var exclusion: String?
+        var recordingBytes: Int
+        /// While a stimulus socket is open: the stimulus, its time, and what is measured so far.
+        var live: Live?
+    }
+
+    struct Live: Encodable, Sendable {
+        var stimulus: String
+        var time: Double?
+        var duration: Double
+        var coverage: Double
+        var analysedShare: Double
+        var frameRate: Double
+    }
+
+    /// Counts of one group (or the whole study, `all`).
+    struct GroupCounts: Encodable, Sendable {
+        var group: String
+        /// Completed participants wanted (`--target`), if set.
+        var target: Int?
+        var agreed = 0
+        /// Agreed, not yet watching (camera or framing check), not abandoned.
+        var preparing = 0
+        var watching = 0
+        var complete = 0
+        var incomplete = 0
+        var screenedOut = 0
+        var abandoned = 0
+        var declined = 0
+        /// Incomplete and screened out, by reason code; incomplete by step.
+        var byReason: [String: Int] = [:]
+        var byStep: [String: Int] = [:]
+    }
+
+    struct Summary: Encodable, Sendable {
+        var study: String
+        var now: String
+        var groups: [GroupCounts]
+        var all: GroupCounts
+        /// Consents refused: the study was full; an ID that cannot take part, by why.
+        var turnedAwayFull: Int
+        var refusedIDs: [String: Int]
+        var minimumShare: Double
+        var reentryMinutes: Double
+        var abandonMinutes: Double
+    }
+
+    /// Every participant, by number, with live progress for those watching.
+    func rows(exclusions: [String: String]) -> [Row] {
+        let now = clock()
+        let (sessions, open) = state.withLock { (Array($0.sessions.values), $0.open) }
+        return sessions.sorted { $0.number < $1.number }.map { session in
+            var live: Live?
+            if let socket = open[session.participant], let progress = socket.progress,
+                let stimulus = settings.stimuli.first(where: { $0.name == socket.kind })
+            {
+                let (measured, rate) = progress()
+                live = Live(
+                    stimulus: stimulus.name, time: measured.lastTime, duration: stimulus.duration,
+                    coverage: measured.coverage, analysedShare: measured.analysedShare, frameRate: rate)
+            }
+            let started = Self.date(session.started)
+            let finished = Self.date(session.finished)
+            return Row(
+                number: session.number, participant: session.participant, group: session.group,
+                state: displayState(session, open: open[session.participant] != nil, now: now), step: session.step,
+                started: session.started, finished: session.finished,
+                seconds: started.flatMap { start in finished.map { ($0.timeIntervalSince(start) * 10).rounded() / 10 }
+                },
+                coverage: (session.coverage(of: settings) * 1000).rounded() / 1000,
+                faceShare: session.faceShare(of: settings).map { ($0 * 1000).rounded() / 1000 },
+                analysedShare: session.analysedShare.map { ($0 * 1000).rounded() / 1000 },
+                lowestRate: session.stimuli.values.compactMap(\.lowestRate).min().flatMap {
+                    $0 < settings.frameRate ? $0 : nil
+                },
+                code: session.code, reason: session.reason, reasonCode: session.reasonCode?.rawValue,
+                framingFailures: session.framingFailures, reentries: session.reentries,
+                attempts: session.attempts.count, exclusion: exclusions[session.participant],
+                recordingBytes: session.recordingBytes, live: live)
+        }
+    }
+
+    /// `started` shown as `abandoned` when nothing of theirs was seen for `abandonMinutes`.
+    func displayState(_ session: ParticipantSession, open: Bool, now: Date) -> String {
+        guard session.state == .started, !open else { return session.state.rawValue }
+        let seen = Self.date(session.lastSeen ?? session.started) ?? now
+        return now.timeIntervalSince(seen) > settings.fieldwork.abandonMinutes * 60 ? "abandoned" : "started"
+    }
+
+    /// The counts per group and for the whole study, against the targets.
+    func summary() -> Summary {
+        expireConsents()
+        let now = clock()
+        let (sessions, open, counts, refused) = state.withLock {
+            (Array($0.sessions.values), $0.open, $0.counts, $0.refusedIDs)
+        }
+        var groups = Dictionary(
+            uniqueKeysWithValues: settings.groups.map {
+                ($0, GroupCounts(group: $0, target: settings.fieldwork.targets[$0]))
+            })
+        var all = GroupCounts(
+            group: StudyManifest.wholePanel, target: settings.fieldwork.targets[StudyManifest.wholePanel])
+        func add(_ group: String?, _ change: (inout GroupCounts) -> Void) {
+            change(&all)
+            if let group, groups[group] != nil { change(&groups[group, default: GroupCounts(group: group)]) }
+        }
+        for session in sessions {
+            let shown = displayState(session, open: open[session.participant] != nil, now: now)
+            add(session.group) { counts in
+                counts.agreed += 1
+                switch shown {
+                case "complete": counts.complete += 1
+                case "abandoned": counts.abandoned += 1
+                case "screenedOut":
+                    counts.screenedOut += 1
+                    counts.byReason[session.reasonCode?.rawValue ?? "other", default: 0] += 1
+                case "incomplete":
+                    counts.incomplete += 1
+                    counts.byReason[session.reasonCode?.rawValue ?? "other", default: 0] += 1
+                    counts.byStep[session.step, default: 0] += 1
+                default:
+                    if session.watchingSince == nil { counts.preparing += 1 } else { counts.watching += 1 }
+                }
+            }
+        }
+        for (group, declined) in counts.declined {
+            add(group.isEmpty ? nil : group) { $0.declined += declined }
+        }
+        return Summary(
+            study: name, now: Self.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
+            turnedAwayFull: counts.turnedAwayFull, refusedIDs: refused, minimumShare: settings.fieldwork.minimumShare,
+            reentryMinutes: settings.fieldwork.reentryMinutes, abandonMinutes: settings.fieldwork.abandonMinutes)
+    }
+
+    /// The list to give the panel provider: one line per participant with their completion code (to approve),
+    /// or why they have none; times in `zone`.
+    func approvals(in zone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        let now = clock()
+        let open = state.withLock { $0.open }
+        var lines = ["participant,number,group,status,decision,code,started,finished,seconds,measured,reason"]
+        for session in sessions {
+            let started = Self.date(session.started)
+            let finished = Self.date(session.finished)
+            let shown = displayState(session, open: open[session.participant] != nil, now: now)
+            let decision =
+                switch session.state {
+                case .complete: "approve"
+                case .screenedOut: "screened out"
+                case .incomplete: "no code (incomplete)"
+                case .started: shown == "abandoned" ? "no code (abandoned)" : "no code yet (taking part)"
+                }
+            let cells: [String] = [
+                session.participant, String(session.number), session.group ?? "", shown, decision, session.code ?? "",
+                started.map(formatter.string) ?? "", finished.map(formatter.string) ?? "",
+                started.flatMap { start in finished.map { String(Int($0.timeIntervalSince(start).rounded())) } } ?? "",
+                String(format: "%.3f", session.coverage(of: settings)), session.reason ?? "",
+            ]
+            lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

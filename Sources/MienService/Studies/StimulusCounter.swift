@@ -1,0 +1,83 @@
+import Foundation
+import Mien
+import Synchronization
+
+/// Counts what a stimulus socket measured, for the participant's session and the dashboard's live progress:
+/// frames received and analysed, and the stimulus time measured (`MeasuredTime`).
+///
+/// It is one of the detector's writers, so it also hears when writing failed (`fail`): the socket is then
+/// stopped and the participant told, rather than sent an error for every later frame.
+final class StimulusCounter: ResultWriter, Sendable {
+    private struct State {
+        var progress = ParticipantSession.StimulusProgress()
+        var measured: MeasuredTime?
+        var withFace: MeasuredTime?
+        var reported = (received: 0, analysed: 0)
+    }
+    private let state: Mutex<State>
+    /// Where a frame that cannot be decoded is reported (the framing socket's results writer does it there).
+    private let outbox: LiveOutbox?
+    private let onFailure: @Sendable (MienError) -> Void
+
+    /// - Parameters:
+    ///   - duration: the stimulus's length (nil: the framing check, whose time is not measured).
+    ///   - span: seconds one analysed frame measures (`CollectionSettings.Fieldwork.frameSpan`).
+    ///   - onFailure: told once when writing the results failed.
+    init(
+        duration: Double?, span: Double, outbox: LiveOutbox?, onFailure: @escaping @Sendable (MienError) -> Void
+    ) {
+        let time = duration.map { MeasuredTime(duration: $0, span: span) }
+        state = Mutex(State(measured: time, withFace: time))
+        self.outbox = outbox
+        self.onFailure = onFailure
+    }
+
+    /// A frame the socket accepted, at `time` seconds of the stimulus.
+    func received(at time: Double) {
+        state.withLock { state in
+            state.progress.frames += 1
+            state.progress.lastTime = time
+        }
+    }
+
+    /// The page was asked for `rate` frames per second.
+    func asked(rate: Double) {
+        state.withLock { state in state.progress.lowestRate = min(state.progress.lowestRate ?? rate, rate) }
+    }
+
+    func write(_ result: DetectorResult, frame: Frame?) throws {
+        guard let faces = result.faces else { return }
+        state.withLock { state in
+            state.progress.analysed += 1
+            state.measured?.add(result.timestamp)
+            state.progress.coverage = state.measured?.share ?? 0
+            if !faces.isEmpty {
+                state.progress.withFace += 1
+                state.withFace?.add(result.timestamp)
+            }
+            state.progress.faceCoverage = state.withFace?.share
+        }
+    }
+
+    /// The progress so far; `ended`: whether the page said the stimulus played to its end.
+    func progress(ended: Bool = false) -> ParticipantSession.StimulusProgress {
+        state.withLock { state in
+            var progress = state.progress
+            progress.ended = ended
+            return progress
+        }
+    }
+
+    /// Frames received and analysed since the last call (for `AnalysisBudget.report`).
+    func sinceLastReport() -> (received: Int, analysed: Int) {
+        state.withLock { state in
+            let now = (state.progress.frames, state.progress.analysed)
+            defer { state.reported = now }
+            return (now.0 - state.reported.received, now.1 - state.reported.analysed)
+        }
+    }
+
+    func unreadable(_ error: MienError) { outbox?.send(LiveMessage.failure(ErrorBody(error)).text()) }
+    func finish(_ end: InputEnd) throws {}
+    func fail(_ error: MienError) { onFailure(error) }
+}

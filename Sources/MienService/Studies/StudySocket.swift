@@ -1,0 +1,283 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import Mien
+import NIOCore
+import NIOWebSocket
+import Prometheus
+import Synchronization
+
+/// One participant socket of `/studies/{name}/live`, from its opening to its end: the participant's token,
+/// another page of theirs closed, a place in the machine's analysis budget (waiting in the queue, told its place,
+/// when the server is full), the framing check or a stimulus, and how it ended, said to the page before the
+/// socket closes.
+///
+/// Messages to the page: `queued` (`position`, `waiting`), `ready` (`frameRate`, `attempt`), `rate`
+/// (`frameRate`: the server is busier or less busy), `result` (framing), `error`, `ended` (a stimulus: its
+/// `coverage`, whether it was `enough`, `attemptsLeft`, `screenedOut`), `restarting` (close 1012), `replaced`
+/// (another page of theirs went on; close 4001).
+struct StudySocket {
+    let desk: StudyDesk
+    let models: ModelStore
+    let metrics: ServiceMetrics
+    let options: ServiceOptions
+    let inbound: WebSocketInboundStream
+    let outbound: WebSocketOutboundWriter
+
+    /// The framing check's frames per second (the page sends one every 200 ms).
+    static let framingRate = 5.0
+
+    func run(study name: String, token: String?, stimulus: String?) async throws {
+        let study: CollectedStudy
+        let id: String
+        do {
+            guard !desk.stopping else { return try await close(.serverRestarting) }
+            study = try desk.study(name)
+            id = try study.participant(token: token)
+        } catch {
+            return try await refuse(error)
+        }
+        await study.takeOver(id)
+        let ticket = UUID()
+        let relay = RateRelay()
+        let wanted = stimulus == nil ? Self.framingRate : study.settings.frameRate
+        let floor = stimulus == nil ? Self.framingRate : study.settings.fieldwork.minimumFrameRate
+        let priority = study.session(id)?.watchingSince != nil
+        var rate = wanted
+        var told = false
+        queue: while true {
+            if desk.stopping {
+                desk.budget.leave(ticket)
+                return try await close(.serverRestarting)
+            }
+            switch desk.budget.admit(
+                ticket, rate: wanted, floor: floor, priority: priority, flowing: stimulus != nil,
+                onRate: { relay.set($0) })
+            {
+            case .admitted(let granted):
+                rate = granted
+                break queue
+            case .queued(let position, let waiting):
+                if !told, let number = study.session(id)?.number {
+                    CollectedStudy.logger.info(
+                        "study \(name): participant #\(number) waits for a place (\(position) of \(waiting) in the queue)"
+                    )
+                    told = true
+                }
+                do {
+                    try await outbound.write(.text(#"{"position":\#(position),"type":"queued","waiting":\#(waiting)}"#))
+                    try await Task.sleep(for: .seconds(1))
+                } catch {
+                    desk.budget.leave(ticket)  // the page went away while waiting
+                    return
+                }
+            }
+        }
+        updateGauges()
+        defer {
+            desk.budget.release(ticket)
+            updateGauges()
+        }
+        try await serve(study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay)
+    }
+
+    private func serve(
+        study: CollectedStudy, id: String, stimulus: String?, ticket: UUID, rate: Double, relay: RateRelay
+    ) async throws {
+        let closer = Closer()
+        let socket = CollectedStudy.OpenSocket(
+            kind: stimulus ?? "framing", opened: study.clock(), progress: { relay.progress() },
+            close: { closer.close($0) })
+        let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
+        let opened: StimulusStream
+        var attempt = 1
+        do {
+            var chosen: CollectionSettings.Stimulus?
+            if let stimulus {
+                (chosen, attempt) = try study.beginStimulus(id, stimulus: stimulus, socket: socket)
+            } else {
+                try study.beginFraming(id, socket: socket)
+            }
+            do {
+                opened = try await Offload.run { [chosen] in
+                    try StimulusStream(
+                        study: study, participant: id, stimulus: chosen, rate: rate, outbox: outbox, models: models,
+                        metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
+                }
+            } catch {
+                if let chosen {
+                    study.endStimulus(
+                        id, stimulus: chosen, progress: .init(), end: .left, socket: socket.id, aborted: true)
+                } else {
+                    study.framingEnded(id, socket: socket.id, passed: true)  // the server's fault, not a failed try
+                }
+                socket.done.signal()
+                CollectedStudy.logger.error("study \(study.name): a socket could not start: \(error)")
+                throw error is MienError ? CollectedStudy.unavailable : error
+            }
+        } catch {
+            return try await refuse(error)
+        }
+        relay.attach(opened)
+        try await outbound.write(
+            .text(#"{"attempt":\#(attempt),"frameRate":\#(StimulusStream.number(rate)),"type":"ready"}"#))
+        let activity = LastActivity()
+        let idle = Duration.seconds(options.idleSeconds)
+        await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in outbox.messages {
+                    try await outbound.write(.text(message))
+                    outbox.written()
+                }
+            }
+            group.addTask {
+                // The server ends the socket: a restart, another page of theirs, results not saved, idle.
+                guard let end = await closer.ended() else { return }
+                try await close(end)
+            }
+            group.addTask {
+                while !closer.isClosed {
+                    try await Task.sleep(for: .seconds(1))
+                    if activity.silence > idle { closer.close(.idle) }
+                    // A framing socket takes its share of the analysis only while its frames flow.
+                    if stimulus == nil { desk.budget.setFlowing(ticket, opened.flowing(within: 3)) }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
+                    activity.touch()
+                    switch message {
+                    case .binary(let buffer):
+                        if let counts = opened.receiveFrame([UInt8](buffer: buffer)) {
+                            desk.budget.report(received: counts.received, analysed: counts.analysed)
+                        }
+                    case .text(let text): opened.receiveText(text)
+                    }
+                    if opened.finished || closer.isClosed { break }
+                }
+            } catch {
+                // A connection cut (network lost, tab closed): what was measured is kept below.
+            }
+            let end = closer.end
+            let outcome = try? await Offload.run { opened.close(end: end, socket: socket.id) }
+            socket.done.signal()
+            // Said once the participant's files and session are written, so the page's next request (the next
+            // stimulus, completion) finds them.
+            if end == nil, opened.finished {
+                if let outcome, let data = try? JSONLinesWriter.makeEncoder().encode(outcome) {
+                    outbox.send(String(decoding: data, as: UTF8.self))
+                } else {
+                    outbox.send(#"{"type":"ended"}"#)
+                }
+            }
+            outbox.close()
+            try? await group.next()
+            closer.close(nil)
+            try? await outbound.close(.normalClosure, reason: nil)
+            group.cancelAll()
+        }
+    }
+
+    /// Says why the server ends the socket, then closes it with the matching code.
+    private func close(_ end: CollectedStudy.SocketEnd?) async throws {
+        let (text, code, reason): (String?, WebSocketErrorCode, String) =
+            switch end {
+            case .serverRestarting: (#"{"type":"restarting"}"#, .unknown(1012), "restarting")
+            case .replaced: (#"{"type":"replaced"}"#, .unknown(4001), "another page")
+            case .erased:
+                (failure("erased", "your data was deleted at the researcher's request"), .policyViolation, "erased")
+            case .idle:
+                (failure("idle", "no camera frame for \(Int(options.idleSeconds)) s; closing"), .goingAway, "idle")
+            case .notSaved:
+                (
+                    failure(
+                        "notSaved",
+                        "the study's server cannot save your results at the moment, so this video has stopped; please try again in a few minutes"
+                    ), .unexpectedServerError, "not saved"
+                )
+            case .ended, .left, nil: (nil, .normalClosure, "")
+            }
+        if let text { try await outbound.write(.text(text)) }
+        try await outbound.close(code, reason: reason)
+    }
+
+    /// A socket refused before it started: the error in the one error shape, then a close (1008; 1013 for a full
+    /// study or an unavailable server, which may change).
+    private func refuse(_ error: any Error) async throws {
+        let body: ErrorBody =
+            if let refusal = error as? ServiceRefusal {
+                ErrorBody(code: refusal.code, message: refusal.message)
+            } else {
+                (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")
+            }
+        try await outbound.write(.text(LiveMessage.failure(body).text()))
+        let later = ["notSaved", "studyFull"].contains(body.error.code)
+        try await outbound.close(later ? .unknown(1013) : .policyViolation, reason: body.error.code)
+    }
+
+    private func failure(_ code: String, _ message: String) -> String {
+        LiveMessage.failure(ErrorBody(code: code, message: message)).text()
+    }
+
+    private func updateGauges() {
+        let load = desk.budget.load
+        metrics.studySockets.set(Double(load.open))
+        metrics.studyWaiting.set(Double(load.waiting))
+        metrics.studyFrameBudget.set(load.budget)
+    }
+}
+
+/// Carries the budget's rate changes to a socket's stream once it exists (a change may come before).
+final class RateRelay: Sendable {
+    private let state = Mutex<(stream: StimulusStream?, pending: Double?)>((nil, nil))
+
+    func set(_ rate: Double) {
+        let stream = state.withLock { state -> StimulusStream? in
+            if state.stream == nil { state.pending = rate }
+            return state.stream
+        }
+        stream?.setRate(rate)
+    }
+
+    func attach(_ stream: StimulusStream) {
+        let pending = state.withLock { state -> Double? in
+            state.stream = stream
+            defer { state.pending = nil }
+            return state.pending
+        }
+        if let pending { stream.setRate(pending) }
+    }
+
+    /// The stream's progress and rate (nothing measured before it exists).
+    func progress() -> (ParticipantSession.StimulusProgress, Double) {
+        state.withLock { $0.stream }?.liveProgress() ?? (.init(), 0)
+    }
+}
+
+/// How the server ends a socket (once), awaited by the task that says so to the page.
+final class Closer: Sendable {
+    private let state = Mutex<(closed: Bool, end: CollectedStudy.SocketEnd?)>((false, nil))
+    private let signal = Completion()
+
+    /// Ends the socket for `end` (nil: it ended by itself; nothing is said).
+    ///
+    /// The first call counts.
+    func close(_ end: CollectedStudy.SocketEnd?) {
+        let first = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state = (true, end)
+            return true
+        }
+        if first { signal.signal() }
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+    /// Why the server ended it, if it did.
+    var end: CollectedStudy.SocketEnd? { state.withLock { $0.end } }
+
+    /// Waits for the end; returns it only when the server ends the socket (nil: it ended by itself).
+    func ended() async -> CollectedStudy.SocketEnd? {
+        await signal.wait()
+        return end
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Mien
+import MienTesting
+import NIOCore
+import Testing
+
+@testable import MienService
+
+/// The studies' HTTP routes: the service token on the researcher's only, consents limited per address, a known
+/// ID's answer saying nothing of its state, declines counted, the fieldwork counts and the approval list.
+@Suite("mien serve --studies: routes", .serialized)
+struct StudyRouteTests {
+    static func json(_ buffer: ByteBuffer) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: buffer)))) as? [String: Any] ?? [:]
+    }
+
+    static func consent(_ body: String) -> ByteBuffer { ByteBuffer(string: body) }
+
+    @Test func serviceToken_guardsTheResearchersRoutes_notTheParticipants() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, token: "s3cret", studiesFolder: parent.path), models: ModelStore())
+        try await service.application().test(.router) { client in
+            for uri in ["/studies/ad", "/studies/ad/config"] {
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
+            }
+            for uri in ["/studies", "/studies/ad/dashboard", "/studies/ad/dashboard/participants", "/v1/jobs/x"] {
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .unauthorized, "\(uri)") }
+            }
+            try await client.execute(uri: "/studies/ad/participants/p1", method: .delete) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(
+                uri: "/studies/ad/dashboard/participants", method: .get, headers: [.authorization: "Bearer s3cret"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "[]")
+            }
+            try await client.execute(uri: "/studies/nothing/config", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/studies/ad/stimuli/settings.json", method: .get) {
+                #expect($0.status == .notFound)
+            }
+            try await client.execute(
+                uri: "/studies/ad/sessions", method: .post, body: Self.consent(#"{"agreed":false}"#)
+            ) {
+                #expect($0.status == .badRequest)
+            }
+            // A participant's token opens nothing of the researcher's.
+            let token = try await client.execute(
+                uri: "/studies/ad/sessions", method: .post, body: Self.consent(#"{"agreed":true,"participant":"p1"}"#)
+            ) { response -> String in
+                #expect(response.status == .created)
+                return Self.json(response.body)["token"] as? String ?? ""
+            }
+            try await client.execute(
+                uri: "/studies/ad/dashboard/participants", method: .get, headers: [.authorization: "Bearer \(token)"]
+            ) { #expect($0.status == .unauthorized) }
+            try await client.execute(
+                uri: "/studies/ad/complete", method: .post, headers: [.authorization: "Bearer \(token)"]
+            ) { #expect($0.status == .conflict) }
+        }
+    }
+
+    @Test func consents_areLimitedPerAddress_knownIDsAreNotProbed_declinesCounted() async throws {
+        var fieldwork = CollectionSettings.Fieldwork()
+        fieldwork.consentBurst = 5
+        fieldwork.consentsPerMinute = 1
+        fieldwork.screenoutURL = "https://panel.example.org/back?study=ad"
+        fieldwork.screenoutCode = "NOCAM"
+        fieldwork.targets = ["A": 3, "all": 6]
+        let parent = try StudyCollectionTests.studies(fieldwork: fieldwork)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, token: "s3cret", studiesFolder: parent.path), models: ModelStore())
+        let study = try #require(service.studies?.studies["ad"])
+        // One completes (as sockets would record it), so the ID is known and cannot take part again.
+        _ = try study.admit(participant: "done", group: "A")
+        for name in ["first", "second"] {
+            try StudyCollectionTests.watch(
+                study, "done", name, progress: StudyCollectionTests.measured(to: 3, ended: true))
+        }
+        _ = try study.complete("done")
+        try await service.application().test(.router) { client in
+            // A known ID, a new one: both answers say nothing of a state.
+            try await client.execute(
+                uri: "/studies/ad/sessions", method: .post, body: Self.consent(#"{"agreed":true,"participant":"done"}"#)
+            ) { response in
+                #expect(response.status == .conflict)
+                let error = Self.json(response.body)["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "cannotTakePart")
+                #expect((error?["message"] as? String)?.contains("complete") == false)
+            }
+            try await client.execute(
+                uri: "/studies/ad/declines", method: .post, body: Self.consent(#"{"participant":"x1","group":"A"}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                let redirect = Self.json(response.body)["redirect"] as? String ?? ""
+                #expect(
+                    redirect.hasPrefix(
+                        "https://panel.example.org/back?study=ad&participant=x1&reason=declined&code=NOCAM"))
+            }
+            // 5 at once are taken (one already went to the decline), then 429 with Retry-After.
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<6 {
+                try await client.execute(
+                    uri: "/studies/ad/sessions", method: .post,
+                    body: Self.consent(#"{"agreed":true,"participant":"b\#(index)"}"#)
+                ) { response in
+                    statuses.append(response.status)
+                    if response.status == .tooManyRequests {
+                        #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                    }
+                }
+            }
+            #expect(statuses.filter { $0 == .created }.count == 3 && statuses.last == .tooManyRequests, "\(statuses)")
+            try await client.execute(
+                uri: "/studies/ad/dashboard/fieldwork", method: .get, headers: [.authorization: "Bearer s3cret"]
+            ) { response in
+                let summary = Self.json(response.body)
+                let all = summary["all"] as? [String: Any]
+                #expect(all?["complete"] as? Int == 1 && all?["declined"] as? Int == 1 && all?["target"] as? Int == 6)
+                #expect(all?["agreed"] as? Int == 4 && all?["preparing"] as? Int == 3)
+                let groups = summary["groups"] as? [[String: Any]]
+                #expect(groups?.first?["group"] as? String == "A" && groups?.first?["target"] as? Int == 3)
+                #expect((summary["refusedIDs"] as? [String: Int])?["already complete"] == 1)
+            }
+            try await client.execute(
+                uri: "/studies/ad/dashboard/approvals.csv?tz=Asia/Tokyo", method: .get,
+                headers: [.authorization: "Bearer s3cret"]
+            ) { response in
+                let lines = String(buffer: response.body).split(separator: "\n")
+                let done = lines.first { $0.hasPrefix("done,") } ?? ""
+                #expect(done.contains(",complete,approve,") && done.contains("+09:00"), "\(done)")
+                #expect(!String(buffer: response.body).contains(parent.path), "no server path")
+            }
+            try await client.execute(
+                uri: "/studies/ad/dashboard/approvals.csv?tz=Mars/Olympus", method: .get,
+                headers: [.authorization: "Bearer s3cret"]
+            ) { #expect($0.status == .badRequest) }
+            try await client.execute(
+                uri: "/studies/ad/dashboard/participants.csv", method: .get, headers: [.authorization: "Bearer s3cret"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(!String(buffer: response.body).contains(parent.path), "no server path in participants.csv")
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import Mien
+import MienTesting
+import NIOCore
+import NIOWebSocket
+import Synchronization
+import Testing
+
+@testable import MienService
+
+/// Overload slows pages down before it makes anyone wait, the queue lets the next in, a restart tells every page,
+/// and another page of the same participant takes over: the budget alone, then through real sockets.
+@Suite("mien serve --studies: capacity and sockets", .serialized)
+struct StudySocketTests {
+    final class Told: Sendable {
+        let rates = Mutex<[Double]>([])
+        var last: Double? { rates.withLock { $0.last } }
+        func tell(_ rate: Double) { rates.withLock { $0.append(rate) } }
+    }
+
+    @Test func budget_scalesEveryoneDownToTheFloor_thenQueuesInOrder_priorityFirst() {
+        let budget = AnalysisBudget(framesPerSecond: 30)
+        let told = (0..<8).map { _ in Told() }
+        let tickets = (0..<8).map { _ in UUID() }
+        func admit(_ index: Int, priority: Bool = false) -> AnalysisBudget.Admission {
+            budget.admit(tickets[index], rate: 10, floor: 5, priority: priority, onRate: told[index].tell)
+        }
+        for index in 0..<3 { #expect(admit(index) == .admitted(rate: 10)) }
+        // A fourth: everyone is asked for 7.5 (30 / 4), the newcomer told in its admission.
+        #expect(admit(3) == .admitted(rate: 7.5))
+        #expect(told[0].last == 7.5 && told[2].last == 7.5)
+        for index in 4..<6 { if case .admitted = admit(index) {} else { Issue.record("\(index) not admitted") } }
+        #expect(told[0].last == 5, "six at the floor fill 30 frames per second")
+        // The seventh waits; one already watching (priority) goes before it.
+        #expect(admit(6) == .queued(position: 1, waiting: 1))
+        #expect(admit(7, priority: true) == .queued(position: 1, waiting: 2))
+        #expect(admit(6) == .queued(position: 2, waiting: 2))
+        budget.release(tickets[0])
+        #expect(admit(6) == .queued(position: 2, waiting: 2), "the place is the head's")
+        if case .admitted = admit(7, priority: true) {} else { Issue.record("the head of the queue not admitted") }
+        // Frames dropped for want of time shrink the budget: pages are slowed before more are let in.
+        budget.release(tickets[1])
+        budget.release(tickets[2])
+        #expect(told[3].last ?? 0 > 5)
+        let before = budget.load.budget
+        Thread.sleep(forTimeInterval: 2.1)
+        budget.report(received: 100, analysed: 80)
+        #expect(budget.load.budget < before)
+    }
+
+    @Test func consentLimiter_allowsABurst_thenTheRate() {
+        let limiter = ConsentLimiter()
+        for _ in 0..<3 { #expect(limiter.take("a", burst: 3, perMinute: 60) == nil) }
+        #expect(limiter.take("a", burst: 3, perMinute: 60) == 1, "one a second: wait 1 s")
+        #expect(limiter.take("b", burst: 3, perMinute: 60) == nil, "another address has its own")
+    }
+
+    /// Opens a participant socket that records every text message until `until` is signalled.
+    static func open(
+        _ client: some TestClientProtocol, _ path: String, log: TextLog, until: Completion
+    ) -> Task<Void, any Error> {
+        Task {
+            try await client.ws(path) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: 1 << 24) {
+                            if case .text(let text) = message { log.append(text) }
+                        }
+                        until.signal()  // the server closed it: nothing left to wait for
+                    }
+                    group.addTask {
+                        await until.wait()
+                        try? await outbound.close(.normalClosure, reason: nil)
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    static func eventually(_ what: String, seconds: Double = 60, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within \(seconds) s: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    @Test func sockets_slowDownQueueAndRestart_andAnotherPageTakesOver() async throws {
+        var fieldwork = CollectionSettings.Fieldwork()
+        fieldwork.minimumFrameRate = 5
+        let parent = try StudyCollectionTests.studies(fieldwork: fieldwork)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // Room for two participants at the floor (5 + 5), one at the study's 10 frames per second.
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 10),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let tokens = try (1...3).map { try study.admit(participant: "p\($0)", group: nil).token }
+        try await service.application().test(.live) { client in
+            let logs = (0..<4).map { _ in TextLog() }
+            let ends = (0..<4).map { _ in Completion() }
+            func path(_ index: Int) -> String { "/studies/ad/live?session=\(tokens[index])&stimulus=first" }
+            func has(_ index: Int, _ text: String) -> Bool { logs[index].all.contains { $0.contains(text) } }
+            let first = Self.open(client, path(0), log: logs[0], until: ends[0])
+            try await Self.eventually("p1 ready at 10 frames/s") { has(0, #""frameRate":10"#) }
+            let second = Self.open(client, path(1), log: logs[1], until: ends[1])
+            try await Self.eventually("p2 ready, p1 slowed to 5") {
+                has(1, #""type":"ready""#) && has(0, #""frameRate":5,"type":"rate""#)
+            }
+            let third = Self.open(client, path(2), log: logs[2], until: ends[2])
+            try await Self.eventually("p3 queued") { has(2, #""position":1,"type":"queued""#) }
+            #expect(!has(2, "ready"))
+            ends[0].signal()  // p1 leaves: p3 is let in
+            try await Self.eventually("p3 let in after p1 left") { has(2, #""type":"ready""#) }
+            try await first.value
+            #expect(study.session("p1")?.state == .incomplete && study.session("p1")?.reasonCode == .left)
+            // p2 reloads: the new page takes over, the old one is told.
+            let again = try study.resume(token: tokens[1])
+            #expect(again.state == "started")
+            let reloaded = Self.open(client, path(1), log: logs[3], until: ends[3])
+            try await Self.eventually("the old page of p2 told it was replaced") { has(1, #""type":"replaced""#) }
+            try await Self.eventually("the new page of p2 ready") { has(3, #""type":"ready""#) }
+            try await second.value
+            #expect(study.session("p2")?.state == .started, "another page of theirs goes on")
+            // The server stops: every page is told it restarts; their sessions can come back.
+            await desk.stop(grace: .seconds(5))
+            try await Self.eventually("p2 and p3 told of the restart") {
+                has(3, #""type":"restarting""#) && has(2, #""type":"restarting""#)
+            }
+            try await third.value
+            try await reloaded.value
+            for id in ["p2", "p3"] {
+                #expect(study.session(id)?.state == .incomplete && study.session(id)?.reasonCode == .serverStopped)
+            }
+            for end in ends { end.signal() }
+        }
+    }
+}
