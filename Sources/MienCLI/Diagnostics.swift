@@ -8,8 +8,15 @@ enum Diagnostics {
     static let logger = Logger(label: "mien")
 
     /// Installs the standard-error handler; call once, first thing.
+    ///
+    /// A served study's events (`mien.studies`: consents, starts, completions, refusals, failures; no personal
+    /// data) are logged at every level, each line with its time: they are the server's log of fieldwork.
     static func bootstrap(verbose: Bool) {
-        LoggingSystem.bootstrap { _ in ToolLogHandler(logLevel: verbose ? .info : .warning) }
+        LoggingSystem.bootstrap { label in
+            label == "mien.studies"
+                ? ToolLogHandler(logLevel: .info, timestamped: true)
+                : ToolLogHandler(logLevel: verbose ? .info : .warning)
+        }
     }
 
     /// Logs an error as `mien: error: <input>: <message>`.
@@ -24,6 +31,8 @@ enum Diagnostics {
 struct ToolLogHandler: LogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
+    /// Whether each line starts with the time (UTC, ISO 8601): a server's events.
+    var timestamped = false
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -37,6 +46,11 @@ struct ToolLogHandler: LogHandler {
             case .warning: "warning"
             default: "note"
             }
-        Console.error("mien: \(name): \(event.message)\n")
+        if timestamped {
+            let time = Date().formatted(.iso8601)
+            Console.error("mien: \(time) \(name == "note" ? "" : "\(name): ")\(event.message)\n")
+        } else {
+            Console.error("mien: \(name): \(event.message)\n")
+        }
     }
 }

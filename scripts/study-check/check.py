@@ -1,14 +1,19 @@
-"""A panel collected from a link, checked end to end (`make study-check`, run by scripts/study-check/run.sh).
+"""A panel collected from a link, checked end to end in Chromium (`make study-check` part 1, run by run.sh).
 
-1. Headless Chromium, driven by the participant page's accessible names, takes part as 3 participants of study
-   `ad` (groups A and B: two by the link's group=, one balanced by the server), one who closes the tab halfway,
-   and one who declines; and as 1 participant of `adrec`, which also records the webcam.
-2. What was stored: sessions, manifest rows with onset 0, result files, and no picture or video in `ad`.
+1. Headless Chromium, driven by the participant page's accessible names, takes part in study `ad` (groups A and B):
+   three complete (two by the link's group=, one balanced); one closes the tab halfway and comes back with the
+   same link in a new browser (re-entry by consent); one reloads mid-stimulus (re-entry by the kept token); one
+   blocks the camera, then reloads with it allowed; one opens a second tab mid-stimulus (the second goes on, the
+   first is told); one declines (the panel's screen-out link); one takes part on a phone viewport (the controls in
+   view, the hint to turn the phone); and one takes part in `adrec`, which records the webcam.
+2. What was stored: sessions, attempts kept apart, manifest rows with onset 0, result files, no picture in `ad`.
 3. `mien study` aggregates the collected folder without analysing again; the recorded participant's live series
    equals the series `mien study` gives for the uploaded recording with the onset the page measured.
-4. Every refusal: no token, another participant's token, a completed ID again, a frame flood, an over-size
-   frame, an over-size and a non-video upload, `..` in an ID, a dashboard without the service token; and the
-   right to erasure.
+4. The dashboard: counts per group against the targets, completion codes as shown to participants, exports
+   without a server path.
+5. Every refusal: no token, another participant's token, a completed ID again (saying nothing of its state), a
+   frame flood, an over-size frame, an over-size and a non-video upload, `..` in an ID, a dashboard without the
+   service token; and the right to erasure.
 """
 
 import argparse
@@ -62,80 +67,196 @@ def consent(study, participant=None, group=None):
     return status, json.loads(data) if data else None
 
 
+def dashboard(study, table):
+    status, data = http("GET", f"/studies/{study}/dashboard/{table}", token=args.token)
+    check(status == 200, f"dashboard {table}: {status}")
+    return data
+
+
+def sessions(study):
+    return {row["participant"]: row for row in json.loads(dashboard(study, "participants") or b"[]")}
+
+
 # 1. Participants in a real browser ---------------------------------------------------------------------------
-def take_part(browser, study, query, close_after=None, decline=False):
-    context = browser.new_context()
-    page = context.new_page()
-    page.on("console", lambda message: message.type == "error" and print(f"    page: {message.text}"))
-    page.goto(f"{args.base}/studies/{study}/?{query}")
-    if decline:
-        page.get_by_role("button", name="I do not agree").click()
-        expect(page.get_by_role("heading", name="You chose not to take part")).to_be_visible()
-        context.close()
-        return None
+def agree(page):
     page.get_by_role("checkbox", name="I have read this and agree to take part").check()
     page.get_by_role("button", name="I agree").click()
+
+
+def framing_then_watch(page):
     page.get_by_role("button", name="Turn on the camera").click()
     start = page.get_by_role("button", name="Start watching")
     expect(start).to_be_enabled(timeout=60_000)  # the framing check passed for its seconds
     start.click()
-    if close_after is not None:
-        page.wait_for_function("document.documentElement.dataset.stage.startsWith('stimulus:')", timeout=30_000)
-        time.sleep(close_after)
-        context.close()  # the tab closed mid-stimulus
-        return None
+
+
+def wait_done(page):
     page.wait_for_function("document.documentElement.dataset.stage === 'done'", timeout=120_000)
-    code = page.evaluate("document.documentElement.dataset.code")
-    text = page.locator("#done-text").inner_text()
-    context.close()
-    return code, text
+    return page.evaluate("document.documentElement.dataset.code"), page.locator("#done-text").inner_text()
+
+
+def wait_stimulus(page):
+    page.wait_for_function("document.documentElement.dataset.stage.startsWith('stimulus:')", timeout=60_000)
+
+
+def new_page(browser, **context):
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    page.on("console", lambda message: message.type == "error" and print(f"    page: {message.text}"))
+    return ctx, page
+
+
+def take_part(browser, study, query, **context):
+    ctx, page = new_page(browser, **context)
+    page.goto(f"{args.base}/studies/{study}/?{query}")
+    agree(page)
+    framing_then_watch(page)
+    outcome = wait_done(page)
+    ctx.close()
+    return outcome
+
+
+def in_view(page, locator):
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"] + 1
 
 
 print("== participants in headless Chromium (fake camera: the bundled sample)")
 started = time.monotonic()
+codes = {}
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(
         executable_path=shutil.which("chromium") or "/usr/bin/chromium",
         args=["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
               f"--use-file-for-fake-video-capture={args.camera}", "--autoplay-policy=no-user-gesture-required"])
-    codes = {}
     for participant, group in (("p1", "A"), ("p2", "B"), ("p3", None)):
         query = f"participant={participant}&redirect=0" + (f"&group={group}" if group else "")
         codes[participant] = take_part(browser, "ad", query)
         print(f"  {participant}: {codes[participant]}")
-    take_part(browser, "ad", "participant=p4&group=B", close_after=1.5)
-    take_part(browser, "ad", "participant=p5", decline=True)
+
+    # p4 closes the tab halfway, then comes back with the same link in another browser: consent again, going on.
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/ad/?participant=p4&group=B&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    time.sleep(1.5)
+    ctx.close()
+    time.sleep(1)
+    codes["p4"] = take_part(browser, "ad", "participant=p4&group=B&redirect=0")
+    print(f"  p4 (closed the tab, came back): {codes['p4']}")
+
+    # p6 reloads mid-stimulus: the page keeps its token and goes on from that stimulus.
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/ad/?participant=p6&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    time.sleep(1)
+    page.reload()
+    expect(page.get_by_role("button", name="Turn on the camera")).to_be_visible(timeout=30_000)
+    framing_then_watch(page)
+    codes["p6"] = wait_done(page)
+    ctx.close()
+    print(f"  p6 (reloaded mid-stimulus): {codes['p6']}")
+
+    # p7 blocks the camera (told how to allow it, offered the way out), then reloads with the camera allowed.
+    ctx, page = new_page(browser)
+    page.add_init_script("navigator.mediaDevices.getUserMedia = () => "
+                         "Promise.reject(new DOMException('blocked', 'NotAllowedError'));")
+    page.goto(f"{args.base}/studies/ad/?participant=p7&redirect=0")
+    agree(page)
+    page.get_by_role("button", name="Turn on the camera").click()
+    expect(page.get_by_role("status")).to_contain_text("blocked", timeout=10_000)
+    check(page.get_by_role("button", name="I cannot use a camera").is_visible(), "a blocked camera offers the way out")
+    second = ctx.new_page()  # the same browser (its storage), a page without the block: as a reload once allowed
+    page.close()
+    second.goto(f"{args.base}/studies/ad/?participant=p7&redirect=0")
+    framing_then_watch(second)
+    codes["p7"] = wait_done(second)
+    ctx.close()
+    print(f"  p7 (blocked the camera, then reloaded): {codes['p7']}")
+
+    # p9 opens a second tab mid-stimulus: the second goes on, the first is told.
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/ad/?participant=p9&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    other = ctx.new_page()
+    other.goto(f"{args.base}/studies/ad/?participant=p9&redirect=0")
+    framing_then_watch(other)
+    codes["p9"] = wait_done(other)
+    check("another tab" in page.locator("#done-heading").inner_text(),
+          f"the first tab is told another went on: {page.locator('#done-heading').inner_text()}")
+    ctx.close()
+    print(f"  p9 (two tabs): {codes['p9']}")
+
+    # p5 declines: nothing stored, the panel's screen-out link.
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/ad/?participant=p5")
+    page.get_by_role("button", name="I do not agree").click()
+    expect(page.get_by_role("heading", name="You chose not to take part")).to_be_visible()
+    link = page.get_by_role("link", name="Return to the panel").get_attribute("href") or ""
+    check("reason=declined" in link and "code=SCREEN" in link and "participant=p5" in link, f"decline link: {link}")
+    ctx.close()
+
+    # p8 on a phone: consent and controls in view, the hint to turn the phone for a wide video.
+    ctx, page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(f"{args.base}/studies/ad/?participant=p8&redirect=0")
+    check(in_view(page, page.get_by_role("button", name="I agree")), "phone: I agree in view with the consent")
+    check(page.locator("#consent-more").is_visible(), "phone: the consent says there is more to scroll")
+    font = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#consent-text')).fontSize)")
+    check(font >= 15, f"phone: the consent is readable ({font} px)")
+    agree(page)
+    page.get_by_role("button", name="Turn on the camera").click()
+    start = page.get_by_role("button", name="Start watching")
+    expect(start).to_be_enabled(timeout=60_000)
+    check(in_view(page, start), "phone: Start watching in view during the framing check")
+    page.screenshot(path=os.path.join(args.out, "phone-framing.png"))
+    start.click()
+    wait_stimulus(page)
+    check(page.locator("#rotate-hint").is_visible(), "phone: a hint to turn the phone for a 16:9 video")
+    codes["p8"] = wait_done(page)
+    ctx.close()
+    print(f"  p8 (phone): {codes['p8']}")
+
     codes["r1"] = take_part(browser, "adrec", "participant=r1")
     print(f"  r1: {codes['r1']}")
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
-time.sleep(1)  # the closed tab's socket is seen closed by the server
+time.sleep(1)
 
 # 2. What was stored --------------------------------------------------------------------------------------------
 print("== what the study folders hold")
 ad = os.path.join(args.studies, "ad")
-status, data = http("GET", "/studies/ad/dashboard/participants", token=args.token)
-rows = {row["participant"]: row for row in json.loads(data)} if status == 200 else {}
-check(status == 200, f"dashboard participants: {status}")
-for participant in ("p1", "p2", "p3"):
+rows = sessions("ad")
+completed = ("p1", "p2", "p3", "p4", "p6", "p7", "p8", "p9")
+for participant in completed:
     row = rows.get(participant, {})
     check(row.get("state") == "complete", f"{participant} complete: {row}")
-    check(codes.get(participant) and codes[participant][0], f"{participant} saw a completion code")
+    check(codes.get(participant) and codes[participant][0] == row.get("code"),
+          f"{participant} saw the completion code the dashboard lists: {codes.get(participant)} / {row.get('code')}")
 check(rows.get("p1", {}).get("group") == "A" and rows.get("p2", {}).get("group") == "B",
       "the link's group= assigns the group")
 check(rows.get("p3", {}).get("group") in ("A", "B"), "a participant without group= is given one")
-p4 = rows.get("p4", {})
-check(p4.get("state") == "incomplete" and 0.2 < p4.get("coverage", 0) < 0.95 and "left during" in (p4.get("reason") or ""),
-      f"the closed tab is incomplete with its coverage: {p4}")
+for participant in ("p4", "p6"):
+    row = rows.get(participant, {})
+    check(row.get("reentries", 0) >= 1 and row.get("attempts", 0) == 1,
+          f"{participant} came back, their interrupted attempt kept apart: {row}")
+    attempt = os.path.join(ad, "participants", participant, "astronaut-pan-zoom.attempt1.jsonl")
+    check(os.path.exists(attempt), f"{participant}'s first attempt's results: {attempt}")
 check("p5" not in rows and not os.path.exists(os.path.join(ad, "participants", "p5")), "declining stored nothing")
 with open(os.path.join(ad, "manifest.csv")) as file:
     manifest = list(csv.DictReader(file))
-check(sorted(row["participant"] for row in manifest) == ["p1", "p2", "p3", "p4"], f"manifest rows: {manifest}")
-check(all(float(row["onset"]) == 0 for row in manifest), "manifest onsets are 0 (stimulus time)")
+check(sorted(row["participant"] for row in manifest) == sorted(completed), f"manifest rows: {manifest}")
+check(all(float(row["onset"]) == 0 and row["status"] == "complete" for row in manifest), "manifest: onset 0, complete")
 pictures = [os.path.join(folder, name) for folder, _, names in os.walk(ad) for name in names
             if not folder.endswith("stimuli")
             and name.rsplit(".", 1)[-1].lower() in ("jpg", "jpeg", "png", "webm", "mp4", "y4m", "mkv", "part")]
 check(not pictures, f"no image or video stored in the default mode: {pictures}")
+leftovers = [name for _, _, names in os.walk(ad) for name in names if ".partial-" in name]
+check(not leftovers, f"no temporary file left: {leftovers}")
 for participant in ("p1", "p2", "p3", "r1"):
     study = "adrec" if participant == "r1" else "ad"
     session = json.load(open(os.path.join(args.studies, study, "participants", participant, "session.json")))
@@ -143,10 +264,14 @@ for participant in ("p1", "p2", "p3", "r1"):
     # Every frame the page sent is analysed (a live source's default 5 fps cap once left half of them out).
     check(progress["frames"] >= 20 and progress["analysed"] >= 0.95 * progress["frames"],
           f"{participant}: {progress['analysed']} of {progress['frames']} frames analysed")
+    check(progress["coverage"] >= 0.9, f"{participant}: {progress['coverage']} of the stimulus measured")
 for participant in ("p1", "p2", "p3"):
     summary = json.load(open(os.path.join(ad, "participants", participant, "astronaut-pan-zoom.summary.json")))
     check(summary.get("ended") == "complete" and summary.get("processedFrames", 0) >= 15,
           f"{participant}'s summary: {summary.get('ended')}, {summary.get('processedFrames')} frames analysed")
+stored = open(os.path.join(ad, "STORED.md")).read() + open(os.path.join(ad, "consent.md")).read()
+for words in ("34 points", "gender", "study@example.org", "how your head is turned"):
+    check(words in stored, f"STORED.md and consent.md say what is kept: {words}")
 
 # 3. Aggregation, and live against recorded ---------------------------------------------------------------------
 print("== mien study on the collected folders")
@@ -157,8 +282,11 @@ check(run.returncode == 0, f"mien study ad: {run.returncode} {run.stderr[-500:]}
 check("nothing analysed again" in run.stderr, f"mien study said it only aggregated: {run.stderr[-300:]}")
 with open(os.path.join(args.out, "results", "ad", "participants.csv")) as file:
     aggregated = {row["participant"]: row for row in csv.DictReader(file)}
-check(all(aggregated.get(p, {}).get("included") == "1" for p in ("p1", "p2", "p3")),
-      f"p1-p3 included: {[(p, aggregated.get(p, {}).get('included'), aggregated.get(p, {}).get('exclusion')) for p in aggregated]}")
+check(all(aggregated.get(p, {}).get("included") == "1" for p in completed),
+      f"every completer included: {[(p, aggregated.get(p, {}).get('included'), aggregated.get(p, {}).get('exclusion')) for p in aggregated]}")
+page_html = open(os.path.join(args.out, "results", "ad", "study.html")).read()
+check("<h1>Study ad</h1>" in page_html and "Participants included: all 8" in page_html,
+      "the study page is titled with the study and its n")
 rec = os.path.join(args.studies, "adrec")
 check(os.path.exists(os.path.join(rec, "participants", "r1", "recording.webm")), "r1's recording kept (--record)")
 run_live = subprocess.run([args.mien, "study", rec, "--output", live_out, "--bin", "0.5"], capture_output=True,
@@ -201,14 +329,34 @@ if run_live.returncode == 0 and run_rec.returncode == 0:
     # near its threshold, JPEG against VP8); the tolerance is on the largest, with the mean held tight above.
     check(not worst or worst[0][0] <= 25, f"largest live/recorded difference {worst[0] if worst else None} (tolerance 25)")
 
-# 4. Refusals ---------------------------------------------------------------------------------------------------
+# 4. The dashboard ----------------------------------------------------------------------------------------------
+print("== the dashboard")
+summary = json.loads(dashboard("ad", "fieldwork"))
+groups = {group["group"]: group for group in summary["groups"]}
+check(summary["all"]["complete"] == 8 and summary["all"]["declined"] == 1, f"fieldwork counts: {summary['all']}")
+check(groups.get("A", {}).get("target") == 4 and groups.get("B", {}).get("target") == 4, f"targets: {groups}")
+check(abs(groups.get("A", {}).get("complete", 0) - groups.get("B", {}).get("complete", 0)) <= 2,
+      f"groups balanced: {[(g, c.get('complete')) for g, c in groups.items()]}")
+approvals = dashboard("ad", "approvals.csv?tz=Europe/Berlin").decode()
+approved = {line.split(",")[0]: line for line in approvals.splitlines()[1:]}
+check(all(",approve," in approved.get(p, "") and codes[p][0] in approved.get(p, "") for p in completed),
+      f"approvals list every completer with their code: {approvals[:400]}")
+check("+01:00" in approvals or "+02:00" in approvals, "approvals in the researcher's zone")
+for table in ("approvals.csv", "participants.csv", "manifest.csv", "participants", "fieldwork"):
+    check(args.studies.encode() not in dashboard("ad", table), f"no server path in the dashboard's {table}")
+status, page_body = http("GET", "/studies/ad/dashboard?token=" + args.token)
+check(status == 200 and b"fieldwork" in page_body, f"the dashboard page: {status}")
+
+# 5. Refusals ---------------------------------------------------------------------------------------------------
 print("== refusals")
 status, body = http("GET", "/studies/ad/dashboard/participants")
 check(status == 401, f"dashboard without the service token: {status}")
-status, body = http("GET", "/studies/ad/dashboard/participants", token=codes and "not-the-token")
+status, body = http("GET", "/studies/ad/dashboard/participants", token="not-the-token")
 check(status == 401, f"dashboard with a wrong token: {status}")
 status, body = consent("ad", "p1")
-check(status == 409 and b"already completed" in json.dumps(body).encode(), f"p1 again: {status} {body}")
+text = json.dumps(body)
+check(status == 409 and body["error"]["code"] == "cannotTakePart" and "complete" not in text,
+      f"p1 again: {status} {body}")
 status, body = consent("ad", "../../etc")
 check(status == 400, f"'..' in an ID: {status} {body}")
 status, body = consent("ad", "x", group="C")
@@ -248,21 +396,17 @@ with connect(f"{ws_base}/studies/ad/live?session={q1['token']}&stimulus=astronau
     codes_seen = {e["code"] for e in errors}
     check("tooFast" in codes_seen, f"a frame flood is refused: {codes_seen}")
     check("tooLarge" in codes_seen, f"an over-size frame is refused: {codes_seen}")
-    # The same participant cannot open a second socket while one is open: two sessions never write one file.
-    with connect(f"{ws_base}/studies/ad/live?session={q1['token']}&stimulus=astronaut-pan-zoom") as second:
-        message = json.loads(second.recv(timeout=10))
-        check(message.get("error", {}).get("code") == "alreadyStreaming", f"a second socket: {message}")
 status, body = http("PUT", "/studies/ad/recording?offset=0", b"\x1a\x45\xdf\xa3" + bytes(100), token=q2["token"])
 check(status == 403, f"an upload to a study that does not record: {status} {body[:200]}")
-r2 = {"token": r2_token}
-status, body = http("PUT", "/studies/adrec/recording?offset=0", b"%PDF-1.7 not a video" * 10, token=r2["token"])
+status, body = http("PUT", "/studies/adrec/recording?offset=0", b"%PDF-1.7 not a video" * 10, token=r2_token)
 check(status == 415, f"a non-video upload: {status} {body[:200]}")
-status, body = http("PUT", "/studies/adrec/recording?offset=0", b"\x1a\x45\xdf\xa3" + bytes(9 << 20), token=r2["token"])
+status, body = http("PUT", "/studies/adrec/recording?offset=0", b"\x1a\x45\xdf\xa3" + bytes(9 << 20), token=r2_token)
 check(status == 413, f"an over-size chunk: {status} {body[:200]}")
-status, body = http("PUT", "/studies/adrec/recording?offset=5", b"\x1a\x45\xdf\xa3", token=r2["token"])
+status, body = http("PUT", "/studies/adrec/recording?offset=5", b"\x1a\x45\xdf\xa3", token=r2_token)
 check(status == 409, f"a chunk at the wrong offset: {status} {body[:200]}")
 status, body = http("GET", "/studies/ad/stimuli/..%2F..%2Fsettings.json")
 check(status == 404, f"a path in a stimulus name: {status}")
+time.sleep(1)
 q1_files = sorted(os.listdir(os.path.join(ad, "participants", "q1")))
 check(all(name.startswith(("astronaut-pan-zoom.", "session.json")) for name in q1_files),
       f"q1's socket wrote only q1's files: {q1_files}")
@@ -280,4 +424,4 @@ check(status == 200 and b"<svg" in page, f"the dashboard's study page: {status}"
 
 if problems:
     sys.exit(f"study-check: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
-print(f"study-check: every check passed ({time.monotonic() - started:.0f} s)")
+print(f"study-check: every Chromium check passed ({time.monotonic() - started:.0f} s)")

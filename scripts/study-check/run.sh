@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# `make study-check`: a panel collected from a link, in a real browser. Two study folders (mien study init), one
-# with --record; `mien serve --studies` on a loopback port with a token; headless Chromium (Debian's, installed
-# when missing) driven by Playwright (pinned, throwaway venv under .build) through the participant page by its
-# accessible names, its fake camera playing a clip of the bundled sample. check.py then checks what was stored,
-# the aggregation, the live series against the recorded one, and every refusal. The service is stopped by its PID.
+# `make study-check`: a panel collected from a link, in three browser engines, and the faults fieldwork meets.
+# 1. check.py: headless Chromium (Debian's) driven by Playwright through the participant page by its accessible
+#    names, its fake camera playing a clip of the bundled sample: completions, a closed tab that comes back, a
+#    reload mid-stimulus, a blocked camera then a reload, two tabs, a decline, a phone viewport, a recorded webcam;
+#    then what was stored, the aggregation, the dashboard's counts and exports, every refusal and erasure.
+# 2. engines.py: Firefox ESR over WebDriver BiDi and WebKitGTK (Safari's engine) over WebDriver with Selenium,
+#    each in a laptop and a phone viewport, the camera an injected getUserMedia stream of the same clip.
+# 3. faults.py: servers of its own: a full disk (a small tmpfs), kill -9 and SIGTERM mid-stimulus, a consent
+#    burst, idle and squatting sockets, a stimulus ended with no frame or two, ID probing.
+# Browsers and Xvfb come from Debian (installed when missing), Python packages from a pinned venv under .build.
+# Every service is stopped by its PID.
 # Usage: scripts/study-check/run.sh MIEN MIENDEV
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,20 +19,29 @@ VENV=$ROOT/.build/study-check-venv
 . "$ROOT/scripts/lib/serve-port.sh"
 OUT=$ROOT/.build/study-check
 "$ROOT/scripts/python/venv.sh" "$VENV" "$ROOT/scripts/study-check/requirements.txt"
-if ! command -v chromium >/dev/null; then
-    echo "== installing Chromium from Debian (the participant page's browser test)"
+missing=()
+for pair in chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver xvfb-run:xvfb; do
+    command -v "${pair%%:*}" >/dev/null || missing+=("${pair##*:}")
+done
+# H.264 for WebKitGTK's GStreamer; the others decode it with FFmpeg's libraries.
+dpkg -s gstreamer1.0-libav >/dev/null 2>&1 || missing+=(gstreamer1.0-libav gstreamer1.0-plugins-good)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing from Debian for the participant page's browser check: ${missing[*]}"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 mkdir -p "$OUT"
 # Chromium's fake camera plays raw YUV4MPEG2: the sample panning and zooming, 60 frames at 15 fps, looped.
 [ -s "$OUT/clip.y4m" ] || "$MIENDEV" make-clip --width 640 --height 360 --frames 60 --fps 15 "$OUT/clip.y4m" >/dev/null
 rm -rf "$OUT/studies" "$OUT/results"
 mkdir -p "$OUT/studies"
+PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SCREEN --contact "study@example.org"
+    --researcher "The Mien study check")
 "$MIEN" study init "$OUT/studies/ad" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --groups A,B \
-    --completion-url "https://panel.example.org/done" >/dev/null
-"$MIEN" study init "$OUT/studies/adrec" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --record >/dev/null
+    --completion-url "https://panel.example.org/done" --target A=4 B=4 "${PANEL[@]}" >/dev/null
+"$MIEN" study init "$OUT/studies/adrec" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --record "${PANEL[@]}" >/dev/null
+"$MIEN" study init "$OUT/studies/engines" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 
 TOKEN=study-check-$$-$RANDOM
 SERVER=
@@ -35,5 +50,22 @@ trap cleanup EXIT
 "$MIEN" serve --port 0 --token "$TOKEN" --studies "$OUT/studies" 2>"$OUT/serve.log" &
 SERVER=$!
 PORT=$(serve_port "$OUT/serve.log" "$SERVER")
+started=$SECONDS
 timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/check.py" --base "http://127.0.0.1:$PORT" --token "$TOKEN" \
     --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --camera "$OUT/clip.y4m" --server-pid "$SERVER"
+echo "== study-check part 1 (Chromium): $((SECONDS - started)) s"
+started=$SECONDS
+timeout 600 xvfb-run -a "$VENV/bin/python" "$ROOT/scripts/study-check/engines.py" --base "http://127.0.0.1:$PORT" \
+    --token "$TOKEN" --study engines
+echo "== study-check part 2 (Firefox, WebKitGTK): $((SECONDS - started)) s"
+# The server's log holds a line per event and no participant ID.
+grep -q "participant #1 agreed" "$OUT/serve.log" || { echo "study-check: the server log has no consent line"; exit 1; }
+if grep -E "participant (p[0-9]|r[0-9]|q[0-9])" "$OUT/serve.log"; then
+    echo "study-check: the server log names a participant ID"; exit 1
+fi
+cleanup
+SERVER=
+started=$SECONDS
+timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/faults.py" --mien "$MIEN" --sample "$ROOT/Samples" \
+    --out "$OUT/faults"
+echo "== study-check part 3 (faults): $((SECONDS - started)) s"

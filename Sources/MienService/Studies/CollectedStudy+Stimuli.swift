@@ -97,6 +97,20 @@ extension CollectedStudy {
                 full = true
                 return
             }
+            // What an earlier attempt left unfinished (a write failure, a kill) becomes its files first.
+            do {
+                if var recovered = try folder.recover(
+                    participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
+                {
+                    recovered.ended = false
+                    session.stimuli[stimulus] = recovered
+                }
+            } catch {
+                // It stays where it is for the next start; the new attempt writes files of its own.
+                Self.logger.error(
+                    "study \(name): participant #\(session.number): an earlier attempt cannot be recovered yet: \(error)"
+                )
+            }
             if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
                 let number = session.attempts.filter { $0.stimulus == stimulus }.count + 1
                 try folder.setAside(participant: id, stimulus: stimulus, attempt: number)

@@ -19,6 +19,11 @@ extension CollectionFolder {
         let files = self.files(participant: participant, stimulus: stimulus.name)
         guard let jsonl = files.jsonl, let checkpoint = ResumeCheckpoint.load(jsonlPath: jsonl, outputs: files.all)
         else { return nil }
+        // A leftover older than the committed files is of an attempt that was followed by a finished one.
+        if let committed = Self.modified(jsonl), let leftover = Self.modified(checkpoint.path), leftover <= committed {
+            checkpoint.removeLeftovers()
+            return nil
+        }
         let counter = RecoveredProgress(duration: stimulus.duration, span: span)
         let writers = try files.writers(input: stimulus.name, report: nil, generator: "mien serve --studies")
         do {
@@ -31,6 +36,10 @@ extension CollectionFolder {
         }
         checkpoint.removeLeftovers()
         return counter.progress
+    }
+
+    private static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
     /// Renames a stimulus's result files to those of an earlier attempt (`<stimulus>.attempt<n>.jsonl`, …), so

@@ -90,12 +90,19 @@ package struct CollectionFolder: Sendable {
     /// - Throws: `.ioFailure` naming the file.
     package func write(_ session: ParticipantSession) throws {
         let folder = participant(session.participant)
+        let made = !FileManager.default.fileExists(atPath: folder.path)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw MienError(.ioFailure, "cannot create the participant's folder", input: folder.path)
         }
-        try Self.writeAtomically(try Self.encoder.encode(session), to: self.session(session.participant).path)
+        do {
+            try Self.writeAtomically(try Self.encoder.encode(session), to: self.session(session.participant).path)
+        } catch {
+            // A first session that cannot be written leaves no folder behind (a consent on a full disk).
+            if made { try? FileManager.default.removeItem(at: folder) }
+            throw error
+        }
     }
 
     /// Writes `manifest.csv` (and `recorded.csv` when any recording is complete) from the sessions: one row per

@@ -1,0 +1,274 @@
+"""The participant page in Firefox and WebKit, on a laptop and a phone (`make study-check` part 2, run by run.sh).
+
+Firefox ESR (Debian's) speaks WebDriver BiDi itself: a small client here drives it over its WebSocket. WebKitGTK
+(Debian's `webkit2gtk-driver`, the engine Safari shares) is driven with Selenium over WebDriver, under Xvfb. Neither
+has a fake camera that plays a file, so the page's `getUserMedia` is given a canvas stream drawing the study's own
+stimulus (the sample astronaut, a face) before the camera is turned on. Each engine takes part twice in study
+`engines`, in a 1280x800 and a phone-sized viewport, by the controls' names: consent, camera, framing check, the
+stimulus, the completion code; on the phone the controls must be in view and the page must hint to turn it.
+The server must have recorded each as complete, with its frames analysed.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from websockets.sync.client import connect
+
+parser = argparse.ArgumentParser()
+for name in ("base", "token", "study"):
+    parser.add_argument(f"--{name}", required=True)
+args = parser.parse_args()
+problems = []
+
+
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+        print(f"  FAILED: {message}")
+    return condition
+
+
+# A camera for engines without a file-playing fake device: the study's stimulus (a face) drawn on a canvas.
+CAMERA = """
+(() => {
+  const url = document.querySelector('meta[name=x-camera]')?.content;
+  if (!navigator.mediaDevices) Object.defineProperty(navigator, 'mediaDevices', { value: {}, configurable: true });
+  navigator.mediaDevices.getUserMedia = async () => {
+    const config = await (await fetch(location.pathname.replace(/\\/?$/, '/config'))).json();
+    const video = document.createElement('video');
+    video.src = config.stimuli[0].url; video.muted = true; video.loop = true; video.playsInline = true;
+    await video.play();
+    const canvas = document.createElement('canvas');
+    canvas.width = 640; canvas.height = 360;
+    const context = canvas.getContext('2d');
+    setInterval(() => context.drawImage(video, 0, 0, canvas.width, canvas.height), 1000 / 15);
+    context.drawImage(video, 0, 0, canvas.width, canvas.height);
+    return canvas.captureStream(15);
+  };
+  return true;
+})()
+"""
+IN_VIEW = """((selector) => { const box = document.querySelector(selector).getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= innerHeight + 1 && box.height > 0; })"""
+
+
+class Firefox:
+    """Firefox ESR over WebDriver BiDi (its own remote protocol; no driver program)."""
+
+    name = "Firefox"
+
+    def __init__(self):
+        self.profile = tempfile.mkdtemp(prefix="mien-firefox-")
+        with open(os.path.join(self.profile, "user.js"), "w") as prefs:
+            for key, value in (("remote.active-protocols", 1), ("media.autoplay.default", 0),
+                               ("media.autoplay.blocking_policy", 0), ("browser.shell.checkDefaultBrowser", False),
+                               ("datareporting.policy.dataSubmissionEnabled", False)):
+                prefs.write(f'user_pref("{key}", {json.dumps(value)});\n')
+        port = 9300 + os.getpid() % 500
+        self.process = subprocess.Popen(
+            [shutil.which("firefox-esr") or "firefox-esr", "--headless", "--no-remote", "--profile", self.profile,
+             f"--remote-debugging-port={port}", "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.socket = connect(f"ws://127.0.0.1:{port}/session", max_size=None, open_timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError("Firefox did not open its WebDriver BiDi socket")
+                time.sleep(0.25)
+        self.sequence = 0
+        self.command("session.new", {"capabilities": {"alwaysMatch": {"unhandledPromptBehavior": "accept"}}})
+        self.context = self.command("browsingContext.getTree", {})["contexts"][0]["context"]
+
+    def command(self, method, params):
+        self.sequence += 1
+        self.socket.send(json.dumps({"id": self.sequence, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv(timeout=60))
+            if message.get("id") == self.sequence:
+                if message.get("type") == "error":
+                    raise RuntimeError(f"{method}: {message.get('error')}: {message.get('message')}")
+                return message["result"]
+
+    def viewport(self, width, height):
+        self.command("browsingContext.setViewport",
+                     {"context": self.context, "viewport": {"width": width, "height": height},
+                      "devicePixelRatio": 3 if width < 600 else 1})
+
+    def goto(self, url):
+        self.command("browsingContext.navigate", {"context": self.context, "url": url, "wait": "complete"})
+
+    def evaluate(self, expression):
+        result = self.command("script.evaluate", {"expression": expression, "target": {"context": self.context},
+                                                  "awaitPromise": True})
+        if result.get("type") == "exception":
+            raise RuntimeError(f"script: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def click(self, role, name):
+        """A trusted click on the element with this role and accessible name (as a person's pointer)."""
+        nodes = self.command("browsingContext.locateNodes", {
+            "context": self.context, "locator": {"type": "accessibility", "value": {"role": role, "name": name}}})["nodes"]
+        if not nodes:
+            raise RuntimeError(f"no {role} named {name!r}")
+        element = {"sharedId": nodes[0]["sharedId"]}
+        self.command("script.callFunction", {"functionDeclaration": "(e) => e.scrollIntoView({block: 'center'})",
+                                             "arguments": [element], "target": {"context": self.context},
+                                             "awaitPromise": False})
+        self.command("input.performActions", {"context": self.context, "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+                {"type": "pointerMove", "x": 0, "y": 0, "origin": {"type": "element", "element": element}},
+                {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
+
+    def close(self):
+        try:
+            self.command("browser.close", {})
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class WebKit:
+    """WebKitGTK's MiniBrowser through WebKitWebDriver, with Selenium."""
+
+    name = "WebKitGTK"
+
+    def __init__(self):
+        from selenium import webdriver
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+
+        self.by = By
+        options = Options()
+        options.binary_location = self.minibrowser()
+        for flag in ("--automation", "--enable-media-stream=true", "--enable-mediasource=true",
+                     "--media-playback-requires-user-gesture=false"):
+            options.add_argument(flag)
+        self.driver = webdriver.WebKitGTK(options=options,
+                                          service=Service(executable_path=shutil.which("WebKitWebDriver")))
+        self.driver.set_script_timeout(60)
+
+    @staticmethod
+    def minibrowser():
+        for folder in ("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0",
+                       "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1"):
+            if os.path.exists(os.path.join(folder, "MiniBrowser")):
+                return os.path.join(folder, "MiniBrowser")
+        raise RuntimeError("WebKitGTK's MiniBrowser is not installed (Debian's libwebkit2gtk-4.1-0)")
+
+    def viewport(self, width, height):
+        self.driver.set_window_size(width, height)
+
+    def goto(self, url):
+        self.driver.get(url)
+
+    def evaluate(self, expression):
+        return self.driver.execute_async_script(
+            f"const done = arguments[arguments.length - 1]; Promise.resolve({expression}).then(done, "
+            f"(error) => done('error: ' + error));")
+
+    def click(self, role, name):
+        path = {"button": f"//button[normalize-space()='{name}']",
+                "checkbox": f"//label[normalize-space()='{name}']//input"}[role]
+        element = self.driver.find_element(self.by.XPATH, path)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def close(self):
+        self.driver.quit()
+
+
+def wait(browser, condition, what, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if browser.evaluate(condition):
+            return True
+        time.sleep(0.25)
+    status = browser.evaluate("document.querySelector('#status')?.textContent || ''")
+    check(False, f"{browser.name}: not within {seconds} s: {what} (status: {status!r})")
+    return False
+
+
+def take_part(browser, participant, phone):
+    browser.goto(f"{args.base}/studies/{args.study}/?participant={participant}&redirect=0")
+    if not wait(browser, "document.documentElement.dataset.stage === 'consent'", "the consent"):
+        return None
+    size = browser.evaluate("innerWidth + 'x' + innerHeight")
+    if phone:
+        check(browser.evaluate("innerWidth <= 600 && innerHeight > innerWidth"), f"{browser.name}: a phone viewport ({size})")
+        check(browser.evaluate(f"{IN_VIEW}('#agree')"), f"{browser.name} phone ({size}): I agree in view")
+        check(browser.evaluate("!document.querySelector('#consent-more').hidden"),
+              f"{browser.name} phone: the consent says there is more to scroll")
+    browser.click("checkbox", "I have read this and agree to take part")
+    browser.click("button", "I agree")
+    if not wait(browser, "document.documentElement.dataset.stage === 'camera'", "the camera step"):
+        return None
+    browser.evaluate(CAMERA)
+    browser.click("button", "Turn on the camera")
+    if not wait(browser, "!document.querySelector('#start-watching').disabled", "the framing check passed"):
+        return None
+    if phone:
+        check(browser.evaluate(f"{IN_VIEW}('#start-watching')"), f"{browser.name} phone: Start watching in view")
+    browser.click("button", "Start watching")
+    if not wait(browser, "document.documentElement.dataset.stage.startsWith('stimulus:')", "the stimulus"):
+        return None
+    if phone:
+        check(browser.evaluate("!document.querySelector('#rotate-hint').hidden"),
+              f"{browser.name} phone: a hint to turn the phone for a 16:9 video")
+    if not wait(browser, "document.documentElement.dataset.stage === 'done'", "the end", seconds=90):
+        return None
+    code = browser.evaluate("document.documentElement.dataset.code || ''")
+    heading = browser.evaluate("document.querySelector('#done-heading').textContent")
+    check(bool(code) and heading == "Thank you", f"{browser.name}: completed with a code ({heading!r}, {code!r})")
+    print(f"  {browser.name}, {'phone' if phone else 'laptop'} ({size}): code {code}")
+    return code
+
+
+codes = {}
+started = time.monotonic()
+for engine, prefix in ((Firefox, "ff"), (WebKit, "wk")):
+    engine_started = time.monotonic()
+    try:
+        browser = engine()
+    except Exception as error:  # a browser that cannot start is a failure, said with why
+        check(False, f"{engine.name} could not start: {error}")
+        continue
+    try:
+        for phone in (False, True):
+            browser.viewport(*((390, 844) if phone else (1280, 800)))
+            participant = f"{prefix}-{'phone' if phone else 'laptop'}"
+            try:
+                codes[participant] = take_part(browser, participant, phone)
+            except Exception as error:
+                check(False, f"{engine.name} {'phone' if phone else 'laptop'}: {error}")
+    finally:
+        browser.close()
+    print(f"  {engine.name}: {time.monotonic() - engine_started:.1f} s")
+
+request = urllib.request.Request(f"{args.base}/studies/{args.study}/dashboard/participants",
+                                 headers={"Authorization": f"Bearer {args.token}"})
+with urllib.request.urlopen(request, timeout=30) as response:
+    rows = {row["participant"]: row for row in json.loads(response.read())}
+for participant, code in codes.items():
+    row = rows.get(participant, {})
+    check(row.get("state") == "complete" and code and row.get("code") == code,
+          f"{participant}: complete with the code shown: {row.get('state')}, {row.get('code')} / {code}")
+    check((row.get("analysedShare") or 0) >= 0.9 and (row.get("coverage") or 0) >= 0.9,
+          f"{participant}: frames analysed {row.get('analysedShare')}, stimulus measured {row.get('coverage')}")
+
+if problems:
+    sys.exit(f"study-check (Firefox, WebKitGTK): {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+print(f"study-check: Firefox and WebKitGTK, laptop and phone: every check passed ({time.monotonic() - started:.0f} s)")
