@@ -17,7 +17,10 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-"$MIEN" serve --port 0 --jobs-dir "$WORK/jobs" 2>"$WORK/serve.log" &
+# A collected study too (recording on, so every study route answers), as a study's fieldwork serves it.
+"$MIEN" study init "$WORK/studies/ad" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --groups A,B --record \
+    --contact api-check@example.org >/dev/null 2>&1
+"$MIEN" serve --port 0 --jobs-dir "$WORK/jobs" --studies "$WORK/studies" 2>"$WORK/serve.log" &
 SERVER=$!
 PORT=$(serve_port "$WORK/serve.log" "$SERVER")
 BASE=http://127.0.0.1:$PORT

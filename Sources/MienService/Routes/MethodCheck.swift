@@ -8,12 +8,12 @@ import Hummingbird
 struct MethodCheck<Context: RequestContext>: RouterMiddleware {
     /// Path patterns split into segments, with their methods.
     private let table: [([Substring], [HTTPRequest.Method])]
-    /// Paths that are WebSocket upgrades only.
-    private let sockets: Set<String>
+    /// Path patterns that are WebSocket upgrades only.
+    private let sockets: [[Substring]]
 
-    init(paths: [(String, [HTTPRequest.Method])], sockets: Set<String>) {
+    init(paths: [(String, [HTTPRequest.Method])], sockets: [String]) {
         table = paths.map { ($0.0.split(separator: "/"), $0.1) }
-        self.sockets = sockets
+        self.sockets = sockets.map { $0.split(separator: "/") }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -25,7 +25,9 @@ struct MethodCheck<Context: RequestContext>: RouterMiddleware {
                 .methodNotAllowed, headers: [.allow: allowed.map(\.rawValue).joined(separator: ", ")],
                 message: "\(path) takes \(allowed.map(\.rawValue).joined(separator: ", ")), not \(request.method)")
         }
-        if sockets.contains(path), request.headers[.upgrade]?.lowercased() != "websocket" {
+        if sockets.contains(where: { Self.matches($0, path.split(separator: "/")) }),
+            request.headers[.upgrade]?.lowercased() != "websocket"
+        {
             throw HTTPError(
                 .upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
                 message: "\(path) is a WebSocket: send the upgrade request")
@@ -36,12 +38,14 @@ struct MethodCheck<Context: RequestContext>: RouterMiddleware {
     /// The methods of the first pattern `path` matches, or nil for an unknown path.
     private func methods(for path: String) -> [HTTPRequest.Method]? {
         let segments = path.split(separator: "/")
-        for (pattern, methods) in table where pattern.count == segments.count {
-            let matches = zip(pattern, segments).allSatisfy { wanted, given in
+        return table.first { Self.matches($0.0, segments) }?.1
+    }
+
+    /// Whether `segments` fit `pattern`, whose `{name}` segments match any one segment.
+    private static func matches(_ pattern: [Substring], _ segments: [Substring]) -> Bool {
+        pattern.count == segments.count
+            && zip(pattern, segments).allSatisfy { wanted, given in
                 (wanted.first == "{" && wanted.last == "}") || wanted == given
             }
-            if matches { return methods }
-        }
-        return nil
     }
 }
