@@ -105,17 +105,20 @@ live-check:
 	$(SWIFT) build --product MienDev
 	scripts/check-live-page.sh .build/debug/mien
 
-## study-check: a panel collected from a link in headless Chromium (Debian's) driven by Playwright (pinned venv,
-## scripts/study-check/) through the participant page by its accessible names: 3 participants in 2 groups, a tab closed
-## halfway, a refusal of consent, a recorded webcam whose series must equal the live one; every refusal (tokens,
-## replayed ID, flood, sizes, non-video, '..') and erasure. About 40 s (60 s the first time: the venv).
+## study-check: a panel collected from a link, in three engines (Debian's Chromium by Playwright, Firefox ESR over
+## WebDriver BiDi, WebKitGTK with Selenium under Xvfb; laptop and phone viewports) through the participant page by its
+## accessible names: completions in 2 groups, a closed tab and a reload that come back, a blocked camera, two tabs,
+## a decline, a recorded webcam whose series must equal the live one; the dashboard; every refusal and erasure; then
+## the fault cases against real servers (full disk on a tmpfs, kill -9, SIGTERM, a consent burst, idle and squatting
+## sockets, empty and sparse stimuli, ID probing). About 3 minutes (one more the first time: browsers, the venv).
 study-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/study-check/run.sh .build/debug/mien .build/debug/MienDev
 
-## api-check: schemathesis (pinned, scripts/api-check/) against `mien serve` on loopback with every check and phase,
-## the stateful one included; about 650 requests from a fixed seed (API_CHECK_SEED, API_CHECK_EXAMPLES to vary).
+## api-check: schemathesis (pinned, scripts/api-check/) against `mien serve --studies` (a collected study) on loopback
+## with every check and phase, the stateful one included; about 1,270 requests from a fixed seed (API_CHECK_SEED,
+## API_CHECK_EXAMPLES to vary), 45 s.
 api-check:
 	$(SWIFT) build --product mien
 	scripts/api-check.sh .build/debug/mien

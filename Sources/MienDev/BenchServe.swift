@@ -269,19 +269,29 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        // The service may log before it listens (a served study's line); its port is on the "listening on" line.
         var text = ""
+        var port: Int?
         let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, !text.contains("\n") {
+        while ContinuousClock.now < deadline, port == nil {
             let chunk = errors.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
+                let portText = line.split(separator: ":").last?.split(separator: "/").first
+            {
+                port = Int(portText)
+            }
         }
-        guard let portText = text.split(separator: ":").last?.split(separator: "/").first, let port = Int(portText)
-        else {
+        guard let port else {
             process.terminate()
             throw MienError(.internalFailure, "mien serve did not say where it listens: \(text)", input: mien)
         }
         self.port = port
+        // Read what it logs from now on (a line per study event), so a full pipe never stalls it.
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }  // it exited
+        }
     }
 
     func stop() {

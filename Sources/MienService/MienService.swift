@@ -67,7 +67,8 @@ public struct MienService: Sendable {
         router.middlewares.add(
             AccessControl<MienRequestContext>(
                 token: options.token, isOpen: { path in servesStudies && StudyRoutes.isParticipantRoute(path) }))
-        router.middlewares.add(MethodCheck(paths: groups.flatMap(\.paths), sockets: ["/v1/live", "/studies/{name}/live"]))
+        router.middlewares.add(
+            MethodCheck(paths: groups.flatMap(\.paths), sockets: ["/v1/live", "/studies/{name}/live"]))
         for group in groups { group.register(on: router) }
         return router
     }
