@@ -78,6 +78,12 @@ struct StudyInit: ParsableCommand {
     @Flag(help: "Refuse consent without the participant ID a panel's link carries.")
     var requireId = false
 
+    @Option(help: "Consents one address may make at once (then --consents-per-minute; past it, HTTP 429).")
+    var consentBurst = CollectionSettings.Fieldwork().consentBurst
+
+    @Option(help: "Consents one address may make per minute after its burst.")
+    var consentsPerMinute = CollectionSettings.Fieldwork().consentsPerMinute
+
     @Flag(help: "Do not estimate or store perceived gender, age and glasses.")
     var noAppearance = false
 
@@ -167,6 +173,8 @@ struct StudyInit: ParsableCommand {
             fieldwork.minimumShare = minShare
             fieldwork.reentryMinutes = reentryMinutes
             fieldwork.requireParticipantID = requireId
+            fieldwork.consentBurst = consentBurst
+            fieldwork.consentsPerMinute = consentsPerMinute
             settings = try CollectionSettings(
                 stimuli: stimuli,
                 groups: groups.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],

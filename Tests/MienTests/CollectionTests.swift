@@ -38,6 +38,13 @@ struct CollectionTests {
                 "maximumParticipants",
                 { try CollectionSettings(stimuli: [Self.stimulus()], consent: "ok", maximumParticipants: 0) }
             ),
+            ("minimumFrameRate", { try Self.fieldwork { $0.minimumFrameRate = 20 } }),
+            ("minimumShare", { try Self.fieldwork { $0.minimumShare = 1.5 } }),
+            ("screen-out URL", { try Self.fieldwork { $0.screenoutURL = "javascript:alert(1)" } }),
+            ("screen-out code", { try Self.fieldwork { $0.screenoutCode = "a b" } }),
+            ("'C'", { try Self.fieldwork { $0.targets = ["C": 3] } }),
+            ("consentBurst", { try Self.fieldwork { $0.consentBurst = 0 } }),
+            ("attemptsPerStimulus", { try Self.fieldwork { $0.attemptsPerStimulus = 0 } }),
         ]
         for (words, make) in cases {
             do {
@@ -47,6 +54,20 @@ struct CollectionTests {
                 #expect(error.code == .invalidOptions && error.message.contains(words), "\(error.message)")
             }
         }
+    }
+
+    /// Settings with the fieldwork `change` makes (groups A and B).
+    static func fieldwork(_ change: (inout CollectionSettings.Fieldwork) -> Void) throws -> CollectionSettings {
+        var fieldwork = CollectionSettings.Fieldwork()
+        change(&fieldwork)
+        return try CollectionSettings(stimuli: [stimulus()], groups: ["A", "B"], consent: "ok", fieldwork: fieldwork)
+    }
+
+    @Test func settingsWrittenBeforeFieldwork_areReadWithItsDefaults() throws {
+        let old = #"{"consent":"ok","stimuli":[{"duration":30,"file":"ad.mp4","name":"ad","sha256":"0"}]}"#
+        let settings = try JSONDecoder().decode(CollectionSettings.self, from: Data(old.utf8))
+        #expect(settings.fieldwork == CollectionSettings.Fieldwork() && settings.stored == .init())
+        #expect(settings.framing.attempts == 3 && settings.researcher.contact == nil)
     }
 
     @Test func names_keepPathsOut() {

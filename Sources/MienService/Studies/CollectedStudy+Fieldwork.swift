@@ -86,7 +86,8 @@ extension CollectedStudy {
     func rows(exclusions: [String: String]) -> [Row] {
         let now = clock()
         let (sessions, open) = state.withLock { (Array($0.sessions.values), $0.open) }
-        return sessions.sorted { $0.number < $1.number }.map { session in
+        return sessions.sorted { $0.number < $1.number }.map { original in
+            var session = original
             var live: Live?
             if let socket = open[session.participant], let progress = socket.progress,
                 let stimulus = settings.stimuli.first(where: { $0.name == socket.kind })
@@ -95,6 +96,8 @@ extension CollectedStudy {
                 live = Live(
                     stimulus: stimulus.name, time: measured.lastTime, duration: stimulus.duration,
                     coverage: measured.coverage, analysedShare: measured.analysedShare, frameRate: rate)
+                // The row's figures count what the stimulus being watched has measured so far.
+                session.stimuli[stimulus.name] = measured
             }
             let started = Self.date(session.started)
             let finished = Self.date(session.finished)
