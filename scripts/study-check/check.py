@@ -23,26 +23,18 @@ import os
 import shutil
 import struct
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
+from checks import check, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
 for name in ("base", "token", "studies", "out", "mien", "camera", "server-pid"):
     parser.add_argument(f"--{name}", required=True)
 args = parser.parse_args()
-problems = []
-
-
-def check(condition, message):
-    if not condition:
-        problems.append(message)
-        print(f"  FAILED: {message}")
-    return condition
 
 
 def http(method, path, body=None, token=None, headers=None):
@@ -422,6 +414,5 @@ with open(os.path.join(ad, "manifest.csv")) as file:
 status, page = http("GET", "/studies/ad/dashboard/study.html", token=args.token)
 check(status == 200 and b"<svg" in page, f"the dashboard's study page: {status}")
 
-if problems:
-    sys.exit(f"study-check: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+verdict("")
 print(f"study-check: every Chromium check passed ({time.monotonic() - started:.0f} s)")

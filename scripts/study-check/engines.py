@@ -14,25 +14,17 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 
+from checks import check, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
 for name in ("base", "token", "study"):
     parser.add_argument(f"--{name}", required=True)
 args = parser.parse_args()
-problems = []
-
-
-def check(condition, message):
-    if not condition:
-        problems.append(message)
-        print(f"  FAILED: {message}")
-    return condition
 
 
 # A camera for engines without a file-playing fake device: the study's stimulus (a face) drawn on a canvas.
@@ -269,6 +261,5 @@ for participant, code in codes.items():
     check((row.get("analysedShare") or 0) >= 0.9 and (row.get("coverage") or 0) >= 0.9,
           f"{participant}: frames analysed {row.get('analysedShare')}, stimulus measured {row.get('coverage')}")
 
-if problems:
-    sys.exit(f"study-check (Firefox, WebKitGTK): {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+verdict(" (Firefox, WebKitGTK)")
 print(f"study-check: Firefox and WebKitGTK, laptop and phone: every check passed ({time.monotonic() - started:.0f} s)")

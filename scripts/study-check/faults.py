@@ -26,6 +26,7 @@ import time
 import urllib.error
 import urllib.request
 
+from checks import check, verdict
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -33,16 +34,8 @@ parser = argparse.ArgumentParser()
 for name in ("mien", "sample", "out"):
     parser.add_argument(f"--{name}", required=True)
 args = parser.parse_args()
-problems = []
 STIMULUS = "astronaut-pan-zoom"
 FRAME = open(os.path.join(args.sample, "astronaut.jpg"), "rb").read()
-
-
-def check(condition, message):
-    if not condition:
-        problems.append(message)
-        print(f"  FAILED: {message}")
-    return condition
 
 
 class Server:
@@ -327,6 +320,5 @@ check("study burst: a consent was refused: too many from one address" in server.
       "the log says consents were refused")
 server.stop()
 
-if problems:
-    sys.exit(f"study-check (faults): {len(problems)} problem(s):\n  " + "\n  ".join(problems))
+verdict(" (faults)")
 print(f"study-check: every fault case passed ({time.monotonic() - started:.0f} s)")

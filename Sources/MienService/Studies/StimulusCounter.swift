@@ -9,9 +9,7 @@ import Synchronization
 /// stopped and the participant told, rather than sent an error for every later frame.
 final class StimulusCounter: ResultWriter, Sendable {
     private struct State {
-        var progress = ParticipantSession.StimulusProgress()
-        var measured: MeasuredTime?
-        var withFace: MeasuredTime?
+        var tally: ProgressTally
         var reported = (received: 0, analysed: 0)
     }
     private let state: Mutex<State>
@@ -26,43 +24,29 @@ final class StimulusCounter: ResultWriter, Sendable {
     init(
         duration: Double?, span: Double, outbox: LiveOutbox?, onFailure: @escaping @Sendable (MienError) -> Void
     ) {
-        let time = duration.map { MeasuredTime(duration: $0, span: span) }
-        state = Mutex(State(measured: time, withFace: time))
+        state = Mutex(State(tally: ProgressTally(duration: duration ?? 0, span: span)))
         self.outbox = outbox
         self.onFailure = onFailure
     }
 
     /// A frame the socket accepted, at `time` seconds of the stimulus.
     func received(at time: Double) {
-        state.withLock { state in
-            state.progress.frames += 1
-            state.progress.lastTime = time
-        }
+        state.withLock { $0.tally.received(at: time) }
     }
 
     /// The page was asked for `rate` frames per second.
     func asked(rate: Double) {
-        state.withLock { state in state.progress.lowestRate = min(state.progress.lowestRate ?? rate, rate) }
+        state.withLock { $0.tally.asked(rate: rate) }
     }
 
     func write(_ result: DetectorResult, frame: Frame?) throws {
-        guard let faces = result.faces else { return }
-        state.withLock { state in
-            state.progress.analysed += 1
-            state.measured?.add(result.timestamp)
-            state.progress.coverage = state.measured?.share ?? 0
-            if !faces.isEmpty {
-                state.progress.withFace += 1
-                state.withFace?.add(result.timestamp)
-            }
-            state.progress.faceCoverage = state.withFace?.share
-        }
+        state.withLock { $0.tally.add(result) }
     }
 
     /// The progress so far; `ended`: whether the page said the stimulus played to its end.
     func progress(ended: Bool = false) -> ParticipantSession.StimulusProgress {
         state.withLock { state in
-            var progress = state.progress
+            var progress = state.tally.progress
             progress.ended = ended
             return progress
         }
@@ -71,7 +55,7 @@ final class StimulusCounter: ResultWriter, Sendable {
     /// Frames received and analysed since the last call (for `AnalysisBudget.report`).
     func sinceLastReport() -> (received: Int, analysed: Int) {
         state.withLock { state in
-            let now = (state.progress.frames, state.progress.analysed)
+            let now = (state.tally.progress.frames, state.tally.progress.analysed)
             defer { state.reported = now }
             return (now.0 - state.reported.received, now.1 - state.reported.analysed)
         }

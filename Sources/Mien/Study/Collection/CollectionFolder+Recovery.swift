@@ -58,29 +58,18 @@ extension CollectionFolder {
     }
 }
 
-/// Counts what recovered JSON Lines show, as a stimulus socket counts what it measures.
+/// Counts what recovered JSON Lines show, as a stimulus socket counts what it measures: every line was a frame
+/// received.
 private final class RecoveredProgress: ResultWriter {
-    private(set) var progress = ParticipantSession.StimulusProgress()
-    private var measured: MeasuredTime
-    private var withFace: MeasuredTime
+    private var tally: ProgressTally
 
-    init(duration: Double, span: Double) {
-        measured = MeasuredTime(duration: duration, span: span)
-        withFace = measured
-    }
+    init(duration: Double, span: Double) { tally = ProgressTally(duration: duration, span: span) }
+
+    var progress: ParticipantSession.StimulusProgress { tally.progress }
 
     func write(_ result: DetectorResult, frame: Frame?) throws {
-        progress.frames += 1
-        progress.lastTime = result.timestamp
-        guard let faces = result.faces else { return }
-        progress.analysed += 1
-        measured.add(result.timestamp)
-        progress.coverage = measured.share
-        if !faces.isEmpty {
-            progress.withFace += 1
-            withFace.add(result.timestamp)
-        }
-        progress.faceCoverage = withFace.share
+        tally.received(at: result.timestamp)
+        tally.add(result)
     }
 
     func finish(_ end: InputEnd) throws {}

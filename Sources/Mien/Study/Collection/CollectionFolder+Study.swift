@@ -44,9 +44,9 @@ extension CollectionFolder {
                     case "screenedOut": "screened out"
                     default: "incomplete viewer"
                     }
-                let words = "\(who): \(percent(measured)) of the stimulus measured"
+                let words = "\(who): \(StudyRecordingReader.percent(measured)) of the stimulus measured"
                 if let minimumShare, measured < minimumShare - 1e-9, series.included {
-                    series.exclusion = "\(words) (the study's minimum \(percent(minimumShare)))"
+                    series.exclusion = "\(words) (the study's minimum \(StudyRecordingReader.percent(minimumShare)))"
                 } else {
                     series.notes.append(words)
                 }
@@ -54,8 +54,6 @@ extension CollectionFolder {
             return series
         }
     }
-
-    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     /// The study so far, from `manifest.csv`; nil while no participant has been measured.
     /// - Throws: `.unreadable` / `.corruptData` naming the manifest when it cannot be read.

@@ -1,0 +1,49 @@
+import Foundation
+import Glibc
+import Mien
+
+/// `mien serve --port 0` in a child process: its port (read from its first line) and PID, stopped by PID.
+final class ServerProcess: @unchecked Sendable {
+    // Set once in `init`, then read-only.
+    let process = Process()
+    let port: Int
+    var pid: Int32 { process.processIdentifier }
+
+    init(mien: String, maximumSessions: Int, arguments: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: mien)
+        process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The service may log before it listens (a served study's line); its port is on the "listening on" line.
+        var text = ""
+        var port: Int?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, port == nil {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.contains("listening on http://") }),
+                let portText = line.split(separator: ":").last?.split(separator: "/").first
+            {
+                port = Int(portText)
+            }
+        }
+        guard let port else {
+            process.terminate()
+            throw MienError(.internalFailure, "mien serve did not say where it listens: \(text)", input: mien)
+        }
+        self.port = port
+        // Read what it logs from now on (a line per study event), so a full pipe never stalls it.
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }  // it exited
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+}
