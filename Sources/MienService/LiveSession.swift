@@ -18,6 +18,8 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     private let metrics: ServiceMetrics
     private let outbox: LiveOutbox
     private let state: Mutex<State>
+    /// Begins and ends, one at a time.
+    private let turns = Turns()
     private let clock = ContinuousClock()
 
     private struct State {
@@ -25,6 +27,9 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         var settings = AnalysisSettings()
         /// The incoming-rate limit.
         var allowance: FrameAllowance
+        /// Detectors started and stopped (`detectorCounts`).
+        var started = 0
+        var stopped = 0
     }
 
     /// - Parameter outbox: the socket's messages (results come there through the detector's
@@ -40,12 +45,18 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
 
     /// Starts (or restarts) analysis with `settings`, and says `ready`.
     ///
-    /// The previous detector, if any, is stopped first; frames it had not reported are lost with it.
+    /// The previous detector, if any, is stopped first; frames it had not reported are lost with it. Begins
+    /// and ends take turns (`Turns`): an options message and the restart after a failure arriving together
+    /// each stop the detector before them, so exactly one is left running.
     /// - Throws: `MienError` for settings that are not valid or a model that cannot be loaded; the
     ///   previous detector is stopped either way.
     func begin(_ settings: AnalysisSettings) async throws {
+        try await turns.run { try await self.beginInTurn(settings) }
+    }
+
+    private func beginInTurn(_ settings: AnalysisSettings) async throws {
         let options = try settings.detectorOptions()
-        await end()
+        await endInTurn()
         let detector = Detector(
             source: .pushed(name: "live:\(id)", timing: .stream, whenFull: .dropOldest), options: options,
             models: models, writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])
@@ -54,19 +65,33 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         state.withLock {
             $0.detector = detector
             $0.settings = settings
+            $0.started += 1
         }
         outbox.send(LiveMessage.ready(session: id, settings: settings).text())
     }
 
     /// Stops the detector (after the frames it holds).
     func end() async {
+        await turns.run { await self.endInTurn() }
+    }
+
+    private func endInTurn() async {
         let detector = state.withLock { state in
             defer { state.detector = nil }
             return state.detector
         }
         guard let detector else { return }
+        // `stop()` never throws: this only waits for it off the cooperative pool.
         _ = try? await Offload.run { detector.stop() }
+        state.withLock { $0.stopped += 1 }
     }
+
+    /// Detectors started and stopped by this session so far (for tests: one more started than stopped while
+    /// a session analyses, never two).
+    var detectorCounts: (started: Int, stopped: Int) { state.withLock { ($0.started, $0.stopped) } }
+
+    /// The detector analysing now (for tests).
+    var currentDetector: Detector? { state.withLock { $0.detector } }
 
     /// A binary message: checked and pushed into the detector's inbox still encoded, or refused with an
     /// error message.
@@ -143,9 +168,19 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     /// the same settings so the session carries on.
     func detector(_ detector: Detector, didFail error: MienError) {
         outbox.send(LiveMessage.failure(ErrorBody(error)).text())
-        let settings = state.withLock { $0.detector === detector ? $0.settings : nil }
-        guard let settings else { return }
-        Task { try? await self.begin(settings) }
+        Task {
+            do {
+                try await turns.run {
+                    // In its turn: an options message that came meanwhile has already replaced the detector
+                    // that failed, and this restart has nothing left to do.
+                    let settings = self.state.withLock { $0.detector === detector ? $0.settings : nil }
+                    guard let settings else { return }
+                    try await self.beginInTurn(settings)
+                }
+            } catch {
+                refuse(error, counted: false)
+            }
+        }
     }
 }
 

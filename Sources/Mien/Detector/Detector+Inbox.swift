@@ -51,10 +51,11 @@ extension Detector {
     @discardableResult
     public func process(_ frame: Frame) throws -> DetectorResult {
         let reply = Reply()
-        try pushedRun().inbox.put(frame, reply: reply)
+        let run = try pushedRun()
+        try run.inbox.put(frame, reply: reply)
         let result = try reply.wait()
         // A writer that could not write ended the run; the caller hears it here.
-        if let failure = writers.end?.error { throw failure }
+        if let failure = run.writers.end?.error { throw failure }
         return result
     }
 }

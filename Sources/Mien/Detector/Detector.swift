@@ -58,7 +58,8 @@ public final class Detector: Sendable {
     public static let inboxCapacity = 2
 
     private let analysis: Analysis
-    let writers: WriterGroup
+    /// The writers the detector was made with, until a `start()` has started its first run with them.
+    private let firstWriters: Locked<WriterGroup?>
     private let callbacks: DetectorCallbacks
     /// The detector's one piece of lifecycle state.
     private let phase = Locked(Phase.idle)
@@ -117,7 +118,7 @@ public final class Detector: Sendable {
         self.options = options
         self.analysis = analysis
         callbacks = DetectorCallbacks()
-        self.writers = WriterGroup(callbacks: callbacks, writers)
+        firstWriters = Locked(WriterGroup(callbacks: callbacks, writers))
         callbacks.attach(self)
     }
 
@@ -134,10 +135,56 @@ public final class Detector: Sendable {
         }
     }
 
-    /// Loads the models and opens the source; cameras, files and sources start being read.
+    /// Analyses the input in a run of its own with `writers`, and returns how it ended once they are finished.
+    ///
+    /// ```swift
+    /// let detector = Detector(source: .file(path: "talk.mp4"), options: try DetectorOptions())
+    /// let results = ResultStream()
+    /// async let end = detector.run(writers: [results, try JSONLinesWriter(path: "talk.jsonl")])
+    /// for try await result in results where result.processed { print(result.timestamp, result.faces?.count ?? 0) }
+    /// print(try await end)  // .complete
+    /// ```
+    ///
+    /// Cancelling the task stops the run as `stop()` does: its writers are finished with what was analysed
+    /// (`.stopped`) before this returns. Pushed frames (`push(_:)`, `process(_:)`) go to the run while it is
+    /// awaited; it ends when the task is cancelled or `stop()` is called. Each call is a new run with its own
+    /// writers, face IDs from 0 and its own end; the delegate hears every run. The blocking work (opening the
+    /// source, loading the models, the analysis) is on threads of the run's own, never on the cooperative pool.
+    /// - Parameter writers: this run's outputs, fed every result in frame order and finished once at its end;
+    ///   a `ResultStream` among them is the run's results as an async sequence.
+    /// - Returns: how the input ended; a writer's failure is `.failed`, not thrown.
+    /// - Throws: `CancellationError` when the task was cancelled before the run started; `.wrongRunningMode`
+    ///   while another run of this detector is open; what `start()` throws for the source and the models.
+    public func run(writers: sending [any ResultWriter] = []) async throws -> InputEnd {
+        try Task.checkCancellation()
+        let group = WriterGroup(callbacks: callbacks, writers)
+        let run = try await OwnThread.run("mien.detector.start") { try self.begin(group) }
+        return await withTaskCancellationHandler {
+            await run.ended()
+            return group.end ?? .stopped
+        } onCancel: {
+            // Stopping waits for the run's threads: never on the canceller's thread, which may be the pool's.
+            run.stop(waiting: false)
+        }
+    }
+
+    /// Loads the models and opens the source; cameras, files and sources start being read (Affdex's `start`).
+    ///
+    /// The first run gets the writers the detector was made with; a later `start()` after `stop()` is a new run
+    /// heard by the delegate and `results` only (the writers were finished with the first). `run(writers:)`
+    /// gives each run writers of its own.
     /// - Throws: `.wrongRunningMode` when already started; `MienError` for a missing, busy or unreadable
     ///   source (naming it) or a missing or altered model.
     public func start() throws {
+        // The writers are the first run's once it has started: a start that fails leaves them told why
+        // (`wait()` returns it), a start refused because a run is open never touches them.
+        let writers = firstWriters.withLock { $0 } ?? WriterGroup(callbacks: callbacks, [])
+        let run = try begin(writers)
+        firstWriters.withLock { if $0 === run.writers { $0 = nil } }
+    }
+
+    /// Makes and starts a run with `writers`, unless one is open.
+    private func begin(_ writers: WriterGroup) throws -> DetectorRun {
         let previous = try phase.withLock { phase -> DetectorRun? in
             let busy: Bool
             switch phase {
@@ -152,17 +199,18 @@ public final class Detector: Sendable {
         }
         let run: DetectorRun
         do {
-            run = try makeRun()
+            run = try makeRun(writers: writers)
         } catch {
             phase.withLock { $0 = previous.map { .started($0) } ?? .idle }
             throw error
         }
         phase.withLock { $0 = .started(run) }
         run.start(holding: self)
+        return run
     }
 
     /// The three parts of a run: the opened source's feed, the analysis and the delivery (the writers).
-    private func makeRun() throws -> DetectorRun {
+    private func makeRun(writers: WriterGroup) throws -> DetectorRun {
         let opened: SourceReader.Box?
         let timing: DetectorSource.Timing
         let engine: DetectorEngine
@@ -228,30 +276,35 @@ public final class Detector: Sendable {
         DetectorEngine.prepare(options: options, models: models)
     }
 
-    /// Stops reading and processing; waits for the detector's threads to end, then ends `results`.
+    /// Stops reading and processing; waits for the run's threads to end, then ends `results`.
     ///
     /// Frames the detector read itself and has not analysed are abandoned; pushed frames already in the
     /// inbox are analysed first, so no `process(_:)` waits in vain. Calling it again does nothing.
-    /// - Important: Call it from your own thread or task, not from inside a delegate callback: callbacks
-    ///   run on the detector's threads, which `stop()` waits for.
+    ///
+    /// From inside a delegate callback or a writer (on the run's own threads, which it would otherwise wait
+    /// for) it returns at once: the run takes no more frames, and ends, its writers finished, as soon as the
+    /// callback returns.
     public func stop() {
         let run = phase.withLock { phase -> DetectorRun? in
             if case .started(let run) = phase { run } else { nil }
         }
         // Ending the run ends `results`; before any run there is nothing else to end.
         guard let run else { return callbacks.endResults() }
-        run.stop()
+        run.stop(waiting: !run.isOwnThread)
     }
 
     /// Waits until the input has ended (the end of a file, a failure, `maximumFrames`, or `stop()`) and the
-    /// writers are finished; returns how it ended, a writer's failure included.
+    /// writers are finished; returns how the current or last run ended, a writer's failure included.
     ///
     /// For pushed frames it returns after `stop()`; before `start()` at once, with `.stopped`.
-    /// - Important: Not from inside a delegate callback or a writer (they run on the threads this waits for).
+    /// - Important: Not from inside a delegate callback or a writer (they run on the threads this waits for);
+    ///   there it returns at once, with `.stopped` while the run is still going.
     @discardableResult
     public func wait() -> InputEnd {
-        phase.withLock { $0.run }?.wait()
-        return writers.end ?? .stopped
+        // Before any run: how a start that failed left the writers (`.failed`), else `.stopped`.
+        guard let run = phase.withLock({ $0.run }) else { return firstWriters.withLock { $0?.end } ?? .stopped }
+        if !run.isOwnThread { run.wait() }
+        return run.writers.end ?? .stopped
     }
 
     /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts

@@ -50,6 +50,8 @@ final class DetectorRun: Sendable {
         /// `stop()` was called: the measuring stage finishes the frames already located, so both stages stop
         /// after the same frame and a last snapshot can be taken there.
         var draining = false
+        /// `stop()` was called (the first call stops, later ones wait).
+        var stopping = false
     }
 
     init(
@@ -86,22 +88,55 @@ final class DetectorRun: Sendable {
     /// Takes no more frames (the threads see it at their next frame).
     func close() { state.withLock { $0.open = false } }
 
-    /// Cancels the run and waits for its threads; then ends it as its feed says (`FrameFeed.stopping`).
-    func stop() {
-        state.withLock { $0.draining = snapshotEvery != nil }
+    /// Cancels the run and, `waiting`, waits for its threads; then ends it as its feed says
+    /// (`FrameFeed.stopping`).
+    ///
+    /// Without `waiting` it returns at once and a thread of its own waits and ends the run: for a caller that
+    /// must not block (a task being cancelled) or cannot wait (one of the run's threads, in a callback). A
+    /// second call only waits for the first one's end.
+    func stop(waiting: Bool = true) {
+        let first = state.withLock { state in
+            defer { state.stopping = true }
+            if !state.stopping { state.draining = snapshotEvery != nil }
+            return !state.stopping
+        }
+        guard first else {
+            if waiting { wait() }
+            return
+        }
         close()
         let stopping = feed.stopping
         inbox.close(discarding: stopping.discardsWaiting)
+        guard waiting else {
+            return OwnThread.start("mien.detector.stop") { self.finishStopping(stopping.end) }
+        }
+        finishStopping(stopping.end)
+    }
+
+    /// Waits for the threads, keeps the last snapshot and ends the run (`stop`'s second half).
+    private func finishStopping(_ end: InputEnd) {
         threads.wait()
         keepLastSnapshot()
-        end(stopping.end)
+        self.end(end)
     }
+
+    /// Whether the caller is one of the run's own threads (a delegate callback or a writer).
+    var isOwnThread: Bool { Thread.current.threadDictionary[Self.threadKey] as AnyObject? === self }
+
+    private static let threadKey = "mien.detector.run"
 
     /// Whether the measuring stage finishes what was located although the run is closed (`State.draining`).
     var drains: Bool { state.withLock { $0.draining } }
 
     /// Waits until the run has ended and its writers are finished.
     func wait() { ending.wait() }
+
+    /// Suspends until the run has ended and its writers are finished, blocking no thread.
+    func ended() async {
+        await withCheckedContinuation { continuation in
+            ending.notify(queue: .global()) { continuation.resume() }
+        }
+    }
 
     /// Finishes the writers and releases `wait()`, once.
     /// - Parameter readToEnd: a file read to its end (the delegate hears `detectorDidFinishProcessing`).
@@ -172,6 +207,8 @@ final class DetectorRun: Sendable {
         threads.enter()
         let owner = Holder(state.withLock { $0.owner })
         let thread = Thread {
+            // Marks the thread as the run's (`isOwnThread`); the mark goes with the thread.
+            Thread.current.threadDictionary[Self.threadKey] = self
             withExtendedLifetime(owner) { body() }
             self.threads.leave()
         }

@@ -1,15 +1,19 @@
 import Foundation
 import MienCore
 
-/// The writers of one detector, fed together: results in order, then one ending for all.
+/// The writers of one run, fed together: results in order, then one ending for all.
 ///
-/// Owned by the `Detector`. The first writer error stops the writing: every writer is told `fail`, and the
-/// error becomes the input's failure. Calls come from the detector's threads one at a time; the lock
-/// makes that so even when `process(_:)` is called from several threads.
+/// Each run of a `Detector` has its own (`Detector.run(writers:)`; `start()`'s first run gets the writers the
+/// detector was made with). The first writer error stops the writing: every writer is told `fail`, and the
+/// error becomes the input's failure. Results come from the run's one measuring thread, in order; the lock
+/// orders them against `finish` from the thread that stops the run.
+///
+/// The delegate and `results` (`DetectorCallbacks`) are called before the lock is taken, never under it, so a
+/// callback may call anything of the detector's, `stop()` included, without a deadlock.
 final class WriterGroup: @unchecked Sendable {
     // Every member is touched under `lock`.
     private let lock = NSLock()
-    /// The writers the detector was given: they serve one run.
+    /// The run's writers.
     private let writers: [any ResultWriter]
     /// The detector's delegate and `results`: they serve every run, are fed before the writers, and are told
     /// nothing when `start()` fails (the caller hears the thrown error).
@@ -35,9 +39,9 @@ final class WriterGroup: @unchecked Sendable {
     /// Writes `result` to every writer.
     /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
-        lock.withLock {
-            callbacks.write(result)
-            return whileWriting {
+        callbacks.write(result)
+        return lock.withLock {
+            whileWriting {
                 for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
             }
         }
@@ -85,8 +89,8 @@ final class WriterGroup: @unchecked Sendable {
 
     /// Tells every writer that an item of the input could not be read or analysed.
     func unreadable(_ error: MienError) {
+        callbacks.unreadable(error)
         lock.withLock {
-            callbacks.unreadable(error)
             guard failure == nil, ended == nil else { return }
             for writer in writers { writer.unreadable(error) }
         }
@@ -96,9 +100,9 @@ final class WriterGroup: @unchecked Sendable {
     /// - Returns: how the input ended, a write or commit failure taking the place of `end`.
     @discardableResult
     func finish(_ end: InputEnd, episodes: [EpisodeEvent] = [], readToEnd: Bool = false) -> InputEnd {
-        lock.withLock {
-            // Once per run (the detector ends each run once): the episodes still open, then how it ended.
-            callbacks.finish(end, episodes: episodes, readToEnd: readToEnd)
+        // Once per run (the detector ends each run once): the episodes still open, then how it ended.
+        callbacks.finish(end, episodes: episodes, readToEnd: readToEnd)
+        return lock.withLock {
             if let ended { return ended }
             if let failure {
                 ended = .failed(failure)
