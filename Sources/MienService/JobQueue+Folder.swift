@@ -15,12 +15,12 @@ extension JobQueue {
         "report.html": ("report.html", "text/html; charset=utf-8"),
     ]
 
-    /// The detector of a job, fed to its writers; a job an earlier service did not finish goes on where that
-    /// one stopped (`ResumeCheckpoint`): after the frames its results file holds, from the analysis snapshot
-    /// beside them when one agrees.
+    /// The detector of a job and the writers of its run; a job an earlier service did not finish goes on where
+    /// that one stopped (`ResumeCheckpoint`): after the frames its results file holds, from the analysis
+    /// snapshot beside them when one agrees.
     /// - Throws: `.ioFailure` when an output file cannot be created: the job fails with it, rather than
     ///   ending `done` with links to files that were never written.
-    func detector(for id: String, _ entry: Entry) throws -> Detector {
+    func detector(for id: String, _ entry: Entry) throws -> sending (Detector, [any ResultWriter]) {
         let jobFolder = folder.appendingPathComponent(id)
         func path(_ name: String) -> String { jobFolder.appendingPathComponent(name).path }
         let files = OutputFiles(
@@ -53,9 +53,10 @@ extension JobQueue {
         }
         // Opened under the client's name for it, so results and errors never show the server's paths.
         let upload = entry.upload.path
-        return Detector(
+        let detector = Detector(
             source: .frames(name: entry.status.input, open: { try InputSource.open(path: upload) }),
-            options: options, models: models, writers: writers)
+            options: options, models: models)
+        return (detector, writers)
     }
 
     /// Seconds between a job's analysis snapshots.
@@ -138,6 +139,6 @@ extension JobQueue {
             record(job.status)
         }
         refreshGauge()
-        if found.contains(where: { $0.status.state == .queued }) { wake.signal() }
+        if found.contains(where: { $0.status.state == .queued }) { wake.yield() }
     }
 }

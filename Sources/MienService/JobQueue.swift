@@ -20,14 +20,16 @@ final class JobQueue: Sendable {
     private let maximumJobs: Int
     private let metrics: ServiceMetrics
     let state = Mutex(State())
-    let wake = DispatchSemaphore(value: 0)
+    /// Wakes the queue's task: a job was queued, or the queue resumed or is stopping.
+    let wake: AsyncStream<Void>.Continuation
 
     struct Entry {
         var status: JobStatus
         var options: DetectorOptions
         var upload: URL
         var progress = JobProgress()
-        var detector: Detector?
+        /// The job's run, once started (stopped by `stop()` and `remove(_:)`).
+        var run: Detector.Run?
     }
 
     struct State {
@@ -49,22 +51,22 @@ final class JobQueue: Sendable {
         self.models = models
         self.maximumJobs = maximumJobs
         self.metrics = metrics
+        let wakes: AsyncStream<Void>
+        // One wake waiting is enough: the task runs every queued job each time it wakes.
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw MienError(.ioFailure, "cannot create the jobs folder", input: folder.path, cause: "\(error)")
         }
         resumeEarlierJobs()
-        // The thread holds the queue only while it runs jobs, so a released queue ends it (`deinit` wakes it).
-        let wake = self.wake
-        let thread = Thread { [weak self] in
-            while true {
-                wake.wait()
-                guard let queue = self, queue.runWaiting() else { return }
+        // One task runs the jobs, one at a time. It holds the queue only while it runs jobs, so a released
+        // queue ends it (`deinit` ends the wakes); the analysis itself is on the detector's own threads.
+        Task { [weak self] in
+            for await _ in wakes {
+                guard let queue = self, await queue.runWaiting() else { return }
             }
         }
-        thread.name = "mien.jobs"
-        thread.start()
     }
 
     /// Whether `id` has the shape of a job ID (a lower-case UUID), checked before any path is made from it.
@@ -115,7 +117,7 @@ final class JobQueue: Sendable {
         }
         record(status)
         refreshGauge()
-        wake.signal()
+        wake.yield()
     }
 
     /// The job's status now, or nil for an unknown ID.
@@ -141,31 +143,32 @@ final class JobQueue: Sendable {
     }
 
     /// Cancels the job if it is waiting or running, then deletes it and its folder; false for an unknown ID.
-    func remove(_ id: String) -> Bool {
+    func remove(_ id: String) async -> Bool {
         guard Self.isJobID(id) else { return false }
-        let (known, detector) = state.withLock { state -> (Bool, Detector?) in
+        let (known, run) = state.withLock { state -> (Bool, Detector.Run?) in
             guard var entry = state.jobs[id] else { return (false, nil) }
             if [.queued, .running].contains(entry.status.state) { entry.status.state = .cancelled }
             state.jobs[id] = nil
             state.order.removeAll { $0 == id }
-            return (true, entry.detector)
+            return (true, entry.run)
         }
         guard known else { return false }
-        detector?.stop()
+        // Its writers finished before the folder goes, so none writes into a folder being deleted.
+        await run?.stop()
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
         refreshGauge()
         return true
     }
 
     /// Stops taking jobs: the running one is stopped and marked interrupted, the waiting ones too.
-    func stop() {
-        let (running, interrupted) = state.withLock { state -> (Detector?, [JobStatus]) in
+    func stop() async {
+        let (running, interrupted) = state.withLock { state -> (Detector.Run?, [JobStatus]) in
             state.stopping = true
-            var running: Detector?
+            var running: Detector.Run?
             var interrupted: [JobStatus] = []
             for id in state.order {
                 guard var entry = state.jobs[id], [.queued, .running].contains(entry.status.state) else { continue }
-                if entry.status.state == .running { running = entry.detector }
+                if entry.status.state == .running { running = entry.run }
                 entry.status.state = .interrupted
                 entry.status.error = ErrorBody.Detail(
                     code: "interrupted",
@@ -176,9 +179,10 @@ final class JobQueue: Sendable {
             }
             return (running, interrupted)
         }
-        running?.stop()
+        // The running job's files are complete (a resumable stop) before the service goes on shutting down.
+        await running?.stop()
         for status in interrupted { record(status) }
-        wake.signal()
+        wake.yield()
         refreshGauge()
     }
 
@@ -191,15 +195,15 @@ final class JobQueue: Sendable {
     /// Ends `pause`: the waiting jobs run in order.
     func resume() {
         state.withLock { $0.paused = false }
-        wake.signal()
+        wake.yield()
     }
 
-    deinit { wake.signal() }
+    deinit { wake.finish() }
 
     /// Runs the queued jobs in order; false once the queue is stopping.
-    private func runWaiting() -> Bool {
+    private func runWaiting() async -> Bool {
         while let (id, entry) = take() {
-            run(id, entry)
+            await run(id, entry)
         }
         return !state.withLock { $0.stopping }
     }
@@ -219,22 +223,25 @@ final class JobQueue: Sendable {
     }
 
     /// Analyses one job to its end and records how it ended.
-    private func run(_ id: String, _ entry: Entry) {
+    private func run(_ id: String, _ entry: Entry) async {
         record(entry.status)
         var outcome: (JobStatus.State, ErrorBody.Detail?)
         do {
-            // Made here, outside the queue's lock: a resumed job first replays the frames it had finished.
-            let detector = try detector(for: id, entry)
-            // Handed to `stop()` and `remove(_:)`; one of them may have come meanwhile, and then it never starts.
-            let current = state.withLock { state in
-                guard state.jobs[id]?.status.state == .running else { return false }
-                state.jobs[id]?.detector = detector
-                return true
-            }
+            // Made off the cooperative pool, outside the queue's lock: a resumed job first replays the frames
+            // it had finished (reading and writing files).
+            let (detector, writers) = try await Offload.run { try self.detector(for: id, entry) }
+            // `stop()` or `remove(_:)` may have come meanwhile: then it never starts.
+            let current = state.withLock { $0.jobs[id]?.status.state == .running }
             if current {
-                try detector.start()
-                let end = detector.wait()
-                detector.stop()
+                let run = try await detector.start(writers: writers)
+                // Handed to `stop()` and `remove(_:)`; one that came while it started stops it now.
+                let stillCurrent = state.withLock { state in
+                    guard state.jobs[id]?.status.state == .running else { return false }
+                    state.jobs[id]?.run = run
+                    return true
+                }
+                if !stillCurrent { run.cancel() }
+                let end = await run.end()
                 switch end {
                 case .complete: outcome = (.done, nil)
                 case .stopped: outcome = (.interrupted, nil)
@@ -255,7 +262,7 @@ final class JobQueue: Sendable {
                 current.status.results = Dictionary(
                     uniqueKeysWithValues: Self.outputs.keys.map { ($0, "/v1/jobs/\(id)/\($0)") })
             }
-            current.detector = nil
+            current.run = nil
             state.jobs[id] = current
             return current.status
         }

@@ -24,6 +24,8 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
 
     private struct State {
         var detector: Detector?
+        /// The detector's run (stopped by `end()`).
+        var run: Detector.Run?
         var settings = AnalysisSettings()
         /// The incoming-rate limit.
         var allowance: FrameAllowance
@@ -59,11 +61,12 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         await endInTurn()
         let detector = Detector(
             source: .pushed(name: "live:\(id)", timing: .stream, whenFull: .dropOldest), options: options,
-            models: models, writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])
+            models: models)
         detector.delegate = self
-        try await Offload.run { try detector.start() }
+        let run = try await detector.start(writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])
         state.withLock {
             $0.detector = detector
+            $0.run = run
             $0.settings = settings
             $0.started += 1
         }
@@ -76,13 +79,15 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
     }
 
     private func endInTurn() async {
-        let detector = state.withLock { state in
-            defer { state.detector = nil }
-            return state.detector
+        let run = state.withLock { state in
+            defer {
+                state.detector = nil
+                state.run = nil
+            }
+            return state.run
         }
-        guard let detector else { return }
-        // `stop()` never throws: this only waits for it off the cooperative pool.
-        _ = try? await Offload.run { detector.stop() }
+        guard let run else { return }
+        await run.stop()
         state.withLock { $0.stopped += 1 }
     }
 

@@ -130,6 +130,6 @@ struct JobsShutdown: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
-        jobs.stop()
+        await jobs.stop()
     }
 }

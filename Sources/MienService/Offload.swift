@@ -6,7 +6,7 @@ import Dispatch
 enum Offload {
     private static let queue = DispatchQueue(label: "mien.service.work", attributes: .concurrent)
 
-    static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func run<T>(_ work: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }

@@ -158,7 +158,7 @@ struct JobTests {
                 Self.object($0.body)["id"] as? String ?? ""
             }
             // As SIGTERM does: the waiting job is marked interrupted.
-            first.jobs.stop()
+            await first.jobs.stop()
             let status = try await Self.finished(id, client)
             #expect(status["state"] as? String == "interrupted", "\(status)")
             #expect((status["error"] as? [String: Any])?["code"] as? String == "interrupted", "\(status)")
@@ -198,7 +198,7 @@ struct JobTests {
                     Self.object($0.body)["frames"] as? Int ?? 0
                 }
             }
-            first.jobs.stop()
+            await first.jobs.stop()
             let status = try await Self.finished(id, client)
             #expect(status["state"] as? String == "interrupted", "\(status)")
             return (id, frames)

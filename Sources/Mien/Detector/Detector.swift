@@ -60,7 +60,7 @@ public final class Detector: Sendable {
     private let analysis: Analysis
     /// The writers the detector was made with, until a `start()` has started its first run with them.
     private let firstWriters: Locked<WriterGroup?>
-    private let callbacks: DetectorCallbacks
+    let callbacks: DetectorCallbacks
     /// The detector's one piece of lifecycle state.
     private let phase = Locked(Phase.idle)
 
@@ -135,39 +135,6 @@ public final class Detector: Sendable {
         }
     }
 
-    /// Analyses the input in a run of its own with `writers`, and returns how it ended once they are finished.
-    ///
-    /// ```swift
-    /// let detector = Detector(source: .file(path: "talk.mp4"), options: try DetectorOptions())
-    /// let results = ResultStream()
-    /// async let end = detector.run(writers: [results, try JSONLinesWriter(path: "talk.jsonl")])
-    /// for try await result in results where result.processed { print(result.timestamp, result.faces?.count ?? 0) }
-    /// print(try await end)  // .complete
-    /// ```
-    ///
-    /// Cancelling the task stops the run as `stop()` does: its writers are finished with what was analysed
-    /// (`.stopped`) before this returns. Pushed frames (`push(_:)`, `process(_:)`) go to the run while it is
-    /// awaited; it ends when the task is cancelled or `stop()` is called. Each call is a new run with its own
-    /// writers, face IDs from 0 and its own end; the delegate hears every run. The blocking work (opening the
-    /// source, loading the models, the analysis) is on threads of the run's own, never on the cooperative pool.
-    /// - Parameter writers: this run's outputs, fed every result in frame order and finished once at its end;
-    ///   a `ResultStream` among them is the run's results as an async sequence.
-    /// - Returns: how the input ended; a writer's failure is `.failed`, not thrown.
-    /// - Throws: `CancellationError` when the task was cancelled before the run started; `.wrongRunningMode`
-    ///   while another run of this detector is open; what `start()` throws for the source and the models.
-    public func run(writers: sending [any ResultWriter] = []) async throws -> InputEnd {
-        try Task.checkCancellation()
-        let group = WriterGroup(callbacks: callbacks, writers)
-        let run = try await OwnThread.run("mien.detector.start") { try self.begin(group) }
-        return await withTaskCancellationHandler {
-            await run.ended()
-            return group.end ?? .stopped
-        } onCancel: {
-            // Stopping waits for the run's threads: never on the canceller's thread, which may be the pool's.
-            run.stop(waiting: false)
-        }
-    }
-
     /// Loads the models and opens the source; cameras, files and sources start being read (Affdex's `start`).
     ///
     /// The first run gets the writers the detector was made with; a later `start()` after `stop()` is a new run
@@ -184,7 +151,7 @@ public final class Detector: Sendable {
     }
 
     /// Makes and starts a run with `writers`, unless one is open.
-    private func begin(_ writers: WriterGroup) throws -> DetectorRun {
+    func begin(_ writers: WriterGroup) throws -> DetectorRun {
         let previous = try phase.withLock { phase -> DetectorRun? in
             let busy: Bool
             switch phase {

@@ -43,7 +43,7 @@ struct JobRoutes: RouteGroup {
         }
         router.delete("/v1/jobs/{id}") { [jobs] _, context in
             let id = try context.parameters.require("id")
-            guard jobs.remove(id) else { throw Self.noJob(id) }
+            guard await jobs.remove(id) else { throw Self.noJob(id) }
             return Response(status: .noContent)
         }
     }

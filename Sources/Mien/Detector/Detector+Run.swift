@@ -1,0 +1,73 @@
+/// Runs as values: `run(writers:)` and `start(writers:)`, the async API (the Affdex-style `start()` / `stop()` /
+/// `wait()` are a thin layer over the same runs).
+extension Detector {
+    /// Analyses the input in a run of its own with `writers`, and returns how it ended once they are finished.
+    ///
+    /// ```swift
+    /// let detector = Detector(source: .file(path: "talk.mp4"), options: try DetectorOptions())
+    /// let results = ResultStream()
+    /// async let end = detector.run(writers: [results, try JSONLinesWriter(path: "talk.jsonl")])
+    /// for try await result in results where result.processed { print(result.timestamp, result.faces?.count ?? 0) }
+    /// print(try await end)  // .complete
+    /// ```
+    ///
+    /// Cancelling the task stops the run as `stop()` does: its writers are finished with what was analysed
+    /// (`.stopped`) before this returns. Pushed frames (`push(_:)`, `process(_:)`) go to the run while it is
+    /// awaited; it ends when the task is cancelled or `stop()` is called. Each call is a new run with its own
+    /// writers, face IDs from 0 and its own end; the delegate hears every run. The blocking work (opening the
+    /// source, loading the models, the analysis) is on threads of the run's own, never on the cooperative pool.
+    /// - Parameter writers: this run's outputs, fed every result in frame order and finished once at its end;
+    ///   a `ResultStream` among them is the run's results as an async sequence.
+    /// - Returns: how the input ended; a writer's failure is `.failed`, not thrown.
+    /// - Throws: `CancellationError` when the task was cancelled before the run started; `.wrongRunningMode`
+    ///   while another run of this detector is open; what `start()` throws for the source and the models.
+    public func run(writers: sending [any ResultWriter] = []) async throws -> InputEnd {
+        try await start(writers: writers).end()
+    }
+
+    /// Starts a run with `writers` and hands it out once the source is open and the models are loaded: for a
+    /// caller that must know the run started (a service saying "ready") before it ends.
+    ///
+    /// As `run(writers:)`, which is this and `end()`.
+    /// - Throws: what `run(writers:)` throws.
+    public func start(writers: sending [any ResultWriter]) async throws -> Run {
+        try Task.checkCancellation()
+        let group = WriterGroup(callbacks: callbacks, writers)
+        return Run(core: try await OwnThread.run("mien.detector.start") { try self.begin(group) })
+    }
+
+    /// One run of a detector, from `start(writers:)` to its end: await `end()`, or `stop()` it.
+    public struct Run: Sendable {
+        let core: DetectorRun
+
+        /// Whether the run still takes frames (false once stopped, failed or a file read to its end).
+        public var isOpen: Bool { core.isOpen }
+
+        /// Suspends until the run has ended and its writers are finished, and returns how it ended.
+        ///
+        /// Cancelling the waiting task stops the run (its writers finished, `.stopped`) before this returns.
+        public func end() async -> InputEnd {
+            let core = core
+            return await withTaskCancellationHandler {
+                await core.ended()
+                return core.writers.end ?? .stopped
+            } onCancel: {
+                // Stopping waits for the run's threads: never on the canceller's thread, which may be the pool's.
+                core.stop(waiting: false)
+            }
+        }
+
+        /// Stops the run as `Detector.stop()` does, without waiting: it ends, its writers finished, as soon as
+        /// its threads have (`end()` says how). For code that cannot await; calling it again does nothing.
+        public func cancel() { core.stop(waiting: false) }
+
+        /// Stops the run as `Detector.stop()` does and returns how it ended, blocking no thread while its
+        /// threads finish.
+        @discardableResult
+        public func stop() async -> InputEnd {
+            core.stop(waiting: false)
+            await core.ended()
+            return core.writers.end ?? .stopped
+        }
+    }
+}
