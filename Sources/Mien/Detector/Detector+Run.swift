@@ -57,8 +57,10 @@ extension Detector {
             }
         }
 
-        /// Stops the run as `Detector.stop()` does, without waiting: it ends, its writers finished, as soon as
-        /// its threads have (`end()` says how). For code that cannot await; calling it again does nothing.
+        /// Stops the run as `Detector.stop()` does, without waiting.
+        ///
+        /// The run ends, its writers finished, as soon as its threads have (`end()` says how). For code that
+        /// cannot await; calling it again does nothing.
         public func cancel() { core.stop(waiting: false) }
 
         /// Stops the run as `Detector.stop()` does and returns how it ended, blocking no thread while its
