@@ -26,15 +26,14 @@ struct AnalysisArguments: ParsableArguments {
 
     /// The detector's options for these flags.
     /// - Parameters:
-    ///   - landmarks: whether results carry the 68 points (OpenFace's CSV needs them).
-    ///   - maximumFrames: `--max-frames`.
+    /// - Parameter landmarks: whether results carry the 68 points (OpenFace's CSV needs them).
     /// - Throws: `ValidationError` (exit 64) naming what is out of range.
-    func detectorOptions(landmarks: Bool = false, maximumFrames: Int? = nil) throws -> DetectorOptions {
+    func detectorOptions(landmarks: Bool = false) throws -> DetectorOptions {
         let selected = try metrics.selected()
         do {
             return try DetectorOptions(
                 detection: detection.options(), maxProcessRate: rate, metrics: selected, landmarks: landmarks,
-                maximumFrames: maximumFrames, reidentification: reidentification(), episodes: episodes.settings(),
+                reidentification: reidentification(), episodes: episodes.settings(),
                 shotCutThreshold: episodes.shotCuts())
         } catch let error as MienError {
             throw ValidationError(error.message)

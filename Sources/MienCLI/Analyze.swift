@@ -135,7 +135,7 @@ struct Analyze: ParsableCommand {
 
     private func detectorOptions() throws -> DetectorOptions {
         // OpenFace's CSV has the 68 points (x_0 ... y_67): with it, the landmarks are on.
-        try analysis.detectorOptions(landmarks: try formats().contains(.openface), maximumFrames: source.maxFrames)
+        try analysis.detectorOptions(landmarks: try formats().contains(.openface))
     }
 
     /// The shard `--shard` asks for, if any.
@@ -151,8 +151,8 @@ struct Analyze: ParsableCommand {
     }
 
     /// Every setting the results depend on, for the shard manifest.
-    private func settings(_ options: DetectorOptions) -> [String: String] {
-        options.settings.merging([
+    private func settings(_ options: DetectorOptions) throws -> [String: String] {
+        options.settings(run: try source.runSettings()).merging([
             "imageMode": imageMode.rawValue, "interval": imageMode == .continuous ? "\(interval)" : "none",
         ]) { $1 }
     }
@@ -167,7 +167,7 @@ struct Analyze: ParsableCommand {
         do {
             let recorder = try ManifestRecorder(
                 output: output, shard: shard, allInputs: allNames, share: names, names: outputNames,
-                settings: settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary", "report"])
+                settings: try settings(options), outputs: formats.map(\.rawValue).sorted() + ["summary", "report"])
             return (names, recorder)
         } catch let error as MienError where error.code == .invalidArgument {
             throw ValidationError(error.description)
@@ -192,8 +192,8 @@ struct Analyze: ParsableCommand {
         }
         let interruption = Interruption()
         let runner = InputRunner(
-            options: options, models: models, imageInterval: imageMode == .continuous ? interval : nil,
-            interruption: interruption)
+            options: options, settings: try source.runSettings(), models: models,
+            imageInterval: imageMode == .continuous ? interval : nil, interruption: interruption)
         let plan = OutputPlan(
             folder: output, formats: formats, annotate: annotate, report: report != nil, reportParts: recorder != nil,
             resume: resume, board: ProgressBoard(total: names.count), names: outputNames,

@@ -58,7 +58,7 @@ struct Detect: ParsableCommand {
         do {
             return try DetectorOptions(
                 detection: detection.options(), metrics: metrics, baseline: !noBaseline, landmarks: landmarks,
-                blendshapes: blendshapes, detectionOnly: detectorOnly, maximumFrames: source.maxFrames)
+                blendshapes: blendshapes, detectionOnly: detectorOnly)
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
@@ -69,7 +69,8 @@ struct Detect: ParsableCommand {
         let names = try source.names()
         let models = try CommandModels.load()
         let runner = InputRunner(
-            options: options, models: models, imageInterval: continuous ? interval : nil, interruption: Interruption())
+            options: options, settings: try source.runSettings(), models: models,
+            imageInterval: continuous ? interval : nil, interruption: Interruption())
         var failed = false
         for name in names {
             if runner.interruption.requested { break }

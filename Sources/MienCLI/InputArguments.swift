@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Mien
 
 /// Where the inputs of `detect` and `analyze` come from: paths, a list file, a camera.
 struct InputArguments: ParsableArguments {
@@ -22,6 +23,16 @@ struct InputArguments: ParsableArguments {
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let inputsFrom, inputsFrom != "-", !FileManager.default.isReadableFile(atPath: inputsFrom) {
             throw ValidationError("--inputs-from \(inputsFrom) cannot be read")
+        }
+    }
+
+    /// How each input's run goes: `--max-frames`.
+    /// - Throws: `ValidationError` (exit 64) for a limit below 1.
+    func runSettings() throws -> RunSettings {
+        do {
+            return try RunSettings(maximumFrames: maxFrames)
+        } catch let error as MienError {
+            throw ValidationError(error.message)
         }
     }
 

@@ -7,6 +7,8 @@ import Mien
 /// The whole of the tool's analysis is here, and it is one call: the detector reads, analyses and writes.
 struct InputRunner: Sendable {
     var options: DetectorOptions
+    /// How each input's run goes (`--max-frames`); a resumed input's adds its resume point.
+    var settings: RunSettings = .standard
     var models: ModelStore
     /// Seconds between the pictures of a `--continuous` folder; nil for unrelated pictures.
     var imageInterval: Double?
@@ -21,12 +23,12 @@ struct InputRunner: Sendable {
     /// How a camera is named among the inputs.
     static let cameraPrefix = "camera:"
 
-    /// Analyses `name` into `writers` (`options` may carry a resume point); never throws.
+    /// Analyses `name` into `writers` (`settings` may carry a resume point); never throws.
     /// - Returns: how the input ended, `.failed` when it could not start.
-    func run(_ name: String, writers: [any ResultWriter], options: DetectorOptions? = nil) -> InputEnd {
+    func run(_ name: String, writers: [any ResultWriter], settings: RunSettings? = nil) -> InputEnd {
         let detector = Detector(
-            source: Self.source(for: name, imageInterval: imageInterval), options: options ?? self.options,
-            models: models, writers: writers)
+            source: Self.source(for: name, imageInterval: imageInterval), options: options,
+            settings: settings ?? self.settings, models: models, writers: writers)
         let token = interruption.onRequest { detector.stop() }
         defer { interruption.remove(token) }
         do {

@@ -70,9 +70,10 @@ struct OutputPlan: Sendable {
         }
         let checkpoint = name.hasPrefix(InputRunner.cameraPrefix) || annotate != nil ? nil : found
         if found != nil && checkpoint == nil { found?.removeLeftovers() }
-        var options = runner.options
-        options.snapshotInterval = snapshotInterval
-        let snapshotFile = snapshotInterval == nil ? nil : snapshotFile(for: name, options: options)
+        var settings = runner.settings
+        settings.snapshotInterval = snapshotInterval
+        let snapshotFile =
+            snapshotInterval == nil ? nil : snapshotFile(for: name, settings: runner.options.settings(run: settings))
         Diagnostics.logger.info("\(name): started")
         let skips = SkipReporter(input: name)
         let reportWriter = report || reportParts ? ReportWriter(input: name) : nil
@@ -87,7 +88,7 @@ struct OutputPlan: Sendable {
             if let checkpoint {
                 try resume(
                     name, from: checkpoint, snapshot: snapshotFile, writers: writers, models: runner.models,
-                    options: &options)
+                    options: runner.options, settings: &settings)
             }
         } catch {
             let failure = (error as? MienError)?.naming(name) ?? MienError(.ioFailure, "\(error)", input: name)
@@ -95,7 +96,7 @@ struct OutputPlan: Sendable {
             Diagnostics.report(failure)
             return InputOutcome(status: .failed, error: failure.description)
         }
-        let end = runner.run(name, writers: writers, options: options)
+        let end = runner.run(name, writers: writers, settings: settings)
         var part = report ? reportWriter?.part : nil
         // The report writer records how the input ended, but not another writer failing to commit after it.
         if part != nil, case .failed(let error) = end { part?.problem = error.description }

@@ -207,7 +207,7 @@ struct StudyCommand: ParsableCommand {
         }
         let analysisTime = clock.now - analysisStart
         let analyses = StudyAnalyses.update(
-            folder: folder, recordings: recordings, outcomes: outcomes, settings: options.settings)
+            folder: folder, recordings: recordings, outcomes: outcomes, settings: options.settings(run: .standard))
         if interruption.requested { throw interruption.exitCode }
         if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
         let aggregationStart = clock.now

@@ -34,7 +34,7 @@ struct StudyDocument: Encodable {
         let made = Set(analyses.values)
         try container.encode(made.count == 1 ? made.first : nil, forKey: .analysis)
         try container.encode(analyses, forKey: .analysisPerRecording)
-        try container.encode(options.settings, forKey: .requestedAnalysis)
+        try container.encode(options.settings(run: .standard), forKey: .requestedAnalysis)
         try container.encode(
             Dictionary(uniqueKeysWithValues: ModelDescriptor.all.map { ($0.fileName, $0.sha256) }), forKey: .models)
         try container.encode(timing, forKey: .timing)

@@ -32,17 +32,17 @@ extension JobQueue {
         let checkpoint =
             ResumeCheckpoint.load(jsonlPath: jsonl, outputs: files.all)
             ?? (Self.stoppedEarly(summary: path("summary.json")) ? ResumeCheckpoint.load(committed: jsonl) : nil)
-        var options = entry.options
-        options.snapshotInterval = Self.snapshotInterval
+        var settings = RunSettings.standard
+        settings.snapshotInterval = Self.snapshotInterval
         let snapshot = SnapshotFile(
             path: SnapshotFile.path(besideJSONLines: jsonl),
-            identity: .of(input: entry.upload.path, generator: generator, settings: options.settings))
+            identity: .of(input: entry.upload.path, generator: generator, settings: entry.options.settings(run: settings)))
         if checkpoint == nil { removeLeftovers(of: files, job: id) }
         var writers: [any ResultWriter] = [entry.progress]
         writers += try files.writers(input: entry.status.input, report: nil, generator: "mien serve") + [snapshot]
         if let checkpoint {
             do {
-                try checkpoint.resume(into: writers, snapshot: snapshot, options: &options) { message in
+                try checkpoint.resume(into: writers, snapshot: snapshot, settings: &settings) { message in
                     Logger(label: "mien.serve.jobs").warning("job \(id): \(message)")
                 }
             } catch {
@@ -55,7 +55,7 @@ extension JobQueue {
         let upload = entry.upload.path
         let detector = Detector(
             source: .frames(name: entry.status.input, open: { try InputSource.open(path: upload) }),
-            options: options, models: models)
+            options: entry.options, settings: settings, models: models)
         return (detector, writers)
     }
 

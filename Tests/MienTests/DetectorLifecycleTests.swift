@@ -123,7 +123,8 @@ struct DetectorLifecycleTests {
             ("NaN rate", { _ = try DetectorOptions(maxProcessRate: .nan) }),
             ("negative rate", { _ = try DetectorOptions(maxProcessRate: -5) }),
             ("NaN confidence", { _ = try DetectorOptions(minimumConfidence: .nan) }),
-            ("0 frames", { _ = try DetectorOptions(detection: DetectionOptions(), maximumFrames: 0) }),
+            ("0 frames", { _ = try RunSettings(maximumFrames: 0) }),
+            ("a metric the catalog does not list", { _ = try DetectorOptions(metrics: [.measured("noSuchMetric")]) }),
             (
                 "detection only with metrics",
                 { _ = try DetectorOptions(detection: DetectionOptions(), metrics: [.valence], detectionOnly: true) }

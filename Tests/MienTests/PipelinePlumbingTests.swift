@@ -9,12 +9,12 @@ import Testing
 struct PipelinePlumbingTests {
     func detector(
         frames count: Int = 30, kind: SourceKind = .video, failing: Set<Int> = [], options: DetectorOptions? = nil,
-        faces: ScriptedFaces = .one(), writers: [any ResultWriter]
+        settings: RunSettings = .standard, faces: ScriptedFaces = .one(), writers: [any ResultWriter]
     ) throws -> Detector {
         Detector(
             source: .frames(
                 name: "clip", open: { SyntheticFrames(name: "clip", count: count, kind: kind, failing: failing) }),
-            options: try options ?? DetectorOptions(), stages: faces.stages, writers: writers)
+            options: try options ?? DetectorOptions(), settings: settings, stages: faces.stages, writers: writers)
     }
 
     @Test func writers_getEveryFrameOnce_inOrder_thenOneCompleteEnding() throws {
@@ -58,9 +58,8 @@ struct PipelinePlumbingTests {
         #expect(uninterrupted.wait() == .complete)
         uninterrupted.stop()
         let writer = RecordingWriter()
-        var options = try DetectorOptions()
-        options.resume = ResumePoint(afterFrame: 9, nextFaceId: 1, openFaces: [0])
-        let detector = try detector(options: options, writers: [writer])
+        let settings = try RunSettings(resume: ResumePoint(afterFrame: 9, nextFaceId: 1, openFaces: [0]))
+        let detector = try detector(settings: settings, writers: [writer])
         try detector.start()
         #expect(detector.wait() == .complete)
         detector.stop()
@@ -72,9 +71,8 @@ struct PipelinePlumbingTests {
 
     @Test func resume_ofStills_startsAfterTheGivenFrame() throws {
         let writer = RecordingWriter()
-        var options = try DetectorOptions()
-        options.resume = ResumePoint(afterFrame: 9, nextFaceId: 3, openFaces: [1, 2])
-        let detector = try detector(kind: .imageFolder, options: options, writers: [writer])
+        let settings = try RunSettings(resume: ResumePoint(afterFrame: 9, nextFaceId: 3, openFaces: [1, 2]))
+        let detector = try detector(kind: .imageFolder, settings: settings, writers: [writer])
         try detector.start()
         #expect(detector.wait() == .complete)
         detector.stop()
@@ -111,8 +109,7 @@ struct PipelinePlumbingTests {
 
     @Test func maximumFrames_endsTheInputComplete_afterThatManyFrames() throws {
         let writer = RecordingWriter()
-        let detector = try detector(
-            options: DetectorOptions(detection: DetectionOptions(), maximumFrames: 7), writers: [writer])
+        let detector = try detector(settings: RunSettings(maximumFrames: 7), writers: [writer])
         try detector.start()
         #expect(detector.wait() == .complete)
         detector.stop()

@@ -78,8 +78,8 @@ struct ShotCutTests {
         let smile = results.flatMap(\.episodes).filter { $0.metric == "expressions.smile" && $0.change == .finished }
         #expect(smile.first?.ending == .cut, "\(smile)")
 
-        var options = try DetectorOptions(metrics: [.expression(.smile)])
-        options.reidentification = try ReidentificationOptions()
+        let options = try DetectorOptions(
+            detection: DetectionOptions(), metrics: [.expression(.smile)], reidentification: ReidentificationOptions())
         let again = try run(frames, options: options)
         let reidentified = ids(again, splitAt: 8)
         #expect(reidentified.before == reidentified.after, "re-identified: the same person, her own ID")
@@ -104,8 +104,7 @@ struct ShotCutTests {
         #expect(!split.before.isEmpty && !split.after.isEmpty)
         #expect(split.before.isDisjoint(with: split.after), "\(split)")
         // Off, the tracker follows the face at the same place: one ID for two people (why cuts are found).
-        var off = try DetectorOptions()
-        off.shotCutThreshold = nil
+        let off = try DetectorOptions(detection: DetectionOptions(), shotCutThreshold: nil)
         let merged = ids(try run(frames, options: off), splitAt: 8)
         #expect(!merged.before.isDisjoint(with: merged.after))
     }

@@ -16,13 +16,15 @@ extension Detector {
     /// awaited; it ends when the task is cancelled or `stop()` is called. Each call is a new run with its own
     /// writers, face IDs from 0 and its own end; the delegate hears every run. The blocking work (opening the
     /// source, loading the models, the analysis) is on threads of the run's own, never on the cooperative pool.
-    /// - Parameter writers: this run's outputs, fed every result in frame order and finished once at its end;
-    ///   a `ResultStream` among them is the run's results as an async sequence.
+    /// - Parameters:
+    ///   - writers: this run's outputs, fed every result in frame order and finished once at its end; a
+    ///     `ResultStream` among them is the run's results as an async sequence.
+    ///   - settings: how this run goes (frame limit, resume point); nil: the detector's `settings`.
     /// - Returns: how the input ended; a writer's failure is `.failed`, not thrown.
     /// - Throws: `CancellationError` when the task was cancelled before the run started; `.wrongRunningMode`
     ///   while another run of this detector is open; what `start()` throws for the source and the models.
-    public func run(writers: sending [any ResultWriter] = []) async throws -> InputEnd {
-        try await start(writers: writers).end()
+    public func run(writers: sending [any ResultWriter] = [], settings: RunSettings? = nil) async throws -> InputEnd {
+        try await start(writers: writers, settings: settings).end()
     }
 
     /// Starts a run with `writers` and hands it out once the source is open and the models are loaded: for a
@@ -30,10 +32,11 @@ extension Detector {
     ///
     /// As `run(writers:)`, which is this and `end()`.
     /// - Throws: what `run(writers:)` throws.
-    public func start(writers: sending [any ResultWriter]) async throws -> Run {
+    public func start(writers: sending [any ResultWriter], settings: RunSettings? = nil) async throws -> Run {
         try Task.checkCancellation()
         let group = WriterGroup(callbacks: callbacks, writers)
-        return Run(core: try await OwnThread.run("mien.detector.start") { try self.begin(group) })
+        let settings = settings ?? self.settings
+        return Run(core: try await OwnThread.run("mien.detector.start") { try self.begin(group, settings: settings) })
     }
 
     /// One run of a detector, from `start(writers:)` to its end: await `end()`, or `stop()` it.

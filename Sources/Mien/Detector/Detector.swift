@@ -38,6 +38,8 @@ public final class Detector: Sendable {
     public let source: DetectorSource
     /// What it measures.
     public let options: DetectorOptions
+    /// How `start()`'s runs go: frame limit, resume point (`run(writers:settings:)` takes its own).
+    public let settings: RunSettings
     /// Every frame's result, in order (processed or not).
     ///
     /// Ends after `stop()` or the end of a file. The sequence is fed from `start()` when the detector reads
@@ -94,13 +96,15 @@ public final class Detector: Sendable {
     /// - Parameters:
     ///   - source: where frames come from, and for pushed frames their timing; fixed for the detector's life.
     ///   - options: what is measured, validated when they were made.
+    ///   - settings: how `start()`'s runs go (frame limit, resume point; default every frame from the first).
     ///   - models: where the models are (default: `ModelStore()`'s lookup).
     ///   - writers: outputs fed every result in frame order, and finished once when the input ends (see
     ///     `ResultWriter`); they serve one run of the detector.
     public convenience init(
-        source: DetectorSource, options: DetectorOptions, models: ModelStore? = nil, writers: [any ResultWriter] = []
+        source: DetectorSource, options: DetectorOptions, settings: RunSettings = .standard, models: ModelStore? = nil,
+        writers: [any ResultWriter] = []
     ) {
-        self.init(source: source, options: options, analysis: .models(models), writers: writers)
+        self.init(source: source, options: options, settings: settings, analysis: .models(models), writers: writers)
     }
 
     /// A detector that finds and tracks faces with `stages` instead of Mien's networks.
@@ -108,14 +112,19 @@ public final class Detector: Sendable {
     /// No model is loaded; pose, expressions, emotions and appearance are absent. For tests and other
     /// implementations.
     public convenience init(
-        source: DetectorSource, options: DetectorOptions, stages: DetectorStages, writers: [any ResultWriter] = []
+        source: DetectorSource, options: DetectorOptions, settings: RunSettings = .standard, stages: DetectorStages,
+        writers: [any ResultWriter] = []
     ) {
-        self.init(source: source, options: options, analysis: .stages(stages), writers: writers)
+        self.init(source: source, options: options, settings: settings, analysis: .stages(stages), writers: writers)
     }
 
-    private init(source: DetectorSource, options: DetectorOptions, analysis: Analysis, writers: [any ResultWriter]) {
+    private init(
+        source: DetectorSource, options: DetectorOptions, settings: RunSettings, analysis: Analysis,
+        writers: [any ResultWriter]
+    ) {
         self.source = source
         self.options = options
+        self.settings = settings
         self.analysis = analysis
         callbacks = DetectorCallbacks()
         firstWriters = Locked(WriterGroup(callbacks: callbacks, writers))
@@ -146,12 +155,12 @@ public final class Detector: Sendable {
         // The writers are the first run's once it has started: a start that fails leaves them told why
         // (`wait()` returns it), a start refused because a run is open never touches them.
         let writers = firstWriters.withLock { $0 } ?? WriterGroup(callbacks: callbacks, [])
-        let run = try begin(writers)
+        let run = try begin(writers, settings: settings)
         firstWriters.withLock { if $0 === run.writers { $0 = nil } }
     }
 
-    /// Makes and starts a run with `writers`, unless one is open.
-    func begin(_ writers: WriterGroup) throws -> DetectorRun {
+    /// Makes and starts a run with `writers` and `settings`, unless one is open.
+    func begin(_ writers: WriterGroup, settings: RunSettings) throws -> DetectorRun {
         let previous = try phase.withLock { phase -> DetectorRun? in
             let busy: Bool
             switch phase {
@@ -166,7 +175,7 @@ public final class Detector: Sendable {
         }
         let run: DetectorRun
         do {
-            run = try makeRun(writers: writers)
+            run = try makeRun(writers: writers, settings: settings)
         } catch {
             phase.withLock { $0 = previous.map { .started($0) } ?? .idle }
             throw error
@@ -177,33 +186,26 @@ public final class Detector: Sendable {
     }
 
     /// The three parts of a run: the opened source's feed, the analysis and the delivery (the writers).
-    private func makeRun(writers: WriterGroup) throws -> DetectorRun {
+    private func makeRun(writers: WriterGroup, settings: RunSettings) throws -> DetectorRun {
         let opened: SourceReader.Box?
         let timing: DetectorSource.Timing
         let engine: DetectorEngine
         var tracker: EpisodeTracker?
-        let replayUntil: Int?
-        let restoring: AnalysisSnapshot?
+        let plan: ResumePlan
         do {
             opened = try SourceReader.open(source)
             if let opened { try writers.begin(opened.source.info) }
             timing = source.timing(of: opened?.source.info.kind)
-            // Only sources the detector reads itself can be read again from their start. A resumed stream goes
-            // on from its snapshot when it has one (`restoring`); without one it is analysed again from its
-            // first frame, so its IDs start at 0 as the stopped run's did. Pictures that stand alone continue
-            // after the last ID.
-            let resumesStream = timing == .stream && opened != nil && options.resume != nil
-            restoring = resumesStream ? options.restoring?.snapshot : nil
-            replayUntil = resumesStream && restoring == nil ? options.resume?.afterFrame : nil
-            let firstFaceId = resumesStream ? 0 : options.resume?.nextFaceId ?? 0
+            // Only sources the detector reads itself can be read again from their start.
+            plan = ResumePlan(settings, stream: timing == .stream, reads: opened != nil)
             switch analysis {
             case .models(let models):
                 engine = try DetectorEngine(
-                    source: source, timing: timing, firstFaceId: firstFaceId, options: options,
+                    source: source, timing: timing, firstFaceId: plan.firstFaceId, options: options,
                     models: models ?? ModelStore())
             case .stages(let stages):
                 engine = try DetectorEngine(
-                    source: source, timing: timing, firstFaceId: firstFaceId, options: options, stages: stages)
+                    source: source, timing: timing, firstFaceId: plan.firstFaceId, options: options, stages: stages)
             }
             if timing == .stream && options.episodes.enabled && !options.detectionOnly {
                 // A resumed stream's episodes are rebuilt by analysing its frames again (see `replayUntil`).
@@ -211,7 +213,7 @@ public final class Detector: Sendable {
             } else {
                 tracker = nil
             }
-            if let restoring {
+            if let restoring = plan.restoring {
                 try engine.restore(restoring)
                 if let episodes = restoring.episodes { tracker?.restore(episodes) }
             }
@@ -220,7 +222,7 @@ public final class Detector: Sendable {
             writers.abandon(error as? MienError ?? MienError(.internalFailure, "\(error)"))
             throw error
         }
-        let feed = source.feed(opened: opened, options: options, replays: replayUntil != nil)
+        let feed = source.feed(opened: opened, maximumFrames: settings.maximumFrames, plan: plan)
         // Snapshots are of recordings analysed as streams: what a resumed run can read again from a frame.
         let snapshots = feed is RecordingFeed && timing == .stream && !options.detectionOnly
         if opened != nil && writers.isEmpty { callbacks.feedResultsUnlessDelegated() }
@@ -229,11 +231,11 @@ public final class Detector: Sendable {
             checksTime: timing == .stream, name: source.inputName ?? "pushed frame")
         return DetectorRun(
             feed: feed, inbox: inbox, engine: engine, writers: writers, episodes: tracker,
-            inputName: source.inputName, replayUntil: replayUntil,
+            inputName: source.inputName, replayUntil: plan.replayUntil,
             // Pictures that stand alone: IDs continue from `resume.nextFaceId` (the engine's allocator starts
             // there); the faces open at the break are lost on the first frame this run reports.
-            lostAtBreak: replayUntil == nil && restoring == nil ? options.resume?.openFaces ?? [] : [],
-            snapshotEvery: snapshots ? options.snapshotInterval.map { .milliseconds(Int64($0 * 1000)) } : nil)
+            lostAtBreak: plan.lostAtBreak,
+            snapshotEvery: snapshots ? settings.snapshotInterval.map { .milliseconds(Int64($0 * 1000)) } : nil)
     }
 
     /// Compiles the networks a detector with `options` loads, ahead of its `start()`, which then loads them

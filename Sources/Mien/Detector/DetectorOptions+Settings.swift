@@ -10,7 +10,7 @@ extension DetectorOptions {
     /// Every setting that changes what the results hold, as text, keyed by the option's name: what a shard
     /// manifest records so that `mien merge` can refuse to combine results made differently.
     ///
-    /// The resume point is left out: it says where a run started, not how frames were analysed.
+    /// The run's frame limit is `RunSettings.settings`; `settings(run:)` gives both.
     public var settings: [String: String] {
         func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "default" }
         return [
@@ -25,7 +25,6 @@ extension DetectorOptions {
             "landmarks": "\(landmarks)",
             "blendshapes": "\(blendshapes)",
             "detectionOnly": "\(detectionOnly)",
-            "maximumFrames": maximumFrames.map { "\($0)" } ?? "all",
             "reidentification": reidentification.map {
                 "window=\($0.window),threshold=\($0.threshold),samples=\($0.samples),decisionTime=\($0.decisionTime),"
                     + "maximumYaw=\($0.maximumYaw),maximumPitch=\($0.maximumPitch),"
@@ -34,6 +33,11 @@ extension DetectorOptions {
             "episodes": episodeDescription,
             "shotCutThreshold": text(shotCutThreshold),
         ]
+    }
+
+    /// `settings` and the run's (`RunSettings.settings`): everything that changes what a run's results hold.
+    public func settings(run: RunSettings) -> [String: String] {
+        settings.merging(run.settings) { own, _ in own }
     }
 
     /// The episode settings as text (watched metrics, thresholds, smoothing).

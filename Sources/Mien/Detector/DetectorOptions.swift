@@ -1,81 +1,73 @@
 /// What a `Detector` measures, how often, and what its results carry.
 ///
-/// Validated at creation. The face-finding settings are a `DetectionOptions` (their defaults and checks
-/// live there and nowhere else); this type adds the Affdex switches around them.
+/// Validated at creation, and immutable: a value that passed the checks stays one that passes them. The
+/// face-finding settings are a `DetectionOptions` (their defaults and checks live there and nowhere else); this
+/// type adds the Affdex switches around them. How a run goes (frame limit, resume) is `RunSettings`.
 public struct DetectorOptions: Sendable, Equatable {
     /// Face mode, most faces, minimum confidence and the whole-picture fallback (see `DetectionOptions`
     /// for each default and range).
-    public var detection: DetectionOptions
+    public let detection: DetectionOptions
     /// Most frames processed per second of the source's clock; the others are reported unprocessed
     /// (faces nil).
     ///
     /// nil means the source's default: 5 for cameras (Affdex's default), every frame for
     /// video files, images and pushed frames (a file is analysed, not watched).
-    public var maxProcessRate: Double?
+    public let maxProcessRate: Double?
     /// The metrics to measure.
     ///
     /// Default none: results carry faces, bounds, points and orientation only.
-    public var metrics: Set<Metric>
+    public let metrics: Set<Metric>
     /// The per-person expression baseline in streams (default on; see `NeutralBaseline`).
-    public var baseline: Bool
+    public let baseline: Bool
     /// Whether each face also carries its 478 mesh points and the 68 points of the iBUG 300-W layout.
     ///
     /// Default off (a mesh is 478 × 3 numbers per face per frame).
-    public var landmarks: Bool
+    public let landmarks: Bool
     /// Whether each face also carries MediaPipe's 52 raw blendshape scores (0...1).
     ///
     /// Default off; on, the blendshape model runs even when no expression metric is asked for.
-    public var blendshapes: Bool
+    public let blendshapes: Bool
     /// Whether only the face detector runs: boxes, confidence and six keypoints, no mesh, pose, tracking or
     /// metric.
     ///
     /// Default off. Not combinable with metrics, landmarks or blendshapes.
-    public var detectionOnly: Bool
-    /// Sources the detector reads itself (files, cameras): stop after this many frames of the source,
-    /// processed or not.
-    ///
-    /// nil (default) reads to the end (a camera: until `stop()`). At least 1.
-    public var maximumFrames: Int?
+    public let detectionOnly: Bool
     /// Opt-in re-identification: in streams, a face that comes back within the window gets its old `faceId`,
     /// baseline and appearance averages (see `Reidentifier`; `DetectorResult.returned` names the returns).
     ///
     /// Default nil (off): faces are biometric data, and recognising them is a choice the user makes. On, a
     /// descriptor of each face is held in memory only, for the window, and never written to any output.
-    public var reidentification: ReidentificationOptions?
-    /// Sources the detector reads itself: continue a run that ended early (see `ResumePoint`).
-    ///
-    /// Default nil: start at the first frame with face ID 0.
-    public var resume: ResumePoint?
-    /// With `resume`: the analysis state after `resume.afterFrame`, restored instead of analysing the earlier
-    /// frames again (a video or continuous pictures; `AnalysisSnapshot`).
-    package var restoring: RestoredAnalysis?
-    /// Seconds (wall clock) between analysis snapshots, 0: after every frame; nil (default): none.
-    ///
-    /// A video or continuous pictures hand them to the writers that keep one (`SnapshotKeeping`).
-    package var snapshotInterval: Double?
+    public let reidentification: ReidentificationOptions?
     /// Streams: which metrics' episodes are found, with what thresholds, and whether scores are smoothed
     /// (`DetectorResult.episodes`, `FaceResult.blinkRate`).
     ///
     /// Default `EpisodeSettings.standard`: every scored metric that is on, and blinks when eye closure is on.
-    public var episodes: EpisodeSettings
+    public let episodes: EpisodeSettings
     /// Streams: the distance (0...1) between consecutive analysed frames at which a shot cut is found
     /// (`ShotCutDetector`); at a cut every face is lost, its episodes end (`cut`), and the faces of the new
     /// shot get new IDs (or, with `reidentification`, their old ones when recognised).
     ///
     /// Default `defaultShotCutThreshold`; nil looks for no cut (one continuous shot). Cameras and
     /// live sources, which drop frames when behind, are one shot: no cut is looked for in them.
-    public var shotCutThreshold: Double?
+    public let shotCutThreshold: Double?
     /// The default `shotCutThreshold`, 0.12 (how it was chosen: `ShotCutDetector`).
     public static let defaultShotCutThreshold = ShotCutDetector.defaultThreshold
 
     /// Options with the face-finding settings given as a whole `DetectionOptions`.
-    /// - Throws: `.invalidOptions` for out-of-range values, naming the option.
+    /// - Throws: `.invalidOptions` for out-of-range values, naming the option, and for a `.measured` metric
+    ///   the catalog does not list.
     public init(
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
-        landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false, maximumFrames: Int? = nil,
-        resume: ResumePoint? = nil, reidentification: ReidentificationOptions? = nil,
+        landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false,
+        reidentification: ReidentificationOptions? = nil,
         episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = defaultShotCutThreshold
     ) throws {
+        let unknown = metrics.filter { MetricCatalog.entry(for: $0) == nil }.map { "\($0)" }.sorted()
+        if !unknown.isEmpty {
+            throw MienError(
+                .invalidOptions,
+                "metrics the catalog does not list: \(unknown.joined(separator: ", ")) (`mien metrics` lists them)")
+        }
         let unmeasured = episodes.unmeasured(given: metrics)
         if !unmeasured.isEmpty {
             throw MienError(
@@ -88,9 +80,6 @@ public struct DetectorOptions: Sendable, Equatable {
         }
         if let maxProcessRate, !(maxProcessRate > 0 && maxProcessRate.isFinite) {
             throw MienError(.invalidOptions, "maxProcessRate must be a positive number of frames per second")
-        }
-        if let maximumFrames, maximumFrames < 1 {
-            throw MienError(.invalidOptions, "maximumFrames must be at least 1, got \(maximumFrames)")
         }
         if detectionOnly && reidentification != nil {
             throw MienError(.invalidOptions, "detectionOnly does not track faces, so it cannot re-identify them")
@@ -106,8 +95,6 @@ public struct DetectorOptions: Sendable, Equatable {
         self.landmarks = landmarks
         self.blendshapes = blendshapes
         self.detectionOnly = detectionOnly
-        self.maximumFrames = maximumFrames
-        self.resume = resume
         self.reidentification = reidentification
         self.episodes = episodes
         self.shotCutThreshold = shotCutThreshold

@@ -91,15 +91,14 @@ struct LiveFeed: ReadFeed {
 
 extension DetectorSource {
     /// The feed for a run of this source; `opened` is the source `start()` opened (nil for pushed frames).
-    func feed(opened: SourceReader.Box?, options: DetectorOptions, replays: Bool) -> any FrameFeed {
+    func feed(opened: SourceReader.Box?, maximumFrames: Int?, plan: ResumePlan) -> any FrameFeed {
         guard let opened else { return PushedFeed() }
         var reader = SourceReader(
-            box: opened, name: inputName ?? opened.source.name, maximumFrames: options.maximumFrames ?? .max,
+            box: opened, name: inputName ?? opened.source.name, maximumFrames: maximumFrames ?? .max,
             // A resumed stream reads every frame again (analysed, not delivered, up to the break); pictures
             // that stand alone are read from the break on.
-            skipThrough: replays ? -1 : options.resume?.afterFrame ?? -1,
-            itemsStandAlone: opened.source.info.kind == .imageFolder)
-        reader.skipThroughTime = replays ? nil : options.restoring?.snapshot.timestamp
+            skipThrough: plan.skipThrough, itemsStandAlone: opened.source.info.kind == .imageFolder)
+        reader.skipThroughTime = plan.skipThroughTime
         return isLive ? LiveFeed(reader: reader) : RecordingFeed(reader: reader)
     }
 }

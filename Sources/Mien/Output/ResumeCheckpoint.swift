@@ -90,17 +90,17 @@ package struct ResumeCheckpoint: Sendable {
         return Replayed(point: point.point, reachedSnapshot: false)
     }
 
-    /// Replays the checkpoint into `writers` and sets where the run goes on (`options.resume`).
+    /// Replays the checkpoint into `writers` and sets where the run goes on (`settings.resume`).
     ///
     /// It goes on from the snapshot `file` keeps when that agrees with the program, the settings, the input and
-    /// the checkpoint (`options.restoring`; the frames after it are analysed again); otherwise after the last
+    /// the checkpoint (`settings.restoring`; the frames after it are analysed again); otherwise after the last
     /// finished frame, a stream's earlier frames analysed again from the first. Deletes the killed run's
     /// temporary files.
     /// - Parameters:
     ///   - warn: told, in words, why a snapshot is not used and where the run goes on.
     /// - Throws: a writer's error, or `.ioFailure` when the checkpoint cannot be read.
     package func resume(
-        into writers: [any ResultWriter], snapshot file: SnapshotFile?, options: inout DetectorOptions,
+        into writers: [any ResultWriter], snapshot file: SnapshotFile?, settings: inout RunSettings,
         warn: (String) -> Void
     ) throws {
         var snapshot: AnalysisSnapshot?
@@ -117,13 +117,13 @@ package struct ResumeCheckpoint: Sendable {
             )
         }
         guard let point = replayed.point else { return }
-        if replayed.reachedSnapshot { options.restoring = snapshot.map(RestoredAnalysis.init) }
+        if replayed.reachedSnapshot { settings.restoring = snapshot.map(RestoredAnalysis.init) }
         let how =
             replayed.reachedSnapshot
             ? "from its snapshot: faces, baselines and episodes continue as in one run"
             : "a video's earlier frames are analysed again, not written again, so its faces, baselines and episodes continue as in one run"
         warn("resuming after frame \(point.afterFrame) (\(how))")
-        options.resume = point
+        settings.resume = point
     }
 
     /// Deletes the killed run's temporary files.
