@@ -36,7 +36,8 @@ extension JobQueue {
         settings.snapshotInterval = Self.snapshotInterval
         let snapshot = SnapshotFile(
             path: SnapshotFile.path(besideJSONLines: jsonl),
-            identity: .of(input: entry.upload.path, generator: generator, settings: entry.options.settings(run: settings)))
+            identity: .of(
+                input: entry.upload.path, generator: generator, settings: entry.options.settings(run: settings)))
         if checkpoint == nil { removeLeftovers(of: files, job: id) }
         var writers: [any ResultWriter] = [entry.progress]
         writers += try files.writers(input: entry.status.input, report: nil, generator: "mien serve") + [snapshot]

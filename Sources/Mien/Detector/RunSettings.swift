@@ -53,9 +53,9 @@ struct ResumePlan {
     let firstFaceId: Int
     /// Faces open at a break of pictures that stand alone, reported lost on the first result delivered.
     let lostAtBreak: [Int]
-    /// The reader skips frames through this index (-1: none) ...
+    /// The reader skips frames through this index (-1: none).
     let skipThrough: Int
-    /// ... or through this timestamp (a restored stream).
+    /// The reader skips frames through this timestamp (a restored stream), nil: none.
     let skipThroughTime: Double?
 
     /// - Parameters:
