@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "MienService",
             dependencies: [
-                "Mien",
+                "Mien", "MienCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "MienCLI",
             dependencies: [
-                "Mien", "MienService",
+                "Mien", "MienCore", "MienService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -128,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "MienDev",
             dependencies: [
-                "Mien", "MienTesting", "MienStatistics",
+                "Mien", "MienCore", "MienTesting", "MienStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,6 @@
 import Foundation
 import Mien
-import Synchronization
+import MienCore
 
 /// What became of one input of `mien analyze`.
 struct InputOutcome: Sendable {
@@ -36,8 +36,8 @@ struct InputQueue {
     /// `body`'s value for every name, in the names' order, computed on up to `jobs` threads (nil for a name
     /// no thread reached, which does not happen unless `body` traps).
     func map<Value: Sendable>(_ body: @escaping @Sendable (String) -> Value) -> [Value?] {
-        let next = Mutex(0)
-        let outcomes = Mutex([Value?](repeating: nil, count: names.count))
+        let next = Locked(0)
+        let outcomes = Locked([Value?](repeating: nil, count: names.count))
         let names = self.names
         let work: @Sendable () -> Void = {
             while true {

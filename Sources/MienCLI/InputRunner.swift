@@ -25,7 +25,7 @@ struct InputRunner: Sendable {
 
     /// Analyses `name` into `writers` (`settings` may carry a resume point); never throws.
     /// - Returns: how the input ended, `.failed` when it could not start.
-    func run(_ name: String, writers: [any ResultWriter], settings: RunSettings? = nil) -> InputEnd {
+    func run(_ name: String, writers: sending [any ResultWriter], settings: RunSettings? = nil) -> InputEnd {
         let detector = Detector(
             source: Self.source(for: name, imageInterval: imageInterval), options: options,
             settings: settings ?? self.settings, models: models, writers: writers)

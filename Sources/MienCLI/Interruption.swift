@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import Synchronization
+import MienCore
 
 /// Ctrl-C (SIGINT) and SIGTERM: a flag the loops check, and callbacks that end the waits in progress
 /// (one per running input when inputs run in parallel).
@@ -15,7 +15,7 @@ final class Interruption: Sendable {
             var callbacks: [Int: @Sendable () -> Void] = [:]
             var nextToken = 0
         }
-        let state = Mutex(State())
+        let state = Locked(State())
 
         func fire(_ signalNumber: Int32) {
             let name = signalNumber == SIGTERM ? "SIGTERM" : "interrupted"

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienCore
 import Synchronization
 
 /// Keeps this task's shard manifest (`ShardManifest`) up to date in the output folder: written when the
@@ -8,7 +9,7 @@ import Synchronization
 /// A task killed at any point leaves a manifest that is true for what it says: inputs it reports done
 /// have committed files.
 final class ManifestRecorder: Sendable {
-    private let manifest: Mutex<ShardManifest>
+    private let manifest: Locked<ShardManifest>
     private let directory: String
     /// The entries of an earlier run of this shard in the same folder, by input (for `--resume`).
     let previous: [String: ShardManifest.Entry]
@@ -37,7 +38,7 @@ final class ManifestRecorder: Sendable {
                 ShardManifest.Entry(input: $0, outputName: names[$0], status: .pending)
             })
         try manifest.write(into: directory)
-        self.manifest = Mutex(manifest)
+        self.manifest = Locked(manifest)
     }
 
     /// Refuses to add this task's outputs to a folder that holds another division of the inputs, or another

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MienCore
 
 /// Progress of every running input on standard error.
 ///
@@ -42,7 +42,7 @@ final class ProgressBoard: Sendable {
         var lastDraw = ContinuousClock.now
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let total: Int
     private let terminal: Bool
 

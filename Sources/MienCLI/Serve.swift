@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Mien
+import MienCore
 import MienService
-import Synchronization
 
 /// `mien serve`: the HTTP and WebSocket service (`MienService`), until SIGTERM or Ctrl-C.
 struct Serve: ParsableCommand {
@@ -69,7 +69,7 @@ struct Serve: ParsableCommand {
             throw ExitCode.failure
         }
         let host = options.host
-        let outcome = Mutex<(any Error)?>(nil)
+        let outcome = Locked<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         // The service shuts down gracefully on SIGTERM / SIGINT (MienService.run); should a connection outlive
         // that, the process still ends on its own deadline after the signal.

@@ -3,10 +3,10 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import Mien
+import MienCore
 import MienTesting
 import NIOCore
 import NIOWebSocket
-import Synchronization
 import WSCore
 
 #if canImport(FoundationNetworking)
@@ -251,6 +251,6 @@ struct BenchServe: AsyncParsableCommand {
 /// One live client's counts and the instants its frames were sent (by timestamp in ms), shared by its
 /// sending and receiving tasks.
 final class ClientBooks: Sendable {
-    let row = Mutex(BenchServe.LiveRow())
-    let sentAt = Mutex([Int: ContinuousClock.Instant]())
+    let row = Locked(BenchServe.LiveRow())
+    let sentAt = Locked([Int: ContinuousClock.Instant]())
 }

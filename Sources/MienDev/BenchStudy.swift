@@ -3,10 +3,10 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import Mien
+import MienCore
 import MienTesting
 import NIOCore
 import NIOWebSocket
-import Synchronization
 import WSCore
 
 #if canImport(FoundationNetworking)
@@ -148,9 +148,9 @@ struct BenchStudy: AsyncParsableCommand {
 
     /// What a participant's socket has heard so far (shared by its reading and sending tasks).
     private final class Ear: Sendable {
-        let heard: Mutex<Heard>
-        let waited = Mutex(0.0)
-        init(rate: Double) { heard = Mutex(Heard(rate: rate, lowestRate: rate)) }
+        let heard: Locked<Heard>
+        let waited = Locked(0.0)
+        init(rate: Double) { heard = Locked(Heard(rate: rate, lowestRate: rate)) }
     }
 
     private struct Heard: Sendable {

@@ -18,11 +18,14 @@ struct EventEvaluation {
     }
 
     /// Collects a run's results and the episodes finished at its end.
-    private final class Collector: ResultWriter {
-        var results: [DetectorResult] = []
-        var closing: [EpisodeEvent] = []
-        func write(_ result: DetectorResult, frame: Frame?) throws { results.append(result) }
-        func finishEpisodes(_ episodes: [EpisodeEvent]) throws { closing += episodes }
+    ///
+    /// Written by the detector's thread, read after `wait()`.
+    private final class Collector: ResultWriter, Sendable {
+        private let kept = Locked((results: [DetectorResult](), closing: [EpisodeEvent]()))
+        var results: [DetectorResult] { kept.withLock { $0.results } }
+        var closing: [EpisodeEvent] { kept.withLock { $0.closing } }
+        func write(_ result: DetectorResult, frame: Frame?) throws { kept.withLock { $0.results.append(result) } }
+        func finishEpisodes(_ episodes: [EpisodeEvent]) throws { kept.withLock { $0.closing += episodes } }
         func finish(_ end: InputEnd) throws {}
         func fail(_ error: MienError) {}
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienCore
 import MienTesting
 
 /// Camera-mode latency: a stand-in camera delivers the sample clip at 30 fps in real time to a `Detector`
@@ -37,30 +38,33 @@ struct LatencyBench {
     }
 
     /// Arrival and result instants by frame index, shared between the camera and the delegate.
-    final class Arrivals: DetectorDelegate, @unchecked Sendable {
-        // Guarded by `lock`; written by the camera thread and the detector's delivering thread.
-        private let lock = NSLock()
-        private var arrived: [Int: ContinuousClock.Instant] = [:]
-        private var latencies: [Double] = []
-        private var skipped = 0
+    final class Arrivals: DetectorDelegate, Sendable {
+        /// Written by the camera thread and the detector's delivering thread.
+        private let state = Locked(State())
 
-        func mark(_ index: Int, at instant: ContinuousClock.Instant) { lock.withLock { arrived[index] = instant } }
+        private struct State {
+            var arrived: [Int: ContinuousClock.Instant] = [:]
+            var latencies: [Double] = []
+            var skipped = 0
+        }
+
+        func mark(_ index: Int, at instant: ContinuousClock.Instant) { state.withLock { $0.arrived[index] = instant } }
 
         func detector(_ detector: Detector, didProcess result: DetectorResult) {
             let now = ContinuousClock.now
-            lock.withLock {
+            state.withLock { state in
                 guard result.processed else {
-                    skipped += 1
+                    state.skipped += 1
                     return
                 }
-                if let start = arrived[result.frameIndex] { latencies.append((now - start).milliseconds) }
+                if let start = state.arrived[result.frameIndex] { state.latencies.append((now - start).milliseconds) }
             }
         }
 
-        var measured: (latencies: [Double], skipped: Int) { lock.withLock { (latencies, skipped) } }
+        var measured: (latencies: [Double], skipped: Int) { state.withLock { ($0.latencies, $0.skipped) } }
 
         /// Results seen so far.
-        var reported: Int { lock.withLock { latencies.count + skipped } }
+        var reported: Int { state.withLock { $0.latencies.count + $0.skipped } }
     }
 
     func run(seconds: Int = 6) throws -> [String: Any] {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienCore
 import MienTesting
 
 /// `MienDev peer-bench`: Mien's side of `make bench-peers`, printed as one JSON line.
@@ -77,19 +78,22 @@ struct PeerBench: ParsableCommand {
 }
 
 /// Counts a detector's results until the file ends.
-private final class ResultCounter: DetectorDelegate, @unchecked Sendable {
-    // Written only by the detector's delivering thread, read after `done`.
-    var frames = 0
-    var faces = 0
-    var failure: MienError?
+private final class ResultCounter: DetectorDelegate, Sendable {
+    /// Written by the detector's delivering thread, read after `done`.
+    private let counts = Locked((frames: 0, faces: 0, failure: MienError?.none))
     let done = DispatchSemaphore(value: 0)
+    var frames: Int { counts.withLock { $0.frames } }
+    var faces: Int { counts.withLock { $0.faces } }
+    var failure: MienError? { counts.withLock { $0.failure } }
     func detector(_ detector: Detector, didProcess result: DetectorResult) {
-        frames += 1
-        faces += result.faces?.count ?? 0
+        counts.withLock {
+            $0.frames += 1
+            $0.faces += result.faces?.count ?? 0
+        }
     }
     func detectorDidFinishProcessing(_ detector: Detector) { done.signal() }
     func detector(_ detector: Detector, didFail error: MienError) {
-        failure = error
+        counts.withLock { $0.failure = error }
         done.signal()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Mien
-import Synchronization
+import MienCore
 
 /// Started `Detector`s for unrelated pictures (`/v1/analyze`), kept between requests by their settings.
 ///
@@ -13,7 +13,7 @@ final class DetectorPool: Sendable {
     private let models: ModelStore
     private let maximumIdle: Int
     private let maximumSettings: Int
-    private let idle = Mutex<[(key: String, detectors: [Detector])]>([])
+    private let idle = Locked<[(key: String, detectors: [Detector])]>([])
 
     init(models: ModelStore, maximumIdle: Int = 2, maximumSettings: Int = 4) {
         self.models = models

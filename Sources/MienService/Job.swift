@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienCore
 
 /// What `GET /v1/jobs/{id}` says about one job: its state, progress and outputs.
 struct JobStatus: Codable, Sendable, Equatable {
@@ -29,18 +30,16 @@ struct JobStatus: Codable, Sendable, Equatable {
 
 /// Counts a job's frames as the detector writes them (a writer like the others, so the progress is the
 /// pipeline's own).
-final class JobProgress: ResultWriter, @unchecked Sendable {
-    // Written by the detector's delivering thread, read by requests: behind `lock`.
-    private let lock = NSLock()
-    private var frames = 0
-    private var total: Int?
+final class JobProgress: ResultWriter, Sendable {
+    /// Frames so far and the announced total: written by the detector's delivering thread, read by requests.
+    private let state = Locked((frames: 0, total: Int?.none))
 
     func begin(_ info: SourceInfo) throws {
-        lock.withLock { total = info.kind == .image ? 1 : info.frameCount }
+        state.withLock { $0.total = info.kind == .image ? 1 : info.frameCount }
     }
 
     func write(_ result: DetectorResult, frame: Frame?) throws {
-        lock.withLock { frames += 1 }
+        state.withLock { $0.frames += 1 }
     }
 
     func finish(_ end: InputEnd) throws {}
@@ -48,5 +47,5 @@ final class JobProgress: ResultWriter, @unchecked Sendable {
     func fail(_ error: MienError) {}
 
     /// Frames so far and the announced total.
-    var counts: (frames: Int, total: Int?) { lock.withLock { (frames, total) } }
+    var counts: (frames: Int, total: Int?) { state.withLock { ($0.frames, $0.total) } }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Mien
-import Synchronization
 
 /// The jobs' folder: each job's outputs and its status, written beside its upload, and read back by the next
 /// service on the same folder.

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienCore
 import Prometheus
-import Synchronization
 
 /// The service's batch jobs: uploads kept in a folder of their own (`jobs/<id>/`), analysed one at a time,
 /// in order, by the same `Detector` and writers as `mien analyze` (JSON Lines, CSV, summary, HTML report).
@@ -19,7 +19,7 @@ final class JobQueue: Sendable {
     let generator: String
     private let maximumJobs: Int
     private let metrics: ServiceMetrics
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Wakes the queue's task: a job was queued, or the queue resumed or is stopping.
     let wake: AsyncStream<Void>.Continuation
 

@@ -1,4 +1,4 @@
-import Synchronization
+import MienCore
 
 /// The messages going back on one live socket, in order, at most `capacity` waiting to be written.
 ///
@@ -11,7 +11,7 @@ final class LiveOutbox: Sendable {
     /// What the socket's writing task writes, in order; ends when the session ends or the outbox overflows.
     let messages: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var waiting = 0

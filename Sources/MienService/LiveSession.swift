@@ -1,7 +1,7 @@
 import Foundation
 import Mien
+import MienCore
 import Prometheus
-import Synchronization
 
 /// One `/v1/live` connection: a `Detector` on a live source fed by the socket's frames, and the messages
 /// going back.
@@ -10,14 +10,14 @@ import Synchronization
 /// waiting frame when analysis falls behind (reported as an unprocessed result), so latency stays bounded. The session only refuses what
 /// must not reach it (undecodable, over the pixel limit, time not advancing, a sender faster than
 /// `ServiceOptions.maximumIncomingFrameRate`), each with an `error` message, and carries on.
-final class LiveSession: DetectorDelegate, @unchecked Sendable {
-    // Mutable state is in `state` (a Mutex); the rest is immutable.
+final class LiveSession: DetectorDelegate, Sendable {
+    // Mutable state is in `state`; the rest is immutable.
     let id: String
     private let limits: ServiceOptions
     private let models: ModelStore
     private let metrics: ServiceMetrics
     private let outbox: LiveOutbox
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Begins and ends, one at a time.
     private let turns = Turns()
     private let clock = ContinuousClock()
@@ -42,7 +42,7 @@ final class LiveSession: DetectorDelegate, @unchecked Sendable {
         self.models = models
         self.metrics = metrics
         self.outbox = outbox
-        state = Mutex(State(allowance: FrameAllowance(rate: limits.maximumIncomingFrameRate)))
+        state = Locked(State(allowance: FrameAllowance(rate: limits.maximumIncomingFrameRate)))
     }
 
     /// Starts (or restarts) analysis with `settings`, and says `ready`.

@@ -8,7 +8,6 @@ import NIOCore
 import NIOWebSocket
 import Prometheus
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
 
 /// `mien serve`: Mien over HTTP and WebSocket, for browsers and any language.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Mien
 import MienTesting
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import MienService
@@ -84,8 +85,11 @@ struct JobTests {
         #expect(afterDelete == .notFound)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the job's files are gone")
         // The same Detector and writer as the command line, on the same file, gives the same lines.
-        var direct: [String] = []
-        let writer = JSONLinesWriter(stream: { direct.append(String(decoding: $0, as: UTF8.self)) })
+        // Written by the detector's thread, read after `wait()`.
+        let direct = Mutex<[String]>([])
+        let writer = JSONLinesWriter(stream: { line in
+            direct.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+        })
         let detector = Detector(
             source: .frames(name: "talk.mp4", open: { try InputSource.open(path: clipURL.path) }),
             options: try DetectorOptions(metrics: Set<Metric>.allExpressions),
@@ -93,7 +97,7 @@ struct JobTests {
         try detector.start()
         detector.wait()
         detector.stop()
-        #expect(jsonl == direct.joined(), "the job's results.jsonl differs from a direct run")
+        #expect(jsonl == direct.withLock { $0.joined() }, "the job's results.jsonl differs from a direct run")
         #expect(csv.split(separator: "\n").count == 21, "a header and one row per frame with its face")
         #expect(report.contains("talk.mp4") && report.contains("<html"))
     }
@@ -216,8 +220,11 @@ struct JobTests {
         }
         #expect(status["state"] as? String == "done" && status["frames"] as? Int == 240, "\(status)")
         #expect(!FileManager.default.fileExists(atPath: snapshot), "a done job's snapshot is deleted")
-        var direct: [String] = []
-        let writer = JSONLinesWriter(stream: { direct.append(String(decoding: $0, as: UTF8.self)) })
+        // Written by the detector's thread, read after `wait()`.
+        let direct = Mutex<[String]>([])
+        let writer = JSONLinesWriter(stream: { line in
+            direct.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+        })
         let detector = Detector(
             source: .frames(name: "long.mp4", open: { try InputSource.open(path: clipURL.path) }),
             options: try DetectorOptions(metrics: Set<Metric>.allExpressions), models: try ModelStore(),
@@ -225,7 +232,7 @@ struct JobTests {
         try detector.start()
         detector.wait()
         detector.stop()
-        #expect(jsonl == direct.joined(), "the resumed job's results.jsonl differs from a direct run")
+        #expect(jsonl == direct.withLock { $0.joined() }, "the resumed job's results.jsonl differs from a direct run")
     }
 
     @Test func fullQueue_refusesTheNextUpload() async throws {

@@ -9,7 +9,7 @@ import Testing
 struct PipelinePlumbingTests {
     func detector(
         frames count: Int = 30, kind: SourceKind = .video, failing: Set<Int> = [], options: DetectorOptions? = nil,
-        settings: RunSettings = .standard, faces: ScriptedFaces = .one(), writers: [any ResultWriter]
+        settings: RunSettings = .standard, faces: ScriptedFaces = .one(), writers: sending [any ResultWriter]
     ) throws -> Detector {
         Detector(
             source: .frames(

@@ -102,7 +102,7 @@ public final class Detector: Sendable {
     ///     `ResultWriter`); they serve one run of the detector.
     public convenience init(
         source: DetectorSource, options: DetectorOptions, settings: RunSettings = .standard, models: ModelStore? = nil,
-        writers: [any ResultWriter] = []
+        writers: sending [any ResultWriter] = []
     ) {
         self.init(source: source, options: options, settings: settings, analysis: .models(models), writers: writers)
     }
@@ -113,14 +113,14 @@ public final class Detector: Sendable {
     /// implementations.
     public convenience init(
         source: DetectorSource, options: DetectorOptions, settings: RunSettings = .standard, stages: DetectorStages,
-        writers: [any ResultWriter] = []
+        writers: sending [any ResultWriter] = []
     ) {
         self.init(source: source, options: options, settings: settings, analysis: .stages(stages), writers: writers)
     }
 
     private init(
         source: DetectorSource, options: DetectorOptions, settings: RunSettings, analysis: Analysis,
-        writers: [any ResultWriter]
+        writers: sending [any ResultWriter]
     ) {
         self.source = source
         self.options = options

@@ -38,7 +38,7 @@ final class DetectorRun: Sendable {
         /// The episode finder (nil for stills, or with episodes off).
         var episodes: EpisodeTracker?
         /// The detector, while `start(holding:)` starts the threads that hold it.
-        var owner: AnyObject?
+        var owner: Detector?
         /// Snapshots: the first stage's state after a frame, waiting for that frame's result.
         var pending: (frame: Int, locating: DetectorEngine.LocatingState)?
         /// Snapshots: when the last one was taken.
@@ -74,7 +74,7 @@ final class DetectorRun: Sendable {
     ///
     /// - Parameter owner: held by the run's threads until they end (a detector the caller let go of finishes
     ///   its input, and its delegate still hears it, as when the threads were the detector's own).
-    func start(holding owner: AnyObject) {
+    func start(holding owner: Detector) {
         state.withLock { $0.owner = owner }
         feed.start(self)
         startAnalysis()
@@ -205,7 +205,7 @@ final class DetectorRun: Sendable {
 
     func startThread(_ body: @escaping @Sendable () -> Void) {
         threads.enter()
-        let owner = Holder(state.withLock { $0.owner })
+        let owner = state.withLock { $0.owner }
         let thread = Thread {
             // Marks the thread as the run's (`isOwnThread`); the mark goes with the thread.
             Thread.current.threadDictionary[Self.threadKey] = self
@@ -215,13 +215,6 @@ final class DetectorRun: Sendable {
         thread.name = "mien.detector"
         thread.start()
     }
-}
-
-/// An owner a thread holds for its life.
-private final class Holder: @unchecked Sendable {
-    // Only held, never used: its object lives as long as the thread.
-    let object: AnyObject?
-    init(_ object: AnyObject?) { self.object = object }
 }
 
 extension DetectorRun {

@@ -10,19 +10,36 @@ import MienCore
 ///
 /// The delegate and `results` (`DetectorCallbacks`) are called before the lock is taken, never under it, so a
 /// callback may call anything of the detector's, `stop()` included, without a deadlock.
-final class WriterGroup: @unchecked Sendable {
-    // Every member is touched under `lock`.
-    private let lock = NSLock()
-    /// The run's writers.
-    private let writers: [any ResultWriter]
+final class WriterGroup: Sendable {
+    /// The run's writers and how their writing went: touched only under the lock.
+    private let state: Locked<State>
     /// The detector's delegate and `results`: they serve every run, are fed before the writers, and are told
     /// nothing when `start()` fails (the caller hears the thrown error).
     private let callbacks: DetectorCallbacks
-    private var failure: MienError?
-    private var ended: InputEnd?
+
+    private struct State {
+        let writers: [any ResultWriter]
+        var failure: MienError?
+        var ended: InputEnd?
+
+        /// Runs `body` unless the outputs are broken or ended; its first error breaks them: every writer is
+        /// told `fail`, and the error is returned (once; the caller stops the input).
+        mutating func whileWriting(_ body: () throws -> Void) -> MienError? {
+            guard failure == nil, ended == nil else { return nil }
+            do {
+                try body()
+                return nil
+            } catch {
+                let error = WriterGroup.mienError(error)
+                failure = error
+                for writer in writers { writer.fail(error) }
+                return error
+            }
+        }
+    }
 
     /// Whether the caller gave no writer (the detector's own outputs are all there is).
-    var isEmpty: Bool { writers.isEmpty }
+    let isEmpty: Bool
 
     /// Whether any writer wants the frames' pixels.
     let wantsFrames: Bool
@@ -30,18 +47,20 @@ final class WriterGroup: @unchecked Sendable {
     /// - Parameters:
     ///   - callbacks: the detector's delegate and `results` (`DetectorCallbacks`), fed first.
     ///   - writers: the caller's writers.
-    init(callbacks: DetectorCallbacks, _ writers: [any ResultWriter]) {
-        self.writers = writers
-        self.callbacks = callbacks
+    init(callbacks: DetectorCallbacks, _ writers: sending [any ResultWriter]) {
+        isEmpty = writers.isEmpty
         wantsFrames = writers.contains { $0.wantsFrames }
+        self.callbacks = callbacks
+        state = Locked(State(writers: writers))
     }
 
     /// Writes `result` to every writer.
     /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
         callbacks.write(result)
-        return lock.withLock {
-            whileWriting {
+        return state.withLock { state in
+            let writers = state.writers
+            return state.whileWriting {
                 for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
             }
         }
@@ -50,49 +69,37 @@ final class WriterGroup: @unchecked Sendable {
     /// Hands `snapshot` to the writers that keep one (after its frame's result was written).
     /// - Returns: the error that broke the outputs (once; the caller stops the input), else nil.
     func keep(_ snapshot: AnalysisSnapshot) -> MienError? {
-        lock.withLock {
-            whileWriting { for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) } }
-        }
-    }
-
-    /// Runs `body` (under `lock`) unless the outputs are broken or ended; its first error breaks them: every
-    /// writer is told `fail`, and the error is returned (once; the caller stops the input).
-    private func whileWriting(_ body: () throws -> Void) -> MienError? {
-        guard failure == nil, ended == nil else { return nil }
-        do {
-            try body()
-            return nil
-        } catch {
-            let error = Self.mienError(error)
-            failure = error
-            for writer in writers { writer.fail(error) }
-            return error
+        state.withLock { state in
+            let writers = state.writers
+            return state.whileWriting {
+                for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) }
+            }
         }
     }
 
     /// Describes the opened input to every writer.
     func begin(_ info: SourceInfo) throws {
-        try lock.withLock {
-            for writer in writers { try writer.begin(info) }
+        try state.withLock { state in
+            for writer in state.writers { try writer.begin(info) }
         }
     }
 
     /// Removes every writer's output: the input could not even start.
     func abandon(_ error: MienError) {
-        lock.withLock {
-            guard failure == nil, ended == nil else { return }
-            failure = error
-            ended = .failed(error)
-            for writer in writers { writer.fail(error) }
+        state.withLock { state in
+            guard state.failure == nil, state.ended == nil else { return }
+            state.failure = error
+            state.ended = .failed(error)
+            for writer in state.writers { writer.fail(error) }
         }
     }
 
     /// Tells every writer that an item of the input could not be read or analysed.
     func unreadable(_ error: MienError) {
         callbacks.unreadable(error)
-        lock.withLock {
-            guard failure == nil, ended == nil else { return }
-            for writer in writers { writer.unreadable(error) }
+        state.withLock { state in
+            guard state.failure == nil, state.ended == nil else { return }
+            for writer in state.writers { writer.unreadable(error) }
         }
     }
 
@@ -102,14 +109,14 @@ final class WriterGroup: @unchecked Sendable {
     func finish(_ end: InputEnd, episodes: [EpisodeEvent] = [], readToEnd: Bool = false) -> InputEnd {
         // Once per run (the detector ends each run once): the episodes still open, then how it ended.
         callbacks.finish(end, episodes: episodes, readToEnd: readToEnd)
-        return lock.withLock {
-            if let ended { return ended }
-            if let failure {
-                ended = .failed(failure)
+        return state.withLock { state in
+            if let ended = state.ended { return ended }
+            if let failure = state.failure {
+                state.ended = .failed(failure)
                 return .failed(failure)
             }
             var result = end
-            for writer in writers {
+            for writer in state.writers {
                 do {
                     if !episodes.isEmpty { try writer.finishEpisodes(episodes) }
                 } catch {
@@ -121,13 +128,13 @@ final class WriterGroup: @unchecked Sendable {
                     if result.error == nil { result = .failed(Self.mienError(error)) }
                 }
             }
-            ended = result
+            state.ended = result
             return result
         }
     }
 
     /// How the input ended, once it has.
-    var end: InputEnd? { lock.withLock { ended } }
+    var end: InputEnd? { state.withLock { $0.ended } }
 
     private static func mienError(_ error: any Error) -> MienError {
         error as? MienError ?? MienError(.ioFailure, "\(error)")

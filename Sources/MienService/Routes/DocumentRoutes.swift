@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Mien
+import MienCore
 import NIOCore
-import Synchronization
 
 /// What the service says about itself: `/healthz`, the live page at `/`, `/openapi.yaml`, the result
 /// schema, Prometheus `/metrics`, and the live page's self-check (`/v1/selfcheck`).
@@ -59,7 +59,7 @@ struct DocumentRoutes: RouteGroup {
 
 /// The last self-check report a live page sent.
 final class SelfCheckBox: Sendable {
-    private let report = Mutex<[UInt8]?>(nil)
+    private let report = Locked<[UInt8]?>(nil)
 
     func store(_ bytes: [UInt8]) { report.withLock { $0 = bytes } }
 

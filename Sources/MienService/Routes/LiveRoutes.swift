@@ -3,9 +3,9 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import Mien
+import MienCore
 import NIOWebSocket
 import Prometheus
-import Synchronization
 
 /// `GET /v1/live` (WebSocket): one `LiveSession` per connection, frames in, one result per frame out.
 struct LiveRoutes: RouteGroup {
@@ -92,7 +92,7 @@ struct LiveRoutes: RouteGroup {
 
 /// Counts open live sessions against the limit (and mirrors the count in the metrics' gauge).
 final class SessionLimiter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     private let maximum: Int
     private let metrics: ServiceMetrics
 
@@ -124,7 +124,7 @@ final class SessionLimiter: Sendable {
 
 /// When a live socket last received a message (for its idle limit).
 final class LastActivity: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Locked(ContinuousClock.now)
 
     func touch() { instant.withLock { $0 = ContinuousClock.now } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MienCore
 
 /// The frames per second this machine analyses, shared by every study socket: a busy server asks pages for a
 /// lower frame rate (down to each study's floor) before it makes anyone wait, and those who wait are let in
@@ -40,7 +40,7 @@ final class AnalysisBudget: Sendable {
         var window = (received: 0, analysed: 0)
         var windowStart: ContinuousClock.Instant
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Seconds a waiter that stopped asking stays in the queue.
     static let staleWaiter = Duration.seconds(10)
@@ -49,7 +49,7 @@ final class AnalysisBudget: Sendable {
 
     init(framesPerSecond: Double) {
         capacity = framesPerSecond
-        state = Mutex(State(budget: framesPerSecond, windowStart: .now))
+        state = Locked(State(budget: framesPerSecond, windowStart: .now))
     }
 
     /// Where a socket stands.

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
-import Synchronization
 
 /// Consent, coming back, and the ways out: who may take part, in which group and order, and what a page is told
 /// when someone cannot.

@@ -1,6 +1,5 @@
 import Foundation
 import Mien
-import Synchronization
 
 /// The researcher's view of fieldwork: each participant as the dashboard lists them, and the counts per group
 /// against the study's targets.

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
-import Synchronization
 
 /// A participant's sockets and their end: one socket (framing check or stimulus) at a time, each stimulus's
 /// measurement recorded when its socket closes, and completion once every stimulus was watched and measured.

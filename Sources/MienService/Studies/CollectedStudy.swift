@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
-import Synchronization
+import MienCore
 
 /// One study folder served by `mien serve --studies`: its participants, their tokens, and every write into
 /// the folder, each under this study's lock and made whole before it is renamed into place.
@@ -43,7 +43,7 @@ final class CollectedStudy: Sendable {
         /// Bumped at every change of the measured data (the dashboard's page is recomputed when it moved).
         var generation = 0
     }
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// A participant's open socket: its kind (`framing` or a stimulus's name), its live progress, what closes
     /// it, and when it finished closing (its measurement recorded).

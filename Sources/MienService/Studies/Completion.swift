@@ -1,8 +1,8 @@
-import Synchronization
+import MienCore
 
 /// Something that happens once (a socket finished closing), awaited by any number of tasks.
 final class Completion: Sendable {
-    private let state = Mutex<(done: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(done: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Marks it done and resumes every waiter (later calls do nothing).
     func signal() {

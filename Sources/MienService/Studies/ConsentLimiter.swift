@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import MienCore
 
 /// Consents (and declines) per client address: a burst, then a steady rate (a token bucket per address), so one
 /// client cannot fill a study with anonymous consents; past it, HTTP 429 with `Retry-After`.
@@ -11,7 +11,7 @@ final class ConsentLimiter: Sendable {
         var tokens: Double
         var updated: ContinuousClock.Instant
     }
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Locked<[String: Bucket]>([:])
 
     /// Takes one consent for `address` under `burst` and `perMinute`.
     /// - Returns: nil when allowed, else the seconds until one will be.

@@ -1,6 +1,6 @@
 import Foundation
 import Mien
-import Synchronization
+import MienCore
 
 /// Each study's aggregation for the dashboard, recomputed only when a participant's data changed since.
 final class DashboardCache: Sendable {
@@ -10,7 +10,7 @@ final class DashboardCache: Sendable {
         var study: Study?
         var problems: [StudyManifest.Problem]
     }
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     /// The study of `collected` now (aggregated again if its data changed).
     /// - Throws: `MienError` when the manifest cannot be read.

@@ -1,6 +1,6 @@
 import Foundation
 import Mien
-import Synchronization
+import MienCore
 
 /// Counts what a stimulus socket measured, for the participant's session and the dashboard's live progress:
 /// frames received and analysed, and the stimulus time measured (`MeasuredTime`).
@@ -12,7 +12,7 @@ final class StimulusCounter: ResultWriter, Sendable {
         var tally: ProgressTally
         var reported = (received: 0, analysed: 0)
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Where a frame that cannot be decoded is reported (the framing socket's results writer does it there).
     private let outbox: LiveOutbox?
     private let onFailure: @Sendable (MienError) -> Void
@@ -24,7 +24,7 @@ final class StimulusCounter: ResultWriter, Sendable {
     init(
         duration: Double?, span: Double, outbox: LiveOutbox?, onFailure: @escaping @Sendable (MienError) -> Void
     ) {
-        state = Mutex(State(tally: ProgressTally(duration: duration ?? 0, span: span)))
+        state = Locked(State(tally: ProgressTally(duration: duration ?? 0, span: span)))
         self.outbox = outbox
         self.onFailure = onFailure
     }

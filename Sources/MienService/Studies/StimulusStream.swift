@@ -1,6 +1,6 @@
 import Foundation
 import Mien
-import Synchronization
+import MienCore
 
 /// One participant's socket for one stimulus (or for the framing check): a `Detector` on pushed frames whose
 /// writers are the participant's result files, fed with camera frames stamped with the stimulus's media time.
@@ -29,7 +29,7 @@ final class StimulusStream: Sendable {
         var lastFrame: ContinuousClock.Instant?
         var lastReport: ContinuousClock.Instant
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Frames per second allowed above the rate the page was asked for before frames are refused (a page's
     /// timer jitters, and a page hears of a lower rate a moment after it is set).
@@ -56,7 +56,7 @@ final class StimulusStream: Sendable {
             duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
             outbox: stimulus == nil ? nil : outbox, onFailure: onFailure)
         counter.asked(rate: rate)
-        state = Mutex(
+        state = Locked(
             State(allowance: FrameAllowance(rate: rate * Self.rateSlack), rate: rate, lastReport: ContinuousClock.now))
         let options: DetectorOptions
         var writers: [any ResultWriter]

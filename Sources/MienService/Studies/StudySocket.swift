@@ -2,10 +2,10 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import Mien
+import MienCore
 import NIOCore
 import NIOWebSocket
 import Prometheus
-import Synchronization
 
 /// One participant socket of `/studies/{name}/live`, from its opening to its end: the participant's token,
 /// another page of theirs closed, a place in the machine's analysis budget (waiting in the queue, told its place,
@@ -229,7 +229,7 @@ struct StudySocket {
 
 /// Carries the budget's rate changes to a socket's stream once it exists (a change may come before).
 final class RateRelay: Sendable {
-    private let state = Mutex<(stream: StimulusStream?, pending: Double?)>((nil, nil))
+    private let state = Locked<(stream: StimulusStream?, pending: Double?)>((nil, nil))
 
     func set(_ rate: Double) {
         let stream = state.withLock { state -> StimulusStream? in
@@ -256,7 +256,7 @@ final class RateRelay: Sendable {
 
 /// How the server ends a socket (once), awaited by the task that says so to the page.
 final class Closer: Sendable {
-    private let state = Mutex<(closed: Bool, end: CollectedStudy.SocketEnd?)>((false, nil))
+    private let state = Locked<(closed: Bool, end: CollectedStudy.SocketEnd?)>((false, nil))
     private let signal = Completion()
 
     /// Ends the socket for `end` (nil: it ended by itself; nothing is said).
