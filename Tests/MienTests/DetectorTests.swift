@@ -267,6 +267,32 @@ struct DetectorTests {
         #expect(smiles.count == 15 && smiles.allSatisfy { $0 > 50 })
     }
 
+    @Test func libraryRunExample_streamsTheResults_andWritesTheFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-run-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("talk.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 12).write(to: clip)
+        let csv = folder.appendingPathComponent("talk.csv").path
+        var faces: [Int] = []
+        // --- docs/library.md, "Using the library" (keep in step) ---
+        let options = try DetectorOptions(
+            detection: DetectionOptions(faceMode: .small, maximumFaces: 10, minimumConfidence: 0.5),
+            metrics: .allEmotions)
+        let detector = Detector(source: .file(path: clip), options: options, models: try models())
+        let results = ResultStream()
+        async let end = detector.run(writers: [results, try CSVWriter(path: csv)])
+        for try await result in results where result.processed {
+            faces.append(result.faces?.count ?? 0)
+        }
+        let ended = try await end
+        // --- end of the example ---
+        #expect(ended == .complete)
+        #expect(faces == Array(repeating: 1, count: 12))
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 13, "a header and a row per frame's face")
+    }
+
     @Test func readmeLibraryExample_writesTheFilesThroughTheDetector() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-readme-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -58,4 +58,20 @@ extension Detector {
         if let failure = run.writers.end?.error { throw failure }
         return result
     }
+
+    /// The run frames may be pushed to: pushed frames only, between `start()` and `stop()`.
+    func pushedRun() throws -> DetectorRun {
+        guard case .pushed = source else {
+            throw MienError(
+                .wrongRunningMode, "this detector reads its own source; push and process are for pushed frames")
+        }
+        guard let run = currentRun, run.isOpen else {
+            throw MienError(.notStarted, "call start() before giving the detector frames")
+        }
+        return run
+    }
+
+    static func mienError(_ error: any Error, input: String) -> MienError {
+        (error as? MienError)?.naming(input) ?? MienError(.internalFailure, "\(error)", input: input)
+    }
 }

@@ -1,19 +1,25 @@
 import Foundation
 
-/// Affdex's detector for Swift 6: one source fixed at creation, the metrics asked for, `start()` /
-/// `stop()` / `reset()`, and results two ways: a `DetectorDelegate` and the `results` async sequence.
+/// Affdex's detector for Swift 6: one source and the metrics asked for, fixed at creation; each analysis of the
+/// input is a run, a value with a lifetime.
 ///
 /// ```swift
 /// let detector = Detector(
 ///     source: .file(path: "talk.mp4"),
 ///     options: try DetectorOptions(maximumFaces: 2, metrics: Set<Metric>.allEmotions.union([.expression(.smile)])))
-/// try detector.start()
-/// for await result in detector.results where result.processed {
+/// let results = ResultStream()
+/// async let end = detector.run(writers: [results])      // cancelling the task stops the run
+/// for try await result in results where result.processed {
 ///     for (faceId, face) in result.faces ?? [:] {
 ///         print(result.timestamp, faceId, face.expressions?[.smile] ?? .nan, face.emotions?[.joy] ?? .nan)
 ///     }
 /// }
+/// _ = try await end
 /// ```
+///
+/// The Affdex-style calls are a thin layer over the same runs: `start()` / `stop()` / `reset()` / `wait()`, a
+/// `DetectorDelegate` and the `results` async sequence, with the writers given here serving `start()`'s first
+/// run.
 ///
 /// Every frame goes through one inbox of `inboxCapacity` frames: the detector's reading thread puts a
 /// camera's, a file's or a source's frames there from `start()` on; the caller puts pushed frames there with
@@ -27,12 +33,13 @@ import Foundation
 /// can replace it. Callbacks come in frame order from the measuring thread. Every result also goes to the
 /// detector's `ResultWriter`s, which are finished once when the input ends (`wait()` returns then).
 ///
-/// Each `start()` makes a run (`DetectorRun`) of three parts fixed for it: where its frames come from (a
-/// `FrameFeed`: pushed, a recording, or a live source), the two-stage analysis, and the delivery (the writers,
-/// the delegate and `results` first). `stop()` cancels the run; a new `start()` is a new run.
+/// Each `run(writers:)` or `start()` makes a run (`DetectorRun`) of three parts fixed for it: where its frames
+/// come from (a `FrameFeed`: pushed, a recording, or a live source), the two-stage analysis, and the delivery
+/// (the writers, the delegate and `results` first). `stop()` or cancelling the task cancels the run; the next
+/// call makes a new one.
 ///
-/// - Important: `results` is one sequence for the detector's life: iterate it from one task. It ends
-///   when a file ends or `stop()` is called.
+/// - Important: `results` is one sequence for the detector's life (the Affdex-style way): iterate it from one
+///   task. It ends when a file ends or `stop()` is called. A run's own results are a `ResultStream`.
 public final class Detector: Sendable {
     /// What the detector reads.
     public let source: DetectorSource
@@ -282,25 +289,12 @@ public final class Detector: Sendable {
         phase.withLock { $0.run }?.reset()
     }
 
+    /// The current or last run.
+    var currentRun: DetectorRun? { phase.withLock { $0.run } }
+
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
     var stagesRunning: (expressions: Bool, affect: Bool) {
-        let engine = phase.withLock { $0.run }?.engine
+        let engine = currentRun?.engine
         return (engine?.runsExpressions ?? false, engine?.runsAffect ?? false)
-    }
-
-    /// The run frames may be pushed to: pushed frames only, between `start()` and `stop()`.
-    func pushedRun() throws -> DetectorRun {
-        guard case .pushed = source else {
-            throw MienError(
-                .wrongRunningMode, "this detector reads its own source; push and process are for pushed frames")
-        }
-        guard let run = phase.withLock({ $0.run }), run.isOpen else {
-            throw MienError(.notStarted, "call start() before giving the detector frames")
-        }
-        return run
-    }
-
-    static func mienError(_ error: any Error, input: String) -> MienError {
-        (error as? MienError)?.naming(input) ?? MienError(.internalFailure, "\(error)", input: input)
     }
 }
