@@ -13,8 +13,6 @@
 /// default, so none is lost to a slow reader; `keepingNewest` bounds that for a live source whose old results
 /// are worth nothing).
 public final class ResultStream: ResultWriter, AsyncSequence, Sendable {
-    public typealias Element = DetectorResult
-
     private let stream: AsyncThrowingStream<DetectorResult, any Error>
     private let continuation: AsyncThrowingStream<DetectorResult, any Error>.Continuation
 
