@@ -148,4 +148,57 @@ struct DetectorRunTests {
         detector.stop()
         #expect(try await task.value == .complete)
     }
+
+    @Test func asyncPush_waitsForRoom_andEveryFrameIsAnalysedInOrder() async throws {
+        // 20 ms a mesh: the pusher is far faster than the analysis and must wait for room 18 times.
+        let detector = Detector(
+            source: .pushed(name: "frames", timing: .stream, whenFull: .block), options: try DetectorOptions(),
+            stages: ScriptedFaces.one(meshSeconds: 0.02).stages)
+        let results = ResultStream()
+        let run = try await detector.start(writers: [results])
+        let source = SyntheticFrames(count: 20)
+        var indices: [Int] = []
+        while let frame = try source.nextFrame() { indices.append(try await run.push(frame)) }
+        #expect(indices == Array(0..<20))
+        #expect(await run.stop() == .complete)
+        var delivered: [Int] = []
+        for try await result in results { delivered.append(result.frameIndex) }
+        #expect(delivered == Array(0..<20))
+    }
+
+    @Test func tryPush_isNilWhenABlockingInboxIsFull_neverWhenItDropsTheOldest() async throws {
+        for policy in [InboxPolicy.block, .dropOldest] {
+            let detector = Detector(
+                source: .pushed(name: "frames", timing: .stream, whenFull: policy), options: try DetectorOptions(),
+                stages: ScriptedFaces.one(meshSeconds: 0.05).stages)
+            let run = try await detector.start(writers: [])
+            let source = SyntheticFrames(count: 10)
+            var refused = 0
+            while let frame = try source.nextFrame() {
+                if try run.tryPush(frame) == nil { refused += 1 }
+            }
+            if policy == .block {
+                #expect(refused > 0, "ten frames at once into an inbox of \(Detector.inboxCapacity)")
+            } else {
+                #expect(refused == 0)
+            }
+            await run.stop()
+            let late = try #require(try SyntheticFrames(count: 1).nextFrame())
+            #expect(mienError { _ = try run.tryPush(late) }?.code == .notStarted, "a stopped run takes no frame")
+        }
+    }
+
+    @Test func pushingToARunThatReadsItsOwnSource_isRefused() async throws {
+        let detector = Detector(
+            source: frames(100_000), options: try DetectorOptions(),
+            stages: ScriptedFaces.one(meshSeconds: 0.005).stages)
+        let run = try await detector.start(writers: [])
+        let frame = try #require(try SyntheticFrames(count: 1).nextFrame())
+        await #expect {
+            try await run.push(frame)
+        } throws: {
+            ($0 as? MienError)?.code == .wrongRunningMode
+        }
+        #expect(await run.stop() == .stopped)
+    }
 }

@@ -38,7 +38,8 @@ extension Detector {
     /// - Returns: the frame's index.
     @discardableResult
     public func push(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
-        try pushedRun().inbox.put(frame, arrival: arrival)
+        // Waiting, the inbox always admits or throws.
+        try pushedRun().inbox.put(frame, arrival: arrival) ?? 0
     }
 
     /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate,

@@ -76,3 +76,58 @@ extension Detector {
         }
     }
 }
+
+/// Pushed frames into a run (`DetectorSource.pushed`): awaiting room instead of blocking a thread, or not waiting
+/// at all.
+extension Detector.Run {
+    /// Gives the run a frame, suspending (blocking no thread) while `inboxCapacity` frames wait with `.block`;
+    /// with `.dropOldest` it never waits, and the oldest waiting frame is reported unprocessed in its place.
+    ///
+    /// - Parameters:
+    ///   - frame: packed 8-bit BGR pixels and a timestamp in seconds (its index is replaced by the inbox's).
+    ///   - arrival: when the frame reached the program, if before now (a result's `latency` counts from it).
+    /// - Returns: the frame's index, from 0 in the order frames were pushed.
+    /// - Throws: `.wrongRunningMode` for a run that reads its own source; `.notStarted` once the run is
+    ///   stopped (also while waiting for room); `.nonMonotonicTimestamp` for a tracked frame not after the
+    ///   previous one (refused, the run goes on).
+    @discardableResult
+    public func push(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) async throws -> Int {
+        let arrival = arrival ?? .now
+        while true {
+            if let index = try tryPush(frame, arrival: arrival) { return index }
+            await core.inbox.waitForRoom()
+        }
+    }
+
+    /// Gives the run a frame still to be decoded (a JPEG from a socket), as `push(_:arrival:)` does a decoded one.
+    @discardableResult
+    public func push(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) async throws -> Int {
+        let arrival = arrival ?? .now
+        while true {
+            if let index = try tryPush(frame, arrival: arrival) { return index }
+            await core.inbox.waitForRoom()
+        }
+    }
+
+    /// Gives the run a frame if there is room now, for a caller that must never wait (a socket's reading
+    /// loop): nil when `inboxCapacity` frames wait with `.block` (push it again later, or drop it); with
+    /// `.dropOldest` never nil.
+    /// - Throws: what `push(_:arrival:)` throws.
+    public func tryPush(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) throws -> Int? {
+        try pushable().put(frame, arrival: arrival, reply: nil, waiting: false)?.index
+    }
+
+    /// Gives the run a frame still to be decoded if there is room now (see `tryPush(_:arrival:)`).
+    public func tryPush(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int? {
+        try pushable().put(frame, arrival: arrival, waiting: false)
+    }
+
+    /// The inbox, for a run of pushed frames.
+    private func pushable() throws -> FrameInbox {
+        guard core.feed is PushedFeed else {
+            throw MienError(
+                .wrongRunningMode, "this detector reads its own source; push and process are for pushed frames")
+        }
+        return core.inbox
+    }
+}

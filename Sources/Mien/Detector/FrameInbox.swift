@@ -14,6 +14,8 @@ final class FrameInbox: @unchecked Sendable {
     private var failure: MienError?
     private var nextIndex = 0
     private var lastTimestamp: Double?
+    /// Async pushers waiting for room (`waitForRoom`), resumed when a frame is taken or the inbox closes.
+    private var roomWaiters: [CheckedContinuation<Void, Never>] = []
 
     let capacity: Int
     let policy: InboxPolicy
@@ -58,33 +60,56 @@ final class FrameInbox: @unchecked Sendable {
     ///   when a tracked pushed frame is not after the previous one. A refused frame is not counted.
     @discardableResult
     func put(_ frame: Frame, arrival: ContinuousClock.Instant? = nil, reply: Reply? = nil) throws -> Frame {
+        // Waiting, `admit` always admits or throws.
+        try put(frame, arrival: arrival, reply: reply, waiting: true) ?? frame
+    }
+
+    /// Adds `frame` as `put` does, or, without `waiting`, returns nil at once when a `.block` inbox is full.
+    func put(_ frame: Frame, arrival: ContinuousClock.Instant?, reply: Reply?, waiting: Bool) throws -> Frame? {
         var frame = frame
-        try admit(timestamp: frame.timestamp) { index in
+        let admitted = try admit(timestamp: frame.timestamp, waiting: waiting) { index in
             if let index { frame.index = index }
             return .frame(frame, Arrival(instant: arrival ?? .now, reply: reply))
         }
-        return frame
+        return admitted ? frame : nil
     }
 
     /// Adds a frame still to be decoded, as `put(_:arrival:reply:)` does a decoded one.
-    /// - Returns: its index.
-    func put(_ encoded: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
+    /// - Returns: its index; nil without `waiting` when a `.block` inbox is full.
+    func put(_ encoded: EncodedFrame, arrival: ContinuousClock.Instant? = nil, waiting: Bool = true) throws -> Int? {
         var encoded = encoded
-        try admit(timestamp: encoded.timestamp) { index in
+        let admitted = try admit(timestamp: encoded.timestamp, waiting: waiting) { index in
             encoded.index = index ?? 0
             return .encoded(encoded, Arrival(instant: arrival ?? .now, reply: nil))
         }
-        return encoded.index
+        return admitted ? encoded.index : nil
     }
 
-    /// Admits one frame: waits for room (`.block`), checks the time, numbers it, appends `entry(index)`.
+    /// Suspends, blocking no thread, until a `.block` inbox has room for a frame or is closed.
+    func waitForRoom() async {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            // Checked under the lock `take` and `close` resume waiters under: no wake-up is lost in between.
+            if closed || waitingFrames < capacity {
+                condition.unlock()
+                continuation.resume()
+            } else {
+                roomWaiters.append(continuation)
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Admits one frame: waits for room (`.block`, `waiting`; without it returns false when full), checks the
+    /// time, numbers it, appends `entry(index)`.
     ///
     /// Then drops the oldest waiting frame beyond the capacity (`.dropOldest`). The index is nil when frames
     /// keep their own.
-    private func admit(timestamp: Double, entry: (Int?) -> Entry) throws {
+    private func admit(timestamp: Double, waiting: Bool, entry: (Int?) -> Entry) throws -> Bool {
         condition.lock()
         defer { condition.unlock() }
         if policy == .block {
+            if !waiting && waitingFrames >= capacity && !closed { return false }
             while waitingFrames >= capacity && !closed { condition.wait() }
         }
         guard !closed else { throw MienError(.notStarted, "the detector is stopped", input: name) }
@@ -102,6 +127,7 @@ final class FrameInbox: @unchecked Sendable {
         entries.append(entry(index))
         if policy == .dropOldest && waitingFrames > capacity { dropOldest() }
         condition.broadcast()
+        return true
     }
 
     /// Adds an unreadable item of the input (a folder goes on after it); false once closed.
@@ -126,7 +152,14 @@ final class FrameInbox: @unchecked Sendable {
         guard !entries.isEmpty else { return nil }
         let entry = entries.removeFirst()
         condition.broadcast()
+        resumeRoomWaiters()
         return entry
+    }
+
+    /// Wakes the async pushers waiting for room (the caller holds the lock); each tries again.
+    private func resumeRoomWaiters() {
+        for waiter in roomWaiters { waiter.resume() }
+        roomWaiters.removeAll()
     }
 
     /// Refuses further frames and wakes everyone; what is already in is still taken, unless `discarding`.
@@ -145,6 +178,7 @@ final class FrameInbox: @unchecked Sendable {
             entries.removeAll()
         }
         condition.broadcast()
+        resumeRoomWaiters()
         condition.unlock()
     }
 

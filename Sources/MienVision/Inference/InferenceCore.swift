@@ -7,12 +7,11 @@ import MienCore
 ///
 /// One core serves every network, and keeps the networks it compiled (see `compiledModel`). A core is
 /// safe to use from several threads (OpenVINO documents `ov::Core` as thread-safe) and Mien's own state
-/// in it is behind a lock, hence `@unchecked Sendable`.
+/// in it is behind a lock, hence `@unchecked Sendable` (for the C handle alone).
 package final class InferenceCore: @unchecked Sendable {
     let handle: OpaquePointer
-    /// Guards `compiled`.
-    private let lock = NSLock()
-    private var compiled: [CompiledKey: CompiledModel] = [:]
+    /// The networks compiled so far.
+    private let compiled = Locked<[CompiledKey: CompiledModel]>([:])
 
     /// A compiled model is the model's bytes (named by their SHA-256) under given settings.
     private struct CompiledKey: Hashable {
@@ -74,11 +73,11 @@ package final class InferenceCore: @unchecked Sendable {
         do {
             let bytes = try store.bytes(of: model)
             key = CompiledKey(sha256: model.sha256, settings: settings)
-            if let cached = lock.withLock({ compiled[key] }) { return cached }
+            if let cached = compiled.withLock({ $0[key] }) { return cached }
             source = try SourceModel(core: self, bytes: bytes, file: store.url(of: model))
         }
         let made = try CompiledModel(core: self, source: source, name: model.fileName, settings: settings)
-        return lock.withLock {
+        return compiled.withLock { compiled in
             if let first = compiled[key] { return first }
             compiled[key] = made
             return made
@@ -97,7 +96,7 @@ package final class InferenceCore: @unchecked Sendable {
     ) {
         guard let core = try? shared(), models.count > 1 else { return }
         let pending = models.map { ($0, settings[$0] ?? $0.inferenceSettings) }.filter { model, settings in
-            core.lock.withLock { core.compiled[CompiledKey(sha256: model.sha256, settings: settings)] } == nil
+            core.compiled.withLock { $0[CompiledKey(sha256: model.sha256, settings: settings)] } == nil
         }
         DispatchQueue.concurrentPerform(iterations: pending.count) { index in
             _ = try? core.compiledModel(pending[index].0, store: store, settings: pending[index].1)
