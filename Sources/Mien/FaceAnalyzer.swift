@@ -5,7 +5,7 @@
 /// its call), or a loop of your own. Results people use (and `make eval`'s figures for expressions, affect, pose
 /// and landmarks) come from a `Detector`, which runs the same two halves (`locator`, `measurer`) on two threads.
 ///
-/// The running mode is fixed at creation: `.discreteImages` treats every frame as unrelated (each is
+/// The running mode is fixed at creation: `.stills` treats every frame as unrelated (each is
 /// detected afresh, IDs count from 0 in each image, no events, no smoothing); `.stream` tracks faces
 /// across frames of a video, a camera or related images.
 ///
@@ -19,16 +19,9 @@
 /// ```
 /// - Important: Not thread-safe; one stream per analyzer. In `.stream` mode timestamps must increase.
 package final class FaceAnalyzer {
-    /// How frames relate to each other.
-    package enum RunningMode: String, Sendable, Codable {
-        /// Unrelated pictures: every frame stands alone.
-        case discreteImages
-        /// Frames of one stream (video, camera, continuous images): faces are tracked.
-        case stream
-    }
 
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    package let mode: RunningMode
+    package let mode: DetectorSource.Timing
     /// Face mode, most faces and minimum confidence.
     package let detection: DetectionOptions
     /// The tracker's settings.
@@ -56,7 +49,7 @@ package final class FaceAnalyzer {
     ///   - models: where the models are.
     /// - Throws: `MienError` naming a missing or altered model.
     package init(
-        mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
+        mode: DetectorSource.Timing, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
         expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false,
         reidentification: ReidentificationOptions? = nil, models: ModelStore
     ) throws {
@@ -90,7 +83,8 @@ package final class FaceAnalyzer {
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     ///   - cuts: streams: the shot-cut detector that ends every face at a cut (nil: none).
     static func stages(
-        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, expressions: ExpressionOptions?,
+        mode: DetectorSource.Timing, detection: DetectionOptions, tracking: TrackingOptions,
+        expressions: ExpressionOptions?,
         emotions: Bool, appearance: Bool, reidentification: ReidentificationOptions?, firstFaceId: Int = 0,
         cuts: ShotCutDetector? = nil, models: ModelStore
     ) throws -> (locator: FaceLocator, measurer: FaceMeasurer) {
@@ -132,7 +126,8 @@ package final class FaceAnalyzer {
     ///
     /// The expression stage runs when `expressions`, `blendshapes` and `geometry` are all given.
     package init(
-        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions, detector: any FaceDetecting,
+        mode: DetectorSource.Timing, detection: DetectionOptions, tracking: TrackingOptions,
+        detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?, expressions: ExpressionOptions? = nil,
         blendshapes: (any BlendshapeEstimating)? = nil
     ) {

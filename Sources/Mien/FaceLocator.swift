@@ -10,7 +10,7 @@ package import MienCore
 /// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
 package final class FaceLocator {
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    package let mode: FaceAnalyzer.RunningMode
+    package let mode: DetectorSource.Timing
     private let tracker: FaceTracker
     private var counter = FaceCounter()
     /// Still images: whether a picture without a detected face is read as one face crop.
@@ -35,7 +35,7 @@ package final class FaceLocator {
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     ///   - cuts: streams: ends every face at a shot cut (nil: cuts are not looked for).
     package init(
-        mode: FaceAnalyzer.RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
+        mode: DetectorSource.Timing, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
         reidentifier: Reidentifier? = nil, firstFaceId: Int = 0, cuts: ShotCutDetector? = nil
     ) {
@@ -52,7 +52,7 @@ package final class FaceLocator {
     /// - Throws: stage errors.
     package func locate(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
-        case .discreteImages:
+        case .stills:
             return FrameAnalysis(
                 frame: frame, faces: try tracker.analyseStill(frame, wholePictureFallback: wholePictureFallback),
                 fullFrameDetection: true, isStream: false)

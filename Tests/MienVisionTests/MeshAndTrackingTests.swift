@@ -30,7 +30,7 @@ struct MeshAndTrackingTests {
     }
 
     @Test func mesh_landsOnTheSampleFace() throws {
-        let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)
+        let analyzer = try FaceAnalyzer(mode: .stills, models: models)
         let face = try #require(try analyzer.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
         #expect(face.mesh.presence > 0.9)
         #expect(face.mesh.points.count == 478)
@@ -95,7 +95,7 @@ struct MeshAndTrackingTests {
 
     @Test func rolledFace_givesRollOfTheSameAngle() throws {
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let analyzer = try FaceAnalyzer(mode: .discreteImages, models: models)
+        let analyzer = try FaceAnalyzer(mode: .stills, models: models)
         let upright = try #require(try analyzer.analyze(sample).faces.first?.pose)
         // Turn the picture 20° clockwise on screen about the face: the head now leans to her left shoulder.
         let angle = 20.0 * Double.pi / 180
@@ -113,7 +113,7 @@ struct MeshAndTrackingTests {
     @Test(.needsEvaluationData) func landmarkError_onHelen_isBounded() throws {
         let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small), models: models)
+            mode: .stills, detection: DetectionOptions(faceMode: .small), models: models)
         var errors: [Double] = []
         var missed = 0
         // Every other face keeps the test quick (3.75 % NME); `make eval` measures all of them (3.66 %). The
@@ -139,7 +139,7 @@ struct MeshAndTrackingTests {
     @Test(.needsEvaluationData) func headPose_followsPointing04_signsAndMagnitudes() throws {
         let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
-            mode: .discreteImages, detection: DetectionOptions(faceMode: .small), models: models)
+            mode: .stills, detection: DetectionOptions(faceMode: .small), models: models)
         // Persons 1 and 2 within ±60°: enough to pin signs and error, quick to run.
         let labels = try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose")).filter {
             abs($0.pan) <= 60 && abs($0.tilt) <= 60

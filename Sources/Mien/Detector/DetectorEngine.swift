@@ -69,7 +69,7 @@ final class DetectorEngine: Sendable {
         }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let (locator, measurer) = try FaceAnalyzer.stages(
-            mode: timing.runningMode, detection: options.detection,
+            mode: timing, detection: options.detection,
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
             reidentification: options.reidentification,
@@ -99,7 +99,7 @@ final class DetectorEngine: Sendable {
         let (detector, mesher) = try stages.make(options.detection)
         let detection = options.detection
         let locator = FaceLocator(
-            mode: timing.runningMode, tracking: try TrackingOptions(),
+            mode: timing, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
             wholePictureFallback: detection.wholePictureFallback,
             firstFaceId: firstFaceId,

@@ -20,15 +20,14 @@ public enum DetectorSource: Sendable {
     case pushed(name: String? = nil, timing: Timing, whenFull: InboxPolicy = .block)
 
     /// How pushed frames relate to each other in time.
+    ///
+    /// The one running mode of the analysis: the stages (`FaceAnalyzer`, `FaceLocator`) take it as it is.
     public enum Timing: Sendable {
         /// Frames of one scene with increasing timestamps (a video, a camera, pictures a second apart):
         /// faces are tracked and keep their IDs.
         case stream
         /// Unrelated pictures: each stands alone, timestamps are not compared.
         case stills
-
-        /// The analysis's running mode for frames timed this way.
-        var runningMode: FaceAnalyzer.RunningMode { self == .stills ? .discreteImages : .stream }
     }
 
     /// A video file (Affdex's VideoFileDetector); the same as `.file(path:)`.
