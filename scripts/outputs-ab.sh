@@ -3,12 +3,12 @@
 # samples: `mien detect` (JSON lines), `mien analyze` of the demo clip and the picture with every format, a
 # report and an annotated video, a folder of pictures, --max-frames, and a run killed (kill -9) mid-video then
 # resumed (--resume). Only the report's "Made by" line (commit and time) may differ. Exit 1 on any difference.
-#   git worktree add /tmp/before REV && (cd /tmp/before && swift build --product mien)
-#   scripts/outputs-ab.sh /tmp/before/.build/debug/mien .build/debug/mien
+#   git worktree add ../mien-before REV && (cd ../mien-before && swift build --product mien)
+#   scripts/outputs-ab.sh ../mien-before/.build/debug/mien .build/debug/mien
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=$(realpath "$1") after=$(realpath "$2")
-out=$(mktemp -d /tmp/mien-ab.XXXXXX)
+out=$(mktemp -d -t mien-ab.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 clip=Samples/astronaut-pan-zoom.mp4 picture=Samples/astronaut.jpg
 mkdir -p "$out/folder"

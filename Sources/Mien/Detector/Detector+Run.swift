@@ -93,18 +93,20 @@ extension Detector.Run {
     @discardableResult
     public func push(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) async throws -> Int {
         let arrival = arrival ?? .now
-        while true {
-            if let index = try tryPush(frame, arrival: arrival) { return index }
-            await core.inbox.waitForRoom()
-        }
+        return try await whenThereIsRoom { try tryPush(frame, arrival: arrival) }
     }
 
     /// Gives the run a frame still to be decoded (a JPEG from a socket), as `push(_:arrival:)` does a decoded one.
     @discardableResult
     public func push(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) async throws -> Int {
         let arrival = arrival ?? .now
+        return try await whenThereIsRoom { try tryPush(frame, arrival: arrival) }
+    }
+
+    /// Tries `attempt` until the inbox admits the frame, suspending for room in between.
+    private func whenThereIsRoom(_ attempt: () throws -> Int?) async throws -> Int {
         while true {
-            if let index = try tryPush(frame, arrival: arrival) { return index }
+            if let index = try attempt() { return index }
             await core.inbox.waitForRoom()
         }
     }
