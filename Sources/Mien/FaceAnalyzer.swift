@@ -5,23 +5,23 @@
 /// its call), or a loop of your own. Results people use (and `make eval`'s figures for expressions, affect, pose
 /// and landmarks) come from a `Detector`, which runs the same two halves (`locator`, `measurer`) on two threads.
 ///
-/// The running mode is fixed at creation: `.stills` treats every frame as unrelated (each is
-/// detected afresh, IDs count from 0 in each image, no events, no smoothing); `.stream` tracks faces
+/// The running mode is fixed at creation: `.image` treats every frame as unrelated (each is
+/// detected afresh, IDs count from 0 in each image, no events, no smoothing); `.video` and `.liveStream` track faces
 /// across frames of a video, a camera or related images.
 ///
 /// ```swift
-/// let analyzer = try FaceAnalyzer(mode: .stream, models: ModelStore())
+/// let analyzer = try FaceAnalyzer(mode: .video, models: ModelStore())
 /// let video = try VideoFileSource(path: "talk.mp4")
 /// while let frame = try video.nextFrame() {
 ///     let result = try analyzer.analyze(frame)
 ///     for face in result.faces { print(face.faceId, face.pose?.yaw ?? .nan) }
 /// }
 /// ```
-/// - Important: Not thread-safe; one stream per analyzer. In `.stream` mode timestamps must increase.
+/// - Important: Not thread-safe; one stream per analyzer. Tracked (`.video`, `.liveStream`), timestamps must increase.
 package final class FaceAnalyzer {
 
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    package let mode: DetectorSource.Timing
+    package let mode: RunningMode
     /// Face mode, most faces and minimum confidence.
     package let detection: DetectionOptions
     /// The tracker's settings.
@@ -49,7 +49,7 @@ package final class FaceAnalyzer {
     ///   - models: where the models are.
     /// - Throws: `MienError` naming a missing or altered model.
     package init(
-        mode: DetectorSource.Timing, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
+        mode: RunningMode, detection: DetectionOptions? = nil, tracking: TrackingOptions? = nil,
         expressions: ExpressionOptions? = nil, emotions: Bool = false, appearance: Bool = false,
         reidentification: ReidentificationOptions? = nil, models: ModelStore
     ) throws {
@@ -83,14 +83,14 @@ package final class FaceAnalyzer {
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     ///   - cuts: streams: the shot-cut detector that ends every face at a cut (nil: none).
     static func stages(
-        mode: DetectorSource.Timing, detection: DetectionOptions, tracking: TrackingOptions,
+        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions,
         expressions: ExpressionOptions?,
         emotions: Bool, appearance: Bool, reidentification: ReidentificationOptions?, firstFaceId: Int = 0,
         cuts: ShotCutDetector? = nil, models: ModelStore
     ) throws -> (locator: FaceLocator, measurer: FaceMeasurer) {
         // Emotions are fused from the expressions, so they bring the expression stage with them.
         let expressions = try expressions ?? (emotions ? ExpressionOptions() : nil)
-        let reidentification = mode == .stream ? reidentification : nil
+        let reidentification = mode.tracks ? reidentification : nil
         // Compiled together on both cores first (OpenVINO compiles each network on one thread), then loaded
         // in pipeline order, so a broken model set reports the first model a frame would need.
         prepare(
@@ -126,7 +126,7 @@ package final class FaceAnalyzer {
     ///
     /// The expression stage runs when `expressions`, `blendshapes` and `geometry` are all given.
     package init(
-        mode: DetectorSource.Timing, detection: DetectionOptions, tracking: TrackingOptions,
+        mode: RunningMode, detection: DetectionOptions, tracking: TrackingOptions,
         detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, geometry: CanonicalFaceModel?, expressions: ExpressionOptions? = nil,
         blendshapes: (any BlendshapeEstimating)? = nil

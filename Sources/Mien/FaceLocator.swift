@@ -7,10 +7,10 @@ package import MienCore
 /// computed while frame n's expressions and emotions are. They share no state, and each keeps its own
 /// per-stream memory, so each needs only its own frames in order.
 ///
-/// - Important: Not thread-safe; one stream per locator. In `.stream` mode timestamps must increase.
+/// - Important: Not thread-safe; one stream per locator. Tracked (`.video`, `.liveStream`), timestamps must increase.
 package final class FaceLocator {
     /// Unrelated pictures or one tracked stream, fixed at creation.
-    package let mode: DetectorSource.Timing
+    package let mode: RunningMode
     private let tracker: FaceTracker
     private var counter = FaceCounter()
     /// Still images: whether a picture without a detected face is read as one face crop.
@@ -35,12 +35,12 @@ package final class FaceLocator {
     ///   - firstFaceId: the first face ID of a stream (a resumed run's `ResumePoint.nextFaceId`).
     ///   - cuts: streams: ends every face at a shot cut (nil: cuts are not looked for).
     package init(
-        mode: DetectorSource.Timing, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
+        mode: RunningMode, tracking: TrackingOptions, maximumFaces: Int, detector: any FaceDetecting,
         mesher: any FaceMeshEstimating, poses: HeadPoseEstimator?, wholePictureFallback: Bool = false,
         reidentifier: Reidentifier? = nil, firstFaceId: Int = 0, cuts: ShotCutDetector? = nil
     ) {
         self.mode = mode
-        self.cuts = mode == .stream ? cuts : nil
+        self.cuts = mode.tracks ? cuts : nil
         self.wholePictureFallback = wholePictureFallback
         self.reidentifier = reidentifier
         tracker = FaceTracker(
@@ -52,11 +52,11 @@ package final class FaceLocator {
     /// - Throws: stage errors.
     package func locate(_ frame: Frame) throws -> FrameAnalysis {
         switch mode {
-        case .stills:
+        case .image:
             return FrameAnalysis(
                 frame: frame, faces: try tracker.analyseStill(frame, wholePictureFallback: wholePictureFallback),
                 fullFrameDetection: true, isStream: false)
-        case .stream:
+        case .video, .liveStream:
             // Time is checked once, where frames enter a `Detector` (`FrameInbox`); tools that call this
             // directly read sources whose time advances.
             let cut = cuts?.isCut(frame) ?? false

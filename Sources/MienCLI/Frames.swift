@@ -58,7 +58,7 @@ struct Frames: ParsableCommand {
     func run() throws {
         let models = try CommandModels.load()
         let detector = Detector(
-            source: .pushed(name: name, timing: stills ? .stills : .stream, whenFull: .block),
+            source: .pushed(name: name, mode: stills ? .image : .video),
             options: try detectorOptions(), models: models, writers: [JSONLinesWriter(stream: Console.output)])
         try detector.start()
         var sequence = 0

@@ -105,7 +105,7 @@ struct AffectEvaluation {
         guard !glassesSets.isEmpty else { return nil }
         // FaceAnalyzer, not a Detector: this reads the appearance stages' own faces, which results do not carry.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
             appearance: true, models: models)
         var samples: [GlassesCrossValidation.Sample] = []
         for (name, images) in glassesSets {

@@ -152,7 +152,7 @@ struct Bench: ParsableCommand {
     private func measureExpressionStage(models: ModelStore) throws -> [String: Any] {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         // FaceAnalyzer, not a Detector: this reads one stage's time on its own, which a Detector run mixes with the others.
-        let analyzer = try FaceAnalyzer(mode: .stills, models: models)
+        let analyzer = try FaceAnalyzer(mode: .image, models: models)
         guard let face = try analyzer.analyze(frame).faces.first else {
             throw MienError(.internalFailure, "no face in the sample still")
         }
@@ -186,7 +186,7 @@ struct Bench: ParsableCommand {
     private func measureAffectStage(models: ModelStore) throws -> [String: Any] {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         // FaceAnalyzer, not a Detector: this reads one stage's time on its own, which a Detector run mixes with the others.
-        let analyzer = try FaceAnalyzer(mode: .stills, expressions: ExpressionOptions(), models: models)
+        let analyzer = try FaceAnalyzer(mode: .image, expressions: ExpressionOptions(), models: models)
         guard let face = try analyzer.analyze(frame).faces.first else {
             throw MienError(.internalFailure, "no face in the sample still")
         }

@@ -17,7 +17,7 @@ struct EmotionFeatures: ParsableCommand {
         let models = try ModelStore()
         // FaceAnalyzer, not a Detector: this reads the raw evidence behind the emotion mapping, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             expressions: ExpressionOptions(), models: models)
         let cnn = try EmotionNetwork(models: models)
         let appearance = try AppearanceNetworks(models: models)
@@ -65,7 +65,7 @@ struct GlassesFeatures: ParsableCommand {
     func run() throws {
         // FaceAnalyzer, not a Detector: this reads the raw evidence behind the emotion mapping, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: ModelStore())
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: ModelStore())
         print("file,found,flagged,bridge,bar,score,lens_darkness,yaw")
         for path in images {
             guard let frame = try? ImageDecoder.decode(file: path) else { continue }

@@ -23,7 +23,7 @@ struct ExpressionTable: ParsableCommand {
         let models = try ModelStore()
         // FaceAnalyzer, not a Detector: this reads each face's raw expression evidence beside the scores, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             expressions: ExpressionOptions(), models: models)
         let poses = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         let sets: [(String, [LabelledExpression])] = [

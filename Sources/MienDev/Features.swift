@@ -15,7 +15,7 @@ struct Features: ParsableCommand {
         let models = try ModelStore()
         // FaceAnalyzer, not a Detector: this reads the raw features behind the expression mappings, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
         let blendshapes = try BlendshapeEstimator(models: models)
         let estimator = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         let featureNames = [

@@ -18,7 +18,7 @@ struct GazeFeatures: ParsableCommand {
         let models = try ModelStore()
         // FaceAnalyzer, not a Detector: this reads the iris and eye-region evidence behind the gaze, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 10), models: models)
         let estimator = HeadPoseEstimator(model: try CanonicalFaceModel(models: models))
         print("person,pan,tilt,yaw,pitch,roll,iod,frontalX,frontalY,openL,openR,imgLX,imgLY,imgRX,imgRY")
         for label in try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose"))
@@ -60,7 +60,7 @@ struct GazeFeatures: ParsableCommand {
         let models = try ModelStore()
         // FaceAnalyzer, not a Detector: this reads the iris and eye-region evidence behind the gaze, which no result carries.
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), models: models)
         print("subject,label,yaw,pitch,imgLX,imgLY,imgRX,imgRY")
         for image in try LabelledExpression.yalefaces(root) {
             guard let face = try analyzer.analyze(ImageDecoder.decode(file: image.imagePath)).largestFace,

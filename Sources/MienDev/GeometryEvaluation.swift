@@ -170,7 +170,7 @@ struct GeometryEvaluation {
         for (label, smoothing) in [("raw", nil), ("smoothed", OneEuroFilter.Parameters.mediaPipeFaceLandmarks)] {
             // FaceAnalyzer, not a Detector: this switches the mesh smoothing off and on (a tracking option a Detector does not expose).
             let analyzer = try FaceAnalyzer(
-                mode: .stream, tracking: TrackingOptions(smoothing: smoothing), models: models)
+                mode: .video, tracking: TrackingOptions(smoothing: smoothing), models: models)
             let source = try VideoFileSource(path: path)
             var points: [[Point3D]] = []
             while let frame = try source.nextFrame() {

@@ -42,7 +42,7 @@ struct IdentityEvaluation {
             .sorted()
         // FaceAnalyzer, not a Detector: this cuts recognition chips from the mesh to evaluate the recognition network itself.
         let analyzer = try FaceAnalyzer(
-            mode: .stills,
+            mode: .image,
             detection: DetectionOptions(faceMode: .small, maximumFaces: 1, wholePictureFallback: true), models: models)
         let network = try FaceRecognitionNetwork(models: models)
         let gate = try ReidentificationOptions()

@@ -38,7 +38,7 @@ struct ReidentificationBench {
         let recognizer = CountingRecognizer(try FaceRecognitionNetwork(models: models))
         func locate(reidentify: Bool) throws -> Double {
             let locator = FaceLocator(
-                mode: .stream, tracking: try TrackingOptions(), maximumFaces: 1,
+                mode: .video, tracking: try TrackingOptions(), maximumFaces: 1,
                 detector: try BlazeFaceDetector(options: DetectionOptions(), models: models),
                 mesher: try FaceMeshEstimator(models: models), poses: poses,
                 reidentifier: reidentify

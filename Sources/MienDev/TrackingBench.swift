@@ -47,7 +47,7 @@ struct TrackingBench {
             let blendshapes = TimedBlendshapes(try BlendshapeEstimator(models: models))
             // FaceAnalyzer, not a Detector: this reads the tracker's cost on its own, which a Detector run mixes with the others.
             let analyzer = FaceAnalyzer(
-                mode: .stream, detection: detection, tracking: try TrackingOptions(), detector: detector,
+                mode: .video, detection: detection, tracking: try TrackingOptions(), detector: detector,
                 mesher: mesher, geometry: try CanonicalFaceModel(models: models),
                 expressions: expressions ? try ExpressionOptions() : nil, blendshapes: blendshapes)
             let source = PrefetchingFrameSource(try VideoFileSource.forAnalysis(path: clip))

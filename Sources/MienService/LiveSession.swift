@@ -60,7 +60,7 @@ final class LiveSession: DetectorDelegate, Sendable {
         let options = try settings.detectorOptions()
         await endInTurn()
         let detector = Detector(
-            source: .pushed(name: "live:\(id)", timing: .stream, whenFull: .dropOldest), options: options,
+            source: .pushed(name: "live:\(id)", mode: .liveStream), options: options,
             models: models)
         detector.delegate = self
         let run = try await detector.start(writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])

@@ -111,7 +111,9 @@ public struct MienService: Sendable {
         logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5),
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        var services: [any Service] = [application(logger: logger, onListening: onListening), JobsShutdown(jobs: jobs)]
+        var services: [any Service] = [
+            application(logger: logger, onListening: onListening), DetectorsShutdown(jobs: jobs, pictures: pictures),
+        ]
         // Last, so it shuts down first (the group goes in reverse order): study pages are told the server
         // restarts, and what they measured is recorded, while their sockets are still open.
         if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6)) }
@@ -122,13 +124,16 @@ public struct MienService: Sendable {
     }
 }
 
-/// Marks the job queue stopped when the service shuts down: the running job is stopped and reported
-/// interrupted, waiting ones too.
-struct JobsShutdown: Service {
+/// Stops the service's own runs when it shuts down: the running job is stopped and reported interrupted (waiting
+/// ones too), and the idle runs kept for `/v1/analyze` are stopped.
+struct DetectorsShutdown: Service {
     let jobs: JobQueue
+    let pictures: DetectorPool
 
     func run() async throws {
+        // Throws only when the task is cancelled, which is a shutdown too.
         try? await gracefulShutdown()
         await jobs.stop()
+        await pictures.close()
     }
 }

@@ -14,7 +14,7 @@ struct DetectorInboxTests {
     @Test func push_numbersFrames_refusesTimeThatDoesNotAdvance_andGoesOn() throws {
         let writer = RecordingWriter()
         let detector = Detector(
-            source: .pushed(name: "loop", timing: .stream), options: try DetectorOptions(),
+            source: .pushed(name: "loop", mode: .video), options: try DetectorOptions(),
             stages: ScriptedFaces.one().stages, writers: [writer])
         try detector.start()
         #expect(try detector.push(Self.frame(at: 0.0)) == 0)
@@ -51,7 +51,7 @@ struct DetectorInboxTests {
 
     @Test func stills_areNotComparedInTime() throws {
         let detector = Detector(
-            source: .pushed(timing: .stills), options: try DetectorOptions(), stages: ScriptedFaces.one().stages)
+            source: .pushed(mode: .image), options: try DetectorOptions(), stages: ScriptedFaces.one().stages)
         try detector.start()
         let first = try detector.process(Self.frame(at: 5))
         let second = try detector.process(Self.frame(at: 1))
@@ -63,7 +63,7 @@ struct DetectorInboxTests {
         let writer = RecordingWriter()
         // 5 ms a frame: 40 frames pushed at once fill the inbox many times over.
         let detector = Detector(
-            source: .pushed(timing: .stream, whenFull: .block), options: try DetectorOptions(),
+            source: .pushed(mode: .video), options: try DetectorOptions(),
             stages: ScriptedFaces.one(meshSeconds: 0.005).stages, writers: [writer])
         try detector.start()
         for index in 0..<40 { try detector.push(Self.frame(at: Double(index) / 30)) }
@@ -76,7 +76,7 @@ struct DetectorInboxTests {
         let writer = RecordingWriter()
         // 20 ms a frame while 60 frames are pushed as fast as possible: most must be dropped.
         let detector = Detector(
-            source: .pushed(timing: .stream, whenFull: .dropOldest), options: try DetectorOptions(maxProcessRate: 1000),
+            source: .pushed(mode: .liveStream), options: try DetectorOptions(maxProcessRate: 1000),
             stages: ScriptedFaces.one(meshSeconds: 0.02).stages, writers: [writer])
         try detector.start()
         let started = ContinuousClock.now
@@ -100,7 +100,7 @@ struct DetectorInboxTests {
 
     @Test func process_withDropOldest_returnsItsFramesResult() throws {
         let detector = Detector(
-            source: .pushed(timing: .stream, whenFull: .dropOldest), options: try DetectorOptions(maxProcessRate: 1000),
+            source: .pushed(mode: .liveStream), options: try DetectorOptions(maxProcessRate: 1000),
             stages: ScriptedFaces.one().stages)
         try detector.start()
         let result = try detector.process(Self.frame(at: 0))

@@ -152,7 +152,7 @@ struct DetectorRunTests {
     @Test func asyncPush_waitsForRoom_andEveryFrameIsAnalysedInOrder() async throws {
         // 20 ms a mesh: the pusher is far faster than the analysis and must wait for room 18 times.
         let detector = Detector(
-            source: .pushed(name: "frames", timing: .stream, whenFull: .block), options: try DetectorOptions(),
+            source: .pushed(name: "frames", mode: .video), options: try DetectorOptions(),
             stages: ScriptedFaces.one(meshSeconds: 0.02).stages)
         let results = ResultStream()
         let run = try await detector.start(writers: [results])
@@ -167,9 +167,9 @@ struct DetectorRunTests {
     }
 
     @Test func tryPush_isNilWhenABlockingInboxIsFull_neverWhenItDropsTheOldest() async throws {
-        for policy in [InboxPolicy.block, .dropOldest] {
+        for mode in [RunningMode.video, .liveStream] {
             let detector = Detector(
-                source: .pushed(name: "frames", timing: .stream, whenFull: policy), options: try DetectorOptions(),
+                source: .pushed(name: "frames", mode: mode), options: try DetectorOptions(),
                 stages: ScriptedFaces.one(meshSeconds: 0.05).stages)
             let run = try await detector.start(writers: [])
             let source = SyntheticFrames(count: 10)
@@ -177,7 +177,7 @@ struct DetectorRunTests {
             while let frame = try source.nextFrame() {
                 if try run.tryPush(frame) == nil { refused += 1 }
             }
-            if policy == .block {
+            if mode == .video {
                 #expect(refused > 0, "ten frames at once into an inbox of \(Detector.inboxCapacity)")
             } else {
                 #expect(refused == 0)
@@ -200,5 +200,30 @@ struct DetectorRunTests {
             ($0 as? MienError)?.code == .wrongRunningMode
         }
         #expect(await run.stop() == .stopped)
+    }
+
+    @Test func processInARun_returnsEachPicturesResult_andAPictureThatCannotBeDecodedLeavesTheRunOpen() async throws {
+        let detector = Detector(
+            source: .pushed(name: "pictures", mode: .image), options: try DetectorOptions(),
+            stages: ScriptedFaces.one().stages)
+        let results = ResultStream()
+        let run = try await detector.start(writers: [results])
+        let garbage = EncodedFrame(bytes: [1, 2, 3], timestamp: 0, name: "request body")
+        await #expect {
+            try await run.process(garbage)
+        } throws: {
+            ($0 as? MienError)?.input == "request body"
+        }
+        #expect(run.isOpen, "one bad picture does not end the run")
+        let frame = try #require(try SyntheticFrames(count: 1).nextFrame())
+        let decoded = try await run.process(EncodedFrame(timestamp: 0) { frame })
+        #expect(decoded.frameIndex == 1 && decoded.faces?.count == 1)
+        run.reset()
+        let again = try await run.process(frame)
+        #expect(again.frameIndex == 0 && again.faces?.count == 1, "reset numbers pictures from 0 again")
+        #expect(await run.stop() == .complete)
+        var delivered: [Int] = []
+        for try await result in results where result.processed { delivered.append(result.frameIndex) }
+        #expect(delivered == [1, 0])
     }
 }

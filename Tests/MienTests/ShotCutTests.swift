@@ -47,7 +47,7 @@ struct ShotCutTests {
 
     /// Pushes `frames` at 25 fps into a stream detector; returns the processed results.
     private func run(_ frames: [Frame], options: DetectorOptions) throws -> [DetectorResult] {
-        let detector = Detector(source: .pushed(timing: .stream), options: options, models: try models())
+        let detector = Detector(source: .pushed(mode: .video), options: options, models: try models())
         try detector.start()
         defer { detector.stop() }
         return try frames.enumerated().map { index, frame in

@@ -7,7 +7,7 @@ import Testing
 struct AffectRealFaceTests {
     private func analyzer() throws -> FaceAnalyzer {
         try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4), emotions: true,
             appearance: true, models: repositoryModels())
     }
 
@@ -30,14 +30,14 @@ struct AffectRealFaceTests {
     @Test func emotionCNN_givesProbabilities() throws {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let face = try #require(
-            try FaceAnalyzer(mode: .stills, models: repositoryModels()).analyze(frame).faces.first)
+            try FaceAnalyzer(mode: .image, models: repositoryModels()).analyze(frame).faces.first)
         let p = try EmotionNetwork(models: repositoryModels()).probabilities(in: frame, points: face.mesh.points)
         #expect(p.count == 7 && abs(p.reduce(0, +) - 1) < 1e-3 && p.allSatisfy { $0 >= 0 })
     }
 
     @Test func appearanceOff_leavesItAbsent() throws {
         let plain = try FaceAnalyzer(
-            mode: .stills, expressions: ExpressionOptions(), models: repositoryModels())
+            mode: .image, expressions: ExpressionOptions(), models: repositoryModels())
         let face = try #require(try largestFace(SampleMedia.astronautPath, plain))
         #expect(face.appearance == nil && face.emotions == nil && face.expressions != nil)
     }

@@ -38,7 +38,7 @@ struct BlendshapeGoldenTests {
     }
 
     @Test func smilingSample_scoresSmileHigh_andBlinkLow() throws {
-        let analyzer = try FaceAnalyzer(mode: .stills, models: repositoryModels())
+        let analyzer = try FaceAnalyzer(mode: .image, models: repositoryModels())
         let face = try #require(try analyzer.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
         let shapes = try BlendshapeEstimator(models: repositoryModels()).blendshapes(points: face.mesh.points)
         #expect((shapes["mouthSmileLeft"] ?? 0) > 0.5 && (shapes["mouthSmileRight"] ?? 0) > 0.5)

@@ -13,7 +13,7 @@ struct CollectionDisclosureTests {
         let lines = LineLog()
         let writers = CollectionAnalysis.writers([JSONLinesWriter(stream: { lines.append($0) })], stored: stored)
         let detector = Detector(
-            source: .pushed(name: "sample", timing: .stream, whenFull: .block),
+            source: .pushed(name: "sample", mode: .video),
             options: try CollectionAnalysis.options(stored), models: try repositoryModels(), writers: writers)
         try detector.start()
         let picture = try ImageDecoder.decode(file: SampleMedia.astronautPath)

@@ -64,7 +64,7 @@ struct WholePictureFallbackTests {
         let labels = try String(contentsOf: folder.appendingPathComponent("labels.csv"), encoding: .utf8)
             .split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",") }
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             models: repositoryModels())
         var faces = (found: 0, of: 0)
         var nonFaces = (found: 0, of: 0)

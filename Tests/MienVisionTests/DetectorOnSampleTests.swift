@@ -62,12 +62,12 @@ struct DetectorOnSampleTests {
         let detector = try BlazeFaceDetector(options: DetectionOptions(faceMode: .small), models: models)
         try #require(try detector.detect(in: crop).isEmpty, "the premise: the detector misses this crop")
         let plain = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, wholePictureFallback: false),
+            mode: .image, detection: DetectionOptions(faceMode: .small, wholePictureFallback: false),
             emotions: true, models: models)
         #expect(try plain.analyze(crop).faces.isEmpty)
         // The fallback is the default.
         let fallback = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small), emotions: true, models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small), emotions: true, models: models)
         let found = try #require(try fallback.analyze(crop).largestFace)
         #expect(found.confidence >= 0.5, "the mesh's presence")
         // Her smile survives the 48 x 48 framing.

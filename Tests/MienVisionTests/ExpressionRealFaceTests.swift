@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Expressions on real faces")
 struct ExpressionRealFaceTests {
-    private func analyzer(_ mode: DetectorSource.Timing, baseline: Bool = true) throws -> FaceAnalyzer {
+    private func analyzer(_ mode: RunningMode, baseline: Bool = true) throws -> FaceAnalyzer {
         let options = try ExpressionOptions()
         return try FaceAnalyzer(
             mode: mode, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
@@ -28,7 +28,7 @@ struct ExpressionRealFaceTests {
 
     @Test func smilingAstronaut_smilesWithEyesOpen_andAllScoresAreInRange() throws {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let face = try #require(try analyzer(.stills).analyze(frame).faces.first)
+        let face = try #require(try analyzer(.image).analyze(frame).faces.first)
         let e = try #require(face.expressions)
         #expect((e[.smile] ?? 0) > 60 && e.hasSmile == true)
         #expect(e.leftEyeClosed == false && e.rightEyeClosed == false)
@@ -51,7 +51,7 @@ struct ExpressionRealFaceTests {
         // A wink is asymmetric enough to tell the sides apart (the sample's smile is not: its sides differ
         // by less than the mirror's own noise, so a check on it passes whichever way the sides are named).
         let root = try evaluationRoot()
-        let analyzer = try analyzer(.stills)
+        let analyzer = try analyzer(.image)
         let winks = try LabelledExpression.yalefaces(root).filter { $0.label == "wink" }
         var swapped = 0
         for wink in winks {
@@ -67,7 +67,7 @@ struct ExpressionRealFaceTests {
     }
 
     @Test func expressionsOff_leavesThemAbsent() throws {
-        let plain = try FaceAnalyzer(mode: .stills, models: repositoryModels())
+        let plain = try FaceAnalyzer(mode: .image, models: repositoryModels())
         let face = try #require(try plain.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
         #expect(face.expressions == nil && face.emoji == nil && face.blendshapes == nil)
         #expect(face.quality != nil, "quality is always measured")
@@ -76,8 +76,8 @@ struct ExpressionRealFaceTests {
     @Test func baseline_bringsARealFacesRestingBiasTowardZero_onlyWhenOn() throws {
         // The astronaut held still for 6 s: whatever her face shows in every frame is her resting face.
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let stream = try analyzer(.stream)
-        let fixed = try analyzer(.stream, baseline: false)
+        let stream = try analyzer(.video)
+        let fixed = try analyzer(.video, baseline: false)
         var first: Expressions?
         var last: Expressions?
         var unadjusted: Expressions?
@@ -129,7 +129,7 @@ struct ExpressionRealFaceTests {
 
     @Test(.needsEvaluationData) func yalefacesAndJAFFE_smileEyeClosureAndSurprise_separateTheirClasses() throws {
         let root = try evaluationRoot()
-        let analyzer = try analyzer(.stills)
+        let analyzer = try analyzer(.image)
         let yale = try LabelledExpression.yalefaces(root)
         let jaffe = try LabelledExpression.jaffe(root)
         let surprise: (Expressions) -> Double? = { e in
@@ -151,7 +151,7 @@ struct ExpressionRealFaceTests {
 
     @Test(.needsEvaluationData) func yalefacesWinks_closeTheLabelledEye() throws {
         let root = try evaluationRoot()
-        let analyzer = try analyzer(.stills)
+        let analyzer = try analyzer(.image)
         var correct = 0
         let winks = try LabelledExpression.yalefaces(root).filter { $0.label == "wink" }
         for wink in winks {
@@ -170,7 +170,7 @@ struct ExpressionRealFaceTests {
         let images =
             Array(all.filter { $0.label == "happiness" }.prefix(150))
             + Array(all.filter { $0.label == "neutral" }.prefix(150))
-        let value = try auc(images, positive: ["happiness"], negative: ["neutral"], analyzer: analyzer(.stills)) {
+        let value = try auc(images, positive: ["happiness"], negative: ["neutral"], analyzer: analyzer(.image)) {
             $0[.smile]
         }
         #expect(value >= 0.9, "smile AUC \(value)")
@@ -182,7 +182,7 @@ struct ExpressionRealFaceTests {
         let all = try LabelledExpression.muxspace(root)
         let images =
             Array(all.filter { $0.label == "disgust" }) + Array(all.filter { $0.label == "happiness" }.prefix(100))
-        let value = try auc(images, positive: ["disgust"], negative: ["happiness"], analyzer: analyzer(.stills)) {
+        let value = try auc(images, positive: ["disgust"], negative: ["happiness"], analyzer: analyzer(.image)) {
             $0[.upperLipRaise]
         }
         // 0.24 before the smile was discounted (the score rode on the smile); `make eval` has 0.66 on all faces.

@@ -6,7 +6,7 @@ import Testing
 @Suite("Gaze on real faces")
 struct GazeRealFaceTests {
     func sampleFace() throws -> TrackedFace {
-        let analyzer = try FaceAnalyzer(mode: .stills, models: repositoryModels())
+        let analyzer = try FaceAnalyzer(mode: .image, models: repositoryModels())
         return try #require(try analyzer.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
     }
 
@@ -43,7 +43,7 @@ struct GazeRealFaceTests {
     @Test(.needsEvaluationData) func yalefacesNeutralFaces_lookAtTheCamera() throws {
         let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
+            mode: .image, detection: DetectionOptions(faceMode: .small, maximumFaces: 4),
             models: repositoryModels())
         var onCamera = 0
         let neutral = try LabelledExpression.yalefaces(root).filter { $0.label == "neutral" }

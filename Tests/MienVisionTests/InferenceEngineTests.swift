@@ -24,7 +24,7 @@ struct InferenceEngineTests {
 
     @Test func oneTBB_servesOpenCVAndOpenVINO() throws {
         // OpenCV (decoding, warping) and OpenVINO (the networks) both at work in this process.
-        let analyzer = try FaceAnalyzer(mode: .stills, models: repositoryModels())
+        let analyzer = try FaceAnalyzer(mode: .image, models: repositoryModels())
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         #expect(try analyzer.analyze(frame).faces.count == 1)
         let openVINO = try mappedLibraries("libopenvino.so")

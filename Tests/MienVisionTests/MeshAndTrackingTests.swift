@@ -30,7 +30,7 @@ struct MeshAndTrackingTests {
     }
 
     @Test func mesh_landsOnTheSampleFace() throws {
-        let analyzer = try FaceAnalyzer(mode: .stills, models: models)
+        let analyzer = try FaceAnalyzer(mode: .image, models: models)
         let face = try #require(try analyzer.analyze(ImageDecoder.decode(file: SampleMedia.astronautPath)).faces.first)
         #expect(face.mesh.presence > 0.9)
         #expect(face.mesh.points.count == 478)
@@ -95,7 +95,7 @@ struct MeshAndTrackingTests {
 
     @Test func rolledFace_givesRollOfTheSameAngle() throws {
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let analyzer = try FaceAnalyzer(mode: .stills, models: models)
+        let analyzer = try FaceAnalyzer(mode: .image, models: models)
         let upright = try #require(try analyzer.analyze(sample).faces.first?.pose)
         // Turn the picture 20° clockwise on screen about the face: the head now leans to her left shoulder.
         let angle = 20.0 * Double.pi / 180
@@ -113,7 +113,7 @@ struct MeshAndTrackingTests {
     @Test(.needsEvaluationData) func landmarkError_onHelen_isBounded() throws {
         let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small), models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small), models: models)
         var errors: [Double] = []
         var missed = 0
         // Every other face keeps the test quick (3.75 % NME); `make eval` measures all of them (3.66 %). The
@@ -139,7 +139,7 @@ struct MeshAndTrackingTests {
     @Test(.needsEvaluationData) func headPose_followsPointing04_signsAndMagnitudes() throws {
         let root = try evaluationRoot()
         let analyzer = try FaceAnalyzer(
-            mode: .stills, detection: DetectionOptions(faceMode: .small), models: models)
+            mode: .image, detection: DetectionOptions(faceMode: .small), models: models)
         // Persons 1 and 2 within ±60°: enough to pin signs and error, quick to run.
         let labels = try LabelledPose.pointing04(root.appendingPathComponent("pointing04_headpose")).filter {
             abs($0.pan) <= 60 && abs($0.tilt) <= 60
@@ -180,7 +180,7 @@ struct MeshAndTrackingTests {
         let root = try evaluationRoot()
         let source = try VideoFileSource(
             path: root.appendingPathComponent("videos_talking_heads/WDA_AlexandriaOcasioCortez_000.mp4").path)
-        let analyzer = try FaceAnalyzer(mode: .stream, models: models)
+        let analyzer = try FaceAnalyzer(mode: .video, models: models)
         var ids = Set<Int>()
         var frames = 0
         var events: [FaceEvent] = []
@@ -196,7 +196,7 @@ struct MeshAndTrackingTests {
 
     @Test func faceLeavingTheFrame_firesFaceLost_andComingBackGetsANewId() throws {
         let still = try ImageDecoder.decode(file: SampleMedia.astronautPath)
-        let analyzer = try FaceAnalyzer(mode: .stream, models: models)
+        let analyzer = try FaceAnalyzer(mode: .video, models: models)
         var events: [(Int, FaceEvent)] = []
         // 20 frames on the face, 20 frames panned away to the bottom of the suit, 20 frames back.
         for i in 0..<60 {
@@ -215,7 +215,7 @@ struct MeshAndTrackingTests {
         let still = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         // At 1024 px wide the faces are small for the short-range model: SMALL_FACES, as a user would pick.
         let analyzer = try FaceAnalyzer(
-            mode: .stream, detection: DetectionOptions(faceMode: .small, maximumFaces: 5), models: models)
+            mode: .video, detection: DetectionOptions(faceMode: .small, maximumFaces: 5), models: models)
         var changes: [(from: Int, to: Int)] = []
         var lastIds: [Int] = []
         for i in 0..<60 {
@@ -258,7 +258,7 @@ struct SmoothingTests {
     private func track(smoothing: OneEuroFilter.Parameters?, shiftAt shiftFrame: Int) throws -> [Point] {
         let still = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let analyzer = try FaceAnalyzer(
-            mode: .stream, tracking: TrackingOptions(smoothing: smoothing), models: repositoryModels())
+            mode: .video, tracking: TrackingOptions(smoothing: smoothing), models: repositoryModels())
         var nose: [Point] = []
         for i in 0..<(shiftFrame + 8) {
             let frame = try noisyFrame(still, index: i, amplitude: 6, dx: i >= shiftFrame ? 40 : 0)

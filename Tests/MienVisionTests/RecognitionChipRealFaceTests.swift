@@ -10,7 +10,7 @@ struct RecognitionChipRealFaceTests {
     @Test func astronaut_eyesAndMouthLandOnDlibsTemplate() throws {
         let frame = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let face = try #require(
-            try FaceAnalyzer(mode: .stills, models: repositoryModels()).analyze(frame).faces.first)
+            try FaceAnalyzer(mode: .image, models: repositoryModels()).analyze(frame).faces.first)
         let points = Ibug68Points.points(of: face.mesh)
         let chip = try #require(RecognitionChip.chipFromFrame(ibug68: points))
         func centre(_ range: ClosedRange<Int>) -> (Point, Point) {

@@ -101,7 +101,7 @@ struct ReidentificationTests {
 
     @Test func network_describesTheSample_stablyAndApartFromAMirroredStranger() throws {
         let network = try FaceRecognitionNetwork(models: repositoryModels())
-        let analyzer = try FaceAnalyzer(mode: .stills, models: repositoryModels())
+        let analyzer = try FaceAnalyzer(mode: .image, models: repositoryModels())
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let face = try #require(try analyzer.analyze(sample).faces.first)
         let transform = try #require(RecognitionChip.chipFromFrame(ibug68: Ibug68Points.points(of: face.mesh)))

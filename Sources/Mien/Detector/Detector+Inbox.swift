@@ -6,7 +6,7 @@ extension Detector {
     /// the delegate, `results` and the writers, in order.
     ///
     /// ```swift
-    /// let detector = Detector(source: .pushed(timing: .stream), options: try DetectorOptions(metrics: [.expression(.smile)]))
+    /// let detector = Detector(source: .pushed(mode: .video), options: try DetectorOptions(metrics: [.expression(.smile)]))
     /// detector.delegate = printer  // or read detector.results from a task
     /// try detector.start()
     /// for (index, pixels) in decodedFrames.enumerated() {  // BGR, 3 bytes a pixel
@@ -15,7 +15,7 @@ extension Detector {
     /// detector.stop()  // analyses what is still waiting, then ends the results
     /// ```
     ///
-    /// With `.block` (the default) it waits while `inboxCapacity` frames are waiting; with `.dropOldest`
+    /// In `.image` and `.video` mode it waits while `inboxCapacity` frames are waiting; in `.liveStream` mode
     /// it never waits, and the oldest waiting frame is dropped and reported unprocessed.
     /// - Parameters:
     ///   - frame: packed 8-bit BGR pixels and a timestamp in seconds (its index is replaced by the inbox's).
@@ -45,7 +45,7 @@ extension Detector {
     /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate,
     /// `results` and the writers): `push(_:)`, then waiting for that frame's result.
     ///
-    /// With `.dropOldest` the result may be unprocessed (`faces` nil): a newer frame took its place.
+    /// In `.liveStream` mode the result may be unprocessed (`faces` nil): a newer frame took its place.
     /// - Important: Not from inside a delegate callback or a writer (they run on the thread this waits for).
     /// - Throws: what `push(_:)` throws; the frame's own error (an unreadable picture, a stage failure), after
     ///   which the detector goes on; a writer's failure, which ended the run.

@@ -80,8 +80,9 @@ extension Detector {
 /// Pushed frames into a run (`DetectorSource.pushed`): awaiting room instead of blocking a thread, or not waiting
 /// at all.
 extension Detector.Run {
-    /// Gives the run a frame, suspending (blocking no thread) while `inboxCapacity` frames wait with `.block`;
-    /// with `.dropOldest` it never waits, and the oldest waiting frame is reported unprocessed in its place.
+    /// Gives the run a frame, suspending (blocking no thread) while `inboxCapacity` frames wait in `.image` or
+    /// `.video` mode; in `.liveStream` mode it never waits, and the oldest waiting frame is reported unprocessed
+    /// in its place.
     ///
     /// - Parameters:
     ///   - frame: packed 8-bit BGR pixels and a timestamp in seconds (its index is replaced by the inbox's).
@@ -103,7 +104,41 @@ extension Detector.Run {
         return try await whenThereIsRoom { try tryPush(frame, arrival: arrival) }
     }
 
+    /// Analyses one frame and returns its result, which the run's writers also get.
+    ///
+    /// It is `push(_:arrival:)`, then awaiting that frame's result, blocking no thread. In `.liveStream` mode the result may be unprocessed (`faces` nil): a newer frame took its place.
+    /// - Throws: what `push(_:arrival:)` throws; the frame's own error (a stage failure), after which the run
+    ///   goes on; a writer's failure, which ended the run.
+    public func process(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) async throws -> DetectorResult {
+        let (reply, arrival) = (Reply(), arrival ?? .now)
+        try await whenThereIsRoom { try pushable().put(frame, arrival: arrival, reply: reply, waiting: false)?.index }
+        return try await result(of: reply)
+    }
+
+    /// Decodes and analyses one frame on the run's threads (a picture received over the network), as
+    /// `process(_:arrival:)` does a decoded one; a frame that cannot be decoded throws its decoding error
+    /// (naming the `EncodedFrame`'s name), and the run goes on.
+    public func process(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) async throws
+        -> DetectorResult
+    {
+        let (reply, arrival) = (Reply(), arrival ?? .now)
+        try await whenThereIsRoom { try pushable().put(frame, arrival: arrival, reply: reply, waiting: false) }
+        return try await result(of: reply)
+    }
+
+    /// Forgets the run's faces, face IDs, baselines and timestamps, as `Detector.reset()` does: pushed frames
+    /// are numbered from 0 again and the next may have any timestamp.
+    public func reset() { core.reset() }
+
+    private func result(of reply: Reply) async throws -> DetectorResult {
+        let result = try await reply.result()
+        // A writer that could not write ended the run; the caller hears it here.
+        if let failure = core.writers.end?.error { throw failure }
+        return result
+    }
+
     /// Tries `attempt` until the inbox admits the frame, suspending for room in between.
+    @discardableResult
     private func whenThereIsRoom(_ attempt: () throws -> Int?) async throws -> Int {
         while true {
             if let index = try attempt() { return index }
@@ -112,8 +147,8 @@ extension Detector.Run {
     }
 
     /// Gives the run a frame if there is room now, for a caller that must never wait (a socket's reading
-    /// loop): nil when `inboxCapacity` frames wait with `.block` (push it again later, or drop it); with
-    /// `.dropOldest` never nil.
+    /// loop): nil when `inboxCapacity` frames wait in `.image` or `.video` mode (push it again later, or drop
+    /// it); in `.liveStream` mode never nil.
     /// - Throws: what `push(_:arrival:)` throws.
     public func tryPush(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) throws -> Int? {
         try pushable().put(frame, arrival: arrival, reply: nil, waiting: false)?.index

@@ -24,7 +24,7 @@ import Foundation
 /// Every frame goes through one inbox of `inboxCapacity` frames: the detector's reading thread puts a
 /// camera's, a file's or a source's frames there from `start()` on; the caller puts pushed frames there with
 /// `push(_:)` (results come to the delegate, `results` and the writers) or `process(_:)` (which also waits
-/// for that frame's result and returns it). When the inbox is full the source's `InboxPolicy` decides:
+/// for that frame's result and returns it). When the inbox is full the running mode decides:
 /// files and pushed frames wait for room; cameras and live sources drop the oldest waiting frame, reported
 /// as an unprocessed result in its place, so latency stays bounded.
 ///
@@ -63,7 +63,7 @@ public final class Detector: Sendable {
     /// Whether results currently go into `results` (for tests).
     var isFeedingResults: Bool { callbacks.feedsResults }
 
-    /// Frames that may wait in the inbox; beyond, the source's `InboxPolicy` applies.
+    /// Frames that may wait in the inbox; beyond, the running mode decides (`.liveStream` drops the oldest).
     public static let inboxCapacity = 2
 
     private let analysis: Analysis
@@ -101,7 +101,7 @@ public final class Detector: Sendable {
     ///
     /// Nothing is opened or loaded until `start()`.
     /// - Parameters:
-    ///   - source: where frames come from, and for pushed frames their timing; fixed for the detector's life.
+    ///   - source: where frames come from, and for pushed frames their running mode; fixed for the detector's life.
     ///   - options: what is measured, validated when they were made.
     ///   - settings: how `start()`'s runs go (frame limit, resume point; default every frame from the first).
     ///   - models: where the models are (default: `ModelStore()`'s lookup).
@@ -195,26 +195,26 @@ public final class Detector: Sendable {
     /// The three parts of a run: the opened source's feed, the analysis and the delivery (the writers).
     private func makeRun(writers: WriterGroup, settings: RunSettings) throws -> DetectorRun {
         let opened: SourceReader.Box?
-        let timing: DetectorSource.Timing
+        let mode: RunningMode
         let engine: DetectorEngine
         var tracker: EpisodeTracker?
         let plan: ResumePlan
         do {
             opened = try SourceReader.open(source)
             if let opened { try writers.begin(opened.source.info) }
-            timing = source.timing(of: opened?.source.info.kind)
+            mode = source.mode(of: opened?.source.info.kind)
             // Only sources the detector reads itself can be read again from their start.
-            plan = ResumePlan(settings, stream: timing == .stream, reads: opened != nil)
+            plan = ResumePlan(settings, stream: mode.tracks, reads: opened != nil)
             switch analysis {
             case .models(let models):
                 engine = try DetectorEngine(
-                    source: source, timing: timing, firstFaceId: plan.firstFaceId, options: options,
+                    source: source, mode: mode, firstFaceId: plan.firstFaceId, options: options,
                     models: models ?? ModelStore())
             case .stages(let stages):
                 engine = try DetectorEngine(
-                    source: source, timing: timing, firstFaceId: plan.firstFaceId, options: options, stages: stages)
+                    source: source, mode: mode, firstFaceId: plan.firstFaceId, options: options, stages: stages)
             }
-            if timing == .stream && options.episodes.enabled && !options.detectionOnly {
+            if mode.tracks && options.episodes.enabled && !options.detectionOnly {
                 // A resumed stream's episodes are rebuilt by analysing its frames again (see `replayUntil`).
                 tracker = try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
             } else {
@@ -231,11 +231,11 @@ public final class Detector: Sendable {
         }
         let feed = source.feed(opened: opened, maximumFrames: settings.maximumFrames, plan: plan)
         // Snapshots are of recordings analysed as streams: what a resumed run can read again from a frame.
-        let snapshots = feed is RecordingFeed && timing == .stream && !options.detectionOnly
+        let snapshots = feed is RecordingFeed && mode.tracks && !options.detectionOnly
         if opened != nil && writers.isEmpty { callbacks.feedResultsUnlessDelegated() }
         let inbox = FrameInbox(
-            capacity: Self.inboxCapacity, policy: source.policy, numbers: opened == nil,
-            checksTime: timing == .stream, name: source.inputName ?? "pushed frame")
+            capacity: Self.inboxCapacity, dropsWhenBehind: source.isLive, numbers: opened == nil,
+            checksTime: mode.tracks, name: source.inputName ?? "pushed frame")
         return DetectorRun(
             feed: feed, inbox: inbox, engine: engine, writers: writers, episodes: tracker,
             inputName: source.inputName, replayUntil: plan.replayUntil,

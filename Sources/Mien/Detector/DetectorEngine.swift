@@ -50,10 +50,10 @@ final class DetectorEngine: Sendable {
 
     /// The analysis with Mien's networks for the metrics `options` asks for.
     /// - Parameters:
-    ///   - timing: whether the frames are tracked (`DetectorSource.timing(of:)`).
+    ///   - mode: whether the frames are tracked (`DetectorSource.mode(of:)`).
     ///   - firstFaceId: the first face ID given: 0, or where a resumed run of pictures that stand alone goes on.
     convenience init(
-        source: DetectorSource, timing: DetectorSource.Timing, firstFaceId: Int, options: DetectorOptions,
+        source: DetectorSource, mode: RunningMode, firstFaceId: Int, options: DetectorOptions,
         models: ModelStore
     ) throws {
         let rate = Self.rate(source: source, options: options)
@@ -69,7 +69,7 @@ final class DetectorEngine: Sendable {
         }
         let expressions = try options.needsExpressions ? ExpressionOptions() : nil
         let (locator, measurer) = try FaceAnalyzer.stages(
-            mode: timing, detection: options.detection,
+            mode: mode, detection: options.detection,
             tracking: try TrackingOptions(), expressions: options.baseline ? expressions : expressions?.withoutBaseline,
             emotions: options.needsEmotions, appearance: options.needsAppearance,
             reidentification: options.reidentification,
@@ -92,14 +92,14 @@ final class DetectorEngine: Sendable {
 
     /// The analysis with the caller's face detector and mesher (no model, no pose, expression or affect stage).
     convenience init(
-        source: DetectorSource, timing: DetectorSource.Timing, firstFaceId: Int, options: DetectorOptions,
+        source: DetectorSource, mode: RunningMode, firstFaceId: Int, options: DetectorOptions,
         stages: DetectorStages
     ) throws {
         let rate = Self.rate(source: source, options: options)
         let (detector, mesher) = try stages.make(options.detection)
         let detection = options.detection
         let locator = FaceLocator(
-            mode: timing, tracking: try TrackingOptions(),
+            mode: mode, tracking: try TrackingOptions(),
             maximumFaces: detection.maximumFaces, detector: detector, mesher: mesher, poses: nil,
             wholePictureFallback: detection.wholePictureFallback,
             firstFaceId: firstFaceId,
@@ -178,7 +178,7 @@ extension DetectorEngine {
     /// only, or pictures that stand alone).
     func locatingSnapshot() -> LocatingState? {
         firstStage.withLock { stage in
-            guard case .locate(let locator) = stage.locating, locator.mode == .stream else { return nil }
+            guard case .locate(let locator) = stage.locating, locator.mode.tracks else { return nil }
             return LocatingState(locator: locator.snapshot, cap: stage.cap)
         }
     }
@@ -190,7 +190,7 @@ extension DetectorEngine {
     /// - Throws: `.invalidArgument` when the snapshot's stages are not this engine's.
     func restore(_ snapshot: AnalysisSnapshot) throws {
         try firstStage.withLock { stage in
-            guard case .locate(let locator) = stage.locating, locator.mode == .stream,
+            guard case .locate(let locator) = stage.locating, locator.mode.tracks,
                 (snapshot.locating.cap == nil) == (stage.cap == nil)
             else { throw MienError(.invalidArgument, "the snapshot was taken by another kind of analysis") }
             try locator.restore(snapshot.locating.locator)

@@ -2,11 +2,11 @@
 extension DetectorRun {
     /// Starts the threads that analyse what arrives in the inbox.
     ///
-    /// Frames that wait for room (`.block`) go through two threads, locating frame n + 1 while frame n is
-    /// measured; live frames (`.dropOldest`) through one, so that a frame the analysis cannot keep up with
+    /// Frames that wait for room (`.image`, `.video`) go through two threads, locating frame n + 1 while frame n is
+    /// measured; live frames (`.liveStream`) through one, so that a frame the analysis cannot keep up with
     /// waits in the inbox, where a newer one replaces it, and not between the stages.
     func startAnalysis() {
-        guard inbox.policy == .block else {
+        guard !inbox.dropsWhenBehind else {
             startThread {
                 var normally = true
                 defer { self.feed.analysisEnded(self, normally: normally) }

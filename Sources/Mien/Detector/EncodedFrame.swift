@@ -3,7 +3,7 @@ import Foundation
 /// A frame not decoded yet (a JPEG received from a socket), given to `Detector.push(_:arrival:)`.
 ///
 /// The detector decodes it when the analysis takes it from the inbox, so a frame dropped for a newer one
-/// (`.dropOldest`) is never decoded: a sender faster than the analysis costs no decoding, and the inbox is
+/// (`.liveStream`) is never decoded: a sender faster than the analysis costs no decoding, and the inbox is
 /// the one place where live frames wait.
 public struct EncodedFrame: Sendable {
     /// Seconds on the sender's clock (checked on arrival, before decoding).

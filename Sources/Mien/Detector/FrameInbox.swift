@@ -3,7 +3,7 @@ import Foundation
 /// The `Detector`'s one way in: every frame, read by the detector or pushed by its caller, waits here
 /// until the analysis takes it.
 ///
-/// Bounded, with a policy for when it is full (`InboxPolicy`). Pushed frames are numbered here, from 0,
+/// Bounded; when it is full a `.liveStream` inbox drops its oldest frame, the others make the producer wait. Pushed frames are numbered here, from 0,
 /// and a tracked stream's timestamps are checked here, when they arrive, so the pusher hears of a frame out
 /// of order at once. Every entry is stamped with its arrival, so a result knows its latency.
 final class FrameInbox: @unchecked Sendable {
@@ -18,7 +18,7 @@ final class FrameInbox: @unchecked Sendable {
     private var roomWaiters: [CheckedContinuation<Void, Never>] = []
 
     let capacity: Int
-    let policy: InboxPolicy
+    let dropsWhenBehind: Bool
     /// Whether frames are numbered here (pushed frames) or keep the source's indices.
     private let numbers: Bool
     /// Whether a frame's timestamp must be after the previous one's (a tracked stream of pushed frames).
@@ -32,7 +32,7 @@ final class FrameInbox: @unchecked Sendable {
         case frame(Frame, Arrival)
         /// A frame to decode, then analyse.
         case encoded(EncodedFrame, Arrival)
-        /// A frame dropped for a newer one (`.dropOldest`): reported unprocessed, in its place.
+        /// A frame dropped for a newer one (`.liveStream`): reported unprocessed, in its place.
         case dropped(DetectorResult, Arrival)
         /// An item of the input that could not be read (a picture of a folder); the input goes on.
         case unreadable(MienError)
@@ -44,15 +44,15 @@ final class FrameInbox: @unchecked Sendable {
         var reply: Reply?
     }
 
-    init(capacity: Int, policy: InboxPolicy, numbers: Bool, checksTime: Bool, name: String) {
+    init(capacity: Int, dropsWhenBehind: Bool, numbers: Bool, checksTime: Bool, name: String) {
         self.capacity = max(1, capacity)
-        self.policy = policy
+        self.dropsWhenBehind = dropsWhenBehind
         self.numbers = numbers
         self.checksTime = checksTime
         self.name = name
     }
 
-    /// Adds `frame`; with `.block` waits for room, with `.dropOldest` drops the oldest waiting frame.
+    /// Adds `frame`; in `.image` and `.video` mode waits for room, in `.liveStream` drops the oldest waiting frame.
     ///
     /// - Parameter arrival: when the frame reached the program, if before now (default: now).
     /// - Returns: the frame as queued (numbered when the inbox numbers frames).
@@ -64,7 +64,7 @@ final class FrameInbox: @unchecked Sendable {
         try put(frame, arrival: arrival, reply: reply, waiting: true) ?? frame
     }
 
-    /// Adds `frame` as `put` does, or, without `waiting`, returns nil at once when a `.block` inbox is full.
+    /// Adds `frame` as `put` does, or, without `waiting`, returns nil at once when a waiting (`.image`, `.video`) inbox is full.
     func put(_ frame: Frame, arrival: ContinuousClock.Instant?, reply: Reply?, waiting: Bool) throws -> Frame? {
         var frame = frame
         let admitted = try admit(timestamp: frame.timestamp, waiting: waiting) { index in
@@ -75,17 +75,19 @@ final class FrameInbox: @unchecked Sendable {
     }
 
     /// Adds a frame still to be decoded, as `put(_:arrival:reply:)` does a decoded one.
-    /// - Returns: its index; nil without `waiting` when a `.block` inbox is full.
-    func put(_ encoded: EncodedFrame, arrival: ContinuousClock.Instant? = nil, waiting: Bool = true) throws -> Int? {
+    /// - Returns: its index; nil without `waiting` when a waiting (`.image`, `.video`) inbox is full.
+    func put(
+        _ encoded: EncodedFrame, arrival: ContinuousClock.Instant? = nil, reply: Reply? = nil, waiting: Bool = true
+    ) throws -> Int? {
         var encoded = encoded
         let admitted = try admit(timestamp: encoded.timestamp, waiting: waiting) { index in
             encoded.index = index ?? 0
-            return .encoded(encoded, Arrival(instant: arrival ?? .now, reply: nil))
+            return .encoded(encoded, Arrival(instant: arrival ?? .now, reply: reply))
         }
         return admitted ? encoded.index : nil
     }
 
-    /// Suspends, blocking no thread, until a `.block` inbox has room for a frame or is closed.
+    /// Suspends, blocking no thread, until a waiting (`.image`, `.video`) inbox has room for a frame or is closed.
     func waitForRoom() async {
         await withCheckedContinuation { continuation in
             condition.lock()
@@ -100,15 +102,15 @@ final class FrameInbox: @unchecked Sendable {
         }
     }
 
-    /// Admits one frame: waits for room (`.block`, `waiting`; without it returns false when full), checks the
+    /// Admits one frame: waits for room (`.image`, `.video`, `waiting`; without it returns false when full), checks the
     /// time, numbers it, appends `entry(index)`.
     ///
-    /// Then drops the oldest waiting frame beyond the capacity (`.dropOldest`). The index is nil when frames
+    /// Then drops the oldest waiting frame beyond the capacity (`.liveStream`). The index is nil when frames
     /// keep their own.
     private func admit(timestamp: Double, waiting: Bool, entry: (Int?) -> Entry) throws -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if policy == .block {
+        if !dropsWhenBehind {
             if !waiting && waitingFrames >= capacity && !closed { return false }
             while waitingFrames >= capacity && !closed { condition.wait() }
         }
@@ -125,7 +127,7 @@ final class FrameInbox: @unchecked Sendable {
             nextIndex += 1
         }
         entries.append(entry(index))
-        if policy == .dropOldest && waitingFrames > capacity { dropOldest() }
+        if dropsWhenBehind && waitingFrames > capacity { dropOldest() }
         condition.broadcast()
         return true
     }
@@ -135,7 +137,7 @@ final class FrameInbox: @unchecked Sendable {
     func putUnreadable(_ error: MienError) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if policy == .block {
+        if !dropsWhenBehind {
             while waitingFrames >= capacity && !closed { condition.wait() }
         }
         guard !closed else { return false }
@@ -172,8 +174,11 @@ final class FrameInbox: @unchecked Sendable {
         if let failure, self.failure == nil { self.failure = failure }
         if discarding {
             for entry in entries {
-                guard case .frame(_, let arrival) = entry else { continue }
-                arrival.reply?.fulfil(.failure(MienError(.notStarted, "the detector stopped", input: name)))
+                switch entry {
+                case .frame(_, let arrival), .encoded(_, let arrival), .dropped(_, let arrival):
+                    arrival.reply?.fulfil(.failure(MienError(.notStarted, "the detector stopped", input: name)))
+                case .unreadable: continue
+                }
             }
             entries.removeAll()
         }
@@ -222,27 +227,46 @@ final class FrameInbox: @unchecked Sendable {
     }
 }
 
-/// Where the result of one frame given to `Detector.process(_:)` goes: the caller waits on it.
+/// Where the result of one frame given to `process(_:)` goes: the caller waits on it, blocking (`wait()`) or
+/// suspended (`result()`).
 final class Reply: Sendable {
-    private let outcome = Locked<Result<DetectorResult, any Error>?>(nil)
+    private struct State {
+        var outcome: Result<DetectorResult, any Error>?
+        var waiter: CheckedContinuation<DetectorResult, any Error>?
+    }
+    private let state = Locked(State())
     private let ready = DispatchSemaphore(value: 0)
 
     /// Hands over the frame's result or error; only the first call counts.
     func fulfil(_ result: Result<DetectorResult, any Error>) {
-        let first = outcome.withLock { slot -> Bool in
-            guard slot == nil else { return false }
-            slot = result
-            return true
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<DetectorResult, any Error>?) in
+            guard state.outcome == nil else { return (false, nil) }
+            state.outcome = result
+            defer { state.waiter = nil }
+            return (true, state.waiter)
         }
-        if first { ready.signal() }
+        guard first else { return }
+        ready.signal()
+        waiter?.resume(with: result)
     }
 
-    /// Waits for the result.
+    /// Waits for the result, blocking the calling thread.
     func wait() throws -> DetectorResult {
         ready.wait()
-        guard let outcome = outcome.withLock({ $0 }) else {
+        guard let outcome = state.withLock({ $0.outcome }) else {
             throw MienError(.internalFailure, "a frame's result was handed over empty")
         }
         return try outcome.get()
+    }
+
+    /// Suspends until the result is handed over, blocking no thread.
+    func result() async throws -> DetectorResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let outcome = state.withLock { state -> Result<DetectorResult, any Error>? in
+                if state.outcome == nil { state.waiter = continuation }
+                return state.outcome
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
     }
 }

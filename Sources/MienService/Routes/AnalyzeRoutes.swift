@@ -22,13 +22,10 @@ struct AnalyzeRoutes: RouteGroup {
         let detectorOptions = try settings.detectorOptions()
         let body = try await request.body.collect(upTo: options.maximumBodyBytes)
         let arrival = ContinuousClock.now
-        let bytes = [UInt8](buffer: body)
-        let (pictures, maximumPixels) = (self.pictures, options.maximumPixels)
+        let picture = EncodedFrame(
+            bytes: [UInt8](buffer: body), timestamp: 0, name: "request body", maximumPixels: options.maximumPixels)
         let key = try String(decoding: JSONLinesWriter.makeEncoder().encode(settings), as: UTF8.self)
-        let result = try await Offload.run {
-            let frame = try ImageDecoder.decode(bytes: bytes, input: "request body", maximumPixels: maximumPixels)
-            return try pictures.analyze(frame, options: detectorOptions, key: key)
-        }
+        let result = try await pictures.analyze(picture, options: detectorOptions, key: key)
         metrics.framesAnalysed.increment()
         metrics.latency.record(ContinuousClock.now - arrival)
         return JSONBody.response(result)

@@ -2,7 +2,7 @@ import Foundation
 import Mien
 import MienCore
 
-/// One participant's socket for one stimulus (or for the framing check): a `Detector` on pushed frames whose
+/// One participant's socket for one stimulus (or for the framing check): a `Detector`'s run on pushed frames whose
 /// writers are the participant's result files, fed with camera frames stamped with the stimulus's media time.
 ///
 /// Frames are decoded and analysed as they come and then dropped: no picture reaches the disk. The socket
@@ -16,7 +16,7 @@ final class StimulusStream: Sendable {
     /// The stimulus, or nil for the framing check (nothing stored, results go back to the page).
     let stimulus: CollectionSettings.Stimulus?
     private let outbox: LiveOutbox
-    private let detector: Detector
+    private let run: Detector.Run
     private let counter: StimulusCounter
     private let clock = ContinuousClock()
     private let maximumMessageBytes: Int
@@ -35,29 +35,20 @@ final class StimulusStream: Sendable {
     /// timer jitters, and a page hears of a lower rate a moment after it is set).
     static let rateSlack = 1.5
 
-    /// Starts the detector.
+    /// Starts a detector's run whose writers are the participant's files (a stimulus) or the page (framing).
     /// - Parameters:
     ///   - rate: the frame rate the page is asked for (the study's, or lower when the server is busy).
     ///   - onFailure: told once when the results cannot be written (the socket is to be stopped).
     /// - Throws: `MienError` when a result file cannot be created or the models cannot be loaded.
-    init(
+    static func open(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
         outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics,
         onFailure: @escaping @Sendable (MienError) -> Void
-    ) throws {
-        self.study = study
-        self.participant = participant
-        self.stimulus = stimulus
-        self.outbox = outbox
-        let side = study.settings.maximumFrameSide
-        // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
-        maximumMessageBytes = side * side * 3 + 1024
-        counter = StimulusCounter(
+    ) async throws -> StimulusStream {
+        let counter = StimulusCounter(
             duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
             outbox: stimulus == nil ? nil : outbox, onFailure: onFailure)
         counter.asked(rate: rate)
-        state = Locked(
-            State(allowance: FrameAllowance(rate: rate * Self.rateSlack), rate: rate, lastReport: ContinuousClock.now))
         let options: DetectorOptions
         var writers: [any ResultWriter]
         if let stimulus {
@@ -79,11 +70,30 @@ final class StimulusStream: Sendable {
         }
         // Last: it counts a frame as measured once every file holds it.
         writers.append(counter)
-        detector = Detector(
-            source: .pushed(
-                name: stimulus.map { "\(participant)/\($0.name)" } ?? "framing", timing: .stream, whenFull: .dropOldest),
-            options: options, models: models, writers: writers)
-        try detector.start()
+        let detector = Detector(
+            source: .pushed(name: stimulus.map { "\(participant)/\($0.name)" } ?? "framing", mode: .liveStream),
+            options: options, models: models)
+        let run = try await detector.start(writers: writers)
+        return StimulusStream(
+            study: study, participant: participant, stimulus: stimulus, rate: rate, outbox: outbox, run: run,
+            counter: counter)
+    }
+
+    private init(
+        study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
+        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter
+    ) {
+        self.study = study
+        self.participant = participant
+        self.stimulus = stimulus
+        self.outbox = outbox
+        self.run = run
+        self.counter = counter
+        let side = study.settings.maximumFrameSide
+        // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
+        maximumMessageBytes = side * side * 3 + 1024
+        state = Locked(
+            State(allowance: FrameAllowance(rate: rate * Self.rateSlack), rate: rate, lastReport: ContinuousClock.now))
     }
 
     /// The server asks the page for `rate` frames per second (it is busy, or less busy again).
@@ -130,7 +140,8 @@ final class StimulusStream: Sendable {
                 let side = study.settings.maximumFrameSide
                 let frame = EncodedFrame(
                     bytes: message.image, timestamp: message.timestamp, name: "live frame", maximumPixels: side * side)
-                _ = try detector.push(frame, arrival: arrival)
+                // A live run never waits: when the analysis is behind, the oldest waiting frame gives way.
+                _ = try run.tryPush(frame, arrival: arrival)
                 counter.received(at: message.timestamp)
             } catch {
                 send(
@@ -175,15 +186,15 @@ final class StimulusStream: Sendable {
     /// What was measured so far, and the rate asked for (the dashboard's live progress).
     func liveProgress() -> (ParticipantSession.StimulusProgress, Double) { (counter.progress(), rate) }
 
-    /// Stops the detector after the frames it holds, and records what was measured (a framing check: whether
-    /// it passed).
+    /// Stops the run after the frames it holds, and records what was measured (a framing check: whether it
+    /// passed).
     /// - Parameter end: how the socket ended when it was not the page's own end (a restart, a write failure).
     /// - Returns: what the page is told of a stimulus.
-    func close(end: CollectedStudy.SocketEnd?, socket: UUID) -> CollectedStudy.StimulusOutcome? {
-        detector.stop()
+    func close(end: CollectedStudy.SocketEnd?, socket: UUID) async -> CollectedStudy.StimulusOutcome? {
+        let runEnd = await run.stop()
         var end = end
         // Committing the files can fail too (a full disk): then the stimulus was not saved.
-        if case .failed(let error) = detector.wait(), stimulus != nil, end == nil || end == .ended {
+        if case .failed(let error) = runEnd, stimulus != nil, end == nil || end == .ended {
             end = .notSaved(error.description)
         }
         let (ended, framed) = state.withLock { ($0.ended, $0.framed) }

@@ -99,11 +99,9 @@ struct StudySocket {
                 try study.beginFraming(id, socket: socket)
             }
             do {
-                opened = try await Offload.run { [chosen] in
-                    try StimulusStream(
-                        study: study, participant: id, stimulus: chosen, rate: rate, outbox: outbox, models: models,
-                        metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
-                }
+                opened = try await StimulusStream.open(
+                    study: study, participant: id, stimulus: chosen, rate: rate, outbox: outbox, models: models,
+                    metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
             } catch {
                 if let chosen {
                     study.endStimulus(
@@ -159,7 +157,7 @@ struct StudySocket {
                 // A connection cut (network lost, tab closed): what was measured is kept below.
             }
             let end = closer.end
-            let outcome = try? await Offload.run { opened.close(end: end, socket: socket.id) }
+            let outcome = await opened.close(end: end, socket: socket.id)
             socket.done.signal()
             // Said once the participant's files and session are written, so the page's next request (the next
             // stimulus, completion) finds them.
