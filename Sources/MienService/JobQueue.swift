@@ -229,7 +229,7 @@ final class JobQueue: Sendable {
         do {
             // Made off the cooperative pool, outside the queue's lock: a resumed job first replays the frames
             // it had finished (reading and writing files).
-            let (detector, writers) = try await Offload.run { try self.detector(for: id, entry) }
+            let (detector, writers) = try await BlockingWork.run { try self.detector(for: id, entry) }
             // `stop()` or `remove(_:)` may have come meanwhile: then it never starts.
             let current = state.withLock { $0.jobs[id]?.status.state == .running }
             if current {

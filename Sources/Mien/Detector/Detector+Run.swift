@@ -36,7 +36,7 @@ extension Detector {
         try Task.checkCancellation()
         let group = WriterGroup(callbacks: callbacks, writers)
         let settings = settings ?? self.settings
-        return Run(core: try await LifecycleQueue.run { try self.begin(group, settings: settings) })
+        return Run(core: try await BlockingWork.run { try self.begin(group, settings: settings) })
     }
 
     /// One run of a detector, from `start(writers:)` to its end: await `end()`, or `stop()` it.
@@ -106,13 +106,15 @@ extension Detector.Run {
 
     /// Analyses one frame and returns its result, which the run's writers also get.
     ///
-    /// It is `push(_:arrival:)`, then awaiting that frame's result, blocking no thread. In `.liveStream` mode the result may be unprocessed (`faces` nil): a newer frame took its place.
+    /// It is `push(_:arrival:)`, then awaiting that frame's result, blocking no thread. In `.liveStream` mode the
+    /// result may be unprocessed (`faces` nil): a newer frame took its place.
     /// - Throws: what `push(_:arrival:)` throws; the frame's own error (a stage failure), after which the run
     ///   goes on; a writer's failure, which ended the run.
     public func process(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) async throws -> DetectorResult {
-        let (reply, arrival) = (Reply(), arrival ?? .now)
-        try await whenThereIsRoom { try pushable().put(frame, arrival: arrival, reply: reply, waiting: false)?.index }
-        return try await result(of: reply)
+        let arrival = arrival ?? .now
+        return try await result(putting: {
+            try pushable().put(frame, arrival: arrival, reply: $0, waiting: false)?.index
+        })
     }
 
     /// Decodes and analyses one frame on the run's threads (a picture received over the network), as
@@ -121,16 +123,18 @@ extension Detector.Run {
     public func process(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) async throws
         -> DetectorResult
     {
-        let (reply, arrival) = (Reply(), arrival ?? .now)
-        try await whenThereIsRoom { try pushable().put(frame, arrival: arrival, reply: reply, waiting: false) }
-        return try await result(of: reply)
+        let arrival = arrival ?? .now
+        return try await result(putting: { try pushable().put(frame, arrival: arrival, reply: $0, waiting: false) })
     }
 
     /// Forgets the run's faces, face IDs, baselines and timestamps, as `Detector.reset()` does: pushed frames
     /// are numbered from 0 again and the next may have any timestamp.
     public func reset() { core.reset() }
 
-    private func result(of reply: Reply) async throws -> DetectorResult {
+    /// Puts a frame with a reply into the inbox (`put` returns nil while it is full) and awaits its result.
+    private func result(putting put: (Reply) throws -> Int?) async throws -> DetectorResult {
+        let reply = Reply()
+        try await whenThereIsRoom { try put(reply) }
         let result = try await reply.result()
         // A writer that could not write ended the run; the caller hears it here.
         if let failure = core.writers.end?.error { throw failure }

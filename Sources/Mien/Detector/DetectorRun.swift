@@ -91,7 +91,7 @@ final class DetectorRun: Sendable {
     /// Cancels the run and, `waiting`, waits for its threads; then ends it as its feed says
     /// (`FrameFeed.stopping`).
     ///
-    /// Without `waiting` it returns at once and a `LifecycleQueue` thread waits and ends the run: for a caller that
+    /// Without `waiting` it returns at once and a `BlockingWork` thread waits and ends the run: for a caller that
     /// must not block (a task being cancelled) or cannot wait (one of the run's threads, in a callback). A
     /// second call only waits for the first one's end.
     func stop(waiting: Bool = true) {
@@ -108,7 +108,7 @@ final class DetectorRun: Sendable {
         let stopping = feed.stopping
         inbox.close(discarding: stopping.discardsWaiting)
         guard waiting else {
-            return LifecycleQueue.start { self.finishStopping(stopping.end) }
+            return BlockingWork.start { self.finishStopping(stopping.end) }
         }
         finishStopping(stopping.end)
     }

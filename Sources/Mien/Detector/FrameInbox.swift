@@ -3,9 +3,10 @@ import Foundation
 /// The `Detector`'s one way in: every frame, read by the detector or pushed by its caller, waits here
 /// until the analysis takes it.
 ///
-/// Bounded; when it is full a `.liveStream` inbox drops its oldest frame, the others make the producer wait. Pushed frames are numbered here, from 0,
-/// and a tracked stream's timestamps are checked here, when they arrive, so the pusher hears of a frame out
-/// of order at once. Every entry is stamped with its arrival, so a result knows its latency.
+/// Bounded; when it is full a `.liveStream` inbox drops its oldest frame, the others make the producer wait.
+/// Pushed frames are numbered here, from 0, and a tracked stream's timestamps are checked here, when they
+/// arrive, so the pusher hears of a frame out of order at once. Every entry is stamped with its arrival, so a
+/// result knows its latency.
 final class FrameInbox: @unchecked Sendable {
     // Everything below is touched only while `condition` is locked.
     private let condition = NSCondition()
@@ -52,7 +53,8 @@ final class FrameInbox: @unchecked Sendable {
         self.name = name
     }
 
-    /// Adds `frame`; in `.image` and `.video` mode waits for room, in `.liveStream` drops the oldest waiting frame.
+    /// Adds `frame`; in `.image` and `.video` mode waits for room, in `.liveStream` drops the oldest waiting
+    /// frame.
     ///
     /// - Parameter arrival: when the frame reached the program, if before now (default: now).
     /// - Returns: the frame as queued (numbered when the inbox numbers frames).
@@ -64,7 +66,8 @@ final class FrameInbox: @unchecked Sendable {
         try put(frame, arrival: arrival, reply: reply, waiting: true) ?? frame
     }
 
-    /// Adds `frame` as `put` does, or, without `waiting`, returns nil at once when a waiting (`.image`, `.video`) inbox is full.
+    /// Adds `frame` as `put` does, or, without `waiting`, returns nil at once when a waiting (`.image`,
+    /// `.video`) inbox is full.
     func put(_ frame: Frame, arrival: ContinuousClock.Instant?, reply: Reply?, waiting: Bool) throws -> Frame? {
         var frame = frame
         let admitted = try admit(timestamp: frame.timestamp, waiting: waiting) { index in
@@ -87,7 +90,8 @@ final class FrameInbox: @unchecked Sendable {
         return admitted ? encoded.index : nil
     }
 
-    /// Suspends, blocking no thread, until a waiting (`.image`, `.video`) inbox has room for a frame or is closed.
+    /// Suspends, blocking no thread, until a waiting (`.image`, `.video`) inbox has room for a frame or is
+    /// closed.
     func waitForRoom() async {
         await withCheckedContinuation { continuation in
             condition.lock()
@@ -102,8 +106,8 @@ final class FrameInbox: @unchecked Sendable {
         }
     }
 
-    /// Admits one frame: waits for room (`.image`, `.video`, `waiting`; without it returns false when full), checks the
-    /// time, numbers it, appends `entry(index)`.
+    /// Admits one frame: waits for room (`.image`, `.video`, `waiting`; without it returns false when full),
+    /// checks the time, numbers it, appends `entry(index)`.
     ///
     /// Then drops the oldest waiting frame beyond the capacity (`.liveStream`). The index is nil when frames
     /// keep their own.

@@ -40,7 +40,7 @@ struct DashboardRoutes: RouteGroup {
             let study = try desk.study(try context.parameters.require("name"))
             let table = try context.parameters.require("table")
             // The aggregation reads every participant's files: off the event loop.
-            if table == "participants" { return JSONBody.response(try await Offload.run { try rows(study) }) }
+            if table == "participants" { return JSONBody.response(try await BlockingWork.run { try rows(study) }) }
             if table == "fieldwork" { return JSONBody.response(study.summary()) }
             if table == "approvals.csv" {
                 let zone = try Self.zone(request.uri.queryParameters["tz"].map(String.init))
@@ -50,7 +50,7 @@ struct DashboardRoutes: RouteGroup {
                 let data = FileManager.default.contents(atPath: study.folder.manifest.path) ?? Data()
                 return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
             }
-            let entry = try await Offload.run { try desk.dashboards.entry(of: study) }
+            let entry = try await BlockingWork.run { try desk.dashboards.entry(of: study) }
             guard let aggregated = entry.study else {
                 if table == "study.html" {
                     return DocumentRoutes.file(

@@ -63,7 +63,7 @@ struct JobRoutes: RouteGroup {
             // A body that is neither a picture nor a video Mien reads is refused now (415 or 400), not queued
             // to fail later.
             let path = upload.path
-            try await Offload.run { _ = try InputSource.open(path: path) }
+            try await BlockingWork.run { _ = try InputSource.open(path: path) }
         } catch {
             jobs.release(id)
             throw Self.naming(error, upload: upload.path, as: name)

@@ -165,7 +165,7 @@ struct StudyRoutes: RouteGroup {
                     status: .badRequest, code: "invalidArgument",
                     message: #"send {"onsets": {"STIMULUS": SECONDS, ...}} (each stimulus's start in the recording)"#)
             }
-            try await Offload.run { try study.finishRecording(id, onsets: body.onsets) }
+            try await BlockingWork.run { try study.finishRecording(id, onsets: body.onsets) }
             return Response(status: .noContent)
         }
         // Refusals (no such study, no token or another study's) are said on the socket, in the one error shape,

@@ -49,27 +49,32 @@ final class StimulusStream: Sendable {
             duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
             outbox: stimulus == nil ? nil : outbox, onFailure: onFailure)
         counter.asked(rate: rate)
-        let options: DetectorOptions
-        var writers: [any ResultWriter]
-        if let stimulus {
-            options = try CollectionAnalysis.options(study.settings.stored)
-            let files = study.folder.files(participant: participant, stimulus: stimulus.name)
-            do {
-                try FileManager.default.createDirectory(
-                    at: study.folder.participant(participant), withIntermediateDirectories: true)
-            } catch {
-                throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
+        let options =
+            try stimulus == nil
+            ? DetectorOptions(detection: DetectionOptions(), metrics: [])
+            : CollectionAnalysis.options(study.settings.stored)
+        // Creating the participant's folder and files is file work, off the cooperative pool.
+        let writers = try await BlockingWork.run { () throws -> [any ResultWriter] in
+            var writers: [any ResultWriter]
+            if let stimulus {
+                let files = study.folder.files(participant: participant, stimulus: stimulus.name)
+                do {
+                    try FileManager.default.createDirectory(
+                        at: study.folder.participant(participant), withIntermediateDirectories: true)
+                } catch {
+                    throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
+                }
+                writers = CollectionAnalysis.writers(
+                    try files.writers(
+                        input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true),
+                    stored: study.settings.stored)
+            } else {
+                writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
             }
-            writers = CollectionAnalysis.writers(
-                try files.writers(
-                    input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true),
-                stored: study.settings.stored)
-        } else {
-            options = try DetectorOptions(detection: DetectionOptions(), metrics: [])
-            writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
+            // Last: it counts a frame as measured once every file holds it.
+            writers.append(counter)
+            return writers
         }
-        // Last: it counts a frame as measured once every file holds it.
-        writers.append(counter)
         let detector = Detector(
             source: .pushed(name: stimulus.map { "\(participant)/\($0.name)" } ?? "framing", mode: .liveStream),
             options: options, models: models)
@@ -198,13 +203,17 @@ final class StimulusStream: Sendable {
             end = .notSaved(error.description)
         }
         let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
-        guard let stimulus else {
-            study.framingEnded(participant, socket: socket, passed: framed)
-            return nil
+        let recorded = end
+        // The session and manifest are written and synced to disk: file work, off the cooperative pool.
+        return await BlockingWork.run { [self] in
+            guard let stimulus else {
+                study.framingEnded(participant, socket: socket, passed: framed)
+                return nil
+            }
+            return study.endStimulus(
+                participant, stimulus: stimulus, progress: counter.progress(ended: ended && recorded == nil),
+                end: recorded ?? (ended ? .ended : .left), socket: socket)
         }
-        return study.endStimulus(
-            participant, stimulus: stimulus, progress: counter.progress(ended: ended && end == nil),
-            end: end ?? (ended ? .ended : .left), socket: socket)
     }
 
     private func send(_ body: ErrorBody) { outbox.send(LiveMessage.failure(body).text()) }
