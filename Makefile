@@ -146,7 +146,8 @@ slurm-test:
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files), libcurl's
 ## headers (MienDev's HTTP bench uses Foundation's URLSession, which a release build links statically) and pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
-## (inference) from its pinned PyPI wheel; each installed only when missing.
+## (inference) from its pinned PyPI wheel, and PostgreSQL 15 (the study-store tests start servers of their own);
+## each installed only when missing.
 deps:
 	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil libcurl 2>/dev/null; then \
 	  echo "== installing OpenCV 4.6 and FFmpeg's libraries from Debian"; \
@@ -156,6 +157,9 @@ deps:
 	fi
 	@scripts/install-opencv-pc.sh
 	@scripts/install-openvino.sh
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { echo "== installing PostgreSQL 15 (tests start servers of their own)"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
+	    postgresql-15 >/dev/null; }
 	@mkdir -p .build
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint

@@ -77,12 +77,12 @@ struct StudyRouteTests {
             options: ServiceOptions(port: 0, token: "s3cret", studiesFolder: parent.path), models: ModelStore())
         let study = try #require(service.studies?.studies["ad"])
         // One completes (as sockets would record it), so the ID is known and cannot take part again.
-        _ = try study.admit(participant: "done", group: "A")
+        _ = try await study.admit(participant: "done", group: "A")
         for name in ["first", "second"] {
-            try StudyCollectionTests.watch(
+            try await StudyCollectionTests.watch(
                 study, "done", name, progress: StudyCollectionTests.measured(to: 3, ended: true))
         }
-        _ = try study.complete("done")
+        _ = try await study.complete("done")
         try await service.application().test(.router) { client in
             // A known ID, a new one: both answers say nothing of a state.
             try await client.execute(

@@ -105,7 +105,9 @@ struct StudySocketTests {
             models: ModelStore())
         let desk = try #require(service.studies)
         let study = try #require(desk.studies["ad"])
-        let tokens = try (1...3).map { try study.admit(participant: "p\($0)", group: nil).token }
+        var admitted: [String] = []
+        for number in 1...3 { admitted.append(try await study.admit(participant: "p\(number)", group: nil).token) }
+        let tokens = admitted
         try await service.application().test(.live) { client in
             let logs = (0..<4).map { _ in TextLog() }
             let ends = (0..<4).map { _ in Completion() }
@@ -125,7 +127,7 @@ struct StudySocketTests {
             try await first.value
             #expect(study.session("p1")?.state == .incomplete && study.session("p1")?.reasonCode == .left)
             // p2 reloads: the new page takes over, the old one is told.
-            let again = try study.resume(token: tokens[1])
+            let again = try await study.resume(token: tokens[1])
             #expect(again.state == "started")
             let reloaded = Self.open(client, path(1), log: logs[3], until: ends[3])
             try await Self.eventually("the old page of p2 told it was replaced") { has(1, #""type":"replaced""#) }

@@ -41,7 +41,7 @@ struct DashboardRoutes: RouteGroup {
             let table = try context.parameters.require("table")
             // The aggregation reads every participant's files: off the event loop.
             if table == "participants" { return JSONBody.response(try await BlockingWork.run { try rows(study) }) }
-            if table == "fieldwork" { return JSONBody.response(study.summary()) }
+            if table == "fieldwork" { return JSONBody.response(await study.summary()) }
             if table == "approvals.csv" {
                 let zone = try Self.zone(request.uri.queryParameters["tz"].map(String.init))
                 return DocumentRoutes.file(Array(study.approvals(in: zone).utf8), type: "text/csv; charset=utf-8")
@@ -80,7 +80,7 @@ struct DashboardRoutes: RouteGroup {
         router.delete("/studies/{name}/participants/{id}") { [desk] _, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try context.parameters.require("id")
-            guard CollectionSettings.isName(id), try study.delete(id) else {
+            guard CollectionSettings.isName(id), try await study.delete(id) else {
                 throw ServiceRefusal(status: .notFound, code: "notFound", message: "no participant of that ID")
             }
             return Response(status: .noContent)

@@ -88,12 +88,12 @@ struct StudyRoutes: RouteGroup {
                     status: .badRequest, code: "invalidArgument",
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
             }
-            let admission = try study.admit(participant: consent.participant, group: consent.group)
+            let admission = try await study.admit(participant: consent.participant, group: consent.group)
             return JSONBody.response(admission, status: .created)
         }
         router.post("/studies/{name}/resume") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            return JSONBody.response(try study.resume(token: Self.bearer(request)))
+            return JSONBody.response(try await study.resume(token: Self.bearer(request)))
         }
         router.post("/studies/{name}/declines") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
@@ -110,11 +110,11 @@ struct StudyRoutes: RouteGroup {
                     message: #"a decline is {"participant": ID?, "group": G?}"#)
             }
             return JSONBody.response(
-                Redirect(redirect: study.declined(participant: decline.participant, group: decline.group)))
+                Redirect(redirect: await study.declined(participant: decline.participant, group: decline.group)))
         }
         router.post("/studies/{name}/screenout") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let id = try study.participant(token: Self.bearer(request))
+            let id = try await study.participant(token: Self.bearer(request))
             struct Screenout: Decodable { var reason: String }
             guard let body = try? JSONDecoder().decode(Screenout.self, from: try await Self.small(request)),
                 let reason = ParticipantSession.Reason(rawValue: body.reason)
@@ -122,12 +122,12 @@ struct StudyRoutes: RouteGroup {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument", message: #"send {"reason": "noCamera" or "noFace"}"#)
             }
-            return JSONBody.response(Redirect(redirect: try study.screenOut(id, reason: reason)))
+            return JSONBody.response(Redirect(redirect: try await study.screenOut(id, reason: reason)))
         }
         router.post("/studies/{name}/complete") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let id = try study.participant(token: Self.bearer(request))
-            let (url, code) = try study.complete(id)
+            let id = try await study.participant(token: Self.bearer(request))
+            let (url, code) = try await study.complete(id)
             struct Completion: Encodable {
                 var code: String
                 var redirect: String?
@@ -136,12 +136,12 @@ struct StudyRoutes: RouteGroup {
         }
         router.get("/studies/{name}/recording") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let id = try study.participant(token: Self.bearer(request))
+            let id = try await study.participant(token: Self.bearer(request))
             return JSONBody.response(["bytes": study.recordingBytes(id)])
         }
         router.put("/studies/{name}/recording") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let id = try study.participant(token: Self.bearer(request))
+            let id = try await study.participant(token: Self.bearer(request))
             guard let text = request.uri.queryParameters["offset"], let offset = Int(text), offset >= 0 else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument", message: "a chunk is sent with ?offset=BYTES")
@@ -153,19 +153,19 @@ struct StudyRoutes: RouteGroup {
                 throw ServiceRefusal(
                     status: .contentTooLarge, code: "tooLarge", message: "a chunk may hold \(Self.chunkBytes) bytes")
             }
-            let bytes = try study.appendRecording(id, offset: offset, chunk: [UInt8](buffer: chunk))
+            let bytes = try await study.appendRecording(id, offset: offset, chunk: [UInt8](buffer: chunk))
             return JSONBody.response(["bytes": bytes])
         }
         router.post("/studies/{name}/recording/complete") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
-            let id = try study.participant(token: Self.bearer(request))
+            let id = try await study.participant(token: Self.bearer(request))
             struct Onsets: Decodable { var onsets: [String: Double] }
             guard let body = try? JSONDecoder().decode(Onsets.self, from: try await Self.small(request)) else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"send {"onsets": {"STIMULUS": SECONDS, ...}} (each stimulus's start in the recording)"#)
             }
-            try await BlockingWork.run { try study.finishRecording(id, onsets: body.onsets) }
+            try await study.finishRecording(id, onsets: body.onsets)
             return Response(status: .noContent)
         }
         // Refusals (no such study, no token or another study's) are said on the socket, in the one error shape,

@@ -30,7 +30,7 @@ extension CollectedStudy {
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
     ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
     ///   not told which), 403 `studyFull`, 503 when the session cannot be saved.
-    func admit(participant: String?, group: String?) throws -> Admission {
+    func admit(participant: String?, group: String?) async throws -> Admission {
         guard participant != nil || !settings.fieldwork.requireParticipantID else {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidParticipant",
@@ -50,58 +50,72 @@ extension CollectedStudy {
                 message: settings.groups.isEmpty
                     ? "this study has no groups" : "unknown group (known: \(settings.groups.joined(separator: ", ")))")
         }
-        expireConsents()
+        await expireConsents()
         let token = Self.token()
         let now = clock()
-        let (admission, taken) = try state.withLock { state -> (Admission, OpenSocket?) in
-            if var session = state.sessions[id] {
-                if let why = cannotComeBack(session, now: now) {
-                    state.refusedIDs[why, default: 0] += 1
-                    Self.logger.info("study \(name): a consent for a known ID was refused (\(why))")
-                    throw ServiceRefusal(
-                        status: .conflict, code: "cannotTakePart",
-                        message: "this participant ID cannot take part in this study (again)")
+        let open = Set(local.withLock { $0.open.keys })
+        let outcome = try await kept {
+            try await store.transact { [self] ledger -> Consent in
+                if var session = ledger.sessions[id] {
+                    if let why = cannotComeBack(session, now: now) {
+                        ledger.refusedIDs[why, default: 0] += 1
+                        return .refused(why)
+                    }
+                    // The same person again (or whoever has their ID: the old page's token stops working).
+                    let previous = session.state
+                    session.tokenDigest = Self.digest(token)
+                    Self.reenter(&session, from: previous, now: now)
+                    ledger.sessions[id] = session
+                    return .cameBack(session, previous)
                 }
-                // The same person again (or whoever has their ID: the old page's token stops working).
-                let taken = state.open[id]  // it leaves `open` once it has recorded what it measured
-                let previous = session.state
-                state.tokens.removeValue(forKey: session.tokenDigest)
-                session.tokenDigest = Self.digest(token)
-                Self.reenter(&session, from: previous, now: now)
-                try write(session)
-                state.sessions[id] = session
-                state.tokens[session.tokenDigest] = id
-                state.generation += 1
-                Self.logger.info(
-                    "study \(name): participant #\(session.number) came back (\(previous.rawValue) before; consent again)"
-                )
-                return (admissionOf(session, token: token), taken)
+                if let maximum = settings.maximumParticipants, watchingCount(ledger) >= maximum {
+                    ledger.counts.turnedAwayFull += 1
+                    return .full(maximum)
+                }
+                let chosen = group ?? balancedGroup(ledger, open: open, now: now)
+                let number = ledger.nextNumber
+                let names = settings.stimuli.map(\.name)
+                let shift = (number - 1) % names.count
+                let order = settings.order == .fixed ? names : Array(names[shift...] + names[..<shift])
+                let session = ParticipantSession(
+                    participant: id, number: number, group: chosen, order: order, tokenDigest: Self.digest(token),
+                    started: Self.timestamp(now))
+                ledger.nextNumber += 1
+                ledger.sessions[id] = session
+                return .agreed(session)
             }
-            if let maximum = settings.maximumParticipants, watchingCount(state) >= maximum {
-                state.counts.turnedAwayFull += 1
-                saveCounts(state.counts)
-                Self.logger.info("study \(name): a consent was refused: the study is full (\(maximum) watching)")
-                throw ServiceRefusal(
-                    status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
-            }
-            let chosen = group ?? balancedGroup(state, now: now)
-            let number = state.nextNumber
-            let names = settings.stimuli.map(\.name)
-            let shift = (number - 1) % names.count
-            let order = settings.order == .fixed ? names : Array(names[shift...] + names[..<shift])
-            let session = ParticipantSession(
-                participant: id, number: number, group: chosen, order: order, tokenDigest: Self.digest(token),
-                started: Self.timestamp(now))
-            try write(session)  // before anything in memory: a failing disk leaves no ghost
-            state.nextNumber += 1
-            state.sessions[id] = session
-            state.tokens[session.tokenDigest] = id
-            state.generation += 1
-            Self.logger.info("study \(name): participant #\(number) agreed\(chosen.map { " (group \($0))" } ?? "")")
-            return (admissionOf(session, token: token), nil)
         }
-        taken?.close(.replaced)
-        return admission
+        switch outcome {
+        case .refused(let why):
+            Self.logger.info("study \(name): a consent for a known ID was refused (\(why))")
+            throw ServiceRefusal(
+                status: .conflict, code: "cannotTakePart",
+                message: "this participant ID cannot take part in this study (again)")
+        case .full(let maximum):
+            Self.logger.info("study \(name): a consent was refused: the study is full (\(maximum) watching)")
+            throw ServiceRefusal(
+                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+        case .cameBack(let session, let previous):
+            Self.logger.info(
+                "study \(name): participant #\(session.number) came back (\(previous.rawValue) before; consent again)")
+            // Its socket leaves `open` once it has recorded what it measured.
+            local.withLock { $0.open[id] }?.close(.replaced)
+            return admissionOf(session, token: token)
+        case .agreed(let session):
+            Self.logger.info(
+                "study \(name): participant #\(session.number) agreed\(session.group.map { " (group \($0))" } ?? "")")
+            return admissionOf(session, token: token)
+        }
+    }
+
+    /// What a consent's transaction decided.
+    private enum Consent: Sendable {
+        case agreed(ParticipantSession)
+        case cameBack(ParticipantSession, ParticipantSession.State)
+        /// A known ID that cannot take part, and why (in the researcher's words).
+        case refused(String)
+        /// The study is full (its cap).
+        case full(Int)
     }
 
     /// Comes back with the token a page kept (a reload): the session as it stands.
@@ -109,26 +123,25 @@ extension CollectedStudy {
     /// A participant who left within the re-entry window goes on; a complete one is told their code again.
     /// - Throws: `ServiceRefusal` 401 for an unknown token (a consent that expired), 409 `cannotTakePart` when
     ///   the window passed or they were screened out.
-    func resume(token: String?) throws -> Admission {
-        let id = try participant(token: token)
+    func resume(token: String?) async throws -> Admission {
+        let id = try await participant(token: token)
         let now = clock()
-        var taken: OpenSocket?
-        let session = try commit(id) { session, state in
-            if session.state == .complete { return }
+        let (session, cameBack) = try await decide(id) { [self] session, _ -> Bool in
+            if session.state == .complete { return false }
             if let why = cannotComeBack(session, now: now) {
                 throw ServiceRefusal(
                     status: .conflict, code: "cannotTakePart",
                     message: "this participant ID cannot take part in this study (again): \(why)")
             }
-            taken = state.open[id]
             let previous = session.state
             Self.reenter(&session, from: previous, now: now)
             if previous != .started {
                 Self.logger.info(
-                    "study \(name): participant #\(session.number) came back (\(previous.rawValue) before)")
+                    "study \(self.name): participant #\(session.number) came back (\(previous.rawValue) before)")
             }
+            return true
         }
-        taken?.close(.replaced)
+        if cameBack { local.withLock { $0.open[id] }?.close(.replaced) }
         return admissionOf(session, token: token ?? "")
     }
 
@@ -168,7 +181,7 @@ extension CollectedStudy {
     /// A participant who cannot take part (no camera, no face framed): screened out, sent back to the panel.
     /// - Returns: the screen-out redirect, if the study has one.
     /// - Throws: `ServiceRefusal` 409 for a participant who is not started.
-    func screenOut(_ id: String, reason: ParticipantSession.Reason) throws -> String? {
+    func screenOut(_ id: String, reason: ParticipantSession.Reason) async throws -> String? {
         let words: [ParticipantSession.Reason: String] = [
             .noCamera: "the camera could not be turned on",
             .noFace: "the face could not be framed in \(settings.framing.attempts) tries",
@@ -177,7 +190,7 @@ extension CollectedStudy {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidArgument", message: "a screen-out reason is noCamera or noFace")
         }
-        let session = try commit(id) { session, _ in
+        let session = try await commit(id) { [self] session, _ in
             guard session.state == .started else {
                 throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
             }
@@ -192,11 +205,10 @@ extension CollectedStudy {
 
     /// Someone who declined consent: counted by the link's group, nothing else kept.
     /// - Returns: the screen-out redirect, if the study has one.
-    func declined(participant: String?, group: String?) -> String? {
+    func declined(participant: String?, group: String?) async -> String? {
         let group = group.flatMap { settings.groups.contains($0) ? $0 : nil } ?? ""
-        state.withLock { state in
-            state.counts.declined[group, default: 0] += 1
-            saveCounts(state.counts)
+        if let failure = await store.apply({ $0.counts.declined[group, default: 0] += 1 }).failure {
+            Self.logger.error("study \(name): a decline cannot be counted in \(store.description): \(failure)")
         }
         Self.logger.info("study \(name): someone declined consent")
         return screenoutRedirect(
@@ -212,45 +224,51 @@ extension CollectedStudy {
 
     /// Forgets consents that opened no socket within `consentExpiryMinutes`: their IDs are free again (a probe
     /// with someone's ID, or a page never used, does not lock its owner out).
-    func expireConsents() {
+    func expireConsents() async {
         let now = clock()
         let limit = settings.fieldwork.consentExpiryMinutes * 60
-        let expired = state.withLock { state -> [ParticipantSession] in
-            let gone = state.sessions.values.filter { session in
-                session.state == .started && session.step == "consent" && session.stimuli.isEmpty
-                    && session.attempts.isEmpty && state.open[session.participant] == nil
-                    && now.timeIntervalSince(Self.date(session.lastSeen ?? session.started) ?? now) > limit
-            }
-            for session in gone {
-                state.sessions.removeValue(forKey: session.participant)
-                state.tokens.removeValue(forKey: session.tokenDigest)
-            }
-            if !gone.isEmpty { state.generation += 1 }
-            return gone
+        let open = Set(local.withLock { $0.open.keys })
+        let isExpired = { @Sendable (session: ParticipantSession) in
+            session.state == .started && session.step == "consent" && session.stimuli.isEmpty
+                && session.attempts.isEmpty && !open.contains(session.participant)
+                && now.timeIntervalSince(Self.date(session.lastSeen ?? session.started) ?? now) > limit
         }
-        for session in expired {
-            do {
-                try FileManager.default.removeItem(at: folder.participant(session.participant))
-            } catch {
-                Self.logger.error("study \(name): an expired consent's folder cannot be removed: \(error)")
+        // Most calls find none: the store is not asked to change anything then.
+        guard store.current().sessions.values.contains(where: isExpired) else { return }
+        do {
+            let expired = try await store.transact { ledger -> [ParticipantSession] in
+                let gone = ledger.sessions.values.filter(isExpired)
+                for session in gone { ledger.sessions.removeValue(forKey: session.participant) }
+                return gone
             }
-            Self.logger.info("study \(name): participant #\(session.number)'s consent expired (no camera in time)")
+            for session in expired {
+                try await removeFiles(of: session.participant)
+                Self.logger.info("study \(name): participant #\(session.number)'s consent expired (no camera in time)")
+            }
+        } catch {
+            Self.logger.error("study \(name): expired consents cannot be removed from \(store.description): \(error)")
         }
     }
 
     /// Participants who started watching (the study's cap counts them, not consents).
-    func watchingCount(_ state: State) -> Int {
-        state.sessions.values.filter { $0.watchingSince != nil }.count
+    func watchingCount(_ ledger: StudyLedger) -> Int {
+        ledger.sessions.values.filter { $0.watchingSince != nil }.count
     }
 
     /// Whether a session counts for group balance.
     ///
-    /// Complete, or watching and not abandoned (a sign within `abandonMinutes`, or a socket open). People who
-    /// never got past the camera or the framing check do not.
+    /// Complete; watching and not abandoned (a sign within `abandonMinutes`, or a socket open); or still getting
+    /// ready (camera, framing check) since a consent that has not expired (`consentExpiryMinutes`): a burst of
+    /// consents is split between the groups before anyone starts watching. People who left or were screened out
+    /// before watching do not count.
     func countsForBalance(_ session: ParticipantSession, open: Bool, now: Date) -> Bool {
         switch session.state {
         case .complete: return true
         case .screenedOut: return false
+        case .started where session.watchingSince == nil:
+            if open { return true }
+            let seen = Self.date(session.lastSeen ?? session.started) ?? .distantPast
+            return now.timeIntervalSince(seen) <= settings.fieldwork.consentExpiryMinutes * 60
         case .started, .incomplete:
             guard session.watchingSince != nil else { return false }
             if open { return true }
@@ -261,18 +279,14 @@ extension CollectedStudy {
 
     /// The group with the fewest participants who count (the first listed on a tie); nil for a study without
     /// groups.
-    private func balancedGroup(_ state: State, now: Date) -> String? {
+    private func balancedGroup(_ ledger: StudyLedger, open: Set<String>, now: Date) -> String? {
         guard !settings.groups.isEmpty else { return nil }
         var counts: [String: Int] = [:]
-        for session in state.sessions.values
-        where countsForBalance(session, open: state.open[session.participant] != nil, now: now) {
+        for session in ledger.sessions.values
+        where countsForBalance(session, open: open.contains(session.participant), now: now) {
             if let group = session.group { counts[group, default: 0] += 1 }
         }
         return settings.groups.min { counts[$0, default: 0] < counts[$1, default: 0] }
-    }
-
-    private func saveCounts(_ counts: FieldworkCounts) {
-        do { try counts.write(to: folder) } catch { Self.logger.error("study \(name): \(error)") }
     }
 
     /// 32 random bytes, hex.

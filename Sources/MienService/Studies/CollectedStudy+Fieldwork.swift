@@ -84,7 +84,8 @@ extension CollectedStudy {
     /// Every participant, by number, with live progress for those watching.
     func rows(exclusions: [String: String]) -> [Row] {
         let now = clock()
-        let (sessions, open) = state.withLock { (Array($0.sessions.values), $0.open) }
+        let sessions = Array(store.current().sessions.values)
+        let open = local.withLock { $0.open }
         return sessions.sorted { $0.number < $1.number }.map { original in
             var session = original
             var live: Live?
@@ -127,12 +128,12 @@ extension CollectedStudy {
     }
 
     /// The counts per group and for the whole study, against the targets.
-    func summary() -> Summary {
-        expireConsents()
+    func summary() async -> Summary {
+        await expireConsents()
         let now = clock()
-        let (sessions, open, counts, refused) = state.withLock {
-            (Array($0.sessions.values), $0.open, $0.counts, $0.refusedIDs)
-        }
+        let ledger = store.current()
+        let (sessions, counts, refused) = (Array(ledger.sessions.values), ledger.counts, ledger.refusedIDs)
+        let open = local.withLock { $0.open }
         var groups = Dictionary(
             uniqueKeysWithValues: settings.groups.map {
                 ($0, GroupCounts(group: $0, target: settings.fieldwork.targets[$0]))
@@ -177,7 +178,7 @@ extension CollectedStudy {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         let now = clock()
-        let open = state.withLock { $0.open }
+        let open = local.withLock { $0.open }
         var lines = ["participant,number,group,status,decision,code,started,finished,seconds,measured,reason"]
         for session in sessions {
             let started = Self.date(session.started)

@@ -8,7 +8,7 @@ import Mien
 extension CollectedStudy {
     /// The bytes of a participant's recording received so far.
     func recordingBytes(_ id: String) -> Int {
-        state.withLock { $0.uploads[id] ?? $0.sessions[id]?.recordingBytes ?? 0 }
+        local.withLock { $0.uploads[id] } ?? session(id)?.recordingBytes ?? 0
     }
 
     private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
@@ -17,15 +17,16 @@ extension CollectedStudy {
     /// - Returns: the bytes received so far.
     /// - Throws: `ServiceRefusal`: 403 without `record`, 409 for an offset other than the bytes received (the
     ///   body says how many), 413 past `maximumRecordingBytes`, 415 for a first chunk that is not WebM or MP4.
-    func appendRecording(_ id: String, offset: Int, chunk: [UInt8]) throws -> Int {
+    func appendRecording(_ id: String, offset: Int, chunk: [UInt8]) async throws -> Int {
         guard settings.record else {
             throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
         }
-        return try state.withLock { state -> Int in
-            guard let session = state.sessions[id], !session.recordingComplete, session.state != .complete else {
+        let session = session(id)
+        let total = try local.withLock { local -> Int in
+            guard let session, !session.recordingComplete, session.state != .complete else {
                 throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this recording is complete")
             }
-            let have = state.uploads[id] ?? 0
+            let have = local.uploads[id] ?? 0
             guard offset == have else {
                 throw ServiceRefusal(
                     status: .conflict, code: "wrongOffset",
@@ -69,22 +70,25 @@ extension CollectedStudy {
                 }
                 throw Self.unavailable
             }
-            state.uploads[id] = have + chunk.count
-            state.sessions[id]?.recordingBytes = have + chunk.count
-            state.sessions[id]?.step = "upload"
+            local.uploads[id] = have + chunk.count
             return have + chunk.count
         }
+        await record(id) { session in
+            session.recordingBytes = total
+            session.step = "upload"
+        }
+        return total
     }
 
     /// Ends the upload: the file is checked as a video Mien can read, kept as `recording.webm`, and each
     /// stimulus's onset in it (measured by the page) recorded for `recorded.csv`.
     /// - Throws: `ServiceRefusal` 400 for onsets that are not the participant's stimuli or not numbers, 415 for
     ///   a file that does not decode (it is deleted).
-    func finishRecording(_ id: String, onsets: [String: Double]) throws {
+    func finishRecording(_ id: String, onsets: [String: Double]) async throws {
         guard settings.record else {
             throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
         }
-        guard let session = session(id), (state.withLock { $0.uploads[id] ?? 0 }) > 0 else {
+        guard let session = session(id), (local.withLock { $0.uploads[id] ?? 0 }) > 0 else {
             throw ServiceRefusal(status: .conflict, code: "noRecording", message: "no recording was uploaded")
         }
         for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(onset.isFinite && onset >= 0) {
@@ -99,7 +103,7 @@ extension CollectedStudy {
             _ = try InputSource.open(path: partial(id).path)
         } catch {
             try? FileManager.default.removeItem(at: partial(id))
-            state.withLock { $0.uploads[id] = 0 }
+            local.withLock { $0.uploads[id] = 0 }
             throw ServiceRefusal(
                 status: .unsupportedMediaType, code: "unsupportedFormat",
                 message:
@@ -110,7 +114,7 @@ extension CollectedStudy {
             Self.logger.error("study \(name): a recording cannot be kept: \(String(cString: strerror(errno)))")
             throw Self.unavailable
         }
-        try commit(id) { session, _ in
+        try await commit(id) { session, _ in
             session.recordingComplete = true
             for (stimulus, onset) in onsets { session.stimuli[stimulus, default: .init()].recordingOnset = onset }
         }

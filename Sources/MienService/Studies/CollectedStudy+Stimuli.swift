@@ -42,13 +42,13 @@ extension CollectedStudy {
     /// Closes a socket the participant still has open (another page of theirs) and waits, a few seconds at most,
     /// for it to record what it measured, so the new one starts from a settled session.
     func takeOver(_ id: String) async {
-        guard let socket = state.withLock({ $0.open[id] }) else { return }
+        guard let socket = local.withLock({ $0.open[id] }) else { return }
         socket.close(.replaced)
         if !(await socket.done.wait(timeout: .seconds(10))) {
             Self.logger.error("study \(name): a participant's earlier socket did not close in 10 s; replaced anyway")
         }
-        state.withLock { state in
-            if state.open[id]?.id == socket.id { state.open.removeValue(forKey: id) }
+        local.withLock { local in
+            if local.open[id]?.id == socket.id { local.open.removeValue(forKey: id) }
         }
     }
 
@@ -56,7 +56,7 @@ extension CollectedStudy {
     /// enough, with an attempt left; an earlier attempt's files are set aside (`<stimulus>.attemptN.*`).
     /// - Returns: the stimulus and the attempt's number (from 1).
     /// - Throws: `ServiceRefusal` 409 / 404 / 403 `studyFull` saying why; 503 when the session cannot be saved.
-    func beginStimulus(_ id: String, stimulus: String, socket: OpenSocket) throws -> (
+    func beginStimulus(_ id: String, stimulus: String, socket: OpenSocket) async throws -> (
         stimulus: CollectionSettings.Stimulus, attempt: Int
     ) {
         guard let found = settings.stimuli.first(where: { $0.name == stimulus }) else {
@@ -64,71 +64,68 @@ extension CollectedStudy {
                 status: .notFound, code: "notFound", message: "this study has no stimulus of that name")
         }
         let now = clock()
-        var full = false
-        var attempt = 1
-        let session = try commit(id) { session, state in
-            guard session.state == .started else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "sessionEnded",
-                    message: "this session has ended (\(session.state.rawValue))")
-            }
-            guard session.order.contains(stimulus) else {
-                throw ServiceRefusal(status: .notFound, code: "notFound", message: "this is not one of your stimuli")
-            }
-            if let progress = session.stimuli[stimulus], progress.ended,
-                progress.coverage >= settings.fieldwork.minimumShare - 1e-9
-            {
-                throw ServiceRefusal(
-                    status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
-            }
-            guard state.open[id] == nil else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "alreadyStreaming",
-                    message: "another page of this participant is sending frames")
-            }
-            guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
-            }
-            if session.watchingSince == nil, let maximum = settings.maximumParticipants,
-                watchingCount(state) >= maximum
-            {
-                full = true
-                return
-            }
-            // What an earlier attempt left unfinished (a write failure, a kill) becomes its files first.
-            do {
-                if var recovered = try folder.recover(
-                    participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
-                {
-                    recovered.ended = false
-                    session.stimuli[stimulus] = recovered
+        // The attempt's number, or nil when the study was full.
+        let (session, attempt) = try await opening(id, socket) {
+            try await decide(id) { [self] session, ledger -> Int? in
+                guard session.state == .started else {
+                    throw ServiceRefusal(
+                        status: .conflict, code: "sessionEnded",
+                        message: "this session has ended (\(session.state.rawValue))")
                 }
-            } catch {
-                // It stays where it is for the next start; the new attempt writes files of its own.
-                Self.logger.error(
-                    "study \(name): participant #\(session.number): an earlier attempt cannot be recovered yet: \(error)"
-                )
+                guard session.order.contains(stimulus) else {
+                    throw ServiceRefusal(
+                        status: .notFound, code: "notFound", message: "this is not one of your stimuli")
+                }
+                if let progress = session.stimuli[stimulus], progress.ended,
+                    progress.coverage >= settings.fieldwork.minimumShare - 1e-9
+                {
+                    throw ServiceRefusal(
+                        status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
+                }
+                guard local.withLock({ $0.open[id] }) == nil else { throw Self.alreadyStreaming }
+                guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
+                    throw ServiceRefusal(
+                        status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
+                }
+                if session.watchingSince == nil, let maximum = settings.maximumParticipants,
+                    watchingCount(ledger) >= maximum
+                {
+                    return nil
+                }
+                // What an earlier attempt left unfinished (a write failure, a kill) becomes its files first.
+                do {
+                    if var recovered = try folder.recover(
+                        participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
+                    {
+                        recovered.ended = false
+                        session.stimuli[stimulus] = recovered
+                    }
+                } catch {
+                    // It stays where it is for the next start; the new attempt writes files of its own.
+                    Self.logger.error(
+                        "study \(name): participant #\(session.number): an earlier attempt cannot be recovered yet: \(error)"
+                    )
+                }
+                if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
+                    let number = session.attempts.filter { $0.stimulus == stimulus }.count + 1
+                    try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
+                    session.attempts.append(
+                        .init(
+                            stimulus: stimulus, number: number, progress: earlier,
+                            reason: earlier.ended
+                                ? "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))"
+                                : "interrupted at \(Self.percent(earlier.coverage))",
+                            ended: Self.timestamp(now)))
+                }
+                session.watchingSince = session.watchingSince ?? Self.timestamp(now)
+                session.step = stimulus
+                session.lastSeen = Self.timestamp(now)
+                try open(id, socket)
+                return session.attempts.filter { $0.stimulus == stimulus }.count + 1
             }
-            if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
-                let number = session.attempts.filter { $0.stimulus == stimulus }.count + 1
-                try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
-                session.attempts.append(
-                    .init(
-                        stimulus: stimulus, number: number, progress: earlier,
-                        reason: earlier.ended
-                            ? "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))"
-                            : "interrupted at \(Self.percent(earlier.coverage))",
-                        ended: Self.timestamp(now)))
-            }
-            attempt = session.attempts.filter { $0.stimulus == stimulus }.count + 1
-            session.watchingSince = session.watchingSince ?? Self.timestamp(now)
-            session.step = stimulus
-            session.lastSeen = Self.timestamp(now)
-            state.open[id] = socket
         }
-        if full {
-            _ = record(id) { session in
+        guard let attempt else {
+            _ = await record(id) { session in
                 session.state = .screenedOut
                 session.reasonCode = .studyFull
                 session.reason = "the study had all the participants it needs before they started watching"
@@ -150,24 +147,23 @@ extension CollectedStudy {
     func endStimulus(
         _ id: String, stimulus: CollectionSettings.Stimulus, progress: ParticipantSession.StimulusProgress,
         end: SocketEnd, socket: UUID, aborted: Bool = false
-    ) -> StimulusOutcome {
+    ) async -> StimulusOutcome {
         let minimum = settings.fieldwork.minimumShare
         let enough = end == .ended && progress.coverage >= minimum - 1e-9
         var outcome = StimulusOutcome(
             stimulus: stimulus.name, coverage: progress.coverage, enough: enough, attemptsLeft: 0, screenedOut: false)
-        state.withLock { state in
-            if state.open[id]?.id == socket { state.open.removeValue(forKey: id) }
-        }
+        closed(id, socket)
         guard !aborted else { return outcome }
         let now = Self.timestamp(clock())
-        let session = record(id) { session in
+        let attempts = settings.fieldwork.attemptsPerStimulus
+        // Decides the attempts left, and whether this ends the participant's study (screened out).
+        let recorded = await recordDeciding(id) { session -> (left: Int, screenedOut: Bool) in
             var progress = progress
             progress.recordingOnset = session.stimuli[stimulus.name]?.recordingOnset
             session.stimuli[stimulus.name] = progress
             session.lastSeen = now
-            let left = settings.fieldwork.attemptsPerStimulus - session.attemptCount(stimulus.name)
-            outcome.attemptsLeft = max(0, left)
-            guard session.state == .started else { return }  // ended meanwhile (deleted, screened out)
+            let left = attempts - session.attemptCount(stimulus.name)
+            guard session.state == .started else { return (max(0, left), false) }  // ended meanwhile
             let measured = Self.percent(progress.coverage)
             switch end {
             case .ended where enough:
@@ -180,7 +176,7 @@ extension CollectedStudy {
                 session.reason =
                     "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
                 session.finished = now
-                outcome.screenedOut = true
+                return (0, true)
             case .replaced, .erased:
                 break  // another page of theirs goes on, or they are gone
             case .left, .serverRestarting, .idle, .notSaved:
@@ -195,7 +191,11 @@ extension CollectedStudy {
                     default: (.left, "left during \(stimulus.name) (\(measured) of it measured)")
                     }
             }
+            return (max(0, left), false)
         }
+        let session = recorded?.session
+        outcome.attemptsLeft = recorded?.decision.left ?? 0
+        outcome.screenedOut = recorded?.decision.screenedOut ?? false
         if outcome.screenedOut { outcome.redirect = screenoutRedirect(participant: id, reason: "tooLittleMeasured") }
         if let session {
             let how =
@@ -217,30 +217,59 @@ extension CollectedStudy {
 
     /// Opens a participant's framing-check socket.
     /// - Throws: `ServiceRefusal` 409 when their session has ended or another socket of theirs is open.
-    func beginFraming(_ id: String, socket: OpenSocket) throws {
+    func beginFraming(_ id: String, socket: OpenSocket) async throws {
         let now = Self.timestamp(clock())
-        try commit(id) { session, state in
-            guard session.state == .started else {
-                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+        try await opening(id, socket) {
+            try await commit(id) { [self] session, _ in
+                guard session.state == .started else {
+                    throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+                }
+                guard local.withLock({ $0.open[id] }) == nil else { throw Self.alreadyStreaming }
+                if session.step == "consent" { session.step = "framing" }
+                session.lastSeen = now
+                try open(id, socket)
             }
-            guard state.open[id] == nil else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "alreadyStreaming",
-                    message: "another page of this participant is sending frames")
-            }
-            if session.step == "consent" { session.step = "framing" }
-            session.lastSeen = now
-            state.open[id] = socket
         }
     }
 
-    /// A framing check ended: passed, or not (the page closed or gave up while the face was not framed).
-    func framingEnded(_ id: String, socket: UUID, passed: Bool) {
-        state.withLock { state in
-            if state.open[id]?.id == socket { state.open.removeValue(forKey: id) }
+    /// Runs the change that opens `socket`, which is unregistered when the change is not kept.
+    @discardableResult
+    private func opening<Result>(_ id: String, _ socket: OpenSocket, _ change: () async throws -> Result)
+        async throws -> Result
+    {
+        do {
+            return try await change()
+        } catch {
+            closed(id, socket.id)
+            throw error
         }
+    }
+
+    /// Registers the participant's socket as the one open (the last step of a change that opens one: if the store
+    /// then cannot keep the change, the socket is not opened and `commit` throws, so it is unregistered).
+    /// - Throws: `ServiceRefusal` 409 when another socket of theirs was opened meanwhile.
+    private func open(_ id: String, _ socket: OpenSocket) throws {
+        try local.withLock { local in
+            guard local.open[id] == nil else { throw Self.alreadyStreaming }
+            local.open[id] = socket
+        }
+    }
+
+    /// Forgets a socket that closed (unless another took its place).
+    func closed(_ id: String, _ socket: UUID) {
+        local.withLock { local in
+            if local.open[id]?.id == socket { local.open.removeValue(forKey: id) }
+        }
+    }
+
+    static let alreadyStreaming = ServiceRefusal(
+        status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
+
+    /// A framing check ended: passed, or not (the page closed or gave up while the face was not framed).
+    func framingEnded(_ id: String, socket: UUID, passed: Bool) async {
+        closed(id, socket)
         let now = Self.timestamp(clock())
-        record(id) { session in
+        await record(id) { session in
             session.lastSeen = now
             if !passed { session.framingFailures += 1 }
         }
@@ -254,9 +283,9 @@ extension CollectedStudy {
     /// - Returns: the completion URL with the participant and their code, if the study has one, and the code.
     /// - Throws: `ServiceRefusal` 409 naming the stimuli not yet watched or measured too little; 503 when the
     ///   folder cannot be written.
-    func complete(_ id: String) throws -> (url: String?, code: String) {
+    func complete(_ id: String) async throws -> (url: String?, code: String) {
         let now = clock()
-        let session = try commit(id) { session, _ in
+        let session = try await commit(id) { [self] session, _ in
             if session.state == .complete { return }  // a page asking again is told its code again
             guard session.state == .started else {
                 throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")

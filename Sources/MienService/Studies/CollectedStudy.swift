@@ -20,30 +20,21 @@ final class CollectedStudy: Sendable {
     let name: String
     let folder: CollectionFolder
     let settings: CollectionSettings
+    /// Where the sessions, counts and tokens live (the folder, or a database several servers share).
+    let store: any StudyStore
     /// The wall clock (a test's own, to pass re-entry windows and expiries).
     let clock: @Sendable () -> Date
 
     static let logger = Logger(label: "mien.studies")
 
-    struct State {
-        var sessions: [String: ParticipantSession] = [:]
-        /// Token digest to participant ID.
-        var tokens: [String: String] = [:]
+    /// What only this server holds: the sockets open here and the uploads it receives.
+    struct Local {
         /// Participants with a socket open, and how to close it when another page of theirs takes over.
         var open: [String: OpenSocket] = [:]
         /// Bytes of each participant's webcam upload so far (with `record`).
         var uploads: [String: Int] = [:]
-        /// Those who never became participants (declined, study full).
-        var counts = FieldworkCounts()
-        /// Consents refused for an ID that cannot take part, by why (for the researcher; the page is told only
-        /// that it cannot).
-        var refusedIDs: [String: Int] = [:]
-        /// The next participant's number.
-        var nextNumber = 1
-        /// Bumped at every change of the measured data (the dashboard's page is recomputed when it moved).
-        var generation = 0
     }
-    let state = Locked(State())
+    let local = Locked(Local())
 
     /// A participant's open socket: its kind (`framing` or a stimulus's name), its live progress, what closes
     /// it, and when it finished closing (its measurement recorded).
@@ -66,26 +57,17 @@ final class CollectedStudy: Sendable {
         self.folder = CollectionFolder(folder)
         self.clock = clock
         name = folder.lastPathComponent
-        settings = try CollectionSettings.read(folder: folder)
-        for stimulus in settings.stimuli {
-            let path = self.folder.stimuli.appendingPathComponent(stimulus.file).path
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw MienError(.notFound, "the stimulus \(stimulus.name) is missing", input: path)
-            }
-            guard ModelStore.sha256(data) == stimulus.sha256 else {
-                throw MienError(
-                    .corruptData, "the stimulus \(stimulus.name) changed since mien study init (SHA-256 differs)",
-                    input: path)
-            }
-        }
+        settings = try Self.checkedSettings(self.folder)
         let (sessions, problems) = self.folder.sessions()
         for problem in problems {
             Self.logger.warning("study \(folder.lastPathComponent): a session cannot be read: \(problem)")
         }
-        var restored = State()
+        var restored = StudyLedger()
         restored.counts = try FieldworkCounts.read(self.folder)
         for var session in sessions {
-            if recoverLeftovers(&session) || session.state == .started {
+            let recovered = Self.recoverLeftovers(
+                &session, folder: self.folder, settings: settings, study: name, now: clock())
+            if recovered || session.state == .started {
                 if session.state == .started {
                     session.state = .incomplete
                     session.reasonCode = .serverStopped
@@ -95,17 +77,51 @@ final class CollectedStudy: Sendable {
                 try self.folder.write(session)
             }
             restored.sessions[session.participant] = session
-            restored.tokens[session.tokenDigest] = session.participant
             restored.nextNumber = max(restored.nextNumber, session.number + 1)
         }
-        state.withLock { $0 = restored }
+        store = FolderStudyStore(folder: self.folder, settings: settings, ledger: restored, logger: Self.logger)
         try self.folder.writeManifests(sessions.map { restored.sessions[$0.participant] ?? $0 }, settings: settings)
+    }
+
+    /// Serves a study whose sessions live in a database several servers share; `folder` is this server's copy of
+    /// the study (its settings and stimuli, and the result files of the participants it serves).
+    ///
+    /// The study is registered in the database the first time; a server whose settings differ from the
+    /// database's is refused. Unlike a folder, a session left `started` is not marked incomplete here: another
+    /// server may be serving it.
+    /// - Throws: `MienError` naming the folder, a stimulus, or the database.
+    init(folder: URL, database: StudyDatabase, clock: @escaping @Sendable () -> Date = Date.init) async throws {
+        self.folder = CollectionFolder(folder)
+        self.clock = clock
+        name = folder.lastPathComponent
+        settings = try Self.checkedSettings(self.folder)
+        store = try await PostgresStudyStore.open(database, study: name, settings: settings)
+    }
+
+    /// The study's settings, each stimulus checked against the SHA-256 `mien study init` recorded.
+    private static func checkedSettings(_ folder: CollectionFolder) throws -> CollectionSettings {
+        let settings = try CollectionSettings.read(folder: folder.url)
+        for stimulus in settings.stimuli {
+            let path = folder.stimuli.appendingPathComponent(stimulus.file).path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw MienError(.notFound, "the stimulus \(stimulus.name) is missing", input: path)
+            }
+            guard ModelStore.sha256(data) == stimulus.sha256 else {
+                throw MienError(
+                    .corruptData, "the stimulus \(stimulus.name) changed since mien study init (SHA-256 differs)",
+                    input: path)
+            }
+        }
+        return settings
     }
 
     /// Recovers the result files a killed server left of the session's stimuli into committed ones, with their
     /// progress; a leftover that cannot be recovered yet (a full disk) stays for the next start.
     /// - Returns: whether anything was recovered.
-    private func recoverLeftovers(_ session: inout ParticipantSession) -> Bool {
+    private static func recoverLeftovers(
+        _ session: inout ParticipantSession, folder: CollectionFolder, settings: CollectionSettings, study name: String,
+        now: Date
+    ) -> Bool {
         var recovered = false
         for stimulus in settings.stimuli where session.order.contains(stimulus.name) {
             do {
@@ -120,7 +136,7 @@ final class CollectedStudy: Sendable {
                 session.reasonCode = .serverStopped
                 session.reason =
                     "the server stopped during \(stimulus.name) (\(Self.percent(progress.coverage)) of it measured)"
-                session.finished = session.finished ?? Self.timestamp(clock())
+                session.finished = session.finished ?? Self.timestamp(now)
                 recovered = true
                 Self.logger.warning(
                     "study \(name): participant #\(session.number): \(progress.analysed) frames of \(stimulus.name) recovered after the server stopped"
@@ -155,121 +171,139 @@ final class CollectedStudy: Sendable {
 
     /// The participant a token was issued to.
     /// - Throws: `ServiceRefusal` 401 for a missing or unknown token.
-    func participant(token: String?) throws -> String {
+    func participant(token: String?) async throws -> String {
         guard let token, !token.isEmpty else {
             throw ServiceRefusal(
                 status: .unauthorized, code: "unauthorized",
                 message: "this needs the participant's session token (given at consent)")
         }
-        guard let id = state.withLock({ $0.tokens[Self.digest(token)] }) else {
+        let digest = Self.digest(token)
+        if store.current().tokens[digest] == nil {
+            // Issued by another server since this one last looked.
+            do { try await store.refresh() } catch { Self.logger.error("study \(name): \(error)") }
+        }
+        guard let id = store.current().tokens[digest] else {
             throw ServiceRefusal(
                 status: .unauthorized, code: "unauthorized", message: "the session token is not one of this study's")
         }
         return id
     }
 
-    func session(_ id: String) -> ParticipantSession? { state.withLock { $0.sessions[id] } }
+    func session(_ id: String) -> ParticipantSession? { store.current().sessions[id] }
 
     var sessions: [ParticipantSession] {
-        state.withLock { Array($0.sessions.values) }.sorted { $0.number < $1.number }
+        store.current().sessions.values.sorted { $0.number < $1.number }
     }
 
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { store.current().generation }
 
     /// Deletes every file of a participant and forgets them (the right to erasure); a socket of theirs still
     /// open is closed first.
     /// - Returns: false for an unknown participant.
-    /// - Throws: `.ioFailure` when their folder cannot be removed.
-    func delete(_ id: String) throws -> Bool {
-        let (removed, socket) = state.withLock { state -> (Bool, OpenSocket?) in
-            guard let session = state.sessions.removeValue(forKey: id) else { return (false, nil) }
-            state.tokens.removeValue(forKey: session.tokenDigest)
-            state.uploads.removeValue(forKey: id)
-            state.generation += 1
-            return (true, state.open.removeValue(forKey: id))
+    /// - Throws: `.ioFailure` when their data cannot be removed.
+    func delete(_ id: String) async throws -> Bool {
+        guard session(id) != nil else { return false }
+        let socket = local.withLock { local in
+            local.uploads.removeValue(forKey: id)
+            return local.open.removeValue(forKey: id)
+        }
+        socket?.close(.erased)
+        let (removed, failure) = await store.apply { ledger in ledger.sessions.removeValue(forKey: id) != nil }
+        if let failure {
+            throw MienError(.ioFailure, "cannot delete the participant's data: \(failure)", input: "participant \(id)")
         }
         guard removed else { return false }
-        socket?.close(.erased)
-        do {
-            if FileManager.default.fileExists(atPath: folder.participant(id).path) {
-                try FileManager.default.removeItem(at: folder.participant(id))
-            }
-        } catch {
-            throw MienError(.ioFailure, "cannot delete the participant's files: \(error)", input: "participant \(id)")
-        }
-        try writeManifests()
+        try await removeFiles(of: id)
         Self.logger.info("study \(name): a participant's data was deleted (erasure)")
         return true
     }
 
-    // MARK: - Files
-
-    /// Writes `session` and, once written, makes it the participant's state (under the lock, so two changes
-    /// never cross); `change` may refuse by throwing.
-    /// - Returns: the session written.
-    /// - Throws: what `change` throws, or `ServiceRefusal` 503 when the folder cannot be written (logged with
-    ///   the file; the participant is told only that the server cannot save now).
-    @discardableResult
-    func commit(_ id: String, _ change: (inout ParticipantSession, inout State) throws -> Void) throws
-        -> ParticipantSession
-    {
-        let session = try state.withLock { state -> ParticipantSession in
-            guard var session = state.sessions[id] else {
-                throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
-            }
-            var draft = state
-            try change(&session, &draft)
-            try write(session)
-            draft.sessions[id] = session
-            draft.generation += 1
-            state = draft
-            return session
-        }
-        writeManifestsLogging()
-        return session
-    }
-
-    /// Applies `change` in memory, then writes it; a write that fails is logged, the change stays (it takes
-    /// something away: the participant must not be able to act on the state they had).
-    @discardableResult
-    func record(_ id: String, _ change: (inout ParticipantSession) -> Void) -> ParticipantSession? {
-        let session = state.withLock { state -> ParticipantSession? in
-            guard var session = state.sessions[id] else { return nil }  // deleted meanwhile
-            change(&session)
-            state.sessions[id] = session
-            state.generation += 1
+    /// Removes what this server holds of a participant who is gone (their results and recording; with a folder
+    /// store, the store already did).
+    /// - Throws: `.ioFailure` naming the participant.
+    func removeFiles(of id: String) async throws {
+        let files = folder.participant(id)
+        try await BlockingWork.run {
+            guard FileManager.default.fileExists(atPath: files.path) else { return }
             do {
-                try folder.write(session)
+                try FileManager.default.removeItem(at: files)
             } catch {
-                Self.logger.error("study \(name): participant #\(session.number)'s session cannot be saved: \(error)")
+                throw MienError(
+                    .ioFailure, "cannot delete the participant's files: \(error)", input: "participant \(id)")
             }
-            return session
         }
-        if session != nil { writeManifestsLogging() }
-        return session
     }
 
-    /// Writes a session file (the caller holds the lock).
-    /// - Throws: `ServiceRefusal` 503, the cause logged.
-    func write(_ session: ParticipantSession) throws {
+    // MARK: - Changes
+
+    /// Changes a participant's session in the store's transaction: kept (written) before it is applied, so a
+    /// participant is never told something the store does not hold; `change` may refuse by throwing.
+    /// - Returns: the session kept.
+    /// - Throws: what `change` throws, `ServiceRefusal` 401 for an unknown participant, or 503 when the store
+    ///   cannot keep it (logged with the cause; the participant is told only that the server cannot save now).
+    @discardableResult
+    func commit(
+        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession, inout StudyLedger) throws -> Void
+    ) async throws -> ParticipantSession {
+        try await decide(id, change).session
+    }
+
+    /// `commit`, for a change that also says what it decided.
+    func decide<Decision: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession, inout StudyLedger) throws -> Decision
+    ) async throws -> (session: ParticipantSession, decision: Decision) {
+        try await kept {
+            try await store.transact { ledger in
+                guard var session = ledger.sessions[id] else {
+                    throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
+                }
+                let decision = try change(&session, &ledger)
+                ledger.sessions[id] = session
+                return (session, decision)
+            }
+        }
+    }
+
+    /// Runs a store transaction, a failure to keep it logged and turned into what the participant is told.
+    func kept<Result>(_ transaction: () async throws -> Result) async throws -> Result {
         do {
-            try folder.write(session)
-        } catch {
-            Self.logger.error("study \(name): participant #\(session.number)'s session cannot be saved: \(error)")
+            return try await transaction()
+        } catch let failure as StudyStoreFailure {
+            Self.logger.error("study \(name): a change cannot be saved in \(store.description): \(failure)")
             throw Self.unavailable
         }
     }
 
-    /// What a participant is told when the study's folder cannot be written: no path, no cause.
+    /// Applies `change`, kept in this server's view even when the store cannot keep it (a failure is logged): it
+    /// takes something away, and the participant must not be able to act on the state they had.
+    /// - Returns: the session, nil for a participant deleted meanwhile.
+    @discardableResult
+    func record(_ id: String, _ change: @escaping @Sendable (inout ParticipantSession) -> Void) async
+        -> ParticipantSession?
+    {
+        await recordDeciding(id) { change(&$0) }?.session
+    }
+
+    /// `record`, for a change that also says what it decided.
+    func recordDeciding<Decision: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession) -> Decision
+    ) async -> (session: ParticipantSession, decision: Decision)? {
+        let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
+            guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
+            let decision = change(&session)
+            ledger.sessions[id] = session
+            return (session, decision)
+        }
+        if let failure {
+            Self.logger.error(
+                "study \(name): participant #\(result?.0.number ?? 0)'s session cannot be saved in \(store.description): \(failure)"
+            )
+        }
+        return result.map { (session: $0.0, decision: $0.1) }
+    }
+
+    /// What a participant is told when the study's store cannot be written: no path, no cause.
     static let unavailable = ServiceRefusal(
         status: .serviceUnavailable, code: "notSaved",
         message: "the study's server cannot save anything at the moment; please try again in a few minutes")
-
-    func writeManifests() throws {
-        try state.withLock { state in try folder.writeManifests(Array(state.sessions.values), settings: settings) }
-    }
-
-    private func writeManifestsLogging() {
-        do { try writeManifests() } catch { Self.logger.error("study \(name): the manifest cannot be saved: \(error)") }
-    }
 }

@@ -204,16 +204,14 @@ final class StimulusStream: Sendable {
         }
         let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
         let recorded = end
-        // The session and manifest are written and synced to disk: file work, off the cooperative pool.
-        return await BlockingWork.run { [self] in
-            guard let stimulus else {
-                study.framingEnded(participant, socket: socket, passed: framed)
-                return nil
-            }
-            return study.endStimulus(
-                participant, stimulus: stimulus, progress: counter.progress(ended: ended && recorded == nil),
-                end: recorded ?? (ended ? .ended : .left), socket: socket)
+        // The store writes the session (a folder off the cooperative pool).
+        guard let stimulus else {
+            await study.framingEnded(participant, socket: socket, passed: framed)
+            return nil
         }
+        return await study.endStimulus(
+            participant, stimulus: stimulus, progress: counter.progress(ended: ended && recorded == nil),
+            end: recorded ?? (ended ? .ended : .left), socket: socket)
     }
 
     private func send(_ body: ErrorBody) { outbox.send(LiveMessage.failure(body).text()) }

@@ -79,7 +79,7 @@ final class StudyDesk: Sendable {
     /// again) and waits, `grace` at most, for each to record what it measured.
     func stop(grace: Duration) async {
         stoppingFlag.store(true, ordering: .relaxed)
-        let open = studies.values.flatMap { study in study.state.withLock { Array($0.open.values) } }
+        let open = studies.values.flatMap { study in study.local.withLock { Array($0.open.values) } }
         guard !open.isEmpty else { return }
         CollectedStudy.logger.info(
             "studies: the server is stopping; \(open.count) participant socket(s) told it restarts")

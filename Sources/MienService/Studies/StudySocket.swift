@@ -33,7 +33,7 @@ struct StudySocket {
         do {
             guard !desk.stopping else { return try await close(.serverRestarting) }
             study = try desk.study(name)
-            id = try study.participant(token: token)
+            id = try await study.participant(token: token)
         } catch {
             return try await refuse(error)
         }
@@ -94,9 +94,9 @@ struct StudySocket {
         do {
             var chosen: CollectionSettings.Stimulus?
             if let stimulus {
-                (chosen, attempt) = try study.beginStimulus(id, stimulus: stimulus, socket: socket)
+                (chosen, attempt) = try await study.beginStimulus(id, stimulus: stimulus, socket: socket)
             } else {
-                try study.beginFraming(id, socket: socket)
+                try await study.beginFraming(id, socket: socket)
             }
             do {
                 opened = try await StimulusStream.open(
@@ -104,10 +104,11 @@ struct StudySocket {
                     metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
             } catch {
                 if let chosen {
-                    study.endStimulus(
+                    await study.endStimulus(
                         id, stimulus: chosen, progress: .init(), end: .left, socket: socket.id, aborted: true)
                 } else {
-                    study.framingEnded(id, socket: socket.id, passed: true)  // the server's fault, not a failed try
+                    // The server's fault, not a failed try.
+                    await study.framingEnded(id, socket: socket.id, passed: true)
                 }
                 socket.done.signal()
                 CollectedStudy.logger.error("study \(study.name): a socket could not start: \(error)")

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import Mien
+import MienCore
+
+/// A study's shared state in its folder: one `session.json` per participant and `fieldwork.json`, each written
+/// whole and renamed into place, under one lock (one server owns the folder), and the manifests `mien study` reads
+/// after each change.
+final class FolderStudyStore: StudyStore {
+    let folder: CollectionFolder
+    let settings: CollectionSettings
+    /// The ledger as written (or kept in view); replaced whole under `writing`.
+    private let view: Locked<StudyLedger>
+    /// Held while a change is decided and written: one at a time.
+    private let writing = Locked(())
+    private let logger: Logger
+
+    /// - Parameter ledger: the ledger read from the folder at start.
+    init(folder: CollectionFolder, settings: CollectionSettings, ledger: StudyLedger, logger: Logger) {
+        self.folder = folder
+        self.settings = settings
+        var ledger = ledger
+        ledger.reindex()
+        view = Locked(ledger)
+        self.logger = logger
+    }
+
+    var description: String { folder.url.path }
+
+    func current() -> StudyLedger { view.withLock { $0 } }
+
+    func refresh() {}
+
+    // The change and its writes run off the cooperative pool (a write waits for the disk).
+
+    func transact<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) throws -> Result) async throws
+        -> Result
+    {
+        try await BlockingWork.run {
+            let (result, failure) = try self.locked(keepOnFailure: false, change)
+            if let failure { throw failure }
+            return result
+        }
+    }
+
+    func apply<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) -> Result) async
+        -> (result: Result, failure: StudyStoreFailure?)
+    {
+        await BlockingWork.run { self.locked(keepOnFailure: true, change) }
+    }
+
+    /// Decides and writes, one change at a time.
+    ///
+    /// A write that fails is returned, the change kept in this server's view only with `keepOnFailure`. Readers (`current()`) never wait for the disk: the view is replaced once
+    /// the change is written.
+    private func locked<Result: Sendable>(
+        keepOnFailure: Bool, _ change: (inout StudyLedger) throws -> Result
+    ) rethrows -> (Result, StudyStoreFailure?) {
+        let (result, changed, failure) = try writing.withLock { _ -> (Result, Bool, StudyStoreFailure?) in
+            let old = current()
+            var draft = old
+            let result = try change(&draft)
+            guard draft != old else { return (result, false, nil) }
+            draft.generation += 1
+            draft.reindex()
+            do {
+                try write(draft, over: old)
+            } catch {
+                if keepOnFailure { view.withLock { $0 = draft } }
+                return (result, keepOnFailure, StudyStoreFailure(description: "\(error)"))
+            }
+            view.withLock { $0 = draft }
+            return (result, true, nil)
+        }
+        if changed { writeManifests() }
+        return (result, failure)
+    }
+
+    /// Writes what changed: sessions first (a participant is told only what is written), then the counts; a
+    /// participant removed (erasure, an expired consent) loses their folder.
+    private func write(_ new: StudyLedger, over old: StudyLedger) throws {
+        let (written, removed) = new.changes(from: old)
+        for session in written { try folder.write(session) }
+        if new.counts != old.counts { try new.counts.write(to: folder) }
+        for id in removed where FileManager.default.fileExists(atPath: folder.participant(id).path) {
+            do {
+                try FileManager.default.removeItem(at: folder.participant(id))
+            } catch {
+                throw MienError(
+                    .ioFailure, "cannot delete the participant's files: \(error)", input: "participant \(id)")
+            }
+        }
+    }
+
+    /// `manifest.csv` (and `recorded.csv`) from every session; a failure is logged (they are rebuilt at the next
+    /// change and at start).
+    func writeManifests() {
+        do {
+            try writing.withLock { _ in try folder.writeManifests(Array(current().sessions.values), settings: settings)
+            }
+        } catch {
+            logger.error("study \(folder.url.lastPathComponent): the manifest cannot be saved: \(error)")
+        }
+    }
+}

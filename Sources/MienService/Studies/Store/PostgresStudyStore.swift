@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import Mien
+import MienCore
+import PostgresNIO
+
+/// A study's shared state in PostgreSQL, for several servers on one study: a row per study (counts, the next
+/// number, a generation) and a row per participant (the session, as the folder's `session.json` holds it).
+///
+/// Every change locks the study's row (`SELECT … FOR UPDATE`), brings this server's view up to the database's
+/// generation (only the sessions written since, or all of them after a removal), decides on it, and writes what
+/// changed with the next generation, in one transaction: consent uniqueness, group balance, the cap and completion
+/// codes are each decided on the ledger as it stands, whichever server decides.
+final class PostgresStudyStore: StudyStore {
+    let database: StudyDatabase
+    let study: String
+    private let view: Locked<StudyLedger>
+
+    private init(database: StudyDatabase, study: String, ledger: StudyLedger) {
+        self.database = database
+        self.study = study
+        view = Locked(ledger)
+    }
+
+    var description: String { "\(database.url) (study \(study))" }
+
+    /// Opens a study in the database, registering it with `settings` the first time.
+    /// - Throws: `MienError` `.invalidArgument` when the database holds the study with other settings (this
+    ///   server's copy is the wrong one), or the database's failure.
+    static func open(_ database: StudyDatabase, study: String, settings: CollectionSettings) async throws
+        -> PostgresStudyStore
+    {
+        let json = String(decoding: try settings.encoded(), as: UTF8.self)
+        let digest = ModelStore.sha256(try settings.encoded())
+        let stored = try await database.transaction { connection -> String in
+            try await connection.query(
+                """
+                INSERT INTO mien_studies (name, settings, settings_sha256) VALUES (\(study), \(json)::jsonb, \(digest))
+                ON CONFLICT (name) DO NOTHING
+                """, logger: database.logger)
+            for try await digest in try await connection.query(
+                "SELECT settings_sha256 FROM mien_studies WHERE name = \(study)", logger: database.logger
+            ).decode(String.self) {
+                return digest
+            }
+            return ""
+        }
+        guard stored == digest else {
+            throw MienError(
+                .invalidArgument,
+                "the study's settings differ from those the database holds for it (another server or mien study init "
+                    + "wrote them): this server is not serving it",
+                input: "study \(study) in \(database.url)")
+        }
+        let store = PostgresStudyStore(database: database, study: study, ledger: StudyLedger())
+        try await store.refresh()
+        return store
+    }
+
+    func current() -> StudyLedger { view.withLock { $0 } }
+
+    /// Brings the view up to the database's generation (a read that must see other servers' changes).
+    func refresh() async throws {
+        let ledger = try await database.transaction { [self] connection in
+            try await synced(connection, locking: false)
+        }
+        keep(ledger)
+    }
+
+    func transact<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) throws -> Result) async throws
+        -> Result
+    {
+        let (result, ledger) = try await database.transaction { [self] connection in
+            let base = try await synced(connection, locking: true)
+            var draft = base
+            let result = try change(&draft)
+            guard draft != base else { return (result, base) }
+            draft.generation = base.generation + 1
+            draft.reindex()
+            try await write(draft, over: base, connection)
+            return (result, draft)
+        }
+        keep(ledger)
+        return result
+    }
+
+    func apply<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) -> Result) async
+        -> (result: Result, failure: StudyStoreFailure?)
+    {
+        do {
+            return (try await transact(change), nil)
+        } catch {
+            // Kept in this server's view only: it takes something away.
+            let result = view.withLock { view in
+                let result = change(&view)
+                view.reindex()
+                return result
+            }
+            return (result, error as? StudyStoreFailure ?? StudyStoreFailure(description: "\(error)"))
+        }
+    }
+
+    /// Replaces the view with `ledger` unless the view is already newer (another change of this server).
+    private func keep(_ ledger: StudyLedger) {
+        view.withLock { view in
+            if ledger.generation >= view.generation { view = ledger }
+        }
+    }
+
+    // MARK: - Reading and writing
+
+    /// The ledger at the database's generation, from this server's view and what was written since.
+    /// - Parameter locking: lock the study's row until the transaction ends (a change follows).
+    private func synced(_ connection: PostgresConnection, locking: Bool) async throws -> StudyLedger {
+        let logger = database.logger
+        let query: PostgresQuery =
+            locking
+            ? """
+            SELECT generation, removed_at, counts::text, refused_ids::text, next_number FROM mien_studies
+            WHERE name = \(study) FOR UPDATE
+            """
+            : """
+            SELECT generation, removed_at, counts::text, refused_ids::text, next_number FROM mien_studies
+            WHERE name = \(study)
+            """
+        var row: (generation: Int, removedAt: Int, counts: String, refused: String, next: Int)?
+        for try await found in try await connection.query(query, logger: logger).decode(
+            (Int, Int, String, String, Int).self)
+        {
+            row = found
+        }
+        guard let row else { throw StudyStoreFailure(description: "the study \(study) is not in the database") }
+        var ledger = current()
+        if ledger.generation == row.generation { return ledger }
+        let whole = row.removedAt > ledger.generation
+        if whole { ledger.sessions = [:] }
+        let since = whole ? -1 : ledger.generation
+        let decoder = JSONDecoder()
+        for try await text in try await connection.query(
+            "SELECT session::text FROM mien_sessions WHERE study = \(study) AND generation > \(since)", logger: logger
+        ).decode(String.self) {
+            let session = try decoder.decode(ParticipantSession.self, from: Data(text.utf8))
+            ledger.sessions[session.participant] = session
+        }
+        ledger.counts = try decoder.decode(FieldworkCounts.self, from: Data(row.counts.utf8))
+        ledger.refusedIDs = try decoder.decode([String: Int].self, from: Data(row.refused.utf8))
+        ledger.nextNumber = row.next
+        ledger.generation = row.generation
+        ledger.reindex()
+        return ledger
+    }
+
+    private func write(_ new: StudyLedger, over old: StudyLedger, _ connection: PostgresConnection) async throws {
+        let logger = database.logger
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let (written, removed) = new.changes(from: old)
+        for session in written {
+            let json = String(decoding: try encoder.encode(session), as: UTF8.self)
+            try await connection.query(
+                """
+                INSERT INTO mien_sessions (study, participant, number, token_digest, state, generation, session)
+                VALUES (\(study), \(session.participant), \(session.number), \(session.tokenDigest),
+                        \(session.state.rawValue), \(new.generation), \(json)::jsonb)
+                ON CONFLICT (study, participant) DO UPDATE SET
+                    number = excluded.number, token_digest = excluded.token_digest, state = excluded.state,
+                    generation = excluded.generation, session = excluded.session
+                """, logger: logger)
+        }
+        if !removed.isEmpty {
+            try await connection.query(
+                "DELETE FROM mien_sessions WHERE study = \(study) AND participant = ANY(\(removed))", logger: logger)
+        }
+        let counts = String(decoding: try encoder.encode(new.counts), as: UTF8.self)
+        let refused = String(decoding: try encoder.encode(new.refusedIDs), as: UTF8.self)
+        try await connection.query(
+            """
+            UPDATE mien_studies SET generation = \(new.generation), counts = \(counts)::jsonb,
+                refused_ids = \(refused)::jsonb, next_number = \(new.nextNumber),
+                removed_at = CASE WHEN \(!removed.isEmpty) THEN \(new.generation) ELSE removed_at END
+            WHERE name = \(study)
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import Mien
+import MienCore
+import NIOSSL
+import PostgresNIO
+
+/// The PostgreSQL database several `mien serve` share their studies through: a connection pool, and the schema,
+/// brought to this Mien's version at start.
+///
+/// Opening checks one connection first, so a wrong password, a missing database or no server is said at start,
+/// naming the URL (without its password), never found out by the first participant. Every transaction has a
+/// deadline (`deadline`): a database that stops answering makes a change fail (the participant is told the server
+/// cannot save now) instead of hanging a page.
+final class StudyDatabase: Sendable {
+    let url: DatabaseURL
+    let client: PostgresClient
+    let logger: Logger
+    /// How long a transaction may take before it is given up.
+    let deadline: Duration
+    private let running: Task<Void, Never>
+
+    /// The schema's migrations, in order.
+    ///
+    /// The database records each one applied (`mien_schema`). Never edit one that shipped: add the next.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE mien_studies (
+                name text PRIMARY KEY,
+                settings jsonb NOT NULL,
+                settings_sha256 text NOT NULL,
+                generation bigint NOT NULL DEFAULT 0,
+                removed_at bigint NOT NULL DEFAULT 0,
+                counts jsonb NOT NULL DEFAULT '{}',
+                refused_ids jsonb NOT NULL DEFAULT '{}',
+                next_number integer NOT NULL DEFAULT 1,
+                created timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+            """
+            CREATE TABLE mien_sessions (
+                study text NOT NULL REFERENCES mien_studies (name) ON DELETE CASCADE,
+                participant text NOT NULL,
+                number integer NOT NULL,
+                token_digest text NOT NULL,
+                state text NOT NULL,
+                generation bigint NOT NULL,
+                session jsonb NOT NULL,
+                PRIMARY KEY (study, participant),
+                UNIQUE (study, number),
+                UNIQUE (study, token_digest)
+            )
+            """,
+            "CREATE INDEX mien_sessions_generation ON mien_sessions (study, generation)",
+        ]
+    ]
+
+    /// The schema version this Mien writes.
+    static var schemaVersion: Int { migrations.count }
+
+    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, deadline: Duration) {
+        self.url = url
+        self.client = client
+        self.logger = logger
+        self.deadline = deadline
+        running = Task { await client.run() }
+    }
+
+    /// Connects, and migrates the schema to this Mien's version (several servers starting at once migrate once).
+    /// - Throws: `MienError` naming the URL: `.invalidArgument` for a wrong user or password, a database that does
+    ///   not exist, or a schema from a newer Mien; `.deviceUnavailable` for a server that does not answer.
+    static func open(_ url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(10)) async throws
+        -> StudyDatabase
+    {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try connectionConfiguration(url), id: 1, logger: logger)
+        } catch {
+            throw explain(error, url: url)
+        }
+        do {
+            try await migrate(connection, url: url, logger: logger)
+            try await connection.close()
+        } catch {
+            do { try await connection.close() } catch { logger.debug("closing the check connection: \(error)") }
+            throw (error as? MienError) ?? explain(error, url: url)
+        }
+        var configuration = try clientConfiguration(url)
+        configuration.options.connectTimeout = deadline
+        configuration.options.maximumConnections = 8
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return StudyDatabase(url: url, client: client, logger: logger, deadline: deadline)
+    }
+
+    /// Stops the pool (its connections close).
+    func close() { running.cancel() }
+
+    /// Runs `work` in a transaction, given up after `deadline`.
+    /// - Throws: what `work` throws; `StudyStoreFailure` when the database fails or does not answer in time.
+    func transaction<Result: Sendable>(
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await Deadline.run(deadline, "the database \(url) did not answer in \(deadline)") { [client, logger] in
+            do {
+                return try await client.withTransaction(logger: logger) { connection in try await work(connection) }
+            } catch let error as PostgresTransactionError {
+                throw Self.unwrap(error)
+            }
+        }
+    }
+
+    /// What a failed transaction threw: the closure's error, or the database's.
+    private static func unwrap(_ error: PostgresTransactionError) -> any Error {
+        if let closure = error.closureError, !(closure is PSQLError) { return closure }
+        let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError
+        return StudyStoreFailure(description: "\(cause.map { describe($0) } ?? "a transaction failed")")
+    }
+
+    // MARK: - Schema
+
+    private static func migrate(_ connection: PostgresConnection, url: DatabaseURL, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            // Servers starting together take turns; the lock ends with the transaction.
+            try await connection.query("SELECT pg_advisory_xact_lock(7270161)", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS mien_schema (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var version = 0
+            for try await (found) in try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM mien_schema", logger: logger
+            ).decode(Int.self) {
+                version = found
+            }
+            guard version <= schemaVersion else {
+                throw MienError(
+                    .invalidArgument,
+                    "the database's study schema is version \(version), written by a newer Mien; this one knows "
+                        + "version \(schemaVersion) (run the newer Mien, or a database of its own)",
+                    input: "\(url)")
+            }
+            for (index, statements) in migrations.enumerated().dropFirst(version) {
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                let number = index + 1
+                try await connection.query(
+                    "INSERT INTO mien_schema (version) VALUES (\(number))", logger: logger)
+                logger.info("\(url): study schema migrated to version \(number)")
+            }
+        }
+    }
+
+    // MARK: - Configuration and errors
+
+    private static func tls(_ url: DatabaseURL) throws -> PostgresConnection.Configuration.TLS {
+        switch url.tls {
+        case .disable: return .disable
+        case .prefer: return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+
+    private static func connectionConfiguration(_ url: DatabaseURL) throws -> PostgresConnection.Configuration {
+        var configuration =
+            if let folder = url.socketFolder {
+                PostgresConnection.Configuration(
+                    unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                    database: url.database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: url.host, port: url.port, username: url.user, password: url.password,
+                    database: url.database, tls: try tls(url))
+            }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    private static func clientConfiguration(_ url: DatabaseURL) throws -> PostgresClient.Configuration {
+        if let folder = url.socketFolder {
+            return PostgresClient.Configuration(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
+                database: url.database)
+        }
+        let tls: PostgresClient.Configuration.TLS =
+            switch url.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        return PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: tls)
+    }
+
+    /// A connection's failure as the person starting the server can act on it.
+    static func explain(_ error: any Error, url: DatabaseURL) -> MienError {
+        if let error = error as? MienError { return error }
+        guard let psql = error as? PSQLError else {
+            return MienError(.deviceUnavailable, "cannot reach the database", input: "\(url)", cause: "\(error)")
+        }
+        let state = psql.serverInfo?[.sqlState]
+        let cause = describe(psql)
+        switch (psql.code, state) {
+        case (.server, "28P01"), (.authMechanismRequiresPassword, _), (.saslError, _):
+            return MienError(.invalidArgument, "the database refused user \(url.user)'s password", input: "\(url)")
+        case (.server, "28000"):
+            return MienError(
+                .invalidArgument, "the database does not let user \(url.user) in (pg_hba.conf)", input: "\(url)",
+                cause: cause)
+        case (.server, "3D000"):
+            return MienError(.invalidArgument, "the server has no database \(url.database)", input: "\(url)")
+        case (.sslUnsupported, _):
+            return MienError(
+                .invalidArgument, "the database does not offer TLS, which sslmode=require asks for", input: "\(url)")
+        case (.server, _):
+            return MienError(.invalidArgument, "the database refused the connection", input: "\(url)", cause: cause)
+        default:
+            return MienError(
+                .deviceUnavailable, "no PostgreSQL server answers there", input: "\(url)", cause: cause)
+        }
+    }
+
+    /// PostgreSQL's own message (`PSQLError`'s description hides it on purpose, for logs that may be public).
+    static func describe(_ error: any Error) -> String {
+        guard let psql = error as? PSQLError else { return "\(error)" }
+        if let message = psql.serverInfo?[.message] {
+            return "\(message) (SQLSTATE \(psql.serverInfo?[.sqlState] ?? "?"))"
+        }
+        if let underlying = psql.underlying { return "\(psql.code): \(underlying)" }
+        return "\(psql.code)"
+    }
+}

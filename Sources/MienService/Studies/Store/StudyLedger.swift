@@ -1,0 +1,37 @@
+import Foundation
+import Mien
+
+/// What every server of one study shares, as its store keeps it: the participants' sessions (each with its token's
+/// digest), the counts of those who never became participants, the consents refused for an ID, and the next
+/// participant's number.
+///
+/// A server changes it only inside its store's transaction (`StudyStore.transact`), so consent uniqueness, group
+/// balance, the cap and completion codes are decided on the ledger as it stands, whichever server decides.
+struct StudyLedger: Sendable, Equatable {
+    var sessions: [String: ParticipantSession] = [:]
+    /// Those who never became participants (declined, study full).
+    var counts = FieldworkCounts()
+    /// Consents refused for an ID that cannot take part, by why (for the researcher).
+    var refusedIDs: [String: Int] = [:]
+    /// The next participant's number.
+    var nextNumber = 1
+    /// Bumped by the store at every kept change (dashboards recompute when it moved; a database store also tells
+    /// from it whether what a server holds is current).
+    var generation = 0
+
+    /// Token digest to participant ID (`reindex()` keeps it current).
+    private(set) var tokens: [String: String] = [:]
+
+    /// Rebuilds `tokens` from the sessions (the store calls it after each change).
+    mutating func reindex() {
+        tokens = Dictionary(
+            sessions.values.map { ($0.tokenDigest, $0.participant) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What changed from `old` to this ledger: sessions written (new or different) and removed.
+    func changes(from old: StudyLedger) -> (written: [ParticipantSession], removed: [String]) {
+        let written = sessions.values.filter { old.sessions[$0.participant] != $0 }.sorted { $0.number < $1.number }
+        let removed = old.sessions.keys.filter { sessions[$0] == nil }.sorted()
+        return (written, removed)
+    }
+}

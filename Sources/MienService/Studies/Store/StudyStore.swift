@@ -1,0 +1,39 @@
+import Foundation
+import Mien
+
+/// Where a study's shared state lives: its folder (one server, the embedded default) or a database that several
+/// servers share.
+///
+/// Every change goes through `transact`: the store gives the ledger as it stands, the change decides on it (and may
+/// refuse by throwing), and the store keeps what changed before it returns, as one transaction. A server never
+/// decides on a ledger another server may have changed since.
+protocol StudyStore: Sendable {
+    /// The store as it is named in logs and errors (a database's URL without its password).
+    var description: String { get }
+
+    /// The ledger as this server last saw it (reads for pages and dashboards; a decision goes through `transact`).
+    func current() -> StudyLedger
+
+    /// Brings `current()` up to what other servers changed (nothing to do for a store only this server writes).
+    /// - Throws: `StudyStoreFailure` when the store cannot be read.
+    func refresh() async throws
+
+    /// Runs `change` on the ledger as it stands and keeps what it changed, all or nothing.
+    /// - Returns: what `change` returned.
+    /// - Throws: what `change` throws (nothing kept), or `StudyStoreFailure` when the change cannot be kept.
+    func transact<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) throws -> Result) async throws
+        -> Result
+
+    /// Runs `change` on the ledger as it stands and keeps it in this server's view even when the store cannot keep
+    /// it: a change that takes something away (left, not saved), so the server never acts on a state the
+    /// participant no longer has.
+    /// - Returns: what `change` returned, and why the store could not keep it (for the log), if it could not.
+    func apply<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) -> Result) async
+        -> (result: Result, failure: StudyStoreFailure?)
+}
+
+/// A change the store could not keep (a folder that cannot be written, a database that cannot be reached), with the
+/// cause for the log; a participant is told only that the server cannot save now.
+struct StudyStoreFailure: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,163 @@
+package import Foundation
+
+/// A PostgreSQL server of a test's own, from Debian's `postgresql` package: a cluster made by `initdb` in a
+/// temporary folder (a password for its one user, scram-sha-256), started by `pg_ctl` on a free loopback port,
+/// stopped by its PID (`stop()`, or when the test's process ends).
+///
+/// Run as root (CI), the server runs as the `postgres` user the package made (PostgreSQL refuses root).
+package final class PostgresServer: Sendable {
+    package let folder: URL
+    package let port: Int
+    package let pid: Int32
+    package let user = "mien"
+    package let password: String
+
+    /// `postgres://mien:PASSWORD@127.0.0.1:PORT/postgres?sslmode=disable`, or with `password` given instead.
+    package func url(password: String? = nil, database: String = "postgres") -> String {
+        "postgres://\(user):\(password ?? self.password)@127.0.0.1:\(port)/\(database)?sslmode=disable"
+    }
+
+    private init(folder: URL, port: Int, pid: Int32, password: String) {
+        self.folder = folder
+        self.port = port
+        self.pid = pid
+        self.password = password
+    }
+
+    package struct Unavailable: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// - Throws: `Unavailable` naming what is missing (PostgreSQL's programs: `make test` installs them) or what
+    ///   failed, with the server's log.
+    package static func start() throws -> PostgresServer {
+        guard let bin = binaries() else {
+            throw Unavailable(
+                description: "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql-15)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-pg-\(UUID().uuidString)")
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let passwordFile = folder.appendingPathComponent("password")
+        try Data(password.utf8).write(to: passwordFile)
+        let asRoot = getuid() == 0
+        if asRoot { try run("/bin/chown", ["-R", "postgres:postgres", folder.path], as: nil) }
+        try run(
+            "\(bin)/initdb",
+            [
+                "-D", data.path, "-U", "mien", "--auth=scram-sha-256", "--pwfile=\(passwordFile.path)", "-E", "UTF8",
+                "--no-sync",
+            ], as: asRoot ? "postgres" : nil)
+        let port = try freePort()
+        let log = folder.appendingPathComponent("server.log")
+        try run(
+            "\(bin)/pg_ctl",
+            [
+                "-D", data.path, "-l", log.path, "-w", "-t", "30", "-o",
+                "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+            ], as: asRoot ? "postgres" : nil)
+        let pidText = (try? String(contentsOf: data.appendingPathComponent("postmaster.pid"), encoding: .utf8)) ?? ""
+        guard let pid = pidText.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw Unavailable(description: "PostgreSQL started without a postmaster.pid: \(tail(log))")
+        }
+        // Should this process die without stop() (a test killed, a CI timeout), the server follows it.
+        try spawnWatchdog(
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -INT \(pid) 2>/dev/null; rm -rf '\(folder.path)'"
+        )
+        return PostgresServer(folder: folder, port: port, pid: pid, password: password)
+    }
+
+    private static func spawnWatchdog(_ script: String) throws {
+        let argv = ["/bin/sh", "-c", script]
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0)
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            throw Unavailable(description: "the server's watchdog cannot start: \(String(cString: strerror(spawned)))")
+        }
+    }
+
+    /// Stops the server by its PID (a fast shutdown: SIGINT), waits for it to end, and removes its folder.
+    package func stop() {
+        kill(pid, SIGINT)
+        for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
+        if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Stops the server hard (SIGKILL), as a database lost to a crash; `restart()` brings it back.
+    package func kill9() {
+        kill(pid, SIGKILL)
+        for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
+    }
+
+    private static func binaries() -> String? {
+        let candidates =
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed()
+            .map { "/usr/lib/postgresql/\($0)/bin" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl") }
+    }
+
+    /// Runs a program to its end, its output in a file.
+    ///
+    /// Not a pipe: the server pg_ctl starts inherits it and would hold a pipe open for its lifetime. `posix_spawn` and `waitpid`, not Foundation's `Process`, whose
+    /// `waitUntilExit` was seen never to return for `runuser … pg_ctl start` (the child left defunct).
+    private static func run(_ program: String, _ arguments: [String], as user: String?) throws {
+        let argv = (user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]) + arguments
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mien-pg-\(UUID().uuidString).out"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            throw Unavailable(description: "\(argv[0]) cannot be started: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Unavailable(description: "\(argv.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+    }
+
+    private static func tail(_ log: URL) -> String {
+        String(((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(2000))
+    }
+
+    /// A loopback port nothing listens on (bound and released; the server takes it a moment later).
+    private static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Unavailable(description: "no socket for a free port") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(socket, socketAddress, length) == 0 && getsockname(socket, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { throw Unavailable(description: "no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

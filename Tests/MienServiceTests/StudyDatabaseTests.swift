@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Mien
+import MienTesting
+import PostgresNIO
+import Testing
+
+@testable import MienService
+
+/// Studies in PostgreSQL: URLs, the errors at start, migrations, and two servers deciding on one study at once.
+@Suite("studies in PostgreSQL", .serialized)
+struct StudyDatabaseTests {
+    static let logger = Logger(label: "mien.test.database")
+
+    @Test func urls_parseTheirParts_andNeverShowThePassword() throws {
+        let url = try DatabaseURL("postgres://mien:s%40cret@db.example.org:6543/panel?sslmode=require")
+        #expect(url.user == "mien" && url.password == "s@cret" && url.host == "db.example.org")
+        #expect(url.port == 6543 && url.database == "panel" && url.tls == .require)
+        #expect(url.description == "postgres://mien:***@db.example.org:6543/panel?sslmode=require")
+        let socket = try DatabaseURL("postgresql://mien@/panel?host=/run/postgresql", environment: ["PGPASSWORD": "x"])
+        #expect(socket.socketFolder == "/run/postgresql" && socket.password == "x" && socket.port == 5432)
+        for bad in [
+            "postgres://mien:hunter2@db/", "postgres://:hunter2@db/panel", "mysql://mien:hunter2@db/panel",
+            "postgres://mien:hunter2@db/panel?sslmode=maybe", "postgres://mien:hunter2@db:99999/panel",
+            "postgres://mien:hunter2@db/panel?user=x",
+        ] {
+            #expect {
+                try DatabaseURL(bad)
+            } throws: { error in
+                let error = error as? MienError
+                return error?.code == .invalidArgument && error?.description.contains("hunter2") == false
+            }
+        }
+    }
+
+    @Test func opening_namesEachCause_andMigratesOnce() async throws {
+        let server = try PostgresServer.start()
+        defer { server.stop() }
+        func refusal(_ url: String, _ words: String) async {
+            await #expect {
+                try await StudyDatabase.open(try DatabaseURL(url), logger: Self.logger).close()
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains(words) && !text.contains("wrong-password")
+                    && !text.contains(server.password)
+            }
+        }
+        await refusal(server.url(password: "wrong-password"), "refused user mien's password")
+        await refusal(server.url(database: "nosuch"), "has no database nosuch")
+        await refusal("postgres://mien:x@127.0.0.1:1/postgres?sslmode=disable", "no PostgreSQL server answers there")
+        // Twice at once: one migration.
+        async let first = StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger)
+        async let second = StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger)
+        let (one, two) = try await (first, second)
+        defer { two.close() }
+        let versions = try await one.transaction { connection in
+            var versions: [Int] = []
+            for try await version in try await connection.query(
+                "SELECT version FROM mien_schema ORDER BY version", logger: Self.logger
+            ).decode(Int.self) {
+                versions.append(version)
+            }
+            // A newer Mien's schema, for the next open.
+            try await connection.query("INSERT INTO mien_schema (version) VALUES (99)", logger: Self.logger)
+            return versions
+        }
+        one.close()
+        #expect(versions == Array(1...StudyDatabase.schemaVersion))
+        await refusal(server.url(), "schema is version 99, written by a newer Mien")
+    }
+
+    @Test func twoServers_decideOnOneStudy_underABurst() async throws {
+        let server = try PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies(maximum: 30)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger),
+        ]
+        defer { for database in databases { database.close() } }
+        var servers: [CollectedStudy] = []
+        for database in databases { servers.append(try await CollectedStudy(folder: folder, database: database)) }
+        let (a, b) = (servers[0], servers[1])
+        // 40 consents at once, spread over the two servers; p1 consents on both at the same moment.
+        let admissions = try await withThrowingTaskGroup(of: CollectedStudy.Admission.self) { group in
+            for index in 1...40 {
+                group.addTask {
+                    try await (index.isMultiple(of: 2) ? a : b).admit(participant: "p\(index)", group: nil)
+                }
+            }
+            group.addTask { try await a.admit(participant: "p1", group: nil) }
+            var all: [CollectedStudy.Admission] = []
+            for try await admission in group { all.append(admission) }
+            return all
+        }
+        #expect(admissions.count == 41)
+        try await a.store.refresh()
+        let sessions = a.sessions
+        #expect(sessions.count == 40, "one session per ID")
+        #expect(Set(sessions.map(\.number)) == Set(1...40), "numbers unique, none skipped")
+        let groups = Dictionary(grouping: sessions, by: { $0.group ?? "" }).mapValues(\.count)
+        #expect(groups == ["A": 20, "B": 20], "split exactly: every consent decided on the other's")
+        // A token issued by one server is known to the other (the last one issued for p1 is the valid one).
+        let p2 = try #require(admissions.first { $0.participant == "p2" })
+        #expect(try await b.participant(token: p2.token) == "p2")
+        // All 40 try to start watching at once: the cap (30) holds across servers.
+        let started = await withTaskGroup(of: Bool.self) { group in
+            for index in 2...40 {
+                group.addTask {
+                    let socket = StudyCollectionTests.socket("first")
+                    do {
+                        _ = try await (index.isMultiple(of: 3) ? a : b).beginStimulus(
+                            "p\(index)", stimulus: "first", socket: socket)
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            var count = 0
+            for await began in group where began { count += 1 }
+            return count
+        }
+        #expect(started == 30)
+        try await b.store.refresh()
+        #expect(b.sessions.filter { $0.reasonCode == .studyFull }.count == 9)
+        // Erasure on one server is gone on the other.
+        #expect(try await a.delete("p40"))
+        try await b.store.refresh()
+        #expect(b.session("p40") == nil && b.sessions.count == 39)
+    }
+
+    @Test func aServerWithOtherSettings_isRefused_andAGoneDatabaseFailsAChangeInTime() async throws {
+        let server = try PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let other = try StudyCollectionTests.studies(groups: ["A", "B", "C"])
+        defer { try? FileManager.default.removeItem(at: other) }
+        let database = try await StudyDatabase.open(
+            try DatabaseURL(server.url()), logger: Self.logger, deadline: .seconds(3))
+        defer { database.close() }
+        let study = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: database)
+        await #expect {
+            try await CollectedStudy(folder: other.appendingPathComponent("ad"), database: database)
+        } throws: { error in
+            (error as? MienError)?.message.contains("settings differ") == true
+        }
+        _ = try await study.admit(participant: "p1", group: nil)
+        // The database goes away: a change fails (503, nothing kept), within the deadline, never hangs.
+        server.kill9()
+        let clock = ContinuousClock()
+        let began = clock.now
+        await StudyCollectionTests.refusal(.serviceUnavailable, code: "notSaved") {
+            _ = try await study.admit(participant: "p2", group: nil)
+        }
+        #expect(clock.now - began < .seconds(8))
+        #expect(study.session("p2") == nil && study.session("p1") != nil)
+    }
+}
