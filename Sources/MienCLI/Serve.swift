@@ -36,6 +36,11 @@ struct Serve: ParsableCommand {
             "Serve every study folder (mien study init) under this folder: participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token)."
     )
     var studies: String?
+    @Option(
+        help:
+            "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders)."
+    )
+    var store: String?
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -45,7 +50,11 @@ struct Serve: ParsableCommand {
         var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
-            studiesFolder: studies, analysisFramesPerSecond: analysisRate)
+            studiesFolder: studies,
+            studiesStore: store
+                ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap {
+                    $0.isEmpty ? nil : $0
+                }, analysisFramesPerSecond: analysisRate)
         options.generator = MienVersion.string
         return options
     }
@@ -61,13 +70,6 @@ struct Serve: ParsableCommand {
     func run() throws {
         let options = try options()
         let models = try CommandModels.load()
-        let service: MienService
-        do {
-            service = try MienService(options: options, models: models)
-        } catch {
-            Diagnostics.report(error)
-            throw ExitCode.failure
-        }
         let host = options.host
         let outcome = Locked<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -86,7 +88,17 @@ struct Serve: ParsableCommand {
             return source
         }
         // The command line is synchronous; the service runs on Swift's concurrency pool until a signal.
+        let startup = Locked<(any Error)?>(nil)
         Task {
+            let service: MienService
+            do {
+                // Connecting to a studies store is the one part that waits on the network.
+                service = try await MienService.open(options: options, models: models)
+            } catch {
+                startup.withLock { $0 = error }
+                done.signal()
+                return
+            }
             do {
                 try await service.run(shutdownGrace: .seconds(Self.shutdownGrace)) { port in
                     Console.error("mien serve: listening on http://\(host):\(port)/\n")
@@ -103,6 +115,10 @@ struct Serve: ParsableCommand {
         }
         done.wait()
         for deadline in deadlines { deadline.cancel() }
+        if let error = startup.withLock({ $0 }) {
+            Diagnostics.report(error)
+            throw ExitCode.failure
+        }
         if let error = outcome.withLock({ $0 }) {
             Console.error("mien serve: \(error)\n")
             throw ExitCode.failure

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienService
 
 /// `mien study init`: a study folder to collect a panel from a link (`mien serve --studies`).
 ///
@@ -77,6 +78,12 @@ struct StudyInit: ParsableCommand {
 
     @Flag(help: "Refuse consent without the participant ID a panel's link carries.")
     var requireId = false
+
+    @Option(
+        help:
+            "Also register the study in this PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DATABASE; default: $MIEN_STUDIES_URL), for mien serve --store: a server whose copy of the folder differs is refused."
+    )
+    var store: String?
 
     @Option(help: "Consents one address may make at once (then --consents-per-minute; past it, HTTP 429).")
     var consentBurst = CollectionSettings.Fieldwork().consentBurst
@@ -204,6 +211,15 @@ struct StudyInit: ParsableCommand {
             Diagnostics.report(MienError(.ioFailure, "cannot write the study folder: \(error)", input: study.url.path))
             throw ExitStatus.inputFailed
         }
+        let store = store ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let store {
+            do {
+                try MienService.registerStudy(folder: study.url, store: store)
+            } catch {
+                Diagnostics.report(error)
+                throw ExitStatus.inputFailed
+            }
+        }
         if contact == nil {
             Console.error(
                 "mien study init: warning: no --contact: consent.md and STORED.md say [CONTACT: ...]; participants must be able to reach you to have their data deleted (edit both, and settings.json's researcher.contact)\n"
@@ -215,7 +231,7 @@ struct StudyInit: ParsableCommand {
             study \(study.url.lastPathComponent): \(settings.stimuli.count) stimul\(settings.stimuli.count == 1 ? "us" : "i") (\(String(format: "%.1f", total)) s), \
             \(settings.groups.isEmpty ? "one group" : "groups \(settings.groups.joined(separator: ", "))"), \(settings.order.rawValue) order, \
             \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s
-            serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token TOKEN
+            serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token TOKEN\(store == nil ? "" : " --store URL")
             the link:  http://HOST:PORT/studies/\(study.url.lastPathComponent)/?participant=ID\(settings.groups.isEmpty ? "" : "[&group=\(settings.groups[0])]")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)

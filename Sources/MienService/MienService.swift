@@ -1,9 +1,10 @@
-import Foundation
+public import Foundation
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 public import Mien
+import MienCore
 import NIOCore
 import NIOWebSocket
 import Prometheus
@@ -32,8 +33,64 @@ public struct MienService: Sendable {
     let pictures: DetectorPool
     let studies: StudyDesk?
 
-    /// - Throws: `.ioFailure` naming the jobs folder when it cannot be created.
+    /// A service whose studies (if any) keep their sessions in their folders.
+    /// - Throws: `.ioFailure` naming the jobs folder when it cannot be created; `.invalidOptions` for options
+    ///   with a studies store (`open(options:models:metrics:)` connects to it).
     public init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics()) throws {
+        guard options.studiesStore == nil else {
+            throw MienError(.invalidOptions, "a service with a studies store is made by MienService.open")
+        }
+        let budget = AnalysisBudget(framesPerSecond: options.analysisFramesPerSecond)
+        try self.init(
+            options: options, models: models, metrics: metrics,
+            studies: try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0), budget: budget) })
+    }
+
+    /// A service, connected to its studies' store first when `options` name one (`studiesStore`).
+    /// - Throws: as `init`, and `MienError` naming the database (without its password) when it cannot be
+    ///   reached, refuses the user, or holds a newer Mien's schema.
+    public static func open(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics = ServiceMetrics())
+        async throws -> MienService
+    {
+        guard let store = options.studiesStore, let folder = options.studiesFolder else {
+            return try MienService(options: options, models: models, metrics: metrics)
+        }
+        let budget = AnalysisBudget(framesPerSecond: options.analysisFramesPerSecond)
+        let database = try await StudyDatabase.open(try DatabaseURL(store), logger: CollectedStudy.logger)
+        do {
+            let desk = try await StudyDesk(parent: URL(fileURLWithPath: folder), database: database, budget: budget)
+            return try MienService(options: options, models: models, metrics: metrics, studies: desk)
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+
+    /// Registers the study folder `folder` (`mien study init`) in the PostgreSQL database `store`.
+    ///
+    /// Servers with `--store` share it, and a server whose copy of the folder differs is refused. Blocks until done.
+    /// - Throws: `MienError` naming the folder or the database (without its password); `.invalidArgument` when the
+    ///   database already holds a study of that name with other settings.
+    public static func registerStudy(folder: URL, store: String) throws {
+        let url = try DatabaseURL(store)
+        let settings = try CollectionSettings.read(folder: folder)
+        let outcome = Locked<Result<Void, any Error>>(.success(()))
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let database = try await StudyDatabase.open(url, logger: CollectedStudy.logger)
+                defer { database.close() }
+                _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        try outcome.withLock { $0 }.get()
+    }
+
+    private init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics, studies: StudyDesk?) throws {
         self.options = options
         self.models = models
         self.metrics = metrics
@@ -42,8 +99,7 @@ public struct MienService: Sendable {
         jobs = try JobQueue(
             folder: URL(fileURLWithPath: options.jobsFolder), models: models, maximumJobs: options.maximumJobs,
             metrics: metrics, generator: options.generator)
-        let budget = AnalysisBudget(framesPerSecond: options.analysisFramesPerSecond)
-        studies = try options.studiesFolder.map { try StudyDesk(parent: URL(fileURLWithPath: $0), budget: budget) }
+        self.studies = studies
     }
 
     /// The routes, grouped by resource, behind the error, access and method middleware.

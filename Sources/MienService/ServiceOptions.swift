@@ -49,6 +49,12 @@ public struct ServiceOptions: Sendable, Equatable {
     /// write with their own; the dashboards need the service token.
     public var studiesFolder: String?
 
+    /// A PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`) for the studies' sessions; nil: their folders.
+    ///
+    /// The sessions, tokens and counts live there, shared by every server given the same URL (each serves its own
+    /// copy of `studiesFolder`). Set with `mien serve --store` or `MIEN_STUDIES_URL`; its password is never printed.
+    public var studiesStore: String?
+
     /// Frames per second this machine analyses with every metric, shared by the studies' sockets (default:
     /// `framesPerSecondPerCore` times the cores): participants are asked for lower frame rates, down to their
     /// study's floor, before anyone waits in the queue.
@@ -65,14 +71,15 @@ public struct ServiceOptions: Sendable, Equatable {
     public static let defaultPort = 8080
 
     /// - Throws: `.invalidOptions` for a port outside 0...65535, an empty token, a non-loopback `host`
-    ///   without a token, or a limit that is not positive.
+    ///   without a token, a limit that is not positive, or a store without a studies folder; `.invalidArgument` for
+    ///   a store that is not a PostgreSQL URL (shown without its password).
     public init(
         host: String = ServiceOptions.defaultHost, port: Int = ServiceOptions.defaultPort, token: String? = nil,
         maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
         maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
-        studiesFolder: String? = nil, analysisFramesPerSecond: Double? = nil
+        studiesFolder: String? = nil, studiesStore: String? = nil, analysisFramesPerSecond: Double? = nil
     ) throws {
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
@@ -107,7 +114,14 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumJobs = maximumJobs
         self.jobsFolder =
             jobsFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("mien-jobs").path
+        if let studiesStore {
+            guard studiesFolder != nil else {
+                throw MienError(.invalidOptions, "a studies store needs the study folders it serves (--studies)")
+            }
+            _ = try DatabaseURL(studiesStore)
+        }
         self.studiesFolder = studiesFolder
+        self.studiesStore = studiesStore
         self.analysisFramesPerSecond =
             analysisFramesPerSecond ?? Self.framesPerSecondPerCore
             * Double(ProcessInfo.processInfo.activeProcessorCount)

@@ -1,9 +1,12 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Logging
 import Mien
 import MienTesting
+import NIOCore
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import MienService
@@ -159,5 +162,51 @@ struct StudyDatabaseTests {
         }
         #expect(clock.now - began < .seconds(8))
         #expect(study.session("p2") == nil && study.session("p1") != nil)
+    }
+
+    @Test func twoServices_withOneStore_shareParticipants_overHTTP() async throws {
+        let server = try PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // Each server has its own copy of the study folder, as replicas do.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: parent, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        #expect(throws: MienError.self) {
+            try ServiceOptions(port: 0, studiesFolder: parent.path, studiesStore: "postgres://nobody@/")
+        }
+        try MienService.registerStudy(folder: parent.appendingPathComponent("ad"), store: server.url())
+        let services = [
+            try await MienService.open(
+                options: ServiceOptions(port: 0, studiesFolder: parent.path, studiesStore: server.url()),
+                models: ModelStore()),
+            try await MienService.open(
+                options: ServiceOptions(port: 0, studiesFolder: copy.path, studiesStore: server.url()),
+                models: ModelStore()),
+        ]
+        defer { for service in services { service.studies?.database?.close() } }
+        let token = Mutex("")
+        try await services[0].application().test(.router) { client in
+            try await client.execute(
+                uri: "/studies/ad/sessions", method: .post,
+                body: ByteBuffer(string: #"{"agreed":true,"participant":"p1"}"#)
+            ) { response in
+                #expect(response.status == .created)
+                token.withLock { $0 = StudyRouteTests.json(response.body)["token"] as? String ?? "" }
+            }
+        }
+        let issued = token.withLock { $0 }
+        try await services[1].application().test(.router) { client in
+            // The other server knows the token, and the ID: a second consent with it is the same participant.
+            try await client.execute(
+                uri: "/studies/ad/resume", method: .post, headers: [.authorization: "Bearer \(issued)"]
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(StudyRouteTests.json(response.body)["participant"] as? String == "p1")
+            }
+        }
+        let other = try #require(services[1].studies?.studies["ad"])
+        #expect(other.sessions.map(\.participant) == ["p1"] && other.sessions.first?.number == 1)
     }
 }

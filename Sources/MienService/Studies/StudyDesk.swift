@@ -18,49 +18,93 @@ final class StudyDesk: Sendable {
     let dashboards: DashboardCache
     let budget: AnalysisBudget
     let consents = ConsentLimiter()
+    /// The database the studies' sessions live in, when not their folders.
+    let database: StudyDatabase?
     /// Set when the server begins to shut down: no socket is opened, queued pages are told it restarts.
     private let stoppingFlag = Atomic<Bool>(false)
 
+    /// Serves the study folders under `parent`, each keeping its sessions in its folder.
     /// - Throws: `.notFound` when `parent` is not a folder.
-    init(
+    convenience init(
         parent: URL, budget: AnalysisBudget, logger: Logger = CollectedStudy.logger,
         clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
+        var studies: [String: CollectedStudy] = [:]
+        var refused: [String: String] = [:]
+        for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
+            do {
+                studies[name] = try CollectedStudy(folder: folder, clock: clock)
+            } catch {
+                refused[name] = (error as? MienError)?.description ?? "\(error)"
+            }
+        }
+        self.init(parent: parent, budget: budget, studies: studies, refused: refused, database: nil, logger: logger)
+    }
+
+    /// Serves the study folders under `parent` (this server's copy of each), their sessions in `database`,
+    /// shared with every server given the same database.
+    /// - Throws: `.notFound` when `parent` is not a folder.
+    convenience init(
+        parent: URL, database: StudyDatabase, budget: AnalysisBudget, logger: Logger = CollectedStudy.logger,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) async throws {
+        var studies: [String: CollectedStudy] = [:]
+        var refused: [String: String] = [:]
+        for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
+            do {
+                studies[name] = try await CollectedStudy(folder: folder, database: database, clock: clock)
+            } catch {
+                refused[name] = (error as? MienError)?.description ?? "\(error)"
+            }
+        }
+        self.init(
+            parent: parent, budget: budget, studies: studies, refused: refused, database: database, logger: logger)
+    }
+
+    private init(
+        parent: URL, budget: AnalysisBudget, studies: [String: CollectedStudy], refused: [String: String],
+        database: StudyDatabase?, logger: Logger
+    ) {
         self.parent = parent
         self.budget = budget
+        self.studies = studies
+        self.refused = refused
+        self.database = database
+        dashboards = DashboardCache()
+        for name in studies.keys.sorted() {
+            guard let study = studies[name] else { continue }
+            let counts = study.sessions.reduce(into: [String: Int]()) { $0[$1.state.rawValue, default: 0] += 1 }
+            logger.info(
+                "study \(name) served from \(study.store.description): \(counts.isEmpty ? "no participant yet" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))"
+            )
+        }
+        for (name, why) in refused.sorted(by: { $0.key < $1.key }) {
+            logger.error("study \(name) is not served: \(why)")
+        }
+    }
+
+    /// The study folders under `parent` by name; a folder whose name cannot be a study's is refused.
+    private static func studyFolders(_ parent: URL, refused: inout [String: String]) throws -> [(String, URL)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
             throw MienError(.notFound, "--studies: not a folder", input: parent.path)
         }
-        var studies: [String: CollectedStudy] = [:]
-        var refused: [String: String] = [:]
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: parent.path)
         } catch {
             throw MienError(.ioFailure, "--studies: the folder cannot be listed (\(error))", input: parent.path)
         }
+        var folders: [(String, URL)] = []
         for name in names.sorted() where CollectionFolder.isCollected(parent.appendingPathComponent(name)) {
             guard CollectionSettings.isName(name) else {
                 refused[name] = "a study's folder name is 1-64 letters, digits, '_' or '-'"
                 continue
             }
-            do {
-                let study = try CollectedStudy(folder: parent.appendingPathComponent(name), clock: clock)
-                studies[name] = study
-                let counts = study.sessions.reduce(into: [String: Int]()) { $0[$1.state.rawValue, default: 0] += 1 }
-                logger.info(
-                    "study \(name) served: \(counts.isEmpty ? "no participant yet" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))"
-                )
-            } catch {
-                refused[name] = (error as? MienError)?.description ?? "\(error)"
-                logger.error("study \(name) is not served: \(refused[name] ?? "")")
-            }
+            folders.append((name, parent.appendingPathComponent(name)))
         }
-        self.studies = studies
-        self.refused = refused
-        dashboards = DashboardCache()
+        return folders
     }
 
     /// The study of that name.
@@ -102,5 +146,6 @@ struct StudiesShutdown: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await desk.stop(grace: grace)
+        desk.database?.close()
     }
 }
