@@ -172,6 +172,9 @@ public struct MienService: Sendable {
         ]
         // Last, so it shuts down first (the group goes in reverse order): study pages are told the server
         // restarts, and what they measured is recorded, while their sockets are still open.
+        if let studies, let database = studies.database {
+            services.append(StudiesUpkeep(desk: studies, database: database))
+        }
         if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6)) }
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -15,6 +15,8 @@ import Testing
 @Suite("studies in PostgreSQL", .serialized)
 struct StudyDatabaseTests {
     static let logger = Logger(label: "mien.test.database")
+    /// The socket of the take-over test, which its own close closure names.
+    static let socketID = Mutex(UUID())
 
     @Test func urls_parseTheirParts_andNeverShowThePassword() throws {
         let url = try DatabaseURL("postgres://mien:s%40cret@db.example.org:6543/panel?sslmode=require")
@@ -208,5 +210,66 @@ struct StudyDatabaseTests {
         }
         let other = try #require(services[1].studies?.studies["ad"])
         #expect(other.sessions.map(\.participant) == ["p1"] && other.sessions.first?.number == 1)
+    }
+
+    @Test func aPageBackThroughAnotherServer_takesItsSocketOver_andAStoppedServersParticipantsAreReleased()
+        async throws
+    {
+        let server = try PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        // A lease of 2 s (20 s in service), so the test waits little.
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger, lease: .seconds(2)),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Self.logger, lease: .seconds(2)),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder, database: databases[0])
+        let b = try await CollectedStudy(folder: folder, database: databases[1])
+        for id in ["p1", "p2"] { _ = try await a.admit(participant: id, group: nil) }
+        // p1 watches through A; the socket records what it measured when it is closed, as a real one does.
+        let recorded = Completion()
+        let socket = CollectedStudy.OpenSocket(
+            kind: "first", opened: Date().addingTimeInterval(-10), progress: nil,
+            close: { end in
+                Task {
+                    let stimulus = a.settings.stimuli[0]
+                    await a.endStimulus(
+                        "p1", stimulus: stimulus, progress: StudyCollectionTests.measured(to: 1, ended: false),
+                        end: end, socket: Self.socketID.withLock { $0 })
+                    recorded.signal()
+                }
+            })
+        Self.socketID.withLock { $0 = socket.id }
+        _ = try await a.beginStimulus("p1", stimulus: "first", socket: socket)
+        await StudyCollectionTests.refusal(.conflict, code: "alreadyStreaming") {
+            _ = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        }
+        // The page reloads and comes back through B: B asks, A's upkeep closes its socket, B goes on.
+        async let takenOver: Void = b.takeOver("p1")
+        try await Task.sleep(for: .milliseconds(500))
+        await a.upkeep()
+        await takenOver
+        #expect(await recorded.wait(timeout: .seconds(5)))
+        _ = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        #expect(b.session("p1")?.state == .started)
+        // p2 watches through A, and A stops beating (killed): B's upkeep releases p2, marked incomplete.
+        _ = try await a.beginStimulus("p2", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        await b.upkeep()
+        try await b.store.refresh()
+        #expect(b.session("p2")?.state == .started, "A's heartbeat is still within the lease")
+        let clock = ContinuousClock()
+        let stopped = clock.now
+        while clock.now - stopped < .seconds(10), b.session("p2")?.state == .started {
+            try await databases[1].heartbeat()
+            await b.upkeep()
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let session = try #require(b.session("p2"))
+        #expect(session.state == .incomplete && session.reasonCode == .serverStopped)
+        #expect(clock.now - stopped < .seconds(5), "released within the lease and one upkeep")
+        #expect(b.store.current().holder(of: "p2") == nil)
     }
 }

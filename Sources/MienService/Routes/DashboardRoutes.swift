@@ -39,6 +39,8 @@ struct DashboardRoutes: RouteGroup {
         router.get("/studies/{name}/dashboard/{table}") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let table = try context.parameters.require("table")
+            // Every participant, whichever server they are on.
+            await study.refreshed()
             // The aggregation reads every participant's files: off the event loop.
             if table == "participants" { return JSONBody.response(try await BlockingWork.run { try rows(study) }) }
             if table == "fieldwork" { return JSONBody.response(await study.summary()) }

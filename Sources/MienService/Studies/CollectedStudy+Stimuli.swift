@@ -39,17 +39,22 @@ extension CollectedStudy {
         var redirect: String?
     }
 
-    /// Closes a socket the participant still has open (another page of theirs) and waits, a few seconds at most,
-    /// for it to record what it measured, so the new one starts from a settled session.
+    /// Closes a socket the participant still has open (another page of theirs, on this server or another) and
+    /// waits, a few seconds at most, for it to record what it measured, so the new one starts from a settled
+    /// session.
     func takeOver(_ id: String) async {
+        await takeOverHere(id)
+        await takeOverElsewhere(id)
+    }
+
+    private func takeOverHere(_ id: String) async {
         guard let socket = local.withLock({ $0.open[id] }) else { return }
         socket.close(.replaced)
         if !(await socket.done.wait(timeout: .seconds(10))) {
             Self.logger.error("study \(name): a participant's earlier socket did not close in 10 s; replaced anyway")
+            await release(id, socket.id)
         }
-        local.withLock { local in
-            if local.open[id]?.id == socket.id { local.open.removeValue(forKey: id) }
-        }
+        closed(id, socket.id)
     }
 
     /// Opens a participant's stimulus socket: the stimulus must be one of theirs, not yet watched and measured
@@ -82,7 +87,9 @@ extension CollectedStudy {
                     throw ServiceRefusal(
                         status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
                 }
-                guard local.withLock({ $0.open[id] }) == nil else { throw Self.alreadyStreaming }
+                guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
+                    throw Self.alreadyStreaming
+                }
                 guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
                     throw ServiceRefusal(
                         status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
@@ -121,6 +128,8 @@ extension CollectedStudy {
                 session.step = stimulus
                 session.lastSeen = Self.timestamp(now)
                 try open(id, socket)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
                 return session.attempts.filter { $0.stimulus == stimulus }.count + 1
             }
         }
@@ -153,11 +162,14 @@ extension CollectedStudy {
         var outcome = StimulusOutcome(
             stimulus: stimulus.name, coverage: progress.coverage, enough: enough, attemptsLeft: 0, screenedOut: false)
         closed(id, socket)
-        guard !aborted else { return outcome }
+        guard !aborted else {
+            await release(id, socket)
+            return outcome
+        }
         let now = Self.timestamp(clock())
         let attempts = settings.fieldwork.attemptsPerStimulus
         // Decides the attempts left, and whether this ends the participant's study (screened out).
-        let recorded = await recordDeciding(id) { session -> (left: Int, screenedOut: Bool) in
+        let recorded = await recordDeciding(id, releasing: socket) { session -> (left: Int, screenedOut: Bool) in
             var progress = progress
             progress.recordingOnset = session.stimuli[stimulus.name]?.recordingOnset
             session.stimuli[stimulus.name] = progress
@@ -220,14 +232,18 @@ extension CollectedStudy {
     func beginFraming(_ id: String, socket: OpenSocket) async throws {
         let now = Self.timestamp(clock())
         try await opening(id, socket) {
-            try await commit(id) { [self] session, _ in
+            try await commit(id) { [self] session, ledger in
                 guard session.state == .started else {
                     throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
                 }
-                guard local.withLock({ $0.open[id] }) == nil else { throw Self.alreadyStreaming }
+                guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
+                    throw Self.alreadyStreaming
+                }
                 if session.step == "consent" { session.step = "framing" }
                 session.lastSeen = now
                 try open(id, socket)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
             }
         }
     }
@@ -269,7 +285,7 @@ extension CollectedStudy {
     func framingEnded(_ id: String, socket: UUID, passed: Bool) async {
         closed(id, socket)
         let now = Self.timestamp(clock())
-        await record(id) { session in
+        await record(id, releasing: socket) { session in
             session.lastSeen = now
             if !passed { session.framingFailures += 1 }
         }

@@ -208,7 +208,10 @@ final class CollectedStudy: Sendable {
             return local.open.removeValue(forKey: id)
         }
         socket?.close(.erased)
-        let (removed, failure) = await store.apply { ledger in ledger.sessions.removeValue(forKey: id) != nil }
+        let (removed, failure) = await store.apply { ledger in
+            ledger.sockets.removeValue(forKey: id)
+            return ledger.sessions.removeValue(forKey: id) != nil
+        }
         if let failure {
             throw MienError(.ioFailure, "cannot delete the participant's data: \(failure)", input: "participant \(id)")
         }
@@ -278,20 +281,23 @@ final class CollectedStudy: Sendable {
     /// takes something away, and the participant must not be able to act on the state they had.
     /// - Returns: the session, nil for a participant deleted meanwhile.
     @discardableResult
-    func record(_ id: String, _ change: @escaping @Sendable (inout ParticipantSession) -> Void) async
-        -> ParticipantSession?
-    {
-        await recordDeciding(id) { change(&$0) }?.session
+    func record(
+        _ id: String, releasing socket: UUID? = nil, _ change: @escaping @Sendable (inout ParticipantSession) -> Void
+    ) async -> ParticipantSession? {
+        await recordDeciding(id, releasing: socket) { change(&$0) }?.session
     }
 
     /// `record`, for a change that also says what it decided.
+    /// - Parameter socket: the participant's socket that closed: no longer theirs (unless another took its place).
     func recordDeciding<Decision: Sendable>(
-        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession) -> Decision
+        _ id: String, releasing socket: UUID? = nil,
+        _ change: @escaping @Sendable (inout ParticipantSession) -> Decision
     ) async -> (session: ParticipantSession, decision: Decision)? {
         let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
             guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
             let decision = change(&session)
             ledger.sessions[id] = session
+            if let socket, ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
             return (session, decision)
         }
         if let failure {

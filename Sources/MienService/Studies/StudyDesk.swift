@@ -146,6 +146,28 @@ struct StudiesShutdown: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await desk.stop(grace: grace)
-        desk.database?.close()
+        await desk.database?.retire()
+    }
+}
+
+/// Every quarter of the database's lease, while the server runs: its heartbeat, then each study's upkeep.
+///
+/// Only with a database store (`CollectedStudy.upkeep`).
+struct StudiesUpkeep: Service {
+    let desk: StudyDesk
+    let database: StudyDatabase
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await database.heartbeat()
+                } catch {
+                    CollectedStudy.logger.error("studies: this server's heartbeat cannot be written: \(error)")
+                }
+                for study in desk.studies.values { await study.upkeep() }
+                do { try await Task.sleep(for: database.lease / 4) } catch { return }
+            }
+        }
     }
 }

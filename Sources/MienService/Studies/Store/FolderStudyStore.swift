@@ -27,6 +27,9 @@ final class FolderStudyStore: StudyStore {
 
     var description: String { folder.url.path }
 
+    /// One server owns a folder.
+    var server: String { "local" }
+
     func current() -> StudyLedger { view.withLock { $0 } }
 
     func refresh() {}

@@ -24,6 +24,8 @@ final class PostgresStudyStore: StudyStore {
 
     var description: String { "\(database.url) (study \(study))" }
 
+    var server: String { database.server }
+
     /// Opens a study in the database, registering it with `settings` the first time.
     /// - Throws: `MienError` `.invalidArgument` when the database holds the study with other settings (this
     ///   server's copy is the wrong one), or the database's failure.
@@ -131,16 +133,28 @@ final class PostgresStudyStore: StudyStore {
         }
         guard let row else { throw StudyStoreFailure(description: "the study \(study) is not in the database") }
         var ledger = current()
+        ledger.liveServers = try await database.liveServers(connection)
         if ledger.generation == row.generation { return ledger }
         let whole = row.removedAt > ledger.generation
-        if whole { ledger.sessions = [:] }
+        if whole {
+            ledger.sessions = [:]
+            ledger.sockets = [:]
+        }
         let since = whole ? -1 : ledger.generation
         let decoder = JSONDecoder()
-        for try await text in try await connection.query(
-            "SELECT session::text FROM mien_sessions WHERE study = \(study) AND generation > \(since)", logger: logger
-        ).decode(String.self) {
+        for try await (text, server, socket, replacedBy) in try await connection.query(
+            """
+            SELECT session::text, socket_server, socket_id, socket_replaced_by FROM mien_sessions
+            WHERE study = \(study) AND generation > \(since)
+            """, logger: logger
+        ).decode((String, String?, UUID?, String?).self) {
             let session = try decoder.decode(ParticipantSession.self, from: Data(text.utf8))
             ledger.sessions[session.participant] = session
+            ledger.sockets[session.participant] =
+                if let server, let socket { SocketHolder(server: server, socket: socket, replacedBy: replacedBy) } else
+                {
+                    nil
+                }
         }
         ledger.counts = try decoder.decode(FieldworkCounts.self, from: Data(row.counts.utf8))
         ledger.refusedIDs = try decoder.decode([String: Int].self, from: Data(row.refused.utf8))
@@ -157,14 +171,19 @@ final class PostgresStudyStore: StudyStore {
         let (written, removed) = new.changes(from: old)
         for session in written {
             let json = String(decoding: try encoder.encode(session), as: UTF8.self)
+            let holder = new.sockets[session.participant]
             try await connection.query(
                 """
-                INSERT INTO mien_sessions (study, participant, number, token_digest, state, generation, session)
+                INSERT INTO mien_sessions (study, participant, number, token_digest, state, generation, session,
+                    socket_server, socket_id, socket_replaced_by)
                 VALUES (\(study), \(session.participant), \(session.number), \(session.tokenDigest),
-                        \(session.state.rawValue), \(new.generation), \(json)::jsonb)
+                        \(session.state.rawValue), \(new.generation), \(json)::jsonb, \(holder?.server),
+                        \(holder?.socket), \(holder?.replacedBy))
                 ON CONFLICT (study, participant) DO UPDATE SET
                     number = excluded.number, token_digest = excluded.token_digest, state = excluded.state,
-                    generation = excluded.generation, session = excluded.session
+                    generation = excluded.generation, session = excluded.session,
+                    socket_server = excluded.socket_server, socket_id = excluded.socket_id,
+                    socket_replaced_by = excluded.socket_replaced_by
                 """, logger: logger)
         }
         if !removed.isEmpty {

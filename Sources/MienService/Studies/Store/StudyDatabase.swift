@@ -18,6 +18,11 @@ final class StudyDatabase: Sendable {
     let logger: Logger
     /// How long a transaction may take before it is given up.
     let deadline: Duration
+    /// This server, as socket holders and heartbeats name it.
+    let server = UUID().uuidString.lowercased()
+    /// A server without a heartbeat for this long is taken for gone: its participants' sockets are released
+    /// and they are marked incomplete (`heartbeat()` runs every quarter of it).
+    let lease: Duration
     private let running: Task<Void, Never>
 
     /// The schema's migrations, in order.
@@ -47,32 +52,43 @@ final class StudyDatabase: Sendable {
                 state text NOT NULL,
                 generation bigint NOT NULL,
                 session jsonb NOT NULL,
+                socket_server text,
+                socket_id uuid,
+                socket_replaced_by text,
                 PRIMARY KEY (study, participant),
                 UNIQUE (study, number),
                 UNIQUE (study, token_digest)
             )
             """,
             "CREATE INDEX mien_sessions_generation ON mien_sessions (study, generation)",
+            """
+            CREATE TABLE mien_servers (
+                id text PRIMARY KEY,
+                heartbeat timestamptz NOT NULL,
+                started timestamptz NOT NULL DEFAULT now()
+            )
+            """,
         ]
     ]
 
     /// The schema version this Mien writes.
     static var schemaVersion: Int { migrations.count }
 
-    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, deadline: Duration) {
+    private init(url: DatabaseURL, client: PostgresClient, logger: Logger, deadline: Duration, lease: Duration) {
         self.url = url
         self.client = client
         self.logger = logger
         self.deadline = deadline
+        self.lease = lease
         running = Task { await client.run() }
     }
 
     /// Connects, and migrates the schema to this Mien's version (several servers starting at once migrate once).
     /// - Throws: `MienError` naming the URL: `.invalidArgument` for a wrong user or password, a database that does
     ///   not exist, or a schema from a newer Mien; `.deviceUnavailable` for a server that does not answer.
-    static func open(_ url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(10)) async throws
-        -> StudyDatabase
-    {
+    static func open(
+        _ url: DatabaseURL, logger: Logger, deadline: Duration = .seconds(10), lease: Duration = .seconds(20)
+    ) async throws -> StudyDatabase {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
@@ -91,13 +107,56 @@ final class StudyDatabase: Sendable {
         configuration.options.connectTimeout = deadline
         configuration.options.maximumConnections = 8
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return StudyDatabase(url: url, client: client, logger: logger, deadline: deadline)
+        let database = StudyDatabase(url: url, client: client, logger: logger, deadline: deadline, lease: lease)
+        do {
+            try await database.heartbeat()
+        } catch {
+            database.close()
+            throw explain(error, url: url)
+        }
+        return database
+    }
+
+    /// Says this server is alive (every quarter of `lease`, and at start).
+    func heartbeat() async throws {
+        try await transaction { [server, logger] connection in
+            try await connection.query(
+                """
+                INSERT INTO mien_servers (id, heartbeat) VALUES (\(server), now())
+                ON CONFLICT (id) DO UPDATE SET heartbeat = now()
+                """, logger: logger)
+        }
+    }
+
+    /// The servers with a heartbeat within the lease (this one included once it has beaten).
+    func liveServers(_ connection: PostgresConnection) async throws -> Set<String> {
+        var servers: Set<String> = []
+        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        for try await id in try await connection.query(
+            "SELECT id FROM mien_servers WHERE heartbeat > now() - make_interval(secs => \(seconds))", logger: logger
+        ).decode(String.self) {
+            servers.insert(id)
+        }
+        return servers
+    }
+
+    /// Leaves: this server's row is removed (its sockets, recorded by then, hold nothing), and the pool stops.
+    func retire() async {
+        do {
+            try await transaction { [server, logger] connection in
+                try await connection.query("DELETE FROM mien_servers WHERE id = \(server)", logger: logger)
+            }
+        } catch {
+            logger.error("\(url): this server's heartbeat row cannot be removed (it expires by itself): \(error)")
+        }
+        close()
     }
 
     /// Stops the pool (its connections close).
     func close() { running.cancel() }
 
     /// Runs `work` in a transaction, given up after `deadline`.
+    @discardableResult
     /// - Throws: what `work` throws; `StudyStoreFailure` when the database fails or does not answer in time.
     func transaction<Result: Sendable>(
         _ work: @escaping @Sendable (PostgresConnection) async throws -> Result

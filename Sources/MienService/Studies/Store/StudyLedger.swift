@@ -15,6 +15,12 @@ struct StudyLedger: Sendable, Equatable {
     var refusedIDs: [String: Int] = [:]
     /// The next participant's number.
     var nextNumber = 1
+    /// Who holds each participant's open socket: one at a time, on whichever server.
+    var sockets: [String: SocketHolder] = [:]
+    /// The servers alive (a heartbeat within the lease) as the store read them for this change.
+    ///
+    /// Nil: this server only (a folder). Not stored.
+    var liveServers: Set<String>?
     /// Bumped by the store at every kept change (dashboards recompute when it moved; a database store also tells
     /// from it whether what a server holds is current).
     var generation = 0
@@ -28,10 +34,26 @@ struct StudyLedger: Sendable, Equatable {
             sessions.values.map { ($0.tokenDigest, $0.participant) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// What changed from `old` to this ledger: sessions written (new or different) and removed.
+    /// A participant's open socket, on a server that is alive.
+    func holder(of id: String) -> SocketHolder? {
+        guard let holder = sockets[id], liveServers?.contains(holder.server) ?? true else { return nil }
+        return holder
+    }
+
+    /// What changed from `old` to this ledger: sessions written (new, different, or another socket) and removed.
     func changes(from old: StudyLedger) -> (written: [ParticipantSession], removed: [String]) {
-        let written = sessions.values.filter { old.sessions[$0.participant] != $0 }.sorted { $0.number < $1.number }
+        let written = sessions.values.filter {
+            old.sessions[$0.participant] != $0 || old.sockets[$0.participant] != sockets[$0.participant]
+        }.sorted { $0.number < $1.number }
         let removed = old.sessions.keys.filter { sessions[$0] == nil }.sorted()
         return (written, removed)
     }
+}
+
+/// The server and socket a participant's frames go to, and the server that asked it to close (a page of theirs
+/// that came back through another server).
+struct SocketHolder: Sendable, Equatable, Codable {
+    var server: String
+    var socket: UUID
+    var replacedBy: String?
 }

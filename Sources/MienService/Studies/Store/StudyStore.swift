@@ -11,6 +11,9 @@ protocol StudyStore: Sendable {
     /// The store as it is named in logs and errors (a database's URL without its password).
     var description: String { get }
 
+    /// This server, as the ledger's socket holders name it.
+    var server: String { get }
+
     /// The ledger as this server last saw it (reads for pages and dashboards; a decision goes through `transact`).
     func current() -> StudyLedger
 

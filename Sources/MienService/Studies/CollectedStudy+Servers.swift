@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import Mien
+
+/// Several servers on one study (a database store): a participant's socket is held by one server at a time, a
+/// page that comes back through another server takes it over, and the participants of a server that stopped
+/// beating are released and marked incomplete by the others.
+extension CollectedStudy {
+    /// Asks the server holding the participant's socket, if another, to close it, and waits (10 s at most) until
+    /// it has recorded what it measured; after that the socket is taken anyway.
+    func takeOverElsewhere(_ id: String) async {
+        let here = store.server
+        do {
+            let asked = try await store.transact { ledger -> Bool in
+                guard var holder = ledger.holder(of: id), holder.server != here else { return false }
+                holder.replacedBy = here
+                ledger.sockets[id] = holder
+                return true
+            }
+            guard asked else { return }
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(10)
+            while clock.now < end {
+                try await Task.sleep(for: .milliseconds(200))
+                try await store.refresh()
+                if store.current().holder(of: id) == nil { return }
+            }
+            Self.logger.error("study \(name): a participant's socket on another server did not close in 10 s; taken")
+            _ = try await store.transact { $0.sockets.removeValue(forKey: id) }
+        } catch {
+            Self.logger.error("study \(name): a participant's socket on another server cannot be taken over: \(error)")
+        }
+    }
+
+    /// Brings this server's view up to what other servers changed (a dashboard shows every participant); a store
+    /// that cannot be read is logged and the view as it was is shown.
+    func refreshed() async {
+        do { try await store.refresh() } catch { Self.logger.error("study \(name): \(error)") }
+    }
+
+    /// Releases a socket that never started (nothing measured, nothing else to record).
+    func release(_ id: String, _ socket: UUID) async {
+        let failure = await store.apply { ledger in
+            if ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
+        }.failure
+        if let failure { Self.logger.error("study \(name): a socket cannot be released: \(failure)") }
+    }
+
+    /// What each server does every quarter of the lease: closes its sockets another server took over, and marks
+    /// incomplete the participants whose socket was on a server that stopped beating (killed, its node lost).
+    func upkeep() async {
+        do {
+            try await store.refresh()
+        } catch {
+            Self.logger.error("study \(name): \(error)")
+            return
+        }
+        let ledger = store.current()
+        for (id, socket) in local.withLock({ $0.open }) {
+            // A socket this moment opened may not be in the store yet.
+            guard clock().timeIntervalSince(socket.opened) > 2 else { continue }
+            let holder = ledger.sockets[id]
+            if holder?.socket != socket.id || holder?.replacedBy != nil { socket.close(.replaced) }
+        }
+        guard let live = ledger.liveServers, ledger.sockets.values.contains(where: { !live.contains($0.server) })
+        else { return }
+        let now = Self.timestamp(clock())
+        do {
+            let orphaned = try await store.transact { ledger -> [ParticipantSession] in
+                var orphaned: [ParticipantSession] = []
+                for (id, holder) in ledger.sockets where !(ledger.liveServers?.contains(holder.server) ?? true) {
+                    ledger.sockets.removeValue(forKey: id)
+                    guard var session = ledger.sessions[id], session.state == .started else { continue }
+                    session.state = .incomplete
+                    session.reasonCode = .serverStopped
+                    session.reason = "the server serving them stopped during \(Self.stepWords(session.step))"
+                    session.finished = now
+                    ledger.sessions[id] = session
+                    orphaned.append(session)
+                }
+                return orphaned
+            }
+            for session in orphaned {
+                Self.logger.warning(
+                    "study \(name): participant #\(session.number): the server serving them stopped beating; incomplete (they may come back within the re-entry window)"
+                )
+            }
+        } catch {
+            Self.logger.error("study \(name): participants of a stopped server cannot be marked yet: \(error)")
+        }
+    }
+}
