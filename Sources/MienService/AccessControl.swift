@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// Requires the service's token on every request but `GET /healthz` (and lets everything through when
+/// Requires the service's token on every request but `GET /healthz` and `GET /readyz` (and lets everything through when
 /// the service has no token, which `ServiceOptions` allows on loopback only).
 ///
 /// The token is read from `Authorization: Bearer …` or, for a browser's WebSocket (which cannot set
@@ -11,10 +11,13 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
     /// participant's own token where they write (`StudyRoutes`).
     var isOpen: @Sendable (String) -> Bool = { _ in false }
 
+    /// What a load balancer or Kubernetes asks without a token: liveness and readiness.
+    static var probes: Set<String> { ["/healthz", "/readyz"] }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard let token, request.uri.path != "/healthz", !isOpen(request.uri.path) else {
+        guard let token, !Self.probes.contains(request.uri.path), !isOpen(request.uri.path) else {
             return try await next(request, context)
         }
         guard let given = Self.presented(request), Self.same(given, token) else {

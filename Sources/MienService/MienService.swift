@@ -14,7 +14,7 @@ import UnixSignals
 /// `mien serve`: Mien over HTTP and WebSocket, for browsers and any language.
 ///
 /// A thin layer: every endpoint maps its input to a `Detector` and its output to Mien's result schema.
-/// - `GET /`: the live page; `GET /healthz`; `GET /metrics` (Prometheus); `GET /openapi.yaml`;
+/// - `GET /`: the live page; `GET /healthz`; `GET /readyz`; `GET /metrics` (Prometheus); `GET /openapi.yaml`;
 ///   `GET /detector-result.schema.json`.
 /// - `POST /v1/analyze`: one picture → its `DetectorResult` (discrete-image semantics).
 /// - `GET /v1/live` (WebSocket): frames in, one result per frame out (see `LiveSession`).
@@ -105,7 +105,7 @@ public struct MienService: Sendable {
     /// The routes, grouped by resource, behind the error, access and method middleware.
     public func router() -> Router<MienRequestContext> {
         var groups: [any RouteGroup] = [
-            DocumentRoutes(metrics: metrics, selfCheck: selfCheck),
+            DocumentRoutes(metrics: metrics, selfCheck: selfCheck, studies: studies),
             AnalyzeRoutes(options: options, metrics: metrics, pictures: pictures),
             JobRoutes(options: options, jobs: jobs),
             LiveRoutes(options: options, metrics: metrics, models: models, sessions: sessions),

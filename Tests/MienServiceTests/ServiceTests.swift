@@ -42,6 +42,10 @@ struct ServiceHTTPTests {
                 #expect(response.status == .ok)
                 #expect((try? Self.json(response.body))?["status"] as? String == "ok")
             }
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect((try? Self.json(response.body))?["status"] as? String == "ready")
+            }
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 let page = String(buffer: response.body)

@@ -5,24 +5,35 @@ import Mien
 import MienCore
 import NIOCore
 
-/// What the service says about itself: `/healthz`, the live page at `/`, `/openapi.yaml`, the result
+/// What the service says about itself: `/healthz`, `/readyz`, the live page at `/`, `/openapi.yaml`, the result
 /// schema, Prometheus `/metrics`, and the live page's self-check (`/v1/selfcheck`).
 struct DocumentRoutes: RouteGroup {
     let metrics: ServiceMetrics
     let selfCheck: SelfCheckBox
+    /// The studies served, whose store readiness asks (nil: none).
+    let studies: StudyDesk?
 
     /// The largest self-check report (it carries a PNG of the page's video and drawing).
     static let selfCheckBytes = 16 << 20
 
     var paths: [(String, [HTTPRequest.Method])] {
         [
-            ("/healthz", [.get]), ("/", [.get]), ("/openapi.yaml", [.get]), ("/detector-result.schema.json", [.get]),
+            ("/healthz", [.get]), ("/readyz", [.get]), ("/", [.get]), ("/openapi.yaml", [.get]),
+            ("/detector-result.schema.json", [.get]),
             ("/metrics", [.get]), ("/v1/selfcheck", [.get, .post]),
         ]
     }
 
     func register(on router: Router<MienRequestContext>) {
         router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
+        // Readiness (a load balancer's or Kubernetes' probe): not while shutting down, nor while the studies'
+        // database does not answer, so new participants go to a server that can keep what they are told.
+        router.get("/readyz") { [studies] _, _ in
+            if let reason = await studies?.unready() {
+                return JSONBody.response(["status": "notReady", "reason": reason], status: .serviceUnavailable)
+            }
+            return JSONBody.response(["status": "ready"])
+        }
         router.get("/") { _, _ in Self.file(ServiceResources.page, type: "text/html; charset=utf-8") }
         router.get("/openapi.yaml") { _, _ in Self.file(ServiceResources.openAPI, type: "application/yaml") }
         router.get("/detector-result.schema.json") { _, _ in

@@ -116,6 +116,19 @@ final class StudyDesk: Sendable {
         return study
     }
 
+    /// Why this server should not be sent new participants, or nil: shutting down, or its studies' database does
+    /// not answer (a query, within the database's deadline).
+    func unready() async -> String? {
+        if stopping { return "shutting down" }
+        guard let database else { return nil }
+        do {
+            try await database.ping()
+            return nil
+        } catch {
+            return "the studies' database does not answer"
+        }
+    }
+
     /// Whether the server is shutting down.
     var stopping: Bool { stoppingFlag.load(ordering: .relaxed) }
 

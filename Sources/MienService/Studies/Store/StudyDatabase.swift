@@ -128,6 +128,14 @@ final class StudyDatabase: Sendable {
         }
     }
 
+    /// A query that needs nothing but an answer, within 2 s (a probe's own timeout is short).
+    /// - Throws: `StudyStoreFailure` when the database does not answer.
+    func ping() async throws {
+        try await transaction(within: .seconds(2)) { [logger] connection in
+            try await connection.query("SELECT 1", logger: logger)
+        }
+    }
+
     /// The servers with a heartbeat within the lease (this one included once it has beaten).
     func liveServers(_ connection: PostgresConnection) async throws -> Set<String> {
         var servers: Set<String> = []
@@ -158,10 +166,13 @@ final class StudyDatabase: Sendable {
     /// Runs `work` in a transaction, given up after `deadline`.
     @discardableResult
     /// - Throws: what `work` throws; `StudyStoreFailure` when the database fails or does not answer in time.
+    /// - Parameter within: the deadline, when not the database's own.
     func transaction<Result: Sendable>(
-        _ work: @escaping @Sendable (PostgresConnection) async throws -> Result
+        within: Duration? = nil, _ work: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await Deadline.run(deadline, "the database \(url) did not answer in \(deadline)") { [client, logger] in
+        let deadline = within ?? deadline
+        return try await Deadline.run(deadline, "the database \(url) did not answer in \(deadline)") {
+            [client, logger] in
             do {
                 return try await client.withTransaction(logger: logger) { connection in try await work(connection) }
             } catch let error as PostgresTransactionError {
