@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienCore
 import MienService
 
 /// `mien study init`: a study folder to collect a panel from a link (`mien serve --studies`).
@@ -213,9 +214,26 @@ struct StudyInit: ParsableCommand {
         }
         let store = store ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
         if let store {
+            // The command line is synchronous; registering waits on the network, on Swift's concurrency pool.
+            let outcome = Locked<Result<Void, any Error>>(.success(()))
+            let done = DispatchSemaphore(value: 0)
+            let folder = study.url
+            Task {
+                do {
+                    try await MienService.registerStudy(folder: folder, store: store)
+                } catch {
+                    outcome.withLock { $0 = .failure(error) }
+                }
+                done.signal()
+            }
+            done.wait()
             do {
-                try MienService.registerStudy(folder: study.url, store: store)
+                try outcome.withLock { $0 }.get()
             } catch {
+                // Not registered: the folder just written is not a study either, so the command can be run again.
+                do { try FileManager.default.removeItem(at: study.url) } catch {
+                    Console.error("mien study init: \(study.url.path) could not be removed: \(error)\n")
+                }
                 Diagnostics.report(error)
                 throw ExitStatus.inputFailed
             }

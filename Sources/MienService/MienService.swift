@@ -68,26 +68,20 @@ public struct MienService: Sendable {
 
     /// Registers the study folder `folder` (`mien study init`) in the PostgreSQL database `store`.
     ///
-    /// Servers with `--store` share it, and a server whose copy of the folder differs is refused. Blocks until done.
+    /// Servers with `--store` share it, and a server whose copy of the folder differs is refused.
     /// - Throws: `MienError` naming the folder or the database (without its password); `.invalidArgument` when the
     ///   database already holds a study of that name with other settings.
-    public static func registerStudy(folder: URL, store: String) throws {
+    public static func registerStudy(folder: URL, store: String) async throws {
         let url = try DatabaseURL(store)
         let settings = try CollectionSettings.read(folder: folder)
-        let outcome = Locked<Result<Void, any Error>>(.success(()))
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                let database = try await StudyDatabase.open(url, logger: CollectedStudy.logger)
-                defer { database.close() }
-                _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-            }
-            done.signal()
+        let database = try await StudyDatabase.open(url, logger: CollectedStudy.logger)
+        do {
+            _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
+        } catch {
+            await database.retire()
+            throw error
         }
-        done.wait()
-        try outcome.withLock { $0 }.get()
+        await database.retire()
     }
 
     private init(options: ServiceOptions, models: ModelStore, metrics: ServiceMetrics, studies: StudyDesk?) throws {

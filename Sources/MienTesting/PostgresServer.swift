@@ -28,9 +28,17 @@ package final class PostgresServer: Sendable {
         package var description: String
     }
 
+    /// Starts a server; initdb and pg_ctl run on a Dispatch thread, not Swift's cooperative pool (2 threads
+    /// here), which other tests need meanwhile.
     /// - Throws: `Unavailable` naming what is missing (PostgreSQL's programs: `make test` installs them) or what
     ///   failed, with the server's log.
-    package static func start() throws -> PostgresServer {
+    package static func start() async throws -> PostgresServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try startWaiting() }) }
+        }
+    }
+
+    private static func startWaiting() throws -> PostgresServer {
         guard let bin = binaries() else {
             throw Unavailable(
                 description: "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql-15)")
@@ -69,7 +77,7 @@ package final class PostgresServer: Sendable {
     }
 
     private static func spawnWatchdog(_ script: String) throws {
-        let argv = ["/bin/sh", "-c", script]
+        let argv = Self.closingInherited + ["/bin/sh", "-c", script]
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var actions = posix_spawn_file_actions_t()
@@ -85,15 +93,18 @@ package final class PostgresServer: Sendable {
         }
     }
 
-    /// Stops the server by its PID (a fast shutdown: SIGINT), waits for it to end, and removes its folder.
+    /// Stops the server by its PID (a fast shutdown: SIGINT); a Dispatch thread waits for it to end (SIGKILL
+    /// after 6 s) and removes its folder, so no test waits on it.
     package func stop() {
         kill(pid, SIGINT)
-        for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
-        if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
-        try? FileManager.default.removeItem(at: folder)
+        DispatchQueue.global().async { [pid, folder] in
+            for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
-    /// Stops the server hard (SIGKILL), as a database lost to a crash; `restart()` brings it back.
+    /// Stops the server hard (SIGKILL), as a database lost to a crash.
     package func kill9() {
         kill(pid, SIGKILL)
         for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
@@ -111,7 +122,9 @@ package final class PostgresServer: Sendable {
     /// Not a pipe: the server pg_ctl starts inherits it and would hold a pipe open for its lifetime. `posix_spawn` and `waitpid`, not Foundation's `Process`, whose
     /// `waitUntilExit` was seen never to return for `runuser … pg_ctl start` (the child left defunct).
     private static func run(_ program: String, _ arguments: [String], as user: String?) throws {
-        let argv = (user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]) + arguments
+        let argv =
+            Self.closingInherited + (user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program])
+            + arguments
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
             "mien-pg-\(UUID().uuidString).out"
         ).path
@@ -137,6 +150,15 @@ package final class PostgresServer: Sendable {
             throw Unavailable(description: "\(argv.joined(separator: " ")) failed (status \(status)): \(text)")
         }
     }
+
+    /// Runs the rest of the command line with no descriptor of this process but 0-2.
+    ///
+    /// A socket a test holds must close when the test closes it, not live on in the server pg_ctl starts (a test of idle connections waited
+    /// for an end that never came). `posix_spawn_file_actions_addclosefrom_np` is not imported into Swift.
+    private static let closingInherited = [
+        "/bin/bash", "-c",
+        #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "closing",
+    ]
 
     private static func tail(_ log: URL) -> String {
         String(((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(2000))

@@ -53,7 +53,7 @@ struct StudyCollectionTests {
         case .folder:
             return (try CollectedStudy(folder: folder, clock: clock), {})
         case .postgres:
-            let server = try PostgresServer.start()
+            let server = try await PostgresServer.start()
             do {
                 let database = try await StudyDatabase.open(
                     try DatabaseURL(server.url()), logger: Logger(label: "mien.test.database"))

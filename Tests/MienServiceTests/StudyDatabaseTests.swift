@@ -40,7 +40,7 @@ struct StudyDatabaseTests {
     }
 
     @Test func opening_namesEachCause_andMigratesOnce() async throws {
-        let server = try PostgresServer.start()
+        let server = try await PostgresServer.start()
         defer { server.stop() }
         func refusal(_ url: String, _ words: String) async {
             await #expect {
@@ -76,7 +76,7 @@ struct StudyDatabaseTests {
     }
 
     @Test func twoServers_decideOnOneStudy_underABurst() async throws {
-        let server = try PostgresServer.start()
+        let server = try await PostgresServer.start()
         defer { server.stop() }
         let parent = try StudyCollectionTests.studies(maximum: 30)
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -139,7 +139,7 @@ struct StudyDatabaseTests {
     }
 
     @Test func aServerWithOtherSettings_isRefused_andAGoneDatabaseFailsAChangeInTime() async throws {
-        let server = try PostgresServer.start()
+        let server = try await PostgresServer.start()
         defer { server.stop() }
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -152,7 +152,7 @@ struct StudyDatabaseTests {
         await #expect {
             try await CollectedStudy(folder: other.appendingPathComponent("ad"), database: database)
         } throws: { error in
-            (error as? MienError)?.message.contains("settings differ") == true
+            (error as? MienError)?.message.contains("a study of this name with other settings") == true
         }
         _ = try await study.admit(participant: "p1", group: nil)
         // The database goes away: a change fails (503, nothing kept), within the deadline, never hangs.
@@ -167,7 +167,7 @@ struct StudyDatabaseTests {
     }
 
     @Test func twoServices_withOneStore_shareParticipants_overHTTP() async throws {
-        let server = try PostgresServer.start()
+        let server = try await PostgresServer.start()
         defer { server.stop() }
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -178,7 +178,7 @@ struct StudyDatabaseTests {
         #expect(throws: MienError.self) {
             try ServiceOptions(port: 0, studiesFolder: parent.path, studiesStore: "postgres://nobody@/")
         }
-        try MienService.registerStudy(folder: parent.appendingPathComponent("ad"), store: server.url())
+        try await MienService.registerStudy(folder: parent.appendingPathComponent("ad"), store: server.url())
         let services = [
             try await MienService.open(
                 options: ServiceOptions(port: 0, studiesFolder: parent.path, studiesStore: server.url()),
@@ -226,7 +226,7 @@ struct StudyDatabaseTests {
     @Test func aPageBackThroughAnotherServer_takesItsSocketOver_andAStoppedServersParticipantsAreReleased()
         async throws
     {
-        let server = try PostgresServer.start()
+        let server = try await PostgresServer.start()
         defer { server.stop() }
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }

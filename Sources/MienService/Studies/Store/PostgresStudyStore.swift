@@ -50,8 +50,8 @@ final class PostgresStudyStore: StudyStore {
         guard stored == digest else {
             throw MienError(
                 .invalidArgument,
-                "the study's settings differ from those the database holds for it (another server or mien study init "
-                    + "wrote them): this server is not serving it",
+                "the database holds a study of this name with other settings (registered by mien study init or "
+                    + "another server): serve the same copy of the study folder, or give the study another name",
                 input: "study \(study) in \(database.url)")
         }
         let store = PostgresStudyStore(database: database, study: study, ledger: StudyLedger())

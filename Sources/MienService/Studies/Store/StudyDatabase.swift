@@ -125,6 +125,9 @@ final class StudyDatabase: Sendable {
                 INSERT INTO mien_servers (id, heartbeat) VALUES (\(server), now())
                 ON CONFLICT (id) DO UPDATE SET heartbeat = now()
                 """, logger: logger)
+            // Servers gone for a day (killed, never retired) are forgotten; their sockets were released long ago.
+            try await connection.query(
+                "DELETE FROM mien_servers WHERE heartbeat < now() - interval '1 day'", logger: logger)
         }
     }
 
