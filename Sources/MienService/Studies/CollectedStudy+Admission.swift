@@ -72,7 +72,8 @@ extension CollectedStudy {
                     ledger.counts.turnedAwayFull += 1
                     return .full(maximum)
                 }
-                let chosen = group ?? balancedGroup(ledger, open: open, now: now)
+                // A socket open here, or on another server of the study.
+                let chosen = group ?? balancedGroup(ledger, open: open.union(ledger.sockets.keys), now: now)
                 let number = ledger.nextNumber
                 let names = settings.stimuli.map(\.name)
                 let shift = (number - 1) % names.count

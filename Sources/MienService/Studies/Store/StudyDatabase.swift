@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import Mien
 import MienCore
-import NIOSSL
 import PostgresNIO
 
 /// The PostgreSQL database several `mien serve` share their studies through: a connection pool, and the schema,
@@ -224,85 +223,5 @@ final class StudyDatabase: Sendable {
                 logger.info("\(url): study schema migrated to version \(number)")
             }
         }
-    }
-
-    // MARK: - Configuration and errors
-
-    private static func tls(_ url: DatabaseURL) throws -> PostgresConnection.Configuration.TLS {
-        switch url.tls {
-        case .disable: return .disable
-        case .prefer: return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
-    }
-
-    private static func connectionConfiguration(_ url: DatabaseURL) throws -> PostgresConnection.Configuration {
-        var configuration =
-            if let folder = url.socketFolder {
-                PostgresConnection.Configuration(
-                    unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
-                    database: url.database)
-            } else {
-                PostgresConnection.Configuration(
-                    host: url.host, port: url.port, username: url.user, password: url.password,
-                    database: url.database, tls: try tls(url))
-            }
-        configuration.options.connectTimeout = .seconds(10)
-        return configuration
-    }
-
-    private static func clientConfiguration(_ url: DatabaseURL) throws -> PostgresClient.Configuration {
-        if let folder = url.socketFolder {
-            return PostgresClient.Configuration(
-                unixSocketPath: "\(folder)/.s.PGSQL.\(url.port)", username: url.user, password: url.password,
-                database: url.database)
-        }
-        let tls: PostgresClient.Configuration.TLS =
-            switch url.tls {
-            case .disable: .disable
-            case .prefer: .prefer(.makeClientConfiguration())
-            case .require: .require(.makeClientConfiguration())
-            }
-        return PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: tls)
-    }
-
-    /// A connection's failure as the person starting the server can act on it.
-    static func explain(_ error: any Error, url: DatabaseURL) -> MienError {
-        if let error = error as? MienError { return error }
-        guard let psql = error as? PSQLError else {
-            return MienError(.deviceUnavailable, "cannot reach the database", input: "\(url)", cause: "\(error)")
-        }
-        let state = psql.serverInfo?[.sqlState]
-        let cause = describe(psql)
-        switch (psql.code, state) {
-        case (.server, "28P01"), (.authMechanismRequiresPassword, _), (.saslError, _):
-            return MienError(.invalidArgument, "the database refused user \(url.user)'s password", input: "\(url)")
-        case (.server, "28000"):
-            return MienError(
-                .invalidArgument, "the database does not let user \(url.user) in (pg_hba.conf)", input: "\(url)",
-                cause: cause)
-        case (.server, "3D000"):
-            return MienError(.invalidArgument, "the server has no database \(url.database)", input: "\(url)")
-        case (.sslUnsupported, _):
-            return MienError(
-                .invalidArgument, "the database does not offer TLS, which sslmode=require asks for", input: "\(url)")
-        case (.server, _):
-            return MienError(.invalidArgument, "the database refused the connection", input: "\(url)", cause: cause)
-        default:
-            return MienError(
-                .deviceUnavailable, "no PostgreSQL server answers there", input: "\(url)", cause: cause)
-        }
-    }
-
-    /// PostgreSQL's own message (`PSQLError`'s description hides it on purpose, for logs that may be public).
-    static func describe(_ error: any Error) -> String {
-        guard let psql = error as? PSQLError else { return "\(error)" }
-        if let message = psql.serverInfo?[.message] {
-            return "\(message) (SQLSTATE \(psql.serverInfo?[.sqlState] ?? "?"))"
-        }
-        if let underlying = psql.underlying { return "\(psql.code): \(underlying)" }
-        return "\(psql.code)"
     }
 }
