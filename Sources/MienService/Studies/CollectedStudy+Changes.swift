@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Mien
+
+/// How every change reaches the study's store: kept before the participant is told (`commit`), or kept in this
+/// server's view even when it cannot be stored (`record`, a change that takes something away).
+extension CollectedStudy {
+    /// Changes a participant's session in the store's transaction: kept (written) before it is applied, so a
+    /// participant is never told something the store does not hold; `change` may refuse by throwing.
+    /// - Returns: the session kept.
+    /// - Throws: what `change` throws, `ServiceRefusal` 401 for an unknown participant, or 503 when the store
+    ///   cannot keep it (logged with the cause; the participant is told only that the server cannot save now).
+    @discardableResult
+    func commit(
+        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession, inout StudyLedger) throws -> Void
+    ) async throws -> ParticipantSession {
+        try await decide(id, change).session
+    }
+
+    /// `commit`, for a change that also says what it decided.
+    func decide<Decision: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (inout ParticipantSession, inout StudyLedger) throws -> Decision
+    ) async throws -> (session: ParticipantSession, decision: Decision) {
+        try await kept {
+            try await store.transact { ledger in
+                guard var session = ledger.sessions[id] else {
+                    throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
+                }
+                let decision = try change(&session, &ledger)
+                ledger.sessions[id] = session
+                return (session, decision)
+            }
+        }
+    }
+
+    /// Runs a store transaction, a failure to keep it logged and turned into what the participant is told.
+    func kept<Result>(_ transaction: () async throws -> Result) async throws -> Result {
+        do {
+            return try await transaction()
+        } catch let failure as StudyStoreFailure {
+            Self.logger.error("study \(name): a change cannot be saved in \(store.description): \(failure)")
+            throw Self.unavailable
+        }
+    }
+
+    /// Applies `change`, kept in this server's view even when the store cannot keep it (a failure is logged): it
+    /// takes something away, and the participant must not be able to act on the state they had.
+    /// - Returns: the session, nil for a participant deleted meanwhile.
+    @discardableResult
+    func record(
+        _ id: String, releasing socket: UUID? = nil, _ change: @escaping @Sendable (inout ParticipantSession) -> Void
+    ) async -> ParticipantSession? {
+        await recordDeciding(id, releasing: socket) { change(&$0) }?.session
+    }
+
+    /// `record`, for a change that also says what it decided.
+    /// - Parameter socket: the participant's socket that closed: no longer theirs (unless another took its place).
+    func recordDeciding<Decision: Sendable>(
+        _ id: String, releasing socket: UUID? = nil,
+        _ change: @escaping @Sendable (inout ParticipantSession) -> Decision
+    ) async -> (session: ParticipantSession, decision: Decision)? {
+        let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
+            guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
+            let decision = change(&session)
+            ledger.sessions[id] = session
+            if let socket, ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
+            return (session, decision)
+        }
+        if let failure {
+            Self.logger.error(
+                "study \(name): participant #\(result?.0.number ?? 0)'s session cannot be saved in \(store.description): \(failure)"
+            )
+        }
+        return result.map { (session: $0.0, decision: $0.1) }
+    }
+
+    /// What a participant is told when the study's store cannot be written: no path, no cause.
+    static let unavailable = ServiceRefusal(
+        status: .serviceUnavailable, code: "notSaved",
+        message: "the study's server cannot save anything at the moment; please try again in a few minutes")
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Mien
+
+/// The framing check's socket, and how any socket of a participant is registered as the one open and forgotten.
+extension CollectedStudy {
+    /// Opens a participant's framing-check socket.
+    /// - Throws: `ServiceRefusal` 409 when their session has ended or another socket of theirs is open.
+    func beginFraming(_ id: String, socket: OpenSocket) async throws {
+        let now = Self.timestamp(clock())
+        try await opening(id, socket) {
+            try await commit(id) { [self] session, ledger in
+                guard session.state == .started else {
+                    throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+                }
+                guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
+                    throw Self.alreadyStreaming
+                }
+                if session.step == "consent" { session.step = "framing" }
+                session.lastSeen = now
+                try open(id, socket)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
+                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
+            }
+        }
+    }
+
+    /// Runs the change that opens `socket`, which is unregistered when the change is not kept.
+    @discardableResult
+    func opening<Result>(_ id: String, _ socket: OpenSocket, _ change: () async throws -> Result)
+        async throws -> Result
+    {
+        do {
+            return try await change()
+        } catch {
+            closed(id, socket.id)
+            throw error
+        }
+    }
+
+    /// Registers the participant's socket as the one open (the last step of a change that opens one: if the store
+    /// then cannot keep the change, the socket is not opened and `commit` throws, so it is unregistered).
+    /// - Throws: `ServiceRefusal` 409 when another socket of theirs was opened meanwhile.
+    func open(_ id: String, _ socket: OpenSocket) throws {
+        try local.withLock { local in
+            guard local.open[id] == nil else { throw Self.alreadyStreaming }
+            local.open[id] = socket
+        }
+    }
+
+    /// Forgets a socket that closed (unless another took its place).
+    func closed(_ id: String, _ socket: UUID) {
+        local.withLock { local in
+            if local.open[id]?.id == socket { local.open.removeValue(forKey: id) }
+        }
+    }
+
+    static let alreadyStreaming = ServiceRefusal(
+        status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
+
+    /// A framing check ended: passed, or not (the page closed or gave up while the face was not framed).
+    func framingEnded(_ id: String, socket: UUID, passed: Bool) async {
+        closed(id, socket)
+        let now = Self.timestamp(clock())
+        await record(id, releasing: socket) { session in
+            session.lastSeen = now
+            if !passed { session.framingFailures += 1 }
+        }
+    }
+}
