@@ -163,8 +163,9 @@ deps:
 	@mkdir -p .build
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint
-## on the GitHub workflows (from PyPI, pinned with hashes in scripts/python/release-tools.txt), and no two paths
-## that differ only in case (one path on macOS's default file system), and the count of public types `import Mien`
+## on the GitHub workflows, kubernetes-validate --strict on deploy/kubernetes against Kubernetes 1.29 and 1.37's
+## schemas (both tools from PyPI, pinned with hashes in scripts/python/release-tools.txt; under a second), no two
+## paths that differ only in case (one path on macOS's default file system), and the count of public types `import Mien`
 ## exposes pinned (API_TYPES; scripts/api-types.py on the symbol graphs: a new public type is a decision). It builds
 ## the tests first (the graphs need every module), which make test does next anyway; the graphs take about 40 s.
 RELEASE_VENV := .build/release-venv
@@ -178,6 +179,8 @@ lint: deps
 	python3 scripts/api-types.py --expect $(API_TYPES)
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt
 	$(RELEASE_VENV)/bin/actionlint .github/workflows/ci.yml .github/workflows/release.yml
+	for version in 1.29 1.37; do \
+	  $(RELEASE_VENV)/bin/kubernetes-validate --strict --quiet -k $$version deploy/kubernetes/*.yaml || exit 1; done
 	@clash=$$(git ls-files | awk -F/ '{ p = ""; for (i = 1; i <= NF; i++) { p = p (i > 1 ? "/" : "") $$i; print p } }' | \
 	  sort -u | tr A-Z a-z | sort | uniq -d); \
 	  [ -z "$$clash" ] || { echo "lint: paths that differ only in case (one path on macOS): $$clash"; exit 1; }

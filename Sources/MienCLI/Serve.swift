@@ -41,6 +41,11 @@ struct Serve: ParsableCommand {
             "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders)."
     )
     var store: String?
+    @Option(
+        help:
+            "Seconds study participants in a stimulus have to finish it after SIGTERM before their pages are told the server restarts (they carry on, on another server of the study or when this one is back); /readyz says not ready meanwhile."
+    )
+    var drain = 0.0
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -60,6 +65,7 @@ struct Serve: ParsableCommand {
     }
 
     func validate() throws {
+        guard drain >= 0, drain <= 3600 else { throw ValidationError("--drain is 0 to 3600 seconds") }
         do {
             _ = try options()
         } catch let error as MienError {
@@ -78,7 +84,7 @@ struct Serve: ParsableCommand {
         let deadlines = [Int32(SIGTERM), Int32(SIGINT)].map { (signalNumber: Int32) -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.shutdownGrace + 1) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + drain + Self.shutdownGrace + 1) {
                     Console.error("mien serve: connections still open after the shutdown deadline were dropped\n")
                     fflush(nil)
                     _exit(0)  // as MienCommand ends: no static destructors racing the runtimes' threads
@@ -100,7 +106,7 @@ struct Serve: ParsableCommand {
                 return
             }
             do {
-                try await service.run(shutdownGrace: .seconds(Self.shutdownGrace)) { port in
+                try await service.run(shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain)) { port in
                     Console.error("mien serve: listening on http://\(host):\(port)/\n")
                     if options.studiesFolder != nil {
                         Console.error(

@@ -153,12 +153,16 @@ public struct MienService: Sendable {
     /// close frame, lets requests in progress finish; whatever is still running after `shutdownGrace` is
     /// cancelled.
     ///
+    /// With a `drain`, study participants in a stimulus first have that long to finish it (`/readyz` already says
+    /// not ready, so a balancer sends new participants elsewhere); the shutdown then takes `drain +
+    /// shutdownGrace` at most.
+    ///
     /// - Note: Connections that have not sent a whole first request head (browsers open some ahead of time)
     ///   are closed at once by `FirstRequestGuard`; Hummingbird's quiescing would not reach them. A request
     ///   still reading its body is cancelled after `shutdownGrace`. `mien serve` also ends the process on its
     ///   own deadline after the signal, should anything outlive both.
     public func run(
-        logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5),
+        logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5), drain: Duration = .zero,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         var services: [any Service] = [
@@ -169,10 +173,10 @@ public struct MienService: Sendable {
         if let studies, let database = studies.database {
             services.append(StudiesUpkeep(desk: studies, database: database))
         }
-        if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6)) }
+        if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6, drain: drain)) }
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = shutdownGrace
+        configuration.maximumGracefulShutdownDuration = shutdownGrace + drain
         try await ServiceGroup(configuration: configuration).run()
     }
 }

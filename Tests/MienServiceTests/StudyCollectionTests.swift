@@ -83,7 +83,7 @@ struct StudyCollectionTests {
 
     /// A socket as the routes register one (nothing to close in these tests).
     static func socket(_ kind: String) -> CollectedStudy.OpenSocket {
-        .init(kind: kind, opened: Date(), progress: nil, close: { _ in })
+        .init(kind: kind, inStimulus: kind != "framing", opened: Date(), progress: nil, close: { _ in })
     }
 
     /// Progress of a stimulus measured at `rate` frames per second from `from` to `to` seconds.

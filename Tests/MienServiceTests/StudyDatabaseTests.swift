@@ -243,7 +243,7 @@ struct StudyDatabaseTests {
         // p1 watches through A; the socket records what it measured when it is closed, as a real one does.
         let recorded = Completion()
         let socket = CollectedStudy.OpenSocket(
-            kind: "first", opened: Date().addingTimeInterval(-10), progress: nil,
+            kind: "first", inStimulus: true, opened: Date().addingTimeInterval(-10), progress: nil,
             close: { end in
                 Task {
                     let stimulus = a.settings.stimuli[0]

@@ -147,4 +147,40 @@ struct StudySocketTests {
             for end in ends { end.signal() }
         }
     }
+
+    @Test func drain_letsAStimulusEnd_tellsTheFramingCheckAtOnce() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 20),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let watching = try await study.admit(participant: "p1", group: nil).token
+        let framing = try await study.admit(participant: "p2", group: nil).token
+        try await service.application().test(.live) { client in
+            let logs = (0..<2).map { _ in TextLog() }
+            let ends = (0..<2).map { _ in Completion() }
+            func has(_ index: Int, _ text: String) -> Bool { logs[index].all.contains { $0.contains(text) } }
+            let first = Self.open(
+                client, "/studies/ad/live?session=\(watching)&stimulus=first", log: logs[0], until: ends[0])
+            let second = Self.open(client, "/studies/ad/live?session=\(framing)", log: logs[1], until: ends[1])
+            try await Self.eventually("both pages ready") { has(0, #""type":"ready""#) && has(1, #""type":"ready""#) }
+            let stopped = Completion()
+            let started = ContinuousClock.now
+            Task {
+                await desk.stop(grace: .seconds(5), drain: .seconds(60))
+                stopped.signal()
+            }
+            try await Self.eventually("the framing check told at once") { has(1, #""type":"restarting""#) }
+            try await Task.sleep(for: .seconds(1))
+            #expect(desk.stopping && !has(0, "restarting"), "the stimulus goes on while the server drains")
+            #expect(!stopped.isDone, "stop waits for the stimulus")
+            ends[0].signal()  // the participant's stimulus socket ends: nothing is left to wait for
+            try await Self.eventually("stopped once the stimulus ended", seconds: 10) { stopped.isDone }
+            #expect(ContinuousClock.now - started < .seconds(30), "well before the drain's 60 s")
+            try await first.value
+            try await second.value
+        }
+    }
 }

@@ -41,6 +41,8 @@ final class CollectedStudy: Sendable {
     struct OpenSocket: Sendable {
         let id = UUID()
         var kind: String
+        /// Whether it is a stimulus's socket (else the framing check's).
+        var inStimulus: Bool
         var opened: Date
         /// What it has measured so far, and the rate the page is asked for (a stimulus socket).
         var progress: (@Sendable () -> (ParticipantSession.StimulusProgress, Double))?

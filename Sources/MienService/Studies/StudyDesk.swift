@@ -133,16 +133,39 @@ final class StudyDesk: Sendable {
     var stopping: Bool { stoppingFlag.load(ordering: .relaxed) }
 
     /// Tells every open study socket the server restarts (the pages come back by themselves when it is up
-    /// again) and waits, `grace` at most, for each to record what it measured.
-    func stop(grace: Duration) async {
+    /// again, on this server or another of the study) and waits, `grace` at most, for each to record what it
+    /// measured.
+    ///
+    /// With a `drain`, participants in a stimulus first have that long to watch it to its end (their next
+    /// stimulus's socket is told the server restarts); framing checks are told at once.
+    func stop(grace: Duration, drain: Duration = .zero) async {
         stoppingFlag.store(true, ordering: .relaxed)
-        let open = studies.values.flatMap { study in study.local.withLock { Array($0.open.values) } }
+        if drain > .zero { await letStimuliEnd(within: drain) }
+        let open = openSockets()
         guard !open.isEmpty else { return }
         CollectedStudy.logger.info(
             "studies: the server is stopping; \(open.count) participant socket(s) told it restarts")
         for socket in open { socket.close(.serverRestarting) }
         await withTaskGroup(of: Void.self) { group in
             for socket in open { group.addTask { await socket.done.wait(timeout: grace) } }
+        }
+    }
+
+    private func openSockets() -> [CollectedStudy.OpenSocket] {
+        studies.values.flatMap { study in study.local.withLock { Array($0.open.values) } }
+    }
+
+    /// Waits, `drain` at most, until no participant socket is in a stimulus; framing sockets are closed first.
+    private func letStimuliEnd(within drain: Duration) async {
+        let deadline = ContinuousClock.now + drain
+        for socket in openSockets() where !socket.inStimulus { socket.close(.serverRestarting) }
+        var watching = openSockets().filter(\.inStimulus).count
+        guard watching > 0 else { return }
+        CollectedStudy.logger.info(
+            "studies: the server is stopping; \(watching) participant(s) may finish their stimulus (\(drain) at most)")
+        while watching > 0, ContinuousClock.now < deadline {
+            do { try await Task.sleep(for: .milliseconds(250)) } catch { return }
+            watching = openSockets().filter(\.inStimulus).count
         }
     }
 }
@@ -155,10 +178,11 @@ final class StudyDesk: Sendable {
 struct StudiesShutdown: Service {
     let desk: StudyDesk
     let grace: Duration
+    let drain: Duration
 
     func run() async throws {
         try? await gracefulShutdown()
-        await desk.stop(grace: grace)
+        await desk.stop(grace: grace, drain: drain)
         await desk.database?.retire()
     }
 }

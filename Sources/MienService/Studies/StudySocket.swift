@@ -86,7 +86,8 @@ struct StudySocket {
     ) async throws {
         let closer = Closer()
         let socket = CollectedStudy.OpenSocket(
-            kind: stimulus ?? "framing", opened: study.clock(), progress: { relay.progress() },
+            kind: stimulus ?? "framing", inStimulus: stimulus != nil, opened: study.clock(),
+            progress: { relay.progress() },
             close: { closer.close($0) })
         let outbox = LiveOutbox(capacity: options.maximumOutgoingMessages)
         let opened: StimulusStream

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import MienTesting
+import Testing
+
+@testable import MienCLI
+
+/// The `mien` command lines in deploy/kubernetes parse and validate as `mien serve` would take them in a pod, the
+/// secrets' values standing in for the environment (`make lint` checks the manifests against Kubernetes' schemas).
+@Suite("deploy/kubernetes: the manifests' command lines")
+struct KubernetesManifestTests {
+    static func manifest(_ file: String) throws -> [String] {
+        try String(
+            contentsOf: SampleMedia.repositoryRoot.appendingPathComponent("deploy/kubernetes/\(file)"), encoding: .utf8
+        ).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The `args: [...]` lines of a manifest, each split into its words.
+    static func commandLines(_ lines: [String]) -> [[String]] {
+        lines.compactMap { trimmed -> [String]? in
+            guard trimmed.hasPrefix("args: ["), trimmed.hasSuffix("]") else { return nil }
+            return trimmed.dropFirst("args: [".count).dropLast().split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+    }
+
+    @Test func studies_deploymentsCommandLine_isAValidServe() throws {
+        let manifest = try Self.manifest("mien-studies.yaml")
+        let lines = Self.commandLines(manifest)
+        let words = try #require(lines.first, "mien-studies.yaml has an args: line")
+        #expect(lines.count == 1 && words.first == "serve")
+        let serve = try Serve.parse(
+            Array(words.dropFirst()) + ["--token", "from-the-secret", "--store", "postgres://mien:secret@db:5432/mien"])
+        #expect(serve.host == "0.0.0.0" && serve.studies == "/studies")
+        #expect(serve.drain > 0, "participants in a stimulus may finish it on SIGTERM")
+        let grace = try #require(
+            manifest.first { $0.hasPrefix("terminationGracePeriodSeconds:") }.flatMap {
+                Double($0.dropFirst("terminationGracePeriodSeconds:".count).trimmingCharacters(in: .whitespaces))
+            })
+        #expect(grace > serve.drain + Serve.shutdownGrace, "Kubernetes waits longer than the drain and the shutdown")
+        let rate = try #require(serve.analysisRate)
+        #expect(rate == 2 * 63, "two cores at the measured frames per core")
+    }
+
+    @Test func wrongFlag_isRefusedByTheSameParse() {
+        #expect(throws: (any Error).self) { try Serve.parse(["--host", "0.0.0.0", "--drian", "120", "--token", "t"]) }
+        #expect(throws: (any Error).self) { try Serve.parse(["--drain", "-1"]) }
+    }
+}
