@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -58,6 +58,7 @@ test: deps lint
 	@$(MAKE) --no-print-directory statistics-check
 	@$(MAKE) --no-print-directory openface-check
 	@$(MAKE) --no-print-directory slurm-test
+	@$(MAKE) --no-print-directory fleet-check
 	@$(MAKE) --no-print-directory python-test
 	@$(MAKE) --no-print-directory docs-check
 
@@ -143,6 +144,14 @@ slurm-test:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/slurm-test.sh .build/debug/mien .build/debug/MienDev
+
+## fleet-check: one study on three mien serve sharing it through PostgreSQL, behind Debian's HAProxy, a burst of 40
+## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold).
+## Installs haproxy when missing; about 30 s.
+fleet-check:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/fleet-check.sh .build/debug/mien .build/debug/MienDev
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files), libcurl's
 ## headers (MienDev's HTTP bench uses Foundation's URLSession, which a release build links statically) and pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
@@ -281,6 +290,13 @@ bench-serve: build-dev
 ## 3 minutes.
 bench-study: build-dev
 	$(RELEASE)/MienDev bench-study --mien $(RELEASE)/mien
+
+## bench-fleet: fleet-check's burst on release builds with the study's defaults and 640x480 frames at 10 fps for 30 s,
+## the replicas sharing the machine's measured rate (63 frames/s per core): participants per core, failover time, the
+## study's database changes per participant-second (JSON summary last). About a minute.
+bench-fleet: build-dev
+	scripts/fleet-check.sh $(RELEASE)/mien $(RELEASE)/MienDev --width 640 --fps 10 --seconds 30 \
+	  --analysis-rate $$(( 63 * $$(nproc) / 3 ))
 
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.
 ## The expressions section has MediaPipe's own blendshapes beside Mien (scripts/peers/install-tasks.sh, a pinned

@@ -9,7 +9,8 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     var pid: Int32 { process.processIdentifier }
 
-    init(mien: String, maximumSessions: Int, arguments: [String] = []) throws {
+    /// - Parameter log: a file that receives what the server logs (else it is read and dropped).
+    init(mien: String, maximumSessions: Int, arguments: [String] = [], log: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: mien)
         process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"] + arguments
         let errors = Pipe()
@@ -35,9 +36,22 @@ final class ServerProcess: @unchecked Sendable {
             throw MienError(.internalFailure, "mien serve did not say where it listens: \(text)", input: mien)
         }
         self.port = port
-        // Read what it logs from now on (a line per study event), so a full pipe never stalls it.
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            if handle.availableData.isEmpty { handle.readabilityHandler = nil }  // it exited
+        // Read what it logs from now on (a line per study event), so a full pipe never stalls it. A thread of its
+        // own, not a readabilityHandler: a handler ending at the end of the pipe of a SIGKILLed server was seen to
+        // crash libdispatch's event loop.
+        let reading = errors.fileHandleForReading
+        let file = log.flatMap { url -> FileHandle? in
+            guard FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8)) else { return nil }
+            return try? FileHandle(forWritingTo: url)
+        }
+        Thread.detachNewThread {
+            file?.seekToEndOfFile()
+            while true {
+                let data = reading.availableData
+                if data.isEmpty { break }  // it exited
+                file?.write(data)
+            }
+            try? file?.close()
         }
     }
 

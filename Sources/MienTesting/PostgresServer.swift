@@ -165,7 +165,7 @@ package final class PostgresServer: Sendable {
     }
 
     /// A loopback port nothing listens on (bound and released; the server takes it a moment later).
-    private static func freePort() throws -> Int {
+    package static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Unavailable(description: "no socket for a free port") }
         defer { close(socket) }

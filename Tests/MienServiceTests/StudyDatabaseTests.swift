@@ -239,7 +239,8 @@ struct StudyDatabaseTests {
         defer { for database in databases { database.close() } }
         let a = try await CollectedStudy(folder: folder, database: databases[0])
         let b = try await CollectedStudy(folder: folder, database: databases[1])
-        for id in ["p1", "p2"] { _ = try await a.admit(participant: id, group: nil) }
+        for id in ["p1", "p2", "p3"] { _ = try await a.admit(participant: id, group: nil) }
+        let p4 = try await a.admit(participant: "p4", group: nil).token
         // p1 watches through A; the socket records what it measured when it is closed, as a real one does.
         let recorded = Completion()
         let socket = CollectedStudy.OpenSocket(
@@ -266,8 +267,14 @@ struct StudyDatabaseTests {
         #expect(await recorded.wait(timeout: .seconds(5)))
         _ = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         #expect(b.session("p1")?.state == .started)
-        // p2 watches through A, and A stops beating (killed): B's upkeep releases p2, marked incomplete.
+        // p2 and p3 watch through A, and A stops beating (killed): B's upkeep releases p2, marked incomplete; p3's
+        // page came back through B meanwhile, so p3 goes on there.
         _ = try await a.beginStimulus("p2", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        _ = try await a.beginStimulus("p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        _ = try await a.beginStimulus("p4", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        async let cameBack: Void = b.takeOver("p3")
+        // p4's page reloaded through B, its socket not yet there (a busy server): not marked either.
+        #expect(try await b.resume(token: p4).state == "started")
         await b.upkeep()
         try await b.store.refresh()
         #expect(b.session("p2")?.state == .started, "A's heartbeat is still within the lease")
@@ -282,5 +289,9 @@ struct StudyDatabaseTests {
         #expect(session.state == .incomplete && session.reasonCode == .serverStopped)
         #expect(clock.now - stopped < .seconds(5), "released within the lease and one upkeep")
         #expect(b.store.current().holder(of: "p2") == nil)
+        await cameBack
+        #expect(b.session("p3")?.state == .started, "a page back through a live server is not marked incomplete")
+        #expect(b.session("p4")?.state == .started, "nor one that resumed through it")
+        _ = try await b.beginStimulus("p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
     }
 }

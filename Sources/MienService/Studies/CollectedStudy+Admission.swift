@@ -127,7 +127,8 @@ extension CollectedStudy {
     func resume(token: String?) async throws -> Admission {
         let id = try await participant(token: token)
         let now = clock()
-        let (session, cameBack) = try await decide(id) { [self] session, _ -> Bool in
+        let here = store.server
+        let (session, cameBack) = try await decide(id) { [self] session, ledger -> Bool in
             if session.state == .complete { return false }
             if let why = cannotComeBack(session, now: now) {
                 throw ServiceRefusal(
@@ -136,6 +137,12 @@ extension CollectedStudy {
             }
             let previous = session.state
             Self.reenter(&session, from: previous, now: now)
+            // Their page is back through this server: a socket another server holds for them is to be given up
+            // (closed there, or released without marking them should that server have died meanwhile).
+            if var holder = ledger.holder(of: id), holder.server != here, holder.replacedBy == nil {
+                holder.replacedBy = here
+                ledger.sockets[id] = holder
+            }
             if previous != .started {
                 Self.logger.info(
                     "study \(self.name): participant #\(session.number) came back (\(previous.rawValue) before)")

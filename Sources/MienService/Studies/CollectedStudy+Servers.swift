@@ -47,7 +47,8 @@ extension CollectedStudy {
     }
 
     /// What each server does every quarter of the lease: closes its sockets another server took over, and marks
-    /// incomplete the participants whose socket was on a server that stopped beating (killed, its node lost).
+    /// incomplete the participants whose socket was on a server that stopped beating (killed, its node lost),
+    /// unless their page has already come back through a live server.
     func upkeep() async {
         do {
             try await store.refresh()
@@ -68,8 +69,12 @@ extension CollectedStudy {
         do {
             let orphaned = try await store.transact { ledger -> [ParticipantSession] in
                 var orphaned: [ParticipantSession] = []
-                for (id, holder) in ledger.sockets where !(ledger.liveServers?.contains(holder.server) ?? true) {
+                // Without the servers' heartbeats read, every server counts as live.
+                guard let live = ledger.liveServers else { return [] }
+                for (id, holder) in ledger.sockets where !live.contains(holder.server) {
                     ledger.sockets.removeValue(forKey: id)
+                    // Their page came back through a live server, which is taking the socket over: they go on.
+                    if let taker = holder.replacedBy, live.contains(taker) { continue }
                     guard var session = ledger.sessions[id], session.state == .started else { continue }
                     session.state = .incomplete
                     session.reasonCode = .serverStopped

@@ -1,0 +1,227 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Mien
+import MienCore
+import NIOCore
+import NIOWebSocket
+import WSCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One simulated participant of `MienDev fleet`, through the load balancer as a page would go: consent, the
+/// stimulus's socket with JPEG frames on its media time at the rate the server asks for, the end, completion.
+///
+/// A participant whose socket is cut (their replica killed) either stays away, or comes back a second later as the
+/// page does by itself (`POST /resume` with their token, the stimulus again, through whichever replica the balancer
+/// picks): `comesBack` decides, at the moment of the cut.
+struct FleetParticipant: Sendable {
+    /// The balancer's `host:port`.
+    let address: String
+    let study: String
+    let stimulus: String
+    let frames: [[UInt8]]
+    /// The stimulus's length and the frames per second sent (until the server asks for fewer).
+    let seconds: Double
+    let fps: Double
+
+    /// How a participant's visit ended, as they met it.
+    enum End: String, Sendable {
+        /// Watched to the end and given a completion code.
+        case complete
+        /// The socket closed under them mid-stimulus (the replica serving it was killed), and they stayed away.
+        case cut
+        /// Their stimulus socket was refused: the study was full.
+        case full
+        /// Anything else (a refusal, an error), in `detail`.
+        case failed
+    }
+
+    struct Outcome: Sendable {
+        var participant: String
+        var end: End
+        var code: String?
+        var group: String?
+        /// Frames sent on the stimulus's socket.
+        var sent: Int
+        /// From consent to the end, seconds.
+        var seconds: Double
+        var detail: String
+        /// Cut mid-stimulus, then came back (their end is that of the second attempt).
+        var cameBack = false
+    }
+
+    /// What the socket has heard (shared by its reading and sending tasks).
+    private final class Heard: Sendable {
+        let state = Locked<
+            (ready: Bool, ended: Bool, rate: Double, error: String?, types: [String], last: ContinuousClock.Instant)
+        >((false, false, 0, nil, [], .now))
+    }
+
+    /// - Parameters:
+    ///   - streaming: told when frames start (true) and stop (false) on a socket.
+    ///   - comesBack: asked when the socket is cut whether this participant comes back.
+    func run(
+        _ id: String, streaming: @escaping @Sendable (Bool) -> Void, comesBack: @escaping @Sendable () -> Bool
+    ) async -> Outcome {
+        let started = ContinuousClock.now
+        var outcome = Outcome(participant: id, end: .failed, sent: 0, seconds: 0, detail: "")
+        do {
+            let admission = try await post("sessions", body: #"{"agreed":true,"participant":"\#(id)"}"#)
+            guard let token = admission["token"] as? String else {
+                outcome.detail = "consent refused: \(admission)"
+                return finished(outcome, since: started)
+            }
+            outcome.group = admission["group"] as? String
+            var (end, sent, detail, ready) = try await watch(token: token, streaming: streaming)
+            // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back.
+            if end == .cut, !ready || comesBack() {
+                outcome.cameBack = true
+                try await Task.sleep(for: .seconds(1))
+                let resumed = try await post("resume", body: "{}", token: token)
+                guard resumed["token"] != nil else {
+                    outcome.detail = "could not come back: \(resumed)"
+                    return finished(outcome, since: started)
+                }
+                // As the page does, it tries the socket again when it cannot connect (a busy machine).
+                var tries = 0
+                while true {
+                    tries += 1
+                    do {
+                        let again = try await watch(token: token, streaming: streaming)
+                        (end, sent, detail, ready) = (again.0, sent + again.1, "came back: " + again.2, again.3)
+                        break
+                    } catch  where tries < 3 {
+                        try await Task.sleep(for: .seconds(1))
+                    }
+                }
+            }
+            outcome.sent = sent
+            outcome.detail = detail
+            outcome.end = end
+            guard end == .complete else { return finished(outcome, since: started) }
+            let completion = try await post("complete", body: "{}", token: token)
+            guard let code = completion["code"] as? String else {
+                outcome.end = .failed
+                outcome.detail = "completion refused: \(completion)"
+                return finished(outcome, since: started)
+            }
+            outcome.code = code
+        } catch {
+            outcome.end = .failed
+            outcome.detail = "\(error)"
+        }
+        return finished(outcome, since: started)
+    }
+
+    private func finished(_ outcome: Outcome, since started: ContinuousClock.Instant) -> Outcome {
+        var outcome = outcome
+        outcome.seconds = (ContinuousClock.now - started).milliseconds / 1000
+        return outcome
+    }
+
+    /// The stimulus's socket: frames until the media time reaches `seconds`, then the end.
+    /// - Returns: `.complete` when the server said the stimulus ended; `.cut` when the socket closed first, saying
+    ///   nothing; the frames sent; what went wrong; whether the socket was ready.
+    private func watch(
+        token: String, streaming: @escaping @Sendable (Bool) -> Void
+    ) async throws -> (End, Int, String, Bool) {
+        let heard = Heard()
+        heard.state.withLock { $0.rate = fps }
+        let sent = Locked(0)
+        _ = try await WebSocketClient.connect(
+            url: "ws://\(address)/studies/\(study)/live?session=\(token)&stimulus=\(stimulus)",
+            configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "fleet")
+        ) { inbound, outbound, _ in
+            heard.state.withLock { $0.last = .now }  // open: the server's silence is counted from here
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Ends when the server (or the balancer, its replica gone) closes the socket.
+                    do {
+                        for try await message in inbound.messages(maxSize: 1 << 24) {
+                            guard case .text(let text) = message,
+                                let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                            else { continue }
+                            heard.state.withLock { state in
+                                state.types.append(object["type"] as? String ?? "?")
+                                state.last = .now
+                                switch object["type"] as? String {
+                                case "ready": state.ready = true
+                                case "ended": state.ended = true
+                                case "error":
+                                    // Frames sent ahead of the rate are refused, the socket goes on; any other
+                                    // error ends it.
+                                    let code = (object["error"] as? [String: Any])?["code"] as? String ?? "error"
+                                    if code != "tooFast" { state.error = code }
+                                default: break
+                                }
+                                if let rate = object["frameRate"] as? Double { state.rate = rate }
+                            }
+                            if heard.state.withLock({ $0.ended }) { return }
+                        }
+                    } catch {}
+                    heard.state.withLock { if $0.error == nil, !$0.ended { $0.error = "closed" } }
+                }
+                group.addTask {
+                    // A page coming back waits while its socket is taken over from a dead replica (10 s at most);
+                    // one in the queue hears its place every second.
+                    while heard.state.withLock({ !$0.ready && $0.error == nil }) {
+                        guard ContinuousClock.now - heard.state.withLock({ $0.last }) < .seconds(60) else {
+                            heard.state.withLock { $0.error = "not ready, and nothing heard for 60 s" }
+                            try? await outbound.close(.normalClosure, reason: nil)
+                            return
+                        }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                    guard heard.state.withLock({ $0.error == nil }) else { return }
+                    streaming(true)
+                    defer { streaming(false) }
+                    let start = ContinuousClock.now
+                    while heard.state.withLock({ $0.error == nil }) {
+                        let media = (ContinuousClock.now - start).milliseconds / 1000
+                        guard media < seconds else { break }
+                        var bits = (media * 1000).bitPattern.littleEndian
+                        let message =
+                            withUnsafeBytes(of: &bits) { Array($0) } + frames[sent.withLock { $0 } % frames.count]
+                        do {
+                            try await outbound.write(.binary(ByteBuffer(bytes: message)))
+                        } catch {
+                            return
+                        }
+                        sent.withLock { $0 += 1 }
+                        try await Task.sleep(for: .milliseconds(Int(1000 / heard.state.withLock { $0.rate })))
+                    }
+                    guard heard.state.withLock({ $0.error == nil }) else { return }
+                    try? await outbound.write(.text(#"{"type":"end"}"#))
+                }
+                // Both end: the reader when the socket closes (after "ended", or cut), the writer after the end.
+                try await group.waitForAll()
+            }
+        }
+        let (ended, error, ready, types) = heard.state.withLock { ($0.ended, $0.error, $0.ready, $0.types) }
+        let count = sent.withLock { $0 }
+        if ended { return (.complete, count, "", ready) }
+        if error == "studyFull" { return (.full, count, "studyFull", ready) }
+        if error == "closed" {
+            return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
+        }
+        return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
+    }
+
+    /// A participant route's JSON answer (an error's body too).
+    private func post(_ route: String, body: String, token: String? = nil) async throws -> [String: Any] {
+        guard let url = URL(string: "http://\(address)/studies/\(study)/\(route)") else {
+            throw MienError(.invalidArgument, "no URL for \(address)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+            ?? ["body": String(decoding: data, as: UTF8.self)]
+    }
+}
