@@ -136,9 +136,15 @@ struct Fleet: AsyncParsableCommand {
                         // Once a second: the dashboard's participants are an aggregation on the replica.
                         try? await Task.sleep(for: .seconds(1))
                         let away = stayedAway.withLock { $0 }
-                        guard !away.isEmpty, ContinuousClock.now - killed > .seconds(1),
-                            let rows = try? await Self.rows(port: survivor)
-                        else { continue }
+                        guard !away.isEmpty, ContinuousClock.now - killed > .seconds(1) else { continue }
+                        let rows: [FleetChecks.Row]
+                        do {
+                            rows = try await Self.rows(port: survivor)
+                        } catch {
+                            // Read again next second; a dashboard that never answers leaves the failover unmeasured.
+                            print("fleet: the surviving replica's dashboard: \(error)")
+                            continue
+                        }
                         let marked = rows.filter {
                             away.contains($0.participant) && $0.state == "incomplete"
                                 && $0.reasonCode == "serverStopped"

@@ -15,10 +15,9 @@ struct FleetDatabase {
     /// A query's one number.
     /// - Throws: when psql is missing or fails, with what it said.
     func count(_ sql: String) throws -> Int {
-        let candidates =
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed()
-            .map { "/usr/lib/postgresql/\($0)/bin/psql" }
-        guard let psql = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard let bin = PostgresServer.binaries(),
+            case let psql = "\(bin)/psql", FileManager.default.isExecutableFile(atPath: psql)
+        else {
             throw MienError(.notFound, "psql is not installed (apt-get install postgresql-15)")
         }
         let process = Process()

@@ -110,7 +110,8 @@ package final class PostgresServer: Sendable {
         for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
     }
 
-    private static func binaries() -> String? {
+    /// The folder of Debian's PostgreSQL programs (the newest installed), or nil.
+    package static func binaries() -> String? {
         let candidates =
             ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []).sorted().reversed()
             .map { "/usr/lib/postgresql/\($0)/bin" }
