@@ -1,11 +1,52 @@
 import Foundation
 import Mien
+import MienService
 
 extension StudyCommand {
     /// A collected study: its rows' result files were written as the frames came, so it is only aggregated.
     func aggregate(
         collected: CollectionFolder, manifest: StudyManifest, segments: [StudySegment], settings: StudySettings,
         output: String
+    ) throws {
+        let collection = try CollectionSettings.read(folder: collected.url)
+        try aggregate(
+            collection: collection, name: collected.url.lastPathComponent, source: collected.url.path,
+            manifest: manifest, segments: segments, settings: settings, output: output,
+            content: CollectionFolder.resultFiles(ofRecording:))
+    }
+
+    /// A collected study in a database (`--store`): its sessions, manifest and per-frame results read from it,
+    /// recording by recording, with no file in between.
+    func aggregate(store: String, segments: [StudySegment], settings: StudySettings, output: String) throws {
+        let study = manifest
+        let archive: StudyArchive
+        do {
+            archive = try Blocking.run { try await StudyArchive.open(url: store, study: study) }
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
+        defer {
+            do { try Blocking.run { await archive.close() } } catch { Diagnostics.report(error) }
+        }
+        let manifest: StudyManifest
+        do {
+            manifest = try archive.manifest()
+        } catch {
+            Diagnostics.report(
+                MienError(.invalidArgument, "no participant has been measured yet", input: "study \(study)"))
+            throw ExitStatus.inputFailed
+        }
+        try aggregate(
+            collection: archive.settings, name: study, source: "\(archive.source) study \(study)", manifest: manifest,
+            segments: segments, settings: settings, output: output,
+            content: { recording in try Blocking.run { try await archive.content(ofRecording: recording) } })
+    }
+
+    private func aggregate(
+        collection: CollectionSettings, name: String, source: String, manifest: StudyManifest,
+        segments: [StudySegment], settings: StudySettings, output: String,
+        content: (String) throws -> StudyRecordingReader.Content?
     ) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -15,14 +56,13 @@ extension StudyCommand {
             Diagnostics.report(MienError(.ioFailure, "cannot create the study's folder", input: output))
             throw ExitStatus.inputFailed
         }
-        let collection = try CollectionSettings.read(folder: collected.url)
         let analysis = try CollectionAnalysis.options(collection.stored)
         let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
         var settings = settings
-        settings.title = settings.title ?? collected.url.lastPathComponent
+        settings.title = settings.title ?? name
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,
-            minimumShare: minMeasured ?? collection.fieldwork.minimumShare)
+            minimumShare: minMeasured ?? collection.fieldwork.minimumShare, content: content)
         let study = Study(participants: participants, settings: settings, segments: segments)
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
@@ -35,7 +75,7 @@ extension StudyCommand {
             throw ExitStatus.inputFailed
         }
         Console.error(
-            "mien study: collected study \(collected.url.path): \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(participants.filter(\.included).count) of \(participants.count + manifest.problems.count) rows included (measured as they came, nothing analysed again); \(output)\n"
+            "mien study: collected study \(source): \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(participants.filter(\.included).count) of \(participants.count + manifest.problems.count) rows included (measured as they came, nothing analysed again); \(output)\n"
         )
         if !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
     }

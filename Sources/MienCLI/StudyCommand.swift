@@ -24,8 +24,17 @@ struct StudyCommand: ParsableCommand {
             `mien study init` makes a study folder to collect a panel from a link (mien serve --studies).
             """)
 
-    @Argument(help: "The manifest (CSV), or a study folder collected by mien serve --studies (its manifest.csv).")
+    @Argument(
+        help:
+            "The manifest (CSV), or a study folder collected by mien serve --studies (its manifest.csv), or with --store a collected study's name."
+    )
     var manifest: String
+
+    @Option(
+        help:
+            "Aggregate the collected study named by the argument straight from this PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DATABASE, as mien serve --store; default: $MIEN_STUDIES_URL when the argument is not a file or folder)."
+    )
+    var store: String?
 
     @Option(help: "Folder for the study (created if missing).")
     var output: String?
@@ -101,6 +110,9 @@ struct StudyCommand: ParsableCommand {
     func validate() throws {
         if output == nil && !listRecordings { throw ValidationError("--output is required (the study's folder)") }
         if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
+        if store != nil && listRecordings {
+            throw ValidationError("--list-recordings lists a manifest's videos; a collected study has none to analyse")
+        }
         if let minMeasured, !(0...1).contains(minMeasured) {
             throw ValidationError("--min-measured must be within 0...1")
         }
@@ -153,6 +165,14 @@ struct StudyCommand: ParsableCommand {
         return (manifest, collected ? CollectionFolder(parent) : nil)
     }
 
+    /// The database of a collected study named by the argument (`--store`, or `MIEN_STUDIES_URL` when the
+    /// argument names no file or folder).
+    var storeURL: String? {
+        if let store { return store }
+        guard !FileManager.default.fileExists(atPath: manifest) else { return nil }
+        return ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Reads the manifest and segments, or refuses with their error (exit 64: nothing was analysed).
     private func inputs() throws -> (StudyManifest, [StudySegment]) {
         do {
@@ -165,6 +185,16 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let storeURL {
+            guard let output else { throw ValidationError("--output is required (the study's folder)") }
+            let segments: [StudySegment]
+            do {
+                segments = try self.segments.map(StudySegments.read(path:)) ?? []
+            } catch let error as MienError {
+                throw ValidationError(error.description)
+            }
+            return try aggregate(store: storeURL, segments: segments, settings: try settings(), output: output)
+        }
         let (manifest, segments) = try inputs()
         if listRecordings {
             for recording in manifest.recordings { print(recording) }

@@ -185,6 +185,9 @@ struct Fleet: AsyncParsableCommand {
         let checks = try await FleetChecks(
             outcomes: outcomes, rows: rows, cut: cut, cap: maxParticipants, failover: failover, killed: !noKill,
             otherDashboards: try await dashboards(of: Array(servers.dropFirst(noKill ? 0 : 1)))
+        ).archive(
+            mien: mien, store: database.url(), folder: folder, work: work,
+            complete: rows.filter { $0.state == "complete" }.map(\.participant)
         ).erasure(address: "127.0.0.1:\(balancer.port)", database: sql, folder: folder)
         checks.print()
 

@@ -78,7 +78,7 @@ struct FleetChecks {
             sets.map { "\($0.count)" }.joined(separator: ", ") + " of \(ids.count)")
     }
 
-    private mutating func check(_ name: String, _ passed: Bool, _ detail: String) {
+    mutating func check(_ name: String, _ passed: Bool, _ detail: String) {
         results.append((name, passed, detail))
     }
 
@@ -98,8 +98,10 @@ struct FleetChecks {
         request.httpMethod = "DELETE"
         let (_, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let rows = try database.count(
-            "SELECT count(*) FROM mien_sessions WHERE study = 'fleet' AND participant = '\(id)'")
+        let rows = try ["mien_sessions", "mien_results", "mien_result_ends"].reduce(0) { total, table in
+            total
+                + (try database.count("SELECT count(*) FROM \(table) WHERE study = 'fleet' AND participant = '\(id)'"))
+        }
         let files = FileManager.default.fileExists(atPath: folder.appendingPathComponent("participants/\(id)").path)
         let listed = try await Fleet.rows(port: 0, address: address).contains { $0.participant == id }
         checks.check(

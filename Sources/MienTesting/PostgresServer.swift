@@ -110,6 +110,30 @@ package final class PostgresServer: Sendable {
         for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
     }
 
+    /// Stops every process of the server (SIGSTOP), its connections left open.
+    ///
+    /// A database that does not answer, as one whose machine hangs or whose network drops every packet.
+    /// `resume()` lets it go on.
+    package func pause() { signalEveryProcess(SIGSTOP) }
+
+    /// Lets a paused server go on (SIGCONT).
+    package func resume() { signalEveryProcess(SIGCONT) }
+
+    /// The postmaster and its children (a backend per connection, the background workers), from `/proc`.
+    private func signalEveryProcess(_ signal: Int32) {
+        kill(pid, signal)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let child = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // "pid (name) state ppid …": the name may hold spaces and parentheses, so read after its last one.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == pid { kill(child, signal) }
+        }
+    }
+
     /// The folder of Debian's PostgreSQL programs (the newest installed), or nil.
     package static func binaries() -> String? {
         let candidates =

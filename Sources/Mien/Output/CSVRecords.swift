@@ -113,9 +113,19 @@ package enum CSVRecords {
         guard let text = String(data: data, encoding: .utf8) else {
             throw MienError(.corruptData, "is not UTF-8 text", input: path)
         }
+        return try read(text: text, source: path)
+    }
+
+    /// The rows of CSV `text` as `read(path:)` gives a file's; `source` names it in errors.
+    /// - Throws: `.corruptData` naming `source`.
+    package static func read(
+        text: String, source: String
+    ) throws -> (columns: [String], rows: [(line: Int, cells: [String: String])], separator: Unicode.Scalar) {
         let separator = separator(of: text)
-        let records = try parse(text, source: path, separator: separator)
-        guard let header = records.first else { throw MienError(.corruptData, "is empty (no header row)", input: path) }
+        let records = try parse(text, source: source, separator: separator)
+        guard let header = records.first else {
+            throw MienError(.corruptData, "is empty (no header row)", input: source)
+        }
         let columns = header.map { $0.trimmingCharacters(in: .whitespaces) }
         var rows: [(line: Int, cells: [String: String])] = []
         for (offset, record) in records.dropFirst().enumerated() {

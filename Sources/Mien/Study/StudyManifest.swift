@@ -95,7 +95,21 @@ public struct StudyManifest: Sendable {
     /// - Throws: `.unreadable` / `.corruptData` naming the file when it cannot be read as CSV, and
     ///   `.invalidArgument` naming it when a required column is missing or no row is usable.
     public init(path: String) throws {
-        let table = try CSVRecords.read(path: path)
+        try self.init(table: try CSVRecords.read(path: path), path: path, folder: URL(fileURLWithPath: path))
+    }
+
+    /// Reads a manifest held in memory (a collected study's, made from its database): its recordings are left
+    /// as written (relative names the caller resolves), and `source` names it in errors.
+    /// - Throws: as `init(path:)`.
+    package init(text: String, source: String) throws {
+        try self.init(table: try CSVRecords.read(text: text, source: source), path: source, folder: nil)
+    }
+
+    /// - Parameter folder: the manifest's file, whose folder relative recordings are resolved against (nil: kept).
+    private init(
+        table: (columns: [String], rows: [(line: Int, cells: [String: String])], separator: Unicode.Scalar),
+        path: String, folder manifestFile: URL?
+    ) throws {
         // Column names are matched whatever their case and surrounding spaces (`Recording`, ` Onset`).
         var named: [String: String] = [:]
         for column in table.columns { named[column.lowercased(), default: column] = column }
@@ -107,7 +121,7 @@ public struct StudyManifest: Sendable {
                 "the manifest lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (needs \(Self.requiredColumns.joined(separator: ", ")); optional duration, group); its first line, read as separated by \(CSVRecords.name(of: table.separator)), names \(found.isEmpty ? "no column" : found)",
                 input: path)
         }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let folder = manifestFile?.deletingLastPathComponent()
         var rows: [Row] = []
         var problems: [Problem] = []
         var seen: [String: Int] = [:]
@@ -160,7 +174,8 @@ public struct StudyManifest: Sendable {
             }
             seen[key] = line
             let resolved =
-                recording.hasPrefix("/") ? recording : folder.appendingPathComponent(recording).standardized.path
+                recording.hasPrefix("/")
+                ? recording : folder?.appendingPathComponent(recording).standardized.path ?? recording
             rows.append(
                 Row(
                     line: line, recording: resolved, participant: participant, stimulus: stimulus, onset: onset,

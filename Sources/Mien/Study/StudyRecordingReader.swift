@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Reads one analysed recording back (its JSON Lines and events CSV) into a `ParticipantSeries` for each
 /// manifest row that names it, in one pass over the file however many stimuli it holds.
@@ -6,10 +6,16 @@ import Foundation
 /// Times are compared in whole milliseconds of stimulus time (`round(timestamp × 1000) − round(onset ×
 /// 1000)`), the grid of the CSV files, so a frame falls in the same bin here as in a table read from the CSV.
 package struct StudyRecordingReader: Sendable {
-    /// The recording's JSON Lines (`DetectorResult` per frame).
-    package var jsonl: String
-    /// Its events CSV (`EventTable`); nil or missing: no episode figures.
-    package var events: String?
+    /// Where a recording's results are.
+    package enum Content: Sendable {
+        /// Its JSON Lines file (`DetectorResult` per frame) and its events CSV (`EventTable`; nil or missing: no
+        /// episode figures).
+        case files(jsonl: String, events: String?)
+        /// The same two in memory (a collected study's database); `source` names them in errors.
+        case memory(lines: Data, events: String?, source: String)
+    }
+
+    package var content: Content
     package var settings: StudySettings
     /// Whether an episode tracker followed a metric in the run (its episode share is 0, not absent, when the
     /// participant had none).
@@ -21,8 +27,11 @@ package struct StudyRecordingReader: Sendable {
     package init(
         jsonl: String, events: String?, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
     ) {
-        self.jsonl = jsonl
-        self.events = events
+        self.init(content: .files(jsonl: jsonl, events: events), settings: settings, watched: watched)
+    }
+
+    package init(content: Content, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool) {
+        self.content = content
         self.settings = settings
         self.watched = watched
     }
@@ -72,7 +81,7 @@ package struct StudyRecordingReader: Sendable {
         var first: Int?
         var last: Int?
         var count = 0
-        try JSONLinesReader(path: jsonl).forEachResult { result in
+        let each: (DetectorResult) throws -> Void = { result in
             let time = Self.milliseconds(result.timestamp)
             first = first ?? time
             last = time
@@ -96,6 +105,10 @@ package struct StudyRecordingReader: Sendable {
                 }
             }
         }
+        switch content {
+        case .files(let jsonl, _): try JSONLinesReader(path: jsonl).forEachResult(each)
+        case .memory(let lines, _, let source): try JSONLinesReader.forEachResult(in: lines, source: source, each)
+        }
         let episodes = try readEpisodes()
         // The recording's frame interval, to know how far past its last frame it reaches.
         let interval = count > 1 ? Double((last ?? 0) - (first ?? 0)) / Double(count - 1) : 0
@@ -109,9 +122,18 @@ package struct StudyRecordingReader: Sendable {
 
     /// The finished episodes per face: metric name to (onset, offset) in milliseconds on the recording's clock.
     private func readEpisodes() throws -> [Int: [String: [(Int, Int)]]]? {
-        guard let events, FileManager.default.fileExists(atPath: events) else { return nil }
+        let table: [(line: Int, cells: [String: String])]
+        let events: String
+        switch content {
+        case .files(_, let path):
+            guard let path, FileManager.default.fileExists(atPath: path) else { return nil }
+            (table, events) = (try CSVRecords.read(path: path).rows, path)
+        case .memory(_, let text, let source):
+            guard let text else { return nil }
+            (table, events) = (try CSVRecords.read(text: text, source: source + " (events)").rows, source)
+        }
         var episodes: [Int: [String: [(Int, Int)]]] = [:]
-        for (line, cells) in try CSVRecords.read(path: events).rows {
+        for (line, cells) in table {
             guard let face = cells["faceId"].flatMap({ Int($0) }), let metric = cells["metric"],
                 let onset = cells["onset"].flatMap({ Double($0) }), let offset = cells["offset"].flatMap({ Double($0) })
             else {

@@ -5,13 +5,23 @@ import Mien
 
 /// The webcam recording of a study with `record`: uploaded after the stimuli in chunks, each at the offset
 /// the server has (so an upload cut by the network resumes where it stopped), into the participant's folder.
+///
+/// The bytes received are the partial file's size, never a count of this server's: after a restart, and with
+/// several servers sharing the study folder, a chunk may come through any of them, and each must append where the
+/// last one, through whichever server, ended.
 extension CollectedStudy {
     /// The bytes of a participant's recording received so far.
     func recordingBytes(_ id: String) -> Int {
-        local.withLock { $0.uploads[id] } ?? session(id)?.recordingBytes ?? 0
+        Self.size(of: partial(id)) ?? session(id)?.recordingBytes ?? 0
     }
 
     private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
+
+    /// A file's size in bytes, nil when there is none.
+    private static func size(of file: URL) -> Int? {
+        var info = stat()
+        return stat(file.path, &info) == 0 ? Int(info.st_size) : nil
+    }
 
     /// Appends a chunk at `offset`.
     /// - Returns: the bytes received so far.
@@ -26,7 +36,7 @@ extension CollectedStudy {
             guard let session, !session.recordingComplete, session.state != .complete else {
                 throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this recording is complete")
             }
-            let have = local.uploads[id] ?? 0
+            let have = Self.size(of: partial(id)) ?? 0
             guard offset == have else {
                 throw ServiceRefusal(
                     status: .conflict, code: "wrongOffset",
@@ -70,7 +80,6 @@ extension CollectedStudy {
                 }
                 throw Self.unavailable
             }
-            local.uploads[id] = have + chunk.count
             return have + chunk.count
         }
         await record(id) { session in
@@ -88,7 +97,7 @@ extension CollectedStudy {
         guard settings.record else {
             throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
         }
-        guard let session = session(id), (local.withLock { $0.uploads[id] ?? 0 }) > 0 else {
+        guard let session = session(id), (Self.size(of: partial(id)) ?? 0) > 0 else {
             throw ServiceRefusal(status: .conflict, code: "noRecording", message: "no recording was uploaded")
         }
         for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(onset.isFinite && onset >= 0) {
@@ -103,7 +112,6 @@ extension CollectedStudy {
             _ = try InputSource.open(path: partial(id).path)
         } catch {
             try? FileManager.default.removeItem(at: partial(id))
-            local.withLock { $0.uploads[id] = 0 }
             throw ServiceRefusal(
                 status: .unsupportedMediaType, code: "unsupportedFormat",
                 message:

@@ -27,12 +27,10 @@ final class CollectedStudy: Sendable {
 
     static let logger = Logger(label: "mien.studies")
 
-    /// What only this server holds: the sockets open here and the uploads it receives.
+    /// What only this server holds: the sockets open here (its lock also orders the webcam chunks it receives).
     struct Local {
         /// Participants with a socket open, and how to close it when another page of theirs takes over.
         var open: [String: OpenSocket] = [:]
-        /// Bytes of each participant's webcam upload so far (with `record`).
-        var uploads: [String: Int] = [:]
     }
     let local = Locked(Local())
 
@@ -206,7 +204,6 @@ final class CollectedStudy: Sendable {
     func delete(_ id: String) async throws -> Bool {
         guard session(id) != nil else { return false }
         let socket = local.withLock { local in
-            local.uploads.removeValue(forKey: id)
             return local.open.removeValue(forKey: id)
         }
         socket?.close(.erased)

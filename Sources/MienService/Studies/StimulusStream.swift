@@ -37,11 +37,12 @@ final class StimulusStream: Sendable {
 
     /// Starts a detector's run whose writers are the participant's files (a stimulus) or the page (framing).
     /// - Parameters:
+    ///   - attempt: the stimulus attempt's number (from 1), under which a database keeps its results.
     ///   - rate: the frame rate the page is asked for (the study's, or lower when the server is busy).
     ///   - onFailure: told once when the results cannot be written (the socket is to be stopped).
     /// - Throws: `MienError` when a result file cannot be created or the models cannot be loaded.
     static func open(
-        study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
+        study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, attempt: Int, rate: Double,
         outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics,
         onFailure: @escaping @Sendable (MienError) -> Void
     ) async throws -> StimulusStream {
@@ -53,6 +54,17 @@ final class StimulusStream: Sendable {
             try stimulus == nil
             ? DetectorOptions(detection: DetectionOptions(), metrics: [])
             : CollectionAnalysis.options(study.settings.stored)
+        let upload: ResultUpload?
+        do {
+            upload =
+                if let stimulus {
+                    try await study.store.results(participant: participant, stimulus: stimulus.name, attempt: attempt)
+                } else {
+                    nil
+                }
+        } catch {
+            throw MienError(.ioFailure, "the study's database cannot take results now: \(error)")
+        }
         // Creating the participant's folder and files is file work, off the cooperative pool.
         let writers = try await BlockingWork.run { () throws -> [any ResultWriter] in
             var writers: [any ResultWriter]
@@ -64,9 +76,11 @@ final class StimulusStream: Sendable {
                 } catch {
                     throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
                 }
+                let kept = upload.map { [DatabaseResultWriter(upload: $0, input: stimulus.name)] } ?? []
                 writers = CollectionAnalysis.writers(
                     try files.writers(
-                        input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true),
+                        input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true)
+                        + kept,
                     stored: study.settings.stored)
             } else {
                 writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]

@@ -101,7 +101,8 @@ struct StudySocket {
             }
             do {
                 opened = try await StimulusStream.open(
-                    study: study, participant: id, stimulus: chosen, rate: rate, outbox: outbox, models: models,
+                    study: study, participant: id, stimulus: chosen, attempt: attempt, rate: rate, outbox: outbox,
+                    models: models,
                     metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
             } catch {
                 if let chosen {

@@ -9,25 +9,26 @@ extension CollectionFolder {
     ///   - watched: whether the episode tracker followed a metric in the analysis.
     ///   - minimumShare: a row measured for less of its stimulus (the manifest's `measured`) is excluded, saying
     ///     so; an incomplete viewer measured enough is included and labelled (the study's `minimumShare`).
+    ///   - content: where a recording's results are (nil: it has none); by default its files.
     /// - Returns: each row's series, in the manifest's order; a row whose files cannot be read is excluded with
     ///   the reason.
     package static func series(
         of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool,
-        minimumShare: Double? = nil
+        minimumShare: Double? = nil,
+        content: (String) throws -> StudyRecordingReader.Content? = CollectionFolder.resultFiles(ofRecording:)
     ) -> [ParticipantSeries] {
         var byLine: [Int: ParticipantSeries] = [:]
         for recording in manifest.recordings {
             let rows = manifest.rows.filter { $0.recording == recording }
-            let files = files(ofRecording: recording)
-            guard let jsonl = files.jsonl, FileManager.default.fileExists(atPath: jsonl) else {
-                for row in rows {
-                    byLine[row.line] = ParticipantSeries(
-                        row: row, exclusion: "no results for this participant and stimulus (\(recording).jsonl)")
-                }
-                continue
-            }
-            let reader = StudyRecordingReader(jsonl: jsonl, events: files.events, settings: settings, watched: watched)
             do {
+                guard let content = try content(recording) else {
+                    for row in rows {
+                        byLine[row.line] = ParticipantSeries(
+                            row: row, exclusion: "no results for this participant and stimulus (\(recording).jsonl)")
+                    }
+                    continue
+                }
+                let reader = StudyRecordingReader(content: content, settings: settings, watched: watched)
                 for series in try reader.read(rows) { byLine[series.row.line] = series }
             } catch {
                 for row in rows {
@@ -53,6 +54,13 @@ extension CollectionFolder {
             }
             return series
         }
+    }
+
+    /// A recording's result files, when its JSON Lines exist.
+    package static func resultFiles(ofRecording recording: String) -> StudyRecordingReader.Content? {
+        let files = files(ofRecording: recording)
+        guard let jsonl = files.jsonl, FileManager.default.fileExists(atPath: jsonl) else { return nil }
+        return .files(jsonl: jsonl, events: files.events)
     }
 
     /// The study so far, from `manifest.csv`; nil while no participant has been measured.

@@ -111,26 +111,34 @@ package struct CollectionFolder: Sendable {
     /// excludes a row measured for less than the study's minimum and labels an incomplete viewer's).
     /// - Throws: `.ioFailure` naming the file.
     package func writeManifests(_ sessions: [ParticipantSession], settings: CollectionSettings) throws {
+        let (live, recorded) = Self.manifests(sessions, settings: settings)
+        try Self.writeAtomically(Data(live.utf8), to: manifest.path)
+        if let recorded { try Self.writeAtomically(Data(recorded.utf8), to: recordedManifest.path) }
+    }
+
+    /// The text of `manifest.csv`, and of `recorded.csv` when any recording is complete (`writeManifests`).
+    package static func manifests(_ sessions: [ParticipantSession], settings: CollectionSettings) -> (
+        live: String, recorded: String?
+    ) {
         var live = "recording,participant,stimulus,onset,duration,group,status,measured\n"
         var recorded = live
         var anyRecorded = false
         for session in sessions.sorted(by: { $0.participant < $1.participant }) {
             for stimulus in settings.stimuli {
                 guard let progress = session.stimuli[stimulus.name], progress.frames > 0 else { continue }
-                let name = Self.recordingName(participant: session.participant, stimulus: stimulus.name)
-                let duration = Self.number(stimulus.duration)
+                let name = recordingName(participant: session.participant, stimulus: stimulus.name)
+                let duration = number(stimulus.duration)
                 let tail =
-                    "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(Self.number(progress.coverage))"
+                    "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage))"
                 live += "\(name),\(session.participant),\(stimulus.name),0,\(tail)\n"
                 if session.recordingComplete, let onset = progress.recordingOnset {
                     anyRecorded = true
                     recorded +=
-                        "participants/\(session.participant)/recording.webm,\(session.participant),\(stimulus.name),\(Self.number(onset)),\(tail)\n"
+                        "participants/\(session.participant)/recording.webm,\(session.participant),\(stimulus.name),\(number(onset)),\(tail)\n"
                 }
             }
         }
-        try Self.writeAtomically(Data(live.utf8), to: manifest.path)
-        if anyRecorded { try Self.writeAtomically(Data(recorded.utf8), to: recordedManifest.path) }
+        return (live, anyRecorded ? recorded : nil)
     }
 
     static func number(_ value: Double) -> String { String(format: "%.3f", value) }

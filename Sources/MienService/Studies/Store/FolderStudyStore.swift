@@ -52,6 +52,9 @@ final class FolderStudyStore: StudyStore {
         await BlockingWork.run { self.locked(keepOnFailure: true, change) }
     }
 
+    /// The participant's files are the study's results.
+    func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? { nil }
+
     /// Decides and writes, one change at a time.
     ///
     /// A write that fails is returned, the change kept in this server's view only with `keepOnFailure`. Readers (`current()`) never wait for the disk: the view is replaced once

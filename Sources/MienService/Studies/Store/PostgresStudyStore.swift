@@ -102,6 +102,12 @@ final class PostgresStudyStore: StudyStore {
         }
     }
 
+    func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? {
+        let key = ResultKey(study: study, participant: participant, stimulus: stimulus, attempt: attempt)
+        try await database.clearResults(key)
+        return ResultUpload(key: key, database: database)
+    }
+
     /// Replaces the view with `ledger` unless the view is already newer (another change of this server).
     private func keep(_ ledger: StudyLedger) {
         view.withLock { view in

@@ -67,7 +67,38 @@ final class StudyDatabase: Sendable {
                 started timestamptz NOT NULL DEFAULT now()
             )
             """,
-        ]
+        ],
+        // 2: per-frame results. A stimulus attempt's JSON Lines in batches (each whole lines, in order), and what
+        // its end adds (the episodes still open then, the summary). Erasing a participant's session erases them,
+        // and a batch that arrives after the erasure is refused.
+        [
+            """
+            CREATE TABLE mien_results (
+                study text NOT NULL,
+                participant text NOT NULL,
+                stimulus text NOT NULL,
+                attempt integer NOT NULL,
+                batch integer NOT NULL,
+                frames integer NOT NULL,
+                lines bytea NOT NULL,
+                PRIMARY KEY (study, participant, stimulus, attempt, batch),
+                FOREIGN KEY (study, participant) REFERENCES mien_sessions (study, participant) ON DELETE CASCADE
+            )
+            """,
+            """
+            CREATE TABLE mien_result_ends (
+                study text NOT NULL,
+                participant text NOT NULL,
+                stimulus text NOT NULL,
+                attempt integer NOT NULL,
+                batches integer NOT NULL,
+                episodes bytea NOT NULL,
+                summary bytea NOT NULL,
+                PRIMARY KEY (study, participant, stimulus, attempt),
+                FOREIGN KEY (study, participant) REFERENCES mien_sessions (study, participant) ON DELETE CASCADE
+            )
+            """,
+        ],
     ]
 
     /// The schema version this Mien writes.

@@ -33,6 +33,11 @@ protocol StudyStore: Sendable {
     /// - Returns: what `change` returned, and why the store could not keep it (for the log), if it could not.
     func apply<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) -> Result) async
         -> (result: Result, failure: StudyStoreFailure?)
+
+    /// Where a stimulus attempt's per-frame results go besides the participant's files: nil for a folder (the
+    /// files are its results), an upload to the database for a database, which starts the attempt with no rows.
+    /// - Throws: `StudyStoreFailure` when the database cannot be reached.
+    func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload?
 }
 
 /// A change the store could not keep (a folder that cannot be written, a database that cannot be reached), with the

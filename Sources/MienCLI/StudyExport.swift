@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Mien
+import MienService
+
+/// `mien study export STUDY DIR --store URL`: a collected study in a database written out as the study folder's
+/// layout, which `mien study DIR` aggregates and anyone can read without Mien.
+struct StudyExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a collected study from its PostgreSQL database as a study folder (mien study DIR reads it).",
+        discussion: """
+            DIR gets settings.json, consent.md, STORED.md, fieldwork.json, manifest.csv and participants/<id>/ \
+            (session.json, and each stimulus's .jsonl, .csv, .events.csv and .summary.json, earlier attempts as \
+            <stimulus>.attempt<n>.*), as mien serve --studies writes a study folder. The stimuli and webcam \
+            recordings are not in the database: copy stimuli/ (and recordings) from the folder the servers share.
+            """)
+
+    @Argument(help: "The study's name (its folder's name when it was made with mien study init --store).")
+    var study: String
+
+    @Argument(help: "A new or empty folder to write.")
+    var output: String
+
+    @Option(
+        help:
+            "The PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DATABASE, as mien serve --store; default: $MIEN_STUDIES_URL)."
+    )
+    var store: String?
+
+    func validate() throws {
+        guard resolvedStore != nil else {
+            throw ValidationError("--store (or MIEN_STUDIES_URL) names the database the study is in")
+        }
+        guard CollectionSettings.isName(study) else { throw ValidationError("'\(study)' is not a study's name") }
+    }
+
+    private var resolvedStore: String? {
+        store ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func run() throws {
+        guard let store = resolvedStore else { return }
+        let (study, folder) = (study, URL(fileURLWithPath: output))
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let (source, participants, attempts) = try Blocking.run {
+                let archive = try await StudyArchive.open(url: store, study: study)
+                do {
+                    let written = try await archive.export(to: folder)
+                    await archive.close()
+                    return (archive.source, archive.sessions.count, written)
+                } catch {
+                    await archive.close()
+                    throw error
+                }
+            }
+            Console.error(
+                "mien study export: \(source) study \(study): \(participants) participant\(participants == 1 ? "" : "s"), \(attempts) stimulus attempt\(attempts == 1 ? "" : "s") in \(ProgressBoard.seconds(clock.now - start)) s; \(folder.path) (copy stimuli/ from the study folder)\n"
+            )
+        } catch {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Mien
+
+/// The per-frame results the replicas kept in the database, checked against the files they wrote in the shared
+/// folder, and `mien study` on the database against `mien study` on its export.
+extension FleetChecks {
+    /// - Parameters:
+    ///   - mien: the mien binary.
+    ///   - store: the database's URL.
+    ///   - folder: the study folder the replicas share.
+    ///   - work: where the export and the two studies are written.
+    ///   - complete: the participants complete on the dashboard.
+    func archive(mien: String, store: String, folder: URL, work: URL, complete: [String]) throws -> FleetChecks {
+        var checks = self
+        let export = work.appendingPathComponent("export")
+        try BenchStudy.run(mien, ["study", "export", "fleet", export.path, "--store", store])
+        // A participant who completed had every attempt's end kept by a live replica: their files and the export's
+        // must be the same bytes (the JSON Lines as kept, the CSV and events made from them, the summary as kept).
+        var same = 0
+        var differing: [String] = []
+        for id in complete {
+            let names = ["jsonl", "csv", "events.csv", "summary.json"].map { "participants/\(id)/stimulus.\($0)" }
+            let equal = names.allSatisfy { name in
+                let written = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
+                return written != nil
+                    && written == FileManager.default.contents(atPath: export.appendingPathComponent(name).path)
+            }
+            if equal { same += 1 } else { differing.append(id) }
+        }
+        checks.check(
+            "the database holds every complete participant's results, byte for byte as their files",
+            !complete.isEmpty && differing.isEmpty,
+            "\(same) of \(complete.count) the same\(differing.isEmpty ? "" : "; differ: \(differing.prefix(3).joined(separator: ", "))")"
+        )
+
+        let fromExport = work.appendingPathComponent("study-export")
+        let fromDatabase = work.appendingPathComponent("study-database")
+        try BenchStudy.run(mien, ["study", export.path, "--output", fromExport.path])
+        try BenchStudy.run(mien, ["study", "fleet", "--store", store, "--output", fromDatabase.path])
+        var differ: [String] = []
+        for table in ["curves.csv", "moments.csv", "isc.csv", "participants.csv"] {
+            let a = try String(contentsOf: fromExport.appendingPathComponent(table), encoding: .utf8)
+            let b = try String(contentsOf: fromDatabase.appendingPathComponent(table), encoding: .utf8)
+            // The export's rows name its files; the database's name the same recordings relative to the study.
+            if a.replacingOccurrences(of: export.path + "/", with: "") != b { differ.append(table) }
+        }
+        let rows = try CSVRecords.read(path: fromDatabase.appendingPathComponent("participants.csv").path).rows
+        let included = rows.filter { $0.cells["included"] == "1" }.count
+        checks.check(
+            "mien study on the database equals mien study on its export", differ.isEmpty && included > 0,
+            differ.isEmpty
+                ? "curves, moments, isc and participants the same; \(included) of \(rows.count) rows included"
+                : "differ: \(differ.joined(separator: ", "))")
+        return checks
+    }
+}

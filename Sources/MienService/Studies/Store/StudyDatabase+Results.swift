@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import Mien
+import PostgresNIO
+
+/// One stimulus attempt of one participant: the unit per-frame results are kept and read back in.
+struct ResultKey: Sendable, Hashable, CustomStringConvertible {
+    var study: String
+    var participant: String
+    var stimulus: String
+    /// 1 for the first attempt (the folder's `<stimulus>.attempt<n>` numbering).
+    var attempt: Int
+
+    var description: String { "study \(study), participant \(participant), \(stimulus) attempt \(attempt)" }
+}
+
+/// The database answered a write of results with an error (the participant was erased meanwhile, a constraint):
+/// trying again cannot help, unlike a database that does not answer.
+struct ResultsRefused: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// What an attempt's end adds to its JSON Lines.
+struct ResultEnd: Sendable {
+    /// Batches written before it (the attempt is whole when every one of them is there).
+    var batches: Int
+    /// The episodes still open at the end, finished then (`[EpisodeEvent]` as JSON).
+    var episodes: Data
+    /// The attempt's summary, as its `.summary.json` holds it.
+    var summary: Data
+}
+
+/// Per-frame results in the database: written in batches as frames are measured (`ResultUpload`), read back
+/// recording by recording for `mien study export` and `mien study --store` (`StudyArchive`).
+extension StudyDatabase {
+    /// Removes what an attempt of this number left before (one that measured nothing, or one the folder never
+    /// set aside), so a new attempt starts with no rows.
+    func clearResults(_ key: ResultKey) async throws {
+        try await transaction { [logger] connection in
+            try await connection.query(
+                """
+                DELETE FROM mien_results WHERE study = \(key.study) AND participant = \(key.participant)
+                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt)
+                """, logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM mien_result_ends WHERE study = \(key.study) AND participant = \(key.participant)
+                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt)
+                """, logger: logger)
+        }
+    }
+
+    /// Keeps batch `number` of an attempt (again after a timeout that may have kept it: a second write of the
+    /// same batch changes nothing).
+    /// - Throws: `ResultsRefused` when the database refuses it; `StudyStoreFailure` when it does not answer.
+    func insertBatch(_ key: ResultKey, number: Int, frames: Int, lines: Data) async throws {
+        try await refusable { [logger] connection in
+            try await connection.query(
+                """
+                INSERT INTO mien_results (study, participant, stimulus, attempt, batch, frames, lines)
+                VALUES (\(key.study), \(key.participant), \(key.stimulus), \(key.attempt), \(number), \(frames),
+                        \(lines))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    /// Keeps an attempt's end.
+    /// - Throws: as `insertBatch`.
+    func insertEnd(_ key: ResultKey, _ end: ResultEnd) async throws {
+        try await refusable { [logger] connection in
+            try await connection.query(
+                """
+                INSERT INTO mien_result_ends (study, participant, stimulus, attempt, batches, episodes, summary)
+                VALUES (\(key.study), \(key.participant), \(key.stimulus), \(key.attempt), \(end.batches),
+                        \(end.episodes), \(end.summary))
+                ON CONFLICT (study, participant, stimulus, attempt) DO UPDATE SET
+                    batches = excluded.batches, episodes = excluded.episodes, summary = excluded.summary
+                """, logger: logger)
+        }
+    }
+
+    /// Every attempt of `study` with results, ordered by participant, stimulus and attempt.
+    func resultKeys(study: String) async throws -> [ResultKey] {
+        try await transaction(within: .seconds(60)) { [logger] connection in
+            var keys: [ResultKey] = []
+            for try await (participant, stimulus, attempt) in try await connection.query(
+                """
+                SELECT DISTINCT participant, stimulus, attempt FROM mien_results WHERE study = \(study)
+                ORDER BY participant, stimulus, attempt
+                """, logger: logger
+            ).decode((String, String, Int).self) {
+                keys.append(ResultKey(study: study, participant: participant, stimulus: stimulus, attempt: attempt))
+            }
+            return keys
+        }
+    }
+
+    /// An attempt's JSON Lines, whole, and its end when it ended.
+    /// - Throws: `StudyStoreFailure` when the database fails, or a batch is missing in an attempt that ended.
+    func results(_ key: ResultKey) async throws -> (lines: Data, end: ResultEnd?) {
+        try await transaction(within: .seconds(60)) { [logger] connection in
+            var lines = Data()
+            var batches = 0
+            for try await (number, batch) in try await connection.query(
+                """
+                SELECT batch, lines FROM mien_results WHERE study = \(key.study) AND participant = \(key.participant)
+                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt) ORDER BY batch
+                """, logger: logger
+            ).decode((Int, Data).self) {
+                guard number == batches else {
+                    throw StudyStoreFailure(description: "\(key): batch \(batches) is missing (found \(number))")
+                }
+                lines.append(batch)
+                batches += 1
+            }
+            var end: ResultEnd?
+            for try await (count, episodes, summary) in try await connection.query(
+                """
+                SELECT batches, episodes, summary FROM mien_result_ends WHERE study = \(key.study)
+                    AND participant = \(key.participant) AND stimulus = \(key.stimulus) AND attempt = \(key.attempt)
+                """, logger: logger
+            ).decode((Int, Data, Data).self) {
+                end = ResultEnd(batches: count, episodes: episodes, summary: summary)
+            }
+            if let end, end.batches != batches {
+                throw StudyStoreFailure(description: "\(key): \(end.batches) batches were written, \(batches) found")
+            }
+            return (lines, end)
+        }
+    }
+
+    /// A write whose refusal by the database is told apart from the database not answering.
+    private func refusable(_ work: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
+        try await transaction { connection in
+            do {
+                try await work(connection)
+            } catch let error as PSQLError where error.code == .server {
+                throw ResultsRefused(description: Self.describe(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Mien
+import MienTesting
+import Testing
+
+/// `mien study export` and `mien study --store` against a PostgreSQL of the test's own: what they say when the
+/// study, the folder or the database is not what they need (results of real faces are compared, export against
+/// database, by `make fleet-check` and `StudyResultsDatabaseTests`).
+@Suite("mien study on a database", .serialized)
+struct StudyStoreCommandTests {
+    @Test func exportAndAggregate_sayWhatIsWrong_andExportAnEmptyStudy() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let study = folder.appendingPathComponent("ad")
+        let made = try runMien([
+            "study", "init", study.path, "--stimulus", SampleMedia.astronautClipPath, "--contact", "lab@example.org",
+            "--store", server.url(),
+        ])
+        try #require(made.status == 0, "\(made.stderr)")
+
+        // Nobody yet: the layout with no participant, and an aggregation that says why it has nothing.
+        let export = folder.appendingPathComponent("export")
+        let exported = try runMien(["study", "export", "ad", export.path, "--store", server.url()])
+        #expect(
+            exported.status == 0 && exported.stderr.contains("0 participants, 0 stimulus attempts"),
+            "\(exported.stderr)")
+        #expect(
+            try Data(contentsOf: export.appendingPathComponent("settings.json"))
+                == Data(contentsOf: study.appendingPathComponent("settings.json")), "the settings as registered")
+        #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent("manifest.csv").path))
+        let empty = try runMien([
+            "study", "ad", "--store", server.url(), "--output", folder.appendingPathComponent("s").path,
+        ])
+        #expect(empty.status == 1 && empty.stderr.contains("no participant has been measured yet"), "\(empty.stderr)")
+
+        // Wrong things, each named; the password never printed.
+        let again = try runMien(["study", "export", "ad", export.path, "--store", server.url()])
+        #expect(again.status == 1 && again.stderr.contains("is not an empty folder"), "\(again.stderr)")
+        let unknown = try runMien([
+            "study", "export", "nosuch", folder.appendingPathComponent("x").path, "--store", server.url(),
+        ])
+        #expect(unknown.status == 1 && unknown.stderr.contains("holds no study of this name"), "\(unknown.stderr)")
+        let password = try runMien([
+            "study", "ad", "--store", server.url(password: "wrong-secret"), "--output",
+            folder.appendingPathComponent("y").path,
+        ])
+        #expect(password.status == 1 && password.stderr.contains("refused user mien's password"), "\(password.stderr)")
+        #expect(!password.stderr.contains("wrong-secret") && !unknown.stderr.contains(server.password))
+        let noStore = try runMien(["study", "export", "ad", folder.appendingPathComponent("z").path])
+        #expect(noStore.status == 64 && noStore.stderr.contains("--store (or MIEN_STUDIES_URL)"), "\(noStore.stderr)")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Mien
+import MienCore
+import MienTesting
+import Testing
+
+@testable import MienService
+
+/// Per-frame results in PostgreSQL: kept byte for byte as the participant's files, waiting while the database does
+/// not answer, bounded, read back for `mien study --store` and export, erased with the participant.
+@Suite("per-frame results in PostgreSQL", .serialized)
+struct StudyResultsDatabaseTests {
+    /// The episodes a run finished at its end.
+    final class FinalEpisodes: ResultWriter, Sendable {
+        let episodes = Locked<[EpisodeEvent]>([])
+        func write(_ result: DetectorResult, frame: Frame?) throws {}
+        func finishEpisodes(_ episodes: [EpisodeEvent]) throws { self.episodes.withLock { $0 = episodes } }
+        func finish(_ end: InputEnd) throws {}
+        func fail(_ error: MienError) {}
+    }
+
+    /// A real analysis of the sample clip (30 frames of a face) into the files a stimulus socket writes.
+    /// - Returns: the files, and the episodes finished at the end.
+    static func measured(in folder: URL) throws -> (OutputFiles, [EpisodeEvent]) {
+        let clip = folder.appendingPathComponent("clip.mp4").path
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 30).write(to: clip)
+        let files = CollectionFolder.files(ofRecording: folder.appendingPathComponent("first").path)
+        let final = FinalEpisodes()
+        let detector = Detector(
+            source: .file(path: clip), options: try CollectionAnalysis.options(), models: try ModelStore(),
+            writers: try files.writers(input: "first", report: nil, generator: "test") + [final])
+        try detector.start()
+        detector.wait()
+        return (files, final.episodes.withLock { $0 })
+    }
+
+    @Test func results_waitWhileTheDatabaseDoesNotAnswer_andAreKeptByteForByte_thenErasedWithTheParticipant()
+        async throws
+    {
+        let server = try await PostgresServer.start()
+        defer {
+            server.resume()
+            server.stop()
+        }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (files, finalEpisodes) = try Self.measured(in: parent)
+        let jsonl = try Data(contentsOf: URL(fileURLWithPath: try #require(files.jsonl)))
+        var results: [DetectorResult] = []
+        try JSONLinesReader(path: try #require(files.jsonl)).forEachResult { results.append($0) }
+        #expect(results.count == 30 && results.contains { !($0.faces ?? [:]).isEmpty }, "a face in the clip")
+
+        let database = try await StudyDatabase.open(
+            try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger, deadline: .seconds(2))
+        defer { database.close() }
+        let study = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: database)
+        _ = try await study.admit(participant: "p1", group: nil)
+        let upload = try #require(try await study.store.results(participant: "p1", stimulus: "first", attempt: 1))
+        let delivered = results
+
+        // Batches of 5: two kept, then the database stops answering (every process stopped) while the other four
+        // are measured; they wait, nothing is refused, and go once it answers again.
+        let clock = ContinuousClock()
+        let (pausedWrites, ended) = try await BlockingWork.run { () throws -> (Duration, Duration) in
+            let writer = DatabaseResultWriter(upload: upload, input: "first", batchFrames: 5)
+            for result in delivered.prefix(10) { try writer.write(result, frame: nil) }
+            Thread.sleep(forTimeInterval: 0.5)
+            server.pause()
+            let paused = clock.now
+            for result in delivered.dropFirst(10) { try writer.write(result, frame: nil) }
+            let writes = clock.now - paused
+            // The end waits (on this thread) for everything to be kept; the database answers 3 s after the pause.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) { server.resume() }
+            try writer.finishEpisodes(finalEpisodes)
+            try writer.finish(.complete)
+            return (writes, clock.now - paused)
+        }
+        // Four batches waiting on a database that does not answer would take 4 x 2 s of deadlines if they blocked.
+        #expect(pausedWrites < .seconds(2), "measuring never waits for the database: \(pausedWrites)")
+        #expect(ended >= .seconds(3), "the end waited for the database: \(ended)")
+        let key = ResultKey(study: "ad", participant: "p1", stimulus: "first", attempt: 1)
+        let (lines, end) = try await database.results(key)
+        #expect(lines == jsonl, "the JSON Lines as the file holds them")
+        #expect(end?.batches == 6)
+        #expect(end?.summary == FileManager.default.contents(atPath: try #require(files.summary)))
+
+        // Read back as mien study reads the files: the same series.
+        let archive = try await StudyArchive.open(url: server.url(), study: "ad")
+        let content = try #require(try await archive.content(ofRecording: "participants/p1/first"))
+        guard case .memory(_, let events, _) = content else {
+            Issue.record("not the database's content")
+            return
+        }
+        #expect(events == (try String(contentsOfFile: try #require(files.events), encoding: .utf8)))
+        await archive.close()
+
+        // Bounded: with the database away, more than the bound waiting is refused with the reason.
+        var second = key
+        second.attempt = 2
+        let small = ResultUpload(key: second, database: database, maximumBytes: 3 * (jsonl.count / 30))
+        server.pause()
+        let refusal = await BlockingWork.run { () -> String in
+            let writer = DatabaseResultWriter(upload: small, input: "first", batchFrames: 1)
+            do {
+                try writer.write(delivered[0], frame: nil)
+                // Until the first batch's deadline has passed (a busy machine may take longer than the 2 s).
+                for _ in 0..<300 where !small.isAway { Thread.sleep(forTimeInterval: 0.1) }
+                for result in delivered.dropFirst() { try writer.write(result, frame: nil) }
+                return "nothing refused"
+            } catch {
+                return "\(error)"
+            }
+        }
+        server.resume()
+        #expect(
+            refusal.contains("bytes of results wait for the study's database (it has not answered for"), "\(refusal)")
+
+        // Erasure removes the rows, and a batch arriving after it is refused (not kept, not tried again).
+        #expect(try await study.delete("p1"))
+        let (gone, _) = try await database.results(key)
+        #expect(gone.isEmpty)
+        await #expect(throws: ResultsRefused.self) {
+            try await database.insertBatch(key, number: 0, frames: 1, lines: Data("{}\n".utf8))
+        }
+    }
+
+    @Test func aRecording_uploadedThroughTwoServers_isOneFile() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = CollectionFolder(parent.appendingPathComponent("ad"))
+        var settings = try CollectionSettings.read(folder: folder.url)
+        settings.record = true
+        try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder.url, database: databases[0])
+        let b = try await CollectedStudy(folder: folder.url, database: databases[1])
+        _ = try await a.admit(participant: "p1", group: nil)
+        try await b.store.refresh()
+        // An MP4 of a face, as a page's MediaRecorder may give: half through A, the rest through B (no affinity).
+        let clip = try Data(
+            contentsOf: SampleMedia.repositoryRoot.appendingPathComponent("Samples/astronaut-pan-zoom.mp4"))
+        let half = clip.count / 2
+        #expect(try await a.appendRecording("p1", offset: 0, chunk: [UInt8](clip.prefix(half))) == half)
+        #expect(b.recordingBytes("p1") == half, "B sees what A received")
+        #expect(try await b.appendRecording("p1", offset: half, chunk: [UInt8](clip.dropFirst(half))) == clip.count)
+        // A page resending an old chunk through A is told where the recording is, whichever server took the rest.
+        await StudyCollectionTests.refusal(.conflict, code: "wrongOffset") {
+            _ = try await a.appendRecording("p1", offset: half, chunk: [1, 2, 3])
+        }
+        try await b.finishRecording("p1", onsets: ["first": 0.5])
+        #expect(try Data(contentsOf: folder.webcam("p1")) == clip)
+        try await a.store.refresh()
+        #expect(a.session("p1")?.recordingComplete == true)
+    }
+}
