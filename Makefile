@@ -147,7 +147,7 @@ slurm-test:
 
 ## fleet-check: one study on three mien serve sharing it through PostgreSQL, behind Debian's HAProxy, a burst of 40
 ## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold).
-## Installs haproxy when missing; about 30 s.
+## Installs haproxy when missing; 50-90 s (a refusal the client library loses waits 60 s).
 fleet-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev

@@ -3,12 +3,13 @@
 #
 # Installs Debian's haproxy (and PostgreSQL 15, which make deps installs too) when missing, then runs
 # `MienDev fleet`: a PostgreSQL of its own (initdb in a temporary folder), `mien study init --store`, three replicas
-# on one study folder, HAProxy in front (round robin, no affinity, /readyz as the health check), a burst of 40
+# (two on one study folder, the third given only the database's URL), HAProxy in front (round robin, no affinity, /readyz as the health check), a burst of 40
 # simulated participants (consent, the stimulus's socket with JPEG frames on its media time, the end, completion)
 # for 36 places, and the first replica SIGKILLed mid-stimulus. It fails unless every participant is numbered once,
 # the groups are within 1, the cap holds and fills, the killed replica's participants are marked incomplete
 # (serverStopped) within 30 s and every other one is complete with a code of their own, every replica's dashboard
-# shows everyone, and an erasure leaves no row, file or listing. Everything it started is stopped by its PID.
+# shows everyone, the results exported from the database are the bytes of the files the servers wrote, `mien study`
+# on the database equals `mien study` on its export, and an erasure leaves no row, file or listing. Everything it started is stopped by its PID.
 #
 # The debug build analyses fewer frames than a release one, and three replicas share two cores here: the study's
 # --min-share is lowered to 0.2 so that the check is about the fleet, not about capacity (make bench-fleet).

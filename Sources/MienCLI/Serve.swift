@@ -33,7 +33,7 @@ struct Serve: ParsableCommand {
     var jobsDir: String?
     @Option(
         help:
-            "Serve every study folder (mien study init) under this folder: participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token)."
+            "Serve every study folder (mien study init) under this folder, or every study in this PostgreSQL database (postgres://…: registered with mien study init --store; no folder needed): participants at /studies/NAME, the dashboard at /studies/NAME/dashboard (token)."
     )
     var studies: String?
     @Option(
@@ -50,16 +50,22 @@ struct Serve: ParsableCommand {
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
 
+    /// `--studies` names a database, not a folder: it is the store too.
+    private var studiesFromURL: Bool {
+        studies.map { $0.hasPrefix("postgres://") || $0.hasPrefix("postgresql://") } ?? false
+    }
+
+    private var environmentStore: String? {
+        ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func options() throws -> ServiceOptions {
         let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
             studiesFolder: studies,
-            studiesStore: store
-                ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap {
-                    $0.isEmpty ? nil : $0
-                }, analysisFramesPerSecond: analysisRate)
+            studiesStore: store ?? (studiesFromURL ? nil : environmentStore), analysisFramesPerSecond: analysisRate)
         options.generator = MienVersion.string
         return options
     }
@@ -116,6 +122,12 @@ struct Serve: ParsableCommand {
                 }
             } catch {
                 outcome.withLock { $0 = error }
+            }
+            // Served from a database: the working folder held copies and results the database keeps.
+            if options.studiesFromStore, let folder = options.studiesFolder {
+                do { try FileManager.default.removeItem(atPath: folder) } catch {
+                    Console.error("mien serve: the studies' working folder \(folder) could not be removed: \(error)\n")
+                }
             }
             done.signal()
         }

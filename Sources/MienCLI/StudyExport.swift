@@ -10,10 +10,11 @@ struct StudyExport: ParsableCommand {
         commandName: "export",
         abstract: "Write a collected study from its PostgreSQL database as a study folder (mien study DIR reads it).",
         discussion: """
-            DIR gets settings.json, consent.md, STORED.md, fieldwork.json, manifest.csv and participants/<id>/ \
-            (session.json, and each stimulus's .jsonl, .csv, .events.csv and .summary.json, earlier attempts as \
-            <stimulus>.attempt<n>.*), as mien serve --studies writes a study folder. The stimuli and webcam \
-            recordings are not in the database: copy stimuli/ (and recordings) from the folder the servers share.
+            DIR gets settings.json, consent.md, STORED.md, stimuli/, fieldwork.json, manifest.csv and \
+            participants/<id>/ (session.json, and each stimulus's .jsonl, .csv, .events.csv and .summary.json, \
+            earlier attempts as <stimulus>.attempt<n>.*, and as <stimulus>.unrecovered<n>.* an attempt a killed \
+            server left that the study folder never set aside), as mien serve --studies writes a study folder. Webcam \
+            recordings (--record) are not in the database: copy them from the folder the servers share.
             """)
 
     @Argument(help: "The study's name (its folder's name when it was made with mien study init --store).")
@@ -57,7 +58,7 @@ struct StudyExport: ParsableCommand {
                 }
             }
             Console.error(
-                "mien study export: \(source) study \(study): \(participants) participant\(participants == 1 ? "" : "s"), \(attempts) stimulus attempt\(attempts == 1 ? "" : "s") in \(ProgressBoard.seconds(clock.now - start)) s; \(folder.path) (copy stimuli/ from the study folder)\n"
+                "mien study export: \(source) study \(study): \(participants) participant\(participants == 1 ? "" : "s"), \(attempts) stimulus attempt\(attempts == 1 ? "" : "s") in \(ProgressBoard.seconds(clock.now - start)) s; \(folder.path)\n"
             )
         } catch {
             Diagnostics.report(error)

@@ -13,12 +13,13 @@ import MienTesting
 /// through PostgreSQL, behind HAProxy, filled by a burst of simulated participants while one replica is killed.
 ///
 /// Everything is started here on loopback and stopped by its PID: a PostgreSQL of its own (initdb in a temporary
-/// folder), `mien study init --store`, `--replicas` servers on one study folder (as pods share a volume), and HAProxy
-/// in front (round robin, no affinity). `--participants` consent at once through HAProxy and watch the stimulus;
+/// folder), `mien study init --store`, `--replicas` servers, all but the last on one study folder (as pods share a
+/// volume) and the last given only the database's URL, and HAProxy in front (round robin, no affinity). `--participants` consent at once through HAProxy and watch the stimulus;
 /// `--max-participants` caps who may start; mid-stimulus the first replica is SIGKILLed. Checked: every participant
 /// numbered once, groups within 1, the cap exact, the killed replica's participants incomplete (`serverStopped`)
-/// within 30 s and every other complete with its own code, every replica's dashboard showing everyone, and an
-/// erasure leaving no row. Prints a table of checks, the figures, and a JSON line; exits 1 when a check fails.
+/// within 30 s and every other complete with its own code, every replica's dashboard showing everyone, the results
+/// in the database the bytes of the files the servers wrote, `mien study` on the database equal to `mien study` on
+/// its export, and an erasure leaving no row or file. Prints a table of checks, the figures, and a JSON line; exits 1 when a check fails.
 struct Fleet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet",
@@ -71,12 +72,18 @@ struct Fleet: AsyncParsableCommand {
         var servers: [ServerProcess] = []
         defer { for server in servers { server.stop() } }
         for index in 0..<replicas {
+            // The last replica is given only the database's URL (as a pod without the shared volume): it serves the
+            // study from the database, stimuli included, in a working folder of its own.
+            let alone = index == replicas - 1
+            let scratch = work.appendingPathComponent("replica-\(index)-tmp")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             servers.append(
                 try ServerProcess(
                     mien: mien, maximumSessions: 4,
-                    arguments: ["--studies", studies.path, "--store", database.url()]
+                    arguments: (alone
+                        ? ["--studies", database.url()] : ["--studies", studies.path, "--store", database.url()])
                         + (analysisRate.map { ["--analysis-rate", "\($0)"] } ?? []),
-                    log: work.appendingPathComponent("replica-\(index).log")))
+                    log: work.appendingPathComponent("replica-\(index).log"), environment: ["TMPDIR": scratch.path]))
         }
         let balancer = try HAProxyProcess(backends: servers.map(\.port), folder: work)
         defer { balancer.stop() }

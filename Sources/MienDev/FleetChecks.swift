@@ -98,6 +98,15 @@ struct FleetChecks {
         request.httpMethod = "DELETE"
         let (_, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        // Every server removes what it holds of an erased participant at its next upkeep (every 5 s): the shared
+        // folder's files may be another server's to remove.
+        let clock = ContinuousClock()
+        let asked = clock.now
+        while clock.now - asked < .seconds(15),
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("participants/\(id)").path)
+        {
+            try await Task.sleep(for: .milliseconds(250))
+        }
         let rows = try ["mien_sessions", "mien_results", "mien_result_ends"].reduce(0) { total, table in
             total
                 + (try database.count("SELECT count(*) FROM \(table) WHERE study = 'fleet' AND participant = '\(id)'"))

@@ -9,10 +9,16 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     var pid: Int32 { process.processIdentifier }
 
-    /// - Parameter log: a file that receives what the server logs (else it is read and dropped).
-    init(mien: String, maximumSessions: Int, arguments: [String] = [], log: URL? = nil) throws {
+    /// - Parameters:
+    ///   - log: a file that receives what the server logs (else it is read and dropped).
+    ///   - environment: variables set for the server on top of this process's.
+    init(
+        mien: String, maximumSessions: Int, arguments: [String] = [], log: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         process.executableURL = URL(fileURLWithPath: mien)
         process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

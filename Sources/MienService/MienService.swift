@@ -58,7 +58,12 @@ public struct MienService: Sendable {
         let budget = AnalysisBudget(framesPerSecond: options.analysisFramesPerSecond)
         let database = try await StudyDatabase.open(try DatabaseURL(store), logger: CollectedStudy.logger)
         do {
-            let desk = try await StudyDesk(parent: URL(fileURLWithPath: folder), database: database, budget: budget)
+            // Given only the URL: every study in the database, written into this server's working folder.
+            let refused =
+                options.studiesFromStore ? try await database.writeStudies(into: URL(fileURLWithPath: folder)) : [:]
+            let desk = try await StudyDesk(
+                parent: URL(fileURLWithPath: folder), database: database, budget: budget, refused: refused,
+                keepsFiles: !options.studiesFromStore)
             return try MienService(options: options, models: models, metrics: metrics, studies: desk)
         } catch {
             database.close()
@@ -77,6 +82,8 @@ public struct MienService: Sendable {
         let database = try await StudyDatabase.open(url, logger: CollectedStudy.logger)
         do {
             _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
+            try await database.keepStimuli(
+                study: folder.lastPathComponent, settings: settings, folder: CollectionFolder(folder))
         } catch {
             await database.retire()
             throw error

@@ -55,6 +55,11 @@ public struct ServiceOptions: Sendable, Equatable {
     /// copy of `studiesFolder`). Set with `mien serve --store` or `MIEN_STUDIES_URL`; its password is never printed.
     public var studiesStore: String?
 
+    /// Whether the studies come from `studiesStore` alone (`mien serve --studies postgres://…`): every study the
+    /// database holds is written at start into `studiesFolder`, this server's working folder (a new temporary
+    /// one), and served from there.
+    public var studiesFromStore: Bool
+
     /// Frames per second this machine analyses with every metric, shared by the studies' sockets (default:
     /// `framesPerSecondPerCore` times the cores): participants are asked for lower frame rates, down to their
     /// study's floor, before anyone waits in the queue.
@@ -114,6 +119,20 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumJobs = maximumJobs
         self.jobsFolder =
             jobsFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("mien-jobs").path
+        var studiesFolder = studiesFolder
+        var studiesStore = studiesStore
+        studiesFromStore = false
+        if let url = studiesFolder, DatabaseURL.isDatabase(url) {
+            if let studiesStore, studiesStore != url {
+                throw MienError(
+                    .invalidOptions,
+                    "--studies names a database and --store (or MIEN_STUDIES_URL) another: give the database once")
+            }
+            studiesStore = url
+            studiesFolder =
+                FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)").path
+            studiesFromStore = true
+        }
         if let studiesStore {
             guard studiesFolder != nil else {
                 throw MienError(.invalidOptions, "a studies store needs the study folders it serves (--studies)")

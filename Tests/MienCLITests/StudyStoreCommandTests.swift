@@ -30,6 +30,14 @@ struct StudyStoreCommandTests {
             try Data(contentsOf: export.appendingPathComponent("settings.json"))
                 == Data(contentsOf: study.appendingPathComponent("settings.json")), "the settings as registered")
         #expect(FileManager.default.fileExists(atPath: export.appendingPathComponent("manifest.csv").path))
+        let stimuli = try FileManager.default.contentsOfDirectory(atPath: study.appendingPathComponent("stimuli").path)
+        #expect(!stimuli.isEmpty)
+        for file in stimuli {
+            #expect(
+                try Data(contentsOf: export.appendingPathComponent("stimuli/\(file)"))
+                    == Data(contentsOf: study.appendingPathComponent("stimuli/\(file)")),
+                "the stimuli, from the database")
+        }
         let empty = try runMien([
             "study", "ad", "--store", server.url(), "--output", folder.appendingPathComponent("s").path,
         ])

@@ -96,6 +96,14 @@ struct StudyResultsDatabaseTests {
         #expect(events == (try String(contentsOfFile: try #require(files.events), encoding: .utf8)))
         await archive.close()
 
+        // Attempt 1 again (a server whose folder never saw the first attempt set aside): the rows are set aside
+        // under -1, not lost.
+        _ = try await study.store.results(participant: "p1", stimulus: "first", attempt: 1)
+        #expect(try await database.results(key).lines.isEmpty)
+        var aside = key
+        aside.attempt = -1
+        #expect(try await database.results(aside).lines == jsonl)
+
         // Bounded: with the database away, more than the bound waiting is refused with the reason.
         var second = key
         second.attempt = 2
@@ -159,5 +167,33 @@ struct StudyResultsDatabaseTests {
         #expect(try Data(contentsOf: folder.webcam("p1")) == clip)
         try await a.store.refresh()
         #expect(a.session("p1")?.recordingComplete == true)
+    }
+
+    @Test func anErasureThroughAnotherServer_removesThisServersFiles() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // Each server with a copy of the folder of its own, as a server given only the URL has.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: parent, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: databases[0])
+        let b = try await CollectedStudy(folder: copy.appendingPathComponent("ad"), database: databases[1])
+        _ = try await a.admit(participant: "p1", group: nil)
+        // A measured p1: their files are in A's folder only.
+        try FileManager.default.createDirectory(at: a.folder.participant("p1"), withIntermediateDirectories: true)
+        let (files, _) = try Self.measured(in: a.folder.participant("p1"))
+        #expect(FileManager.default.fileExists(atPath: try #require(files.jsonl)))
+        try await b.store.refresh()
+        #expect(try await b.delete("p1"))
+        await a.upkeep()
+        #expect(!FileManager.default.fileExists(atPath: a.folder.participant("p1").path), "A removed its files too")
+        #expect(a.session("p1") == nil)
     }
 }

@@ -56,6 +56,16 @@ extension CollectedStudy {
             Self.logger.error("study \(name): \(error)")
             return
         }
+        // Erased through another server: what this server holds of them goes too (its copy of the folder, or the
+        // shared folder when the erasing server has its own).
+        for id in store.takeErased() {
+            do {
+                try await removeFiles(of: id)
+                Self.logger.info("study \(name): an erased participant's files removed here too")
+            } catch {
+                Self.logger.error("study \(name): \(error)")
+            }
+        }
         let ledger = store.current()
         for (id, socket) in local.withLock({ $0.open }) {
             // A socket this moment opened may not be in the store yet.

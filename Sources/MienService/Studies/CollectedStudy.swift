@@ -20,6 +20,10 @@ final class CollectedStudy: Sendable {
     let name: String
     let folder: CollectionFolder
     let settings: CollectionSettings
+    /// Whether participants' result files are written in the folder besides the store (false for a study served
+    /// from a database alone: its folder is a working copy, and an erasure through another server could not reach
+    /// files kept there).
+    let keepsFiles: Bool
     /// Where the sessions, counts and tokens live (the folder, or a database several servers share).
     let store: any StudyStore
     /// The wall clock (a test's own, to pass re-entry windows and expiries).
@@ -56,6 +60,7 @@ final class CollectedStudy: Sendable {
     init(folder: URL, clock: @escaping @Sendable () -> Date = Date.init) throws {
         self.folder = CollectionFolder(folder)
         self.clock = clock
+        keepsFiles = true
         name = folder.lastPathComponent
         settings = try Self.checkedSettings(self.folder)
         let (sessions, problems) = self.folder.sessions()
@@ -90,12 +95,18 @@ final class CollectedStudy: Sendable {
     /// database's is refused. Unlike a folder, a session left `started` is not marked incomplete here: another
     /// server may be serving it.
     /// - Throws: `MienError` naming the folder, a stimulus, or the database.
-    init(folder: URL, database: StudyDatabase, clock: @escaping @Sendable () -> Date = Date.init) async throws {
+    /// - Parameter keepsFiles: write participants' result files in the folder too (false: a working copy).
+    init(
+        folder: URL, database: StudyDatabase, keepsFiles: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
+    ) async throws {
         self.folder = CollectionFolder(folder)
         self.clock = clock
+        self.keepsFiles = keepsFiles
         name = folder.lastPathComponent
         settings = try Self.checkedSettings(self.folder)
         store = try await PostgresStudyStore.open(database, study: name, settings: settings)
+        // The stimuli too, once: a server given only the URL serves them from the database.
+        try await database.keepStimuli(study: name, settings: settings, folder: self.folder)
     }
 
     /// The study's settings, each stimulus checked against the SHA-256 `mien study init` recorded.

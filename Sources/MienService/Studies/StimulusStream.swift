@@ -69,19 +69,19 @@ final class StimulusStream: Sendable {
         let writers = try await BlockingWork.run { () throws -> [any ResultWriter] in
             var writers: [any ResultWriter]
             if let stimulus {
-                let files = study.folder.files(participant: participant, stimulus: stimulus.name)
-                do {
-                    try FileManager.default.createDirectory(
-                        at: study.folder.participant(participant), withIntermediateDirectories: true)
-                } catch {
-                    throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
+                var files: [any ResultWriter] = []
+                if study.keepsFiles {
+                    do {
+                        try FileManager.default.createDirectory(
+                            at: study.folder.participant(participant), withIntermediateDirectories: true)
+                    } catch {
+                        throw MienError(.ioFailure, "cannot create the participant's folder: \(error)")
+                    }
+                    files = try study.folder.files(participant: participant, stimulus: stimulus.name).writers(
+                        input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true)
                 }
                 let kept = upload.map { [DatabaseResultWriter(upload: $0, input: stimulus.name)] } ?? []
-                writers = CollectionAnalysis.writers(
-                    try files.writers(
-                        input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true)
-                        + kept,
-                    stored: study.settings.stored)
+                writers = CollectionAnalysis.writers(files + kept, stored: study.settings.stored)
             } else {
                 writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
             }

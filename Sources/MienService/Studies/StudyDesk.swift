@@ -43,16 +43,21 @@ final class StudyDesk: Sendable {
 
     /// Serves the study folders under `parent` (this server's copy of each), their sessions in `database`,
     /// shared with every server given the same database.
+    /// - Parameters:
+    ///   - refused: studies not served before their folders were looked at, with the reason.
+    ///   - keepsFiles: write participants' result files in the folders too (false: working copies of a database's).
     /// - Throws: `.notFound` when `parent` is not a folder.
     convenience init(
-        parent: URL, database: StudyDatabase, budget: AnalysisBudget, logger: Logger = CollectedStudy.logger,
+        parent: URL, database: StudyDatabase, budget: AnalysisBudget, refused: [String: String] = [:],
+        keepsFiles: Bool = true, logger: Logger = CollectedStudy.logger,
         clock: @escaping @Sendable () -> Date = Date.init
     ) async throws {
         var studies: [String: CollectedStudy] = [:]
-        var refused: [String: String] = [:]
+        var refused = refused
         for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
             do {
-                studies[name] = try await CollectedStudy(folder: folder, database: database, clock: clock)
+                studies[name] = try await CollectedStudy(
+                    folder: folder, database: database, keepsFiles: keepsFiles, clock: clock)
             } catch {
                 refused[name] = (error as? MienError)?.description ?? "\(error)"
             }

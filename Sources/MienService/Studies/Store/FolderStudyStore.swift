@@ -52,6 +52,8 @@ final class FolderStudyStore: StudyStore {
         await BlockingWork.run { self.locked(keepOnFailure: true, change) }
     }
 
+    func takeErased() -> Set<String> { [] }
+
     /// The participant's files are the study's results.
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? { nil }
 

@@ -15,6 +15,8 @@ final class PostgresStudyStore: StudyStore {
     let database: StudyDatabase
     let study: String
     private let view: Locked<StudyLedger>
+    /// Participants gone from the view since `takeErased()` last took them.
+    private let erased = Locked(Set<String>())
 
     private init(database: StudyDatabase, study: String, ledger: StudyLedger) {
         self.database = database
@@ -104,14 +106,24 @@ final class PostgresStudyStore: StudyStore {
 
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? {
         let key = ResultKey(study: study, participant: participant, stimulus: stimulus, attempt: attempt)
-        try await database.clearResults(key)
+        try await database.setAsideResults(key)
         return ResultUpload(key: key, database: database)
     }
 
     /// Replaces the view with `ledger` unless the view is already newer (another change of this server).
     private func keep(_ ledger: StudyLedger) {
-        view.withLock { view in
-            if ledger.generation >= view.generation { view = ledger }
+        let gone = view.withLock { view -> Set<String> in
+            guard ledger.generation >= view.generation else { return [] }
+            defer { view = ledger }
+            return Set(view.sessions.keys).subtracting(ledger.sessions.keys)
+        }
+        if !gone.isEmpty { erased.withLock { $0.formUnion(gone) } }
+    }
+
+    func takeErased() -> Set<String> {
+        erased.withLock { erased in
+            defer { erased = [] }
+            return erased
         }
     }
 

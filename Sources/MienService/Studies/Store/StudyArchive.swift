@@ -122,8 +122,9 @@ package final class StudyArchive: Sendable {
 
     /// Writes the study folder's layout into `url` (a new or empty folder).
     ///
-    /// Settings, consent, the sessions, every attempt's result files, the manifests and the fieldwork counts. The
-    /// stimuli and webcam recordings are not in the database; they stay in the folder the servers share.
+    /// Settings, consent, the stimuli, the sessions, every attempt's result files, the manifests and the fieldwork
+    /// counts: a study folder `mien serve --studies` can serve again. Webcam recordings are not in the database;
+    /// they stay in the folder the servers share.
     /// - Returns: the attempts written.
     /// - Throws: `MienError` naming the folder or the database.
     package func export(to url: URL) async throws -> Int {
@@ -149,14 +150,17 @@ package final class StudyArchive: Sendable {
             try counts.write(to: folder)
             for session in sessions { try folder.write(session) }
         }
+        try await database.writeStimuli(study: study, into: folder)
         let byParticipant = Dictionary(uniqueKeysWithValues: sessions.map { ($0.participant, $0) })
         var written = 0
         for key in try await database.resultKeys(study: study) {
             guard let session = byParticipant[key.participant] else { continue }  // erased since the sessions were read
             let (lines, end) = try await database.results(key)
             let name =
-                key.attempt == Self.currentAttempt(session, key.stimulus)
-                ? key.stimulus : "\(key.stimulus).attempt\(key.attempt)"
+                key.attempt < 0
+                ? "\(key.stimulus).unrecovered\(-key.attempt)"
+                : key.attempt == Self.currentAttempt(session, key.stimulus)
+                    ? key.stimulus : "\(key.stimulus).attempt\(key.attempt)"
             let files = folder.files(participant: key.participant, stimulus: name)
             let source = "\(self.source) study \(study) \(key)"
             try await BlockingWork.run {

@@ -33,21 +33,51 @@ struct ResultEnd: Sendable {
 /// Per-frame results in the database: written in batches as frames are measured (`ResultUpload`), read back
 /// recording by recording for `mien study export` and `mien study --store` (`StudyArchive`).
 extension StudyDatabase {
-    /// Removes what an attempt of this number left before (one that measured nothing, or one the folder never
-    /// set aside), so a new attempt starts with no rows.
-    func clearResults(_ key: ResultKey) async throws {
+    /// Sets aside what an attempt of this number left before, so a new attempt starts with no rows.
+    ///
+    /// Such rows are of an attempt the study folder never set aside (a server killed mid-stimulus whose checkpoint
+    /// this server cannot see, its folder not shared). They are kept under a negative number (-1, -2, …:
+    /// `<stimulus>.unrecovered<n>` in an export), never deleted.
+    func setAsideResults(_ key: ResultKey) async throws {
         try await transaction { [logger] connection in
-            try await connection.query(
+            var lowest = 0
+            for try await found in try await connection.query(
                 """
-                DELETE FROM mien_results WHERE study = \(key.study) AND participant = \(key.participant)
-                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt)
-                """, logger: logger)
-            try await connection.query(
-                """
-                DELETE FROM mien_result_ends WHERE study = \(key.study) AND participant = \(key.participant)
-                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt)
-                """, logger: logger)
+                SELECT coalesce(min(attempt), 0) FROM (
+                    SELECT attempt FROM mien_results WHERE study = \(key.study) AND participant = \(key.participant)
+                        AND stimulus = \(key.stimulus)
+                    UNION ALL
+                    SELECT attempt FROM mien_result_ends WHERE study = \(key.study)
+                        AND participant = \(key.participant) AND stimulus = \(key.stimulus)
+                ) AS attempts
+                """, logger: logger
+            ).decode(Int.self) {
+                lowest = found
+            }
+            let aside = min(lowest, 0) - 1
+            for table in ["mien_results", "mien_result_ends"] {
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            UPDATE \(table) SET attempt = $1 WHERE study = $2 AND participant = $3 AND stimulus = $4
+                                AND attempt = $5
+                            """,
+                        binds: try Self.binds(aside, key.study, key.participant, key.stimulus, key.attempt)),
+                    logger: logger)
+            }
         }
+    }
+
+    private static func binds(_ aside: Int, _ study: String, _ participant: String, _ stimulus: String, _ attempt: Int)
+        throws -> PostgresBindings
+    {
+        var binds = PostgresBindings()
+        binds.append(aside)
+        binds.append(study)
+        binds.append(participant)
+        binds.append(stimulus)
+        binds.append(attempt)
+        return binds
     }
 
     /// Keeps batch `number` of an attempt (again after a timeout that may have kept it: a second write of the

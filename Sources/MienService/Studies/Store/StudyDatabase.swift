@@ -99,6 +99,18 @@ final class StudyDatabase: Sendable {
             )
             """,
         ],
+        // 3: the stimuli, so a server needs nothing but the URL (`mien serve --studies postgres://…`).
+        [
+            """
+            CREATE TABLE mien_stimuli (
+                study text NOT NULL REFERENCES mien_studies (name) ON DELETE CASCADE,
+                file text NOT NULL,
+                sha256 text NOT NULL,
+                bytes bytea NOT NULL,
+                PRIMARY KEY (study, file)
+            )
+            """
+        ],
     ]
 
     /// The schema version this Mien writes.

@@ -34,8 +34,14 @@ protocol StudyStore: Sendable {
     func apply<Result: Sendable>(_ change: @escaping @Sendable (inout StudyLedger) -> Result) async
         -> (result: Result, failure: StudyStoreFailure?)
 
+    /// Participants whose sessions left this server's view since the last call (erased, possibly through another
+    /// server), so the files this server holds of them are removed too; nothing for a folder only this server
+    /// writes (its own erasure removed them).
+    func takeErased() -> Set<String>
+
     /// Where a stimulus attempt's per-frame results go besides the participant's files: nil for a folder (the
-    /// files are its results), an upload to the database for a database, which starts the attempt with no rows.
+    /// files are its results), an upload to the database for a database, which starts the attempt with no rows
+    /// (rows left under its number by an attempt the folder never set aside are set aside, not deleted).
     /// - Throws: `StudyStoreFailure` when the database cannot be reached.
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload?
 }
