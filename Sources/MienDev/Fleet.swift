@@ -189,6 +189,10 @@ struct Fleet: AsyncParsableCommand {
             print("came back, then: \(outcome.participant) \(outcome.end.rawValue): \(outcome.detail)")
         }
         let changes = try sql.studyGeneration("fleet") - changesBefore
+        // Per-frame results: a row per batch (1 s of frames at most), before the erasure below removes one.
+        let batches = try sql.count("SELECT count(*) FROM mien_results WHERE study = 'fleet'")
+        let resultBytes = try sql.count(
+            "SELECT coalesce(sum(length(lines)), 0) FROM mien_results WHERE study = 'fleet'")
         let checks = try await FleetChecks(
             outcomes: outcomes, rows: rows, cut: cut, cap: maxParticipants, failover: failover, killed: !noKill,
             otherDashboards: try await dashboards(of: Array(servers.dropFirst(noKill ? 0 : 1)))
@@ -217,12 +221,15 @@ struct Fleet: AsyncParsableCommand {
             // Watching at once, per core (with the lowest share analysed beside it).
             "at_once_per_core": (Double(peak) / Double(cores)).rounded(toPlaces: 1), "fps": fps,
             "seconds": seconds, "checks_failed": checks.failed.count, "refusals_unheard": unheard,
+            "result_batches": batches, "result_megabytes": (Double(resultBytes) / 1e6).rounded(toPlaces: 1),
+            "result_batches_per_participant_second": (Double(batches) / max(1, participantSeconds)).rounded(
+                toPlaces: 2),
         ]
         print(
             "watched \(watched.count) (complete \(figures["complete"] ?? 0) of whom \(figures["came_back"] ?? 0) came back after the kill, cut by the kill and gone \(cut.count)), at once at most \(peak), turned away full \(figures["full"] ?? 0), failed \(figures["failed"] ?? 0); groups \(groups.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
         )
         print(
-            "failover: \(failover.map { "\($0.rounded(toPlaces: 1)) s" } ?? "-"); study changes \(changes) over \(participantSeconds.rounded(toPlaces: 0)) participant-seconds = \(figures["changes_per_participant_second"] ?? 0) per participant-second (plus a heartbeat per replica every 5 s)"
+            "failover: \(failover.map { "\($0.rounded(toPlaces: 1)) s" } ?? "-"); study changes \(changes) over \(participantSeconds.rounded(toPlaces: 0)) participant-seconds = \(figures["changes_per_participant_second"] ?? 0) per participant-second (plus a heartbeat per replica every 5 s); per-frame results \(batches) batches, \(figures["result_megabytes"] ?? 0) MB = \(figures["result_batches_per_participant_second"] ?? 0) batches per participant-second"
         )
         print(
             "frames analysed of those received, complete participants: lowest \(((shares.first ?? 0) * 100).rounded(toPlaces: 1)) %, median \(figures["median_analysed_share"] ?? 0); \(kept) kept >= 95 %; at most \(peak) watching at once on \(cores) cores"
