@@ -31,4 +31,24 @@ package enum BlockingWork {
     package static func start(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
+
+    /// Waits for async work on the calling thread, one of `run`'s (never the cooperative pool's, where the wait
+    /// could take the thread the work needs): a blocking job that needs a few answers from the network on its way,
+    /// such as an aggregation reading a database recording by recording.
+    /// - Throws: what `work` threw.
+    package static func awaiting<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else {
+            throw MienError(.internalFailure, "async work ended without a result")
+        }
+        return try result.get()
+    }
 }

@@ -198,7 +198,7 @@ struct Fleet: AsyncParsableCommand {
             otherDashboards: try await dashboards(of: Array(servers.dropFirst(noKill ? 0 : 1)))
         ).archive(
             mien: mien, store: database.url(), folder: folder, work: work,
-            complete: rows.filter { $0.state == "complete" }.map(\.participant)
+            complete: rows.filter { $0.state == "complete" }.map(\.participant), address: "127.0.0.1:\(balancer.port)"
         ).erasure(address: "127.0.0.1:\(balancer.port)", database: sql, folder: folder)
         checks.print()
 

@@ -1,6 +1,10 @@
 import Foundation
 import Mien
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The per-frame results the replicas kept in the database, checked against the files they wrote in the shared
 /// folder, and `mien study` on the database against `mien study` on its export.
 extension FleetChecks {
@@ -10,7 +14,10 @@ extension FleetChecks {
     ///   - folder: the study folder the replicas share.
     ///   - work: where the export and the two studies are written.
     ///   - complete: the participants complete on the dashboard.
-    func archive(mien: String, store: String, folder: URL, work: URL, complete: [String]) throws -> FleetChecks {
+    ///   - address: the balancer, whose dashboard's curves must be the database's study's.
+    func archive(mien: String, store: String, folder: URL, work: URL, complete: [String], address: String)
+        async throws -> FleetChecks
+    {
         var checks = self
         let export = work.appendingPathComponent("export")
         try BenchStudy.run(mien, ["study", "export", "fleet", export.path, "--store", store])
@@ -50,12 +57,27 @@ extension FleetChecks {
             // The export's rows name its files; the database's name the same recordings relative to the study.
             if a.replacingOccurrences(of: export.path + "/", with: "") != b { differ.append(table) }
         }
+        // A server's dashboard aggregates the database too (every server's participants, with the same defaults).
+        // Its aggregation may be up to 15 s old (DashboardCache.databaseInterval): asked again until it is not.
+        if let url = URL(string: "http://\(address)/studies/fleet/dashboard/curves.csv") {
+            let curves = try String(contentsOf: fromDatabase.appendingPathComponent("curves.csv"), encoding: .utf8)
+            let clock = ContinuousClock()
+            let asked = clock.now
+            var same = false
+            while !same, clock.now - asked < .seconds(25) {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                same = String(decoding: data, as: UTF8.self) == curves
+                if !same { try await Task.sleep(for: .seconds(1)) }
+            }
+            if !same { differ.append("the dashboard's curves.csv") }
+        }
         let rows = try CSVRecords.read(path: fromDatabase.appendingPathComponent("participants.csv").path).rows
         let included = rows.filter { $0.cells["included"] == "1" }.count
         checks.check(
-            "mien study on the database equals mien study on its export", differ.isEmpty && included > 0,
+            "mien study on the database equals mien study on its export, and a dashboard's curves",
+            differ.isEmpty && included > 0,
             differ.isEmpty
-                ? "curves, moments, isc and participants the same; \(included) of \(rows.count) rows included"
+                ? "curves, moments, isc and participants the same, and the dashboard's curves; \(included) of \(rows.count) rows included"
                 : "differ: \(differ.joined(separator: ", "))")
         return checks
     }

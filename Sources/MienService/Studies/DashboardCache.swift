@@ -9,10 +9,22 @@ final class DashboardCache: Sendable {
         var generation: Int
         var study: Study?
         var problems: [StudyManifest.Problem]
+        var made = ContinuousClock.now
     }
     private let entries = Locked<[String: Entry]>([:])
+    /// Studies being aggregated from a database now: another request meanwhile gets the last aggregation.
+    private let aggregating = Locked<Set<String>>([])
+
+    /// How old a database study's aggregation may be before a change makes it again: each one reads every
+    /// participant's results from the database, and several servers' changes move the generation many times a
+    /// second in a burst (a fleet check's dashboard polled every second re-aggregated 40 participants each time,
+    /// and a participant's socket waited behind it).
+    static let databaseInterval = Duration.seconds(15)
 
     /// The study of `collected` now (aggregated again if its data changed).
+    ///
+    /// From its folder's manifest and files, or from its database (at most `databaseInterval` old). Blocking:
+    /// called on `BlockingWork`'s threads.
     /// - Throws: `MienError` when the manifest cannot be read.
     func entry(of collected: CollectedStudy) throws -> Entry {
         let generation = collected.generation
@@ -20,6 +32,33 @@ final class DashboardCache: Sendable {
         let options = try CollectionAnalysis.options(collected.settings.stored)
         let watched: @Sendable (String) -> Bool = { options.episodes.watches($0) }
         var entry = Entry(generation: generation, study: nil, problems: [])
+        if let store = collected.store as? PostgresStudyStore {
+            let cached = entries.withLock { $0[collected.name] }
+            let busy = aggregating.withLock { !$0.insert(collected.name).inserted }
+            if let cached, busy || ContinuousClock.now - cached.made < Self.databaseInterval {
+                if !busy { aggregating.withLock { _ = $0.remove(collected.name) } }
+                return cached
+            }
+            defer { if !busy { aggregating.withLock { _ = $0.remove(collected.name) } } }
+            // The database is the study's record: every server's participants, whichever folder it writes.
+            let results = StoredResults(
+                database: store.database, study: collected.name, sessions: collected.sessions,
+                settings: collected.settings)
+            if let manifest = try results.manifest() {
+                var settings = StudySettings.standard
+                settings.title = collected.name
+                let series = CollectionFolder.series(
+                    of: manifest, settings: settings, watched: watched,
+                    minimumShare: collected.settings.fieldwork.minimumShare
+                ) { recording in
+                    // On the dashboard's blocking thread, a recording at a time.
+                    try BlockingWork.awaiting { try await results.content(ofRecording: recording) }
+                }
+                entry.study = Study(participants: series, settings: settings)
+            }
+            entries.withLock { $0[collected.name] = entry }
+            return entry
+        }
         let manifest = collected.folder.manifest.path
         if FileManager.default.fileExists(atPath: manifest), try CSVRecords.read(path: manifest).rows.count > 0 {
             let rows = try StudyManifest(path: manifest)

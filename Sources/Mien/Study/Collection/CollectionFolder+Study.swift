@@ -20,23 +20,37 @@ extension CollectionFolder {
         var byLine: [Int: ParticipantSeries] = [:]
         for recording in manifest.recordings {
             let rows = manifest.rows.filter { $0.recording == recording }
-            do {
-                guard let content = try content(recording) else {
-                    for row in rows {
-                        byLine[row.line] = ParticipantSeries(
-                            row: row, exclusion: "no results for this participant and stimulus (\(recording).jsonl)")
-                    }
-                    continue
-                }
-                let reader = StudyRecordingReader(content: content, settings: settings, watched: watched)
-                for series in try reader.read(rows) { byLine[series.row.line] = series }
-            } catch {
-                for row in rows {
-                    byLine[row.line] = ParticipantSeries(row: row, exclusion: "its results could not be read: \(error)")
-                }
+            let found = Result { try content(recording) }
+            for series in read(recording, rows: rows, content: found, settings: settings, watched: watched) {
+                byLine[series.row.line] = series
             }
         }
-        return manifest.rows.compactMap { row in
+        return labelled(manifest, byLine, minimumShare: minimumShare)
+    }
+
+    /// One recording's rows, read from its results (excluded, saying why, when it has none or they cannot be read).
+    private static func read(
+        _ recording: String, rows: [StudyManifest.Row], content: Result<StudyRecordingReader.Content?, any Error>,
+        settings: StudySettings, watched: @escaping @Sendable (String) -> Bool
+    ) -> [ParticipantSeries] {
+        do {
+            guard let content = try content.get() else {
+                return rows.map {
+                    ParticipantSeries(
+                        row: $0, exclusion: "no results for this participant and stimulus (\(recording).jsonl)")
+                }
+            }
+            return try StudyRecordingReader(content: content, settings: settings, watched: watched).read(rows)
+        } catch {
+            return rows.map { ParticipantSeries(row: $0, exclusion: "its results could not be read: \(error)") }
+        }
+    }
+
+    /// The rows in the manifest's order, an incomplete viewer's labelled (or excluded under `minimumShare`).
+    private static func labelled(
+        _ manifest: StudyManifest, _ byLine: [Int: ParticipantSeries], minimumShare: Double?
+    ) -> [ParticipantSeries] {
+        manifest.rows.compactMap { row in
             guard var series = byLine[row.line] else { return nil }
             if let measured = row.measured, let status = row.status, status != "complete" {
                 let who =

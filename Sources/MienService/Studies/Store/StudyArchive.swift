@@ -76,48 +76,22 @@ package final class StudyArchive: Sendable {
     package func close() async { await database.retire() }
 
     /// The manifest `manifest.csv` would hold (recordings named relative to the study, as the folder's are).
+    /// - Throws: `.invalidArgument` when nobody has been measured yet.
     package func manifest() throws -> StudyManifest {
-        try StudyManifest(
-            text: CollectionFolder.manifests(sessions, settings: settings).live, source: "\(source) study \(study)")
-    }
-
-    /// The attempt a manifest row's recording (`participants/<id>/<stimulus>`) names: the participant's last.
-    private func key(ofRecording recording: String) -> ResultKey? {
-        for session in sessions {
-            for stimulus in settings.stimuli
-            where CollectionFolder.recordingName(participant: session.participant, stimulus: stimulus.name)
-                == recording
-            {
-                return ResultKey(
-                    study: study, participant: session.participant, stimulus: stimulus.name,
-                    attempt: Self.currentAttempt(session, stimulus.name))
-            }
+        guard let manifest = try results.manifest() else {
+            throw MienError(.invalidArgument, "no participant has been measured yet", input: "study \(study)")
         }
-        return nil
+        return manifest
     }
 
-    /// The number of a participant's attempt at a stimulus that is not set aside: one past those that are.
-    private static func currentAttempt(_ session: ParticipantSession, _ stimulus: String) -> Int {
-        session.attempts.filter { $0.stimulus == stimulus }.count + 1
+    private var results: StoredResults {
+        StoredResults(database: database, study: study, sessions: sessions, settings: settings)
     }
 
     /// A manifest row's results, read from the database (nil: none kept).
     /// - Throws: `StudyStoreFailure` when they cannot be read.
     package func content(ofRecording recording: String) async throws -> StudyRecordingReader.Content? {
-        guard let key = key(ofRecording: recording) else { return nil }
-        let (lines, end) = try await database.results(key)
-        guard !lines.isEmpty else { return nil }
-        let source = "\(source) study \(study) \(recording)"
-        var events = EventTable.headerLine + "\n"
-        try JSONLinesReader.forEachResult(in: lines, source: source) { result in
-            for event in result.episodes {
-                if let line = EventTable.line(for: event, input: key.stimulus) { events += line + "\n" }
-            }
-        }
-        for event in try end.map({ try JSONDecoder().decode([EpisodeEvent].self, from: $0.episodes) }) ?? [] {
-            if let line = EventTable.line(for: event, input: key.stimulus) { events += line + "\n" }
-        }
-        return .memory(lines: lines, events: events, source: source)
+        try await results.content(ofRecording: recording)
     }
 
     /// Writes the study folder's layout into `url` (a new or empty folder).
@@ -159,7 +133,7 @@ package final class StudyArchive: Sendable {
             let name =
                 key.attempt < 0
                 ? "\(key.stimulus).unrecovered\(-key.attempt)"
-                : key.attempt == Self.currentAttempt(session, key.stimulus)
+                : key.attempt == StoredResults.currentAttempt(session, key.stimulus)
                     ? key.stimulus : "\(key.stimulus).attempt\(key.attempt)"
             let files = folder.files(participant: key.participant, stimulus: name)
             let source = "\(self.source) study \(study) \(key)"
