@@ -90,9 +90,9 @@ struct DashboardRoutes: RouteGroup {
     }
 
     private func rows(_ study: CollectedStudy) throws -> [CollectedStudy.Row] {
-        let entry = try desk.dashboards.entry(of: study)
+        let entry = try desk.dashboards.exclusionsEntry(of: study)
         var exclusions: [String: String] = [:]
-        for series in entry.study?.participants ?? [] where !series.included {
+        for series in entry?.study?.participants ?? [] where !series.included {
             exclusions[series.row.participant] = series.exclusion
         }
         return study.rows(exclusions: exclusions)

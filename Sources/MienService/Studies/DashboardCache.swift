@@ -21,6 +21,14 @@ final class DashboardCache: Sendable {
     /// and a participant's socket waited behind it).
     static let databaseInterval = Duration.seconds(15)
 
+    /// The last aggregation of `collected`, without making one: a database study's participants list shows the
+    /// exclusions its study tables last found (aggregating for a list polled every few seconds would read every
+    /// participant's results each time); a folder study's is made as `entry(of:)` makes it.
+    func exclusionsEntry(of collected: CollectedStudy) throws -> Entry? {
+        guard collected.store is PostgresStudyStore else { return try entry(of: collected) }
+        return entries.withLock { $0[collected.name] }
+    }
+
     /// The study of `collected` now (aggregated again if its data changed).
     ///
     /// From its folder's manifest and files, or from its database (at most `databaseInterval` old). Blocking:
