@@ -14,15 +14,35 @@ struct StudyStoreCommandTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let study = folder.appendingPathComponent("ad")
-        let made = try runMien([
-            "study", "init", study.path, "--stimulus", SampleMedia.astronautClipPath, "--contact", "lab@example.org",
-            "--store", server.url(),
-        ])
+        let export = folder.appendingPathComponent("export")
+        let (url, wrong) = (server.url(), server.url(password: "wrong-secret"))
+        // Every command waits on a child process: off the cooperative pool, which the other tests need meanwhile.
+        let runs = try await OffPool.run { () throws -> [String: CommandResult] in
+            var runs: [String: CommandResult] = [:]
+            runs["made"] = try runMien([
+                "study", "init", study.path, "--stimulus", SampleMedia.astronautClipPath, "--contact",
+                "lab@example.org", "--store", url,
+            ])
+            runs["exported"] = try runMien(["study", "export", "ad", export.path, "--store", url])
+            runs["empty"] = try runMien([
+                "study", "ad", "--store", url, "--output", folder.appendingPathComponent("s").path,
+            ])
+            runs["again"] = try runMien(["study", "export", "ad", export.path, "--store", url])
+            runs["unknown"] = try runMien([
+                "study", "export", "nosuch", folder.appendingPathComponent("x").path, "--store", url,
+            ])
+            runs["password"] = try runMien([
+                "study", "ad", "--store", wrong, "--output", folder.appendingPathComponent("y").path,
+            ])
+            runs["noStore"] = try runMien(["study", "export", "ad", folder.appendingPathComponent("z").path])
+            return runs
+        }
+        func run(_ name: String) throws -> CommandResult { try #require(runs[name]) }
+        let made = try run("made")
         try #require(made.status == 0, "\(made.stderr)")
 
         // Nobody yet: the layout with no participant, and an aggregation that says why it has nothing.
-        let export = folder.appendingPathComponent("export")
-        let exported = try runMien(["study", "export", "ad", export.path, "--store", server.url()])
+        let exported = try run("exported")
         #expect(
             exported.status == 0 && exported.stderr.contains("0 participants, 0 stimulus attempts"),
             "\(exported.stderr)")
@@ -38,25 +58,18 @@ struct StudyStoreCommandTests {
                     == Data(contentsOf: study.appendingPathComponent("stimuli/\(file)")),
                 "the stimuli, from the database")
         }
-        let empty = try runMien([
-            "study", "ad", "--store", server.url(), "--output", folder.appendingPathComponent("s").path,
-        ])
+        let empty = try run("empty")
         #expect(empty.status == 1 && empty.stderr.contains("no participant has been measured yet"), "\(empty.stderr)")
 
         // Wrong things, each named; the password never printed.
-        let again = try runMien(["study", "export", "ad", export.path, "--store", server.url()])
+        let again = try run("again")
         #expect(again.status == 1 && again.stderr.contains("is not an empty folder"), "\(again.stderr)")
-        let unknown = try runMien([
-            "study", "export", "nosuch", folder.appendingPathComponent("x").path, "--store", server.url(),
-        ])
+        let unknown = try run("unknown")
         #expect(unknown.status == 1 && unknown.stderr.contains("holds no study of this name"), "\(unknown.stderr)")
-        let password = try runMien([
-            "study", "ad", "--store", server.url(password: "wrong-secret"), "--output",
-            folder.appendingPathComponent("y").path,
-        ])
+        let password = try run("password")
         #expect(password.status == 1 && password.stderr.contains("refused user mien's password"), "\(password.stderr)")
         #expect(!password.stderr.contains("wrong-secret") && !unknown.stderr.contains(server.password))
-        let noStore = try runMien(["study", "export", "ad", folder.appendingPathComponent("z").path])
+        let noStore = try run("noStore")
         #expect(noStore.status == 64 && noStore.stderr.contains("--store (or MIEN_STUDIES_URL)"), "\(noStore.stderr)")
     }
 }

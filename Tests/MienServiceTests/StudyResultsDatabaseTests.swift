@@ -46,7 +46,7 @@ struct StudyResultsDatabaseTests {
         }
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
-        let (files, finalEpisodes) = try Self.measured(in: parent)
+        let (files, finalEpisodes) = try await OffPool.run { try Self.measured(in: parent) }
         let jsonl = try Data(contentsOf: URL(fileURLWithPath: try #require(files.jsonl)))
         var results: [DetectorResult] = []
         try JSONLinesReader(path: try #require(files.jsonl)).forEachResult { results.append($0) }
@@ -188,7 +188,8 @@ struct StudyResultsDatabaseTests {
         _ = try await a.admit(participant: "p1", group: nil)
         // A measured p1: their files are in A's folder only.
         try FileManager.default.createDirectory(at: a.folder.participant("p1"), withIntermediateDirectories: true)
-        let (files, _) = try Self.measured(in: a.folder.participant("p1"))
+        let participant = a.folder.participant("p1")
+        let (files, _) = try await OffPool.run { try Self.measured(in: participant) }
         #expect(FileManager.default.fileExists(atPath: try #require(files.jsonl)))
         try await b.store.refresh()
         #expect(try await b.delete("p1"))
