@@ -153,16 +153,18 @@ fleet-check:
 	$(SWIFT) build --product MienDev
 	scripts/fleet-check.sh .build/debug/mien .build/debug/MienDev
 
-## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), FFmpeg's libraries (video files), libcurl's
+## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), libjpeg-turbo (plain JPEGs straight into
+## BGR), FFmpeg's libraries (video files), libcurl's
 ## headers (MienDev's HTTP bench uses Foundation's URLSession, which a release build links statically) and pkg-config, a mien-opencv4.pc that links only the 4 OpenCV modules Mien uses, and the OpenVINO runtime
 ## (inference) from its pinned PyPI wheel, and PostgreSQL 15 (the study-store tests start servers of their own);
 ## each installed only when missing.
 deps:
-	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil libcurl 2>/dev/null; then \
-	  echo "== installing OpenCV 4.6 and FFmpeg's libraries from Debian"; \
+	@if ! pkg-config --exists opencv4 libavformat libavcodec libswscale libavutil libcurl libjpeg 2>/dev/null; then \
+	  echo "== installing OpenCV 4.6, libjpeg-turbo and FFmpeg's libraries from Debian"; \
 	  $(SUDO) apt-get update -qq; \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libopencv-dev \
-	    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcurl4-openssl-dev pkg-config >/dev/null; \
+	    libjpeg62-turbo-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libcurl4-openssl-dev \
+	    pkg-config >/dev/null; \
 	fi
 	@scripts/install-opencv-pc.sh
 	@scripts/install-openvino.sh
@@ -286,8 +288,8 @@ bench-serve: build-dev
 	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
 
 ## bench-study: participants of a collected study (mien serve --studies) streaming 640x480 JPEG at 10 fps with every
-## metric, 1 to 16 at once: each one's share of frames analysed, the most kept at >= 95 % (JSON summary last). About
-## 3 minutes.
+## metric, 1 to 16 at once: each one's share of frames analysed, the most kept at >= 95 %, the server's CPU time per
+## analysed frame (JSON summary last). About 3 minutes.
 bench-study: build-dev
 	$(RELEASE)/MienDev bench-study --mien $(RELEASE)/mien
 

@@ -50,9 +50,10 @@ let package = Package(
             cxxSettings: [.define("CV_IGNORE_DEPRECATED_WARNINGS")],
             // Video files are decoded with FFmpeg's libraries directly (FileDecoder.hpp says why); Debian's
             // headers live on the default multiarch include path, so plain library names suffice.
+            // libjpeg-turbo too: plain JPEGs are decoded straight into BGR (Jpeg.cpp says why).
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
-                .linkedLibrary("avutil"),
+                .linkedLibrary("avutil"), .linkedLibrary("jpeg"),
             ]
         ),
 

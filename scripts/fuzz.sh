@@ -20,7 +20,7 @@ cxx=${FUZZ_CXX:-$(command -v clang++ || true)}
 build=.build/fuzz
 mkdir -p "$build/bin"
 cv_flags=$(pkg-config --cflags mien-opencv4)
-cv_libs="$(pkg-config --libs mien-opencv4 libavformat libavcodec libswscale libavutil)"
+cv_libs="$(pkg-config --libs mien-opencv4 libavformat libavcodec libswscale libavutil libjpeg)"
 # OpenVINO (frame_push runs the detector network on the tensor the bridge prepared), uninstrumented.
 ov_flags=$(pkg-config --cflags openvino)
 ov_libs=$(pkg-config --libs openvino)

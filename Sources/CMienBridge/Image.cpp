@@ -1,4 +1,5 @@
 #include "Guard.hpp"
+#include "Jpeg.hpp"
 #include "LibraryLog.hpp"
 
 #include <opencv2/imgcodecs.hpp>
@@ -12,6 +13,7 @@
 
 struct mien_image {
     cv::Mat mat; // CV_8UC3, BGR
+    bool direct = false; // decoded by libjpeg-turbo straight into BGR (Jpeg.cpp), not by cv::imdecode
 };
 
 namespace {
@@ -105,7 +107,7 @@ class DecodePixelLimit {
 
 } // namespace
 
-extern "C" mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels,
+extern "C" mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels, int32_t flags,
                                          mien_image **out, char **error_message) {
     return mien::guarded(error_message, [&] {
         mien::require(out != nullptr, "out is NULL");
@@ -114,8 +116,12 @@ extern "C" mien_status mien_image_decode(const uint8_t *bytes, size_t length, in
         if (!known_image_signature(bytes, length))
             throw mien::BridgeError(MIEN_ERR_DECODE, "not a picture format Mien reads (unknown or unsupported signature)");
         mien::quiet_libraries();
-        const cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
         cv::Mat decoded;
+        if ((flags & MIEN_DECODE_OPENCV) == 0 && mien::decode_jpeg_bgr(bytes, length, max_pixels, decoded)) {
+            *out = new mien_image{std::move(decoded), true};
+            return MIEN_OK;
+        }
+        const cv::Mat buffer(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
         {
             const DecodePixelLimit limit(max_pixels);
             // IMREAD_COLOR converts grey, 16-bit and alpha to 8-bit BGR and applies EXIF orientation.
@@ -141,6 +147,10 @@ extern "C" void mien_image_size(const mien_image *image, int32_t *width, int32_t
     if (width) *width = image->mat.cols;
     if (height) *height = image->mat.rows;
     if (stride) *stride = static_cast<int32_t>(image->mat.step[0]);
+}
+
+extern "C" int32_t mien_image_decoded_directly(const mien_image *image) {
+    return image != nullptr && image->direct ? 1 : 0;
 }
 
 extern "C" const uint8_t *mien_image_pixels(const mien_image *image) {

@@ -56,9 +56,9 @@ struct BenchStudy: AsyncParsableCommand {
             "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(Int(fps)) fps of 640x480 JPEG, every metric, \(seconds) s per participant"
         )
         print(
-            "| participants | frames sent | analysed | lowest share analysed | median share | lowest share of the stimulus measured | lowest rate asked (fps) | waited in the queue (longest) | all in, all >= \(Int(threshold * 100)) % | server peak RSS MB |"
+            "| participants | frames sent | analysed | lowest share analysed | median share | lowest share of the stimulus measured | lowest rate asked (fps) | waited in the queue (longest) | all in, all >= \(Int(threshold * 100)) % | server peak RSS MB | server CPU ms per analysed frame |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         var capacity = 0
         for (round, count) in counts.enumerated() {
             // A study per round: participant IDs and the server's state start afresh.
@@ -79,6 +79,7 @@ struct BenchStudy: AsyncParsableCommand {
             // One short participant first, so the networks are compiled before anything is timed.
             let study = studies.appendingPathComponent("bench")
             _ = try await participant("warmup", port: server.port, frames: frames, seconds: 1, study: study)
+            let cpuBefore = MemoryUse.cpuSeconds(ofProcess: server.pid)
             let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
                 for index in 0..<count {
                     group.addTask {
@@ -90,6 +91,16 @@ struct BenchStudy: AsyncParsableCommand {
                 for try await outcome in group { all.append(outcome) }
                 return all
             }
+            let cpuAfter = MemoryUse.cpuSeconds(ofProcess: server.pid)
+            let analysed = outcomes.reduce(0) { $0 + $1.analysed }
+            // The server's CPU time for the round (all its threads: networks, decoding, sockets, files) per frame
+            // it analysed: what a frame costs, which sets how many participants the machine's cores can take.
+            let cpuPerFrame: Double? =
+                if let cpuBefore, let cpuAfter, analysed > 0 {
+                    (cpuAfter - cpuBefore) * 1000 / Double(analysed)
+                } else {
+                    nil
+                }
             let shares = outcomes.map { Double($0.analysed) / Double(max(1, $0.sent)) }.sorted()
             let lowest = shares.first ?? 0
             let median = shares[shares.count / 2]
@@ -104,14 +115,15 @@ struct BenchStudy: AsyncParsableCommand {
                 "| \(count) | \(outcomes.reduce(0) { $0 + $1.sent }) | \(outcomes.reduce(0) { $0 + $1.analysed }) | "
                     + "\((lowest * 100).rounded(toPlaces: 1)) % | \((median * 100).rounded(toPlaces: 1)) % | "
                     + "\((lowestCoverage * 100).rounded(toPlaces: 1)) % | \(lowestRate.rounded(toPlaces: 2)) | "
-                    + "\(queued.count) (\(longestWait.rounded(toPlaces: 1)) s) | \(kept ? "yes" : "no") | \(rss) |"
+                    + "\(queued.count) (\(longestWait.rounded(toPlaces: 1)) s) | \(kept ? "yes" : "no") | \(rss) | "
+                    + "\(cpuPerFrame.map { "\($0.rounded(toPlaces: 2))" } ?? "-") |"
             )
             rows.append([
                 "participants": count, "sent": outcomes.reduce(0) { $0 + $1.sent },
                 "analysed": outcomes.reduce(0) { $0 + $1.analysed }, "lowest_share": lowest.rounded(toPlaces: 4),
                 "median_share": median.rounded(toPlaces: 4), "lowest_coverage": lowestCoverage.rounded(toPlaces: 4),
                 "lowest_rate": lowestRate, "queued": queued.count, "longest_wait_s": longestWait.rounded(toPlaces: 2),
-                "server_peak_rss_mb": rss,
+                "server_peak_rss_mb": rss, "server_cpu_ms_per_frame": cpuPerFrame.map { $0.rounded(toPlaces: 3) } ?? 0,
             ])
         }
         print(

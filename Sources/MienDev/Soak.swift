@@ -124,6 +124,20 @@ enum MemoryUse {
     /// Highest resident set size so far of another process, MB (0 when it is gone).
     static func peakResidentMegabytes(ofProcess pid: Int32) -> Double { value(of: "VmHWM:", process: "\(pid)") }
 
+    /// CPU time another process has used so far (user and system, all its threads), seconds; nil when it is gone.
+    ///
+    /// From /proc/PID/stat's utime and stime (fields 14 and 15, in clock ticks). The process name (field 2) may
+    /// hold spaces, so fields are counted after its closing parenthesis.
+    static func cpuSeconds(ofProcess pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name: state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     private static func value(of key: String, process: String = "self") -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(key) {

@@ -50,15 +50,26 @@ const char *mien_opencv_version(void);
 /// A decoded picture: 8-bit BGR, 3 channels, rows `stride` bytes apart.
 typedef struct mien_image mien_image;
 
+/// `mien_image_decode`'s flags.
+enum {
+    /// Decode with OpenCV's cv::imdecode even a JPEG the bridge decodes itself (the same pixels, faster):
+    /// for tests and comparisons.
+    MIEN_DECODE_OPENCV = 1,
+};
+
 /// Decodes an image from memory (JPEG, PNG, BMP, WebP, TIFF, ... whatever OpenCV 4.6 decodes).
-/// Grey, 16-bit and alpha images are converted to 8-bit BGR. EXIF orientation is applied.
+/// Grey, 16-bit and alpha images are converted to 8-bit BGR. EXIF orientation is applied. A plain JPEG (YCbCr
+/// or grey, no EXIF, no libjpeg warning) is decoded by libjpeg-turbo straight into BGR, the pixels OpenCV gives.
 /// - Parameter max_pixels: an image with more pixels is refused with MIEN_ERR_TOO_LARGE before its pixels
 ///   are allocated (the limit guards every matrix the decoder allocates on this thread); 0 = no limit.
-mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels, mien_image **out,
-                              char **error_message);
+/// - Parameter flags: 0, or MIEN_DECODE_OPENCV.
+mien_status mien_image_decode(const uint8_t *bytes, size_t length, int64_t max_pixels, int32_t flags,
+                              mien_image **out, char **error_message);
 
 void mien_image_size(const mien_image *image, int32_t *width, int32_t *height, int32_t *stride);
 const uint8_t *mien_image_pixels(const mien_image *image);
+/// 1 when libjpeg-turbo decoded the picture straight into BGR, 0 when OpenCV did.
+int32_t mien_image_decoded_directly(const mien_image *image);
 void mien_image_free(mien_image *image);
 
 /// Encodes BGR pixels into a file whose extension picks the codec (.png, .jpg, ...).
