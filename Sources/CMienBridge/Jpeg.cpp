@@ -44,6 +44,16 @@ bool has_exif(const jpeg_decompress_struct &info) {
     return false;
 }
 
+/// Makes `out` a continuous width x height BGR matrix; nullptr when it cannot (no memory, over a pixel limit).
+uint8_t *allocate_bgr(cv::Mat &out, int width, int height) noexcept {
+    try {
+        out.create(height, width, CV_8UC3);
+        return out.isContinuous() ? out.data : nullptr;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 /// What the decode came to; plain data so that nothing with a destructor lives across setjmp.
 enum class Outcome { decoded, declined };
 
@@ -79,7 +89,7 @@ Outcome decode(const uint8_t *bytes, size_t length, int64_t max_pixels, cv::Mat 
         jpeg_destroy_decompress(&info);
         return Outcome::declined;
     }
-    uint8_t *data = mien::allocate_bgr(out, static_cast<int>(info.output_width), static_cast<int>(info.output_height));
+    uint8_t *data = allocate_bgr(out, static_cast<int>(info.output_width), static_cast<int>(info.output_height));
     if (data == nullptr) {
         jpeg_destroy_decompress(&info);
         return Outcome::declined;
@@ -98,15 +108,6 @@ Outcome decode(const uint8_t *bytes, size_t length, int64_t max_pixels, cv::Mat 
 } // namespace
 
 namespace mien {
-
-uint8_t *allocate_bgr(cv::Mat &out, int width, int height) noexcept {
-    try {
-        out.create(height, width, CV_8UC3);
-        return out.isContinuous() ? out.data : nullptr;
-    } catch (...) {
-        return nullptr;
-    }
-}
 
 bool decode_jpeg_bgr(const uint8_t *bytes, size_t length, int64_t max_pixels, cv::Mat &out) {
     if (length < 3 || bytes[0] != 0xFF || bytes[1] != 0xD8 || bytes[2] != 0xFF) return false;

@@ -13,7 +13,4 @@ namespace mien {
 /// YCCK, more than `max_pixels` (0: no limit), and any data libjpeg warns about or cannot decode.
 bool decode_jpeg_bgr(const uint8_t *bytes, size_t length, int64_t max_pixels, cv::Mat &out);
 
-/// Makes `out` a continuous width x height BGR matrix; nullptr when it cannot (no memory, over a pixel limit).
-uint8_t *allocate_bgr(cv::Mat &out, int width, int height) noexcept;
-
 } // namespace mien

@@ -112,7 +112,7 @@ struct BenchStudy: AsyncParsableCommand {
             if kept { capacity = max(capacity, count) }
             let rss = MemoryUse.peakResidentMegabytes(ofProcess: server.pid).rounded(toPlaces: 1)
             print(
-                "| \(count) | \(outcomes.reduce(0) { $0 + $1.sent }) | \(outcomes.reduce(0) { $0 + $1.analysed }) | "
+                "| \(count) | \(outcomes.reduce(0) { $0 + $1.sent }) | \(analysed) | "
                     + "\((lowest * 100).rounded(toPlaces: 1)) % | \((median * 100).rounded(toPlaces: 1)) % | "
                     + "\((lowestCoverage * 100).rounded(toPlaces: 1)) % | \(lowestRate.rounded(toPlaces: 2)) | "
                     + "\(queued.count) (\(longestWait.rounded(toPlaces: 1)) s) | \(kept ? "yes" : "no") | \(rss) | "
@@ -120,10 +120,12 @@ struct BenchStudy: AsyncParsableCommand {
             )
             rows.append([
                 "participants": count, "sent": outcomes.reduce(0) { $0 + $1.sent },
-                "analysed": outcomes.reduce(0) { $0 + $1.analysed }, "lowest_share": lowest.rounded(toPlaces: 4),
+                "analysed": analysed, "lowest_share": lowest.rounded(toPlaces: 4),
                 "median_share": median.rounded(toPlaces: 4), "lowest_coverage": lowestCoverage.rounded(toPlaces: 4),
                 "lowest_rate": lowestRate, "queued": queued.count, "longest_wait_s": longestWait.rounded(toPlaces: 2),
-                "server_peak_rss_mb": rss, "server_cpu_ms_per_frame": cpuPerFrame.map { $0.rounded(toPlaces: 3) } ?? 0,
+                "server_peak_rss_mb": rss,
+                // null when the server's /proc entry could not be read (no figure rather than a made-up 0).
+                "server_cpu_ms_per_frame": cpuPerFrame.map { $0.rounded(toPlaces: 3) as Any } ?? NSNull(),
             ])
         }
         print(
