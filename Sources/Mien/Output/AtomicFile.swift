@@ -26,12 +26,16 @@ package final class AtomicFile {
         // never deletes the other's temporary file.
         let sequence = Self.sequence.add(1, ordering: .relaxed).newValue
         temporaryPath = Self.temporaryPrefix(of: path) + "\(ProcessInfo.processInfo.processIdentifier)-\(sequence)"
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporaryPath)
-        else {
-            throw MienError(.ioFailure, "cannot create an output file (is the folder there and writable?)", input: path)
+        // open(2), not FileManager.createFile: Foundation writes even an empty file through a temporary file of
+        // its own (".dat.nosync…") renamed into place, and a process killed in between left that file in the
+        // output folder, where nothing cleans it up (found by the resume test's kills at random points).
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw MienError(
+                .ioFailure, "cannot create an output file (is the folder there and writable?)", input: path,
+                cause: String(cString: strerror(errno)))
         }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// Appends `text` as UTF-8 and flushes it to the file.
