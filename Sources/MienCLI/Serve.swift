@@ -10,14 +10,20 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve Mien over HTTP and WebSocket: a live page at /, /v1/analyze, /v1/live, /metrics.",
         discussion: """
-            Binds 127.0.0.1 unless --host says otherwise; any other address needs a token (--token or \
-            MIEN_TOKEN), then required on every request but /healthz. TLS belongs to a reverse proxy (docs/live.md, \
+            Binds 127.0.0.1 unless --host says otherwise; any other address needs a token (MIEN_TOKEN, \
+            --token-file or --token), then required on every request but /healthz. Secrets belong in the \
+            environment or a file, not the command line, where any local user can read them. TLS belongs to a reverse proxy (docs/live.md, \
             "Service"). SIGTERM stops accepting, closes live sockets with a close frame and exits.
             """)
 
     @Option(help: "Address to bind (default: loopback only).") var host = ServiceOptions.defaultHost
     @Option(help: "TCP port (0: any free port, printed on start).") var port = ServiceOptions.defaultPort
-    @Option(help: "Bearer token required on every request but /healthz (default: $MIEN_TOKEN).") var token: String?
+    @Option(
+        help:
+            "Bearer token required on every request but /healthz (default: $MIEN_TOKEN; --token-file keeps it off the command line)."
+    )
+    var token: String?
+    @Option(help: "A file whose first line is the bearer token (a mounted Secret).") var tokenFile: String?
     @Option(help: "/v1/live sessions open at once (study participants are governed by --analysis-rate).")
     var maxSessions = 4
     @Option(
@@ -38,9 +44,10 @@ struct Serve: ParsableCommand {
     var studies: String?
     @Option(
         help:
-            "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders)."
+            "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders). The password is better in MIEN_STUDIES_URL, --store-file or PGPASSWORD."
     )
     var store: String?
+    @Option(help: "A file whose first line is the --store URL (a mounted Secret).") var storeFile: String?
     @Option(
         help:
             "Seconds study participants in a stimulus have to finish it after SIGTERM before their pages are told the server restarts (they carry on, on another server of the study or when this one is back); /readyz says not ready meanwhile."
@@ -55,17 +62,14 @@ struct Serve: ParsableCommand {
         studies.map { $0.hasPrefix("postgres://") || $0.hasPrefix("postgresql://") } ?? false
     }
 
-    private var environmentStore: String? {
-        ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     func options() throws -> ServiceOptions {
-        let token = token ?? ProcessInfo.processInfo.environment["MIEN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = try Secret.token.resolve(token, file: tokenFile)
+        let store = try Secret.store.resolve(
+            store, file: storeFile, environment: studiesFromURL ? [:] : ProcessInfo.processInfo.environment)
         var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
-            studiesFolder: studies,
-            studiesStore: store ?? (studiesFromURL ? nil : environmentStore), analysisFramesPerSecond: analysisRate)
+            studiesFolder: studies, studiesStore: store, analysisFramesPerSecond: analysisRate)
         options.generator = MienVersion.string
         return options
     }
@@ -81,6 +85,8 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let options = try options()
+        Secret.warnIfPasswordInArguments(store, option: "--store", command: "mien serve")
+        Secret.warnIfPasswordInArguments(studies, option: "--studies", command: "mien serve")
         let models = try CommandModels.load()
         let host = options.host
         let outcome = Locked<(any Error)?>(nil)

@@ -20,12 +20,13 @@ extension StudyCommand {
         return (manifest, collected ? CollectionFolder(parent) : nil)
     }
 
-    /// The database of a collected study named by the argument (`--store`, or `MIEN_STUDIES_URL` when the
-    /// argument names no file or folder).
-    var storeURL: String? {
-        if let store { return store }
+    /// The database of a collected study named by the argument (`--store` or `--store-file`, or
+    /// `MIEN_STUDIES_URL` when the argument names no file or folder).
+    /// - Throws: `ValidationError` when `--store-file` cannot be read.
+    func storeURL() throws -> String? {
+        if store != nil || storeFile != nil { return try Secret.store.resolve(store, file: storeFile) }
         guard !FileManager.default.fileExists(atPath: manifest) else { return nil }
-        return ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        return try Secret.store.resolve(nil, file: nil)
     }
 
     /// Reads the manifest and segments, or refuses with their error (exit 64: nothing was analysed).

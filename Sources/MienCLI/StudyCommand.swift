@@ -36,6 +36,9 @@ struct StudyCommand: ParsableCommand {
     )
     var store: String?
 
+    @Option(help: "A file whose first line is the --store URL (keeps its password off the command line).")
+    var storeFile: String?
+
     @Option(help: "Folder for the study (created if missing).")
     var output: String?
 
@@ -150,7 +153,8 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let storeURL {
+        if let url = try storeURL() {
+            Secret.warnIfPasswordInArguments(store, option: "--store", command: "mien study")
             guard let output else { throw ValidationError("--output is required (the study's folder)") }
             let segments: [StudySegment]
             do {
@@ -158,7 +162,7 @@ struct StudyCommand: ParsableCommand {
             } catch let error as MienError {
                 throw ValidationError(error.description)
             }
-            return try aggregate(store: storeURL, segments: segments, settings: try settings(), output: output)
+            return try aggregate(store: url, segments: segments, settings: try settings(), output: output)
         }
         let (manifest, segments) = try inputs()
         if listRecordings {

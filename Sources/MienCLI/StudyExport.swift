@@ -29,19 +29,22 @@ struct StudyExport: ParsableCommand {
     )
     var store: String?
 
+    @Option(help: "A file whose first line is the --store URL (keeps its password off the command line).")
+    var storeFile: String?
+
     func validate() throws {
-        guard resolvedStore != nil else {
-            throw ValidationError("--store (or MIEN_STUDIES_URL) names the database the study is in")
+        guard try resolvedStore() != nil else {
+            throw ValidationError(
+                "--store (or MIEN_STUDIES_URL) names the database the study is in (--store-file: a file holding it)")
         }
         guard CollectionSettings.isName(study) else { throw ValidationError("'\(study)' is not a study's name") }
     }
 
-    private var resolvedStore: String? {
-        store ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
+    private func resolvedStore() throws -> String? { try Secret.store.resolve(store, file: storeFile) }
 
     func run() throws {
-        guard let store = resolvedStore else { return }
+        guard let store = try resolvedStore() else { return }
+        Secret.warnIfPasswordInArguments(self.store, option: "--store", command: "mien study export")
         let (study, folder) = (study, URL(fileURLWithPath: output))
         let clock = ContinuousClock()
         let start = clock.now

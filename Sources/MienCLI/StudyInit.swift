@@ -86,6 +86,9 @@ struct StudyInit: ParsableCommand {
     )
     var store: String?
 
+    @Option(help: "A file whose first line is the --store URL (keeps its password off the command line).")
+    var storeFile: String?
+
     @Option(help: "Consents one address may make at once (then --consents-per-minute; past it, HTTP 429).")
     var consentBurst = CollectionSettings.Fieldwork().consentBurst
 
@@ -212,7 +215,8 @@ struct StudyInit: ParsableCommand {
             Diagnostics.report(MienError(.ioFailure, "cannot write the study folder: \(error)", input: study.url.path))
             throw ExitStatus.inputFailed
         }
-        let store = store ?? ProcessInfo.processInfo.environment["MIEN_STUDIES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        Secret.warnIfPasswordInArguments(self.store, option: "--store", command: "mien study init")
+        let store = try Secret.store.resolve(store, file: storeFile)
         if let store {
             // The command line is synchronous; registering waits on the network, on Swift's concurrency pool.
             let outcome = Locked<Result<Void, any Error>>(.success(()))
@@ -249,7 +253,7 @@ struct StudyInit: ParsableCommand {
             study \(study.url.lastPathComponent): \(settings.stimuli.count) stimul\(settings.stimuli.count == 1 ? "us" : "i") (\(String(format: "%.1f", total)) s), \
             \(settings.groups.isEmpty ? "one group" : "groups \(settings.groups.joined(separator: ", "))"), \(settings.order.rawValue) order, \
             \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s
-            serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token TOKEN\(store == nil ? "" : " --store URL")
+            serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token-file TOKEN-FILE\(store == nil ? "" : " --store-file URL-FILE") (or MIEN_TOKEN\(store == nil ? "" : " and MIEN_STUDIES_URL") set)
             the link:  http://HOST:PORT/studies/\(study.url.lastPathComponent)/?participant=ID\(settings.groups.isEmpty ? "" : "[&group=\(settings.groups[0])]")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)

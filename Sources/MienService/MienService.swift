@@ -71,6 +71,10 @@ public struct MienService: Sendable {
         }
     }
 
+    /// `text` (a database URL, or anything that may be one) with its password replaced by `***`: what a message
+    /// may show of it.
+    public static func redactedDatabaseURL(_ text: String) -> String { DatabaseURL.redacted(text) }
+
     /// Registers the study folder `folder` (`mien study init`) in the PostgreSQL database `store`.
     ///
     /// Servers with `--store` share it, and a server whose copy of the folder differs is refused.

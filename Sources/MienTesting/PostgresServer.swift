@@ -32,13 +32,44 @@ package final class PostgresServer: Sendable {
     /// here), which other tests need meanwhile.
     /// - Throws: `Unavailable` naming what is missing (PostgreSQL's programs: `make test` installs them) or what
     ///   failed, with the server's log.
-    package static func start() async throws -> PostgresServer {
+    /// - Parameter tls: serve TLS too (`ssl=on`), with a certificate for `localhost` and 127.0.0.1 signed by a
+    ///   certificate authority of the test's own, `certificateAuthority` (openssl makes both).
+    package static func start(tls: Bool = false) async throws -> PostgresServer {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try startWaiting() }) }
+            DispatchQueue.global().async { continuation.resume(with: Result { try startWaiting(tls: tls) }) }
         }
     }
 
-    private static func startWaiting() throws -> PostgresServer {
+    /// The PEM file of the certificate authority that signed a TLS server's certificate (`start(tls: true)`).
+    package var certificateAuthority: URL { folder.appendingPathComponent("tls/ca.pem") }
+
+    /// A certificate authority and a server certificate it signed (for `localhost` and 127.0.0.1), in `folder`.
+    private static func makeCertificates(in folder: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: path("san.ext")))
+        let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try run(
+            "/usr/bin/openssl",
+            ["req", "-x509"] + key + [
+                "-keyout", path("ca.key"), "-out", path("ca.pem"), "-subj", "/CN=mien test CA", "-days", "2",
+            ],
+            as: nil)
+        try run(
+            "/usr/bin/openssl",
+            ["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"],
+            as: nil)
+        try run(
+            "/usr/bin/openssl",
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAcreateserial", "-out", path("server.crt"), "-days", "2", "-extfile", path("san.ext"),
+            ], as: nil)
+        chmod(path("server.key"), 0o600)
+        return ["-c ssl=on", "-c ssl_cert_file=\(path("server.crt"))", "-c ssl_key_file=\(path("server.key"))"]
+    }
+
+    private static func startWaiting(tls: Bool) throws -> PostgresServer {
         guard let bin = binaries() else {
             throw Unavailable(
                 description: "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql-15)")
@@ -57,13 +88,17 @@ package final class PostgresServer: Sendable {
                 "-D", data.path, "-U", "mien", "--auth=scram-sha-256", "--pwfile=\(passwordFile.path)", "-E", "UTF8",
                 "--no-sync",
             ], as: asRoot ? "postgres" : nil)
+        let settings = tls ? try makeCertificates(in: folder.appendingPathComponent("tls")) : []
+        if tls, asRoot { try run("/bin/chown", ["-R", "postgres:postgres", folder.path], as: nil) }
         let port = try freePort()
         let log = folder.appendingPathComponent("server.log")
         try run(
             "\(bin)/pg_ctl",
             [
                 "-D", data.path, "-l", log.path, "-w", "-t", "30", "-o",
-                "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+                (["-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off"] + settings).joined(
+                    separator: " "),
+                "start",
             ], as: asRoot ? "postgres" : nil)
         let pidText = (try? String(contentsOf: data.appendingPathComponent("postmaster.pid"), encoding: .utf8)) ?? ""
         guard let pid = pidText.split(separator: "\n").first.flatMap({ Int32($0) }) else {

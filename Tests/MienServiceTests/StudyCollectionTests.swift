@@ -319,6 +319,57 @@ struct StudyCollectionTests {
         #expect(try await !study.delete("done"))
     }
 
+    /// Issue 77/78: an ID is not a credential, and an erasure is for good.
+    @Test(arguments: Store.allCases)
+    func aConsentNeverTakesOverALivePage_andAnErasedIDCannotTakePartAgain(store: Store) async throws {
+        let parent = try Self.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (study, stop) = try await Self.open(store, parent)
+        defer { stop() }
+        let first = try await study.admit(participant: "p1", group: nil)
+        let socket = Self.socket("first")
+        let (stimulus, _) = try await study.beginStimulus("p1", stimulus: "first", socket: socket)
+        // Someone else with p1's ID (or p1 in a second browser) while p1 watches: refused, p1's page goes on.
+        await Self.refusal(.conflict, code: "sessionLive") { _ = try await study.admit(participant: "p1", group: nil) }
+        #expect(try await study.participant(token: first.token) == "p1", "the live page keeps its token")
+        #expect(study.session("p1")?.state == .started)
+        // Once that page has gone (closed, or silent for the idle limit), the same ID goes on.
+        await study.endStimulus(
+            "p1", stimulus: stimulus, progress: Self.measured(to: 1, ended: false), end: .left, socket: socket.id)
+        let again = try await study.admit(participant: "p1", group: nil)
+        #expect(again.participant == "p1" && study.session("p1")?.reentries == 1)
+        await Self.refusal(.unauthorized) { _ = try await study.participant(token: first.token) }
+
+        // Erased: the ID can never consent again (and so never be given a second code); only a digest is kept.
+        #expect(try await study.delete("p1"))
+        await Self.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: nil)
+        }
+        let counts = study.store.current().counts
+        #expect(counts.erasedIDs.count == 1 && !counts.erasedIDs.contains("p1"))
+        #expect(study.store.current().refusedIDs["erased"] == 1)
+        #expect(try await study.admit(participant: "p2", group: nil).participant == "p2", "other IDs take part")
+        if store == .folder {
+            // Kept in fieldwork.json: a restarted server refuses the ID too.
+            let fieldwork = try String(contentsOf: study.folder.fieldwork, encoding: .utf8)
+            #expect(!fieldwork.contains("p1") && fieldwork.contains("erasedIDs"))
+            let restarted = try CollectedStudy(folder: parent.appendingPathComponent("ad"))
+            await Self.refusal(.conflict, code: "cannotTakePart") {
+                _ = try await restarted.admit(participant: "p1", group: nil)
+            }
+        }
+    }
+
+    @Test func fieldworkCounts_writtenBeforeErasuresWereKept_stillRead() throws {
+        let old = Data(#"{"declined":{"A":2},"turnedAwayFull":1}"#.utf8)
+        let counts = try JSONDecoder().decode(FieldworkCounts.self, from: old)
+        #expect(counts.declined == ["A": 2] && counts.turnedAwayFull == 1 && counts.erasedIDs.isEmpty)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(
+            String(decoding: try encoder.encode(counts), as: UTF8.self) == #"{"declined":{"A":2},"turnedAwayFull":1}"#)
+    }
+
     @Test func aStimulusChangedSinceInit_isNotServed() async throws {
         let parent = try Self.studies()
         defer { try? FileManager.default.removeItem(at: parent) }

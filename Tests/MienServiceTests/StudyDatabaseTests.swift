@@ -5,6 +5,7 @@ import Logging
 import Mien
 import MienTesting
 import NIOCore
+import NIOSSL
 import PostgresNIO
 import Synchronization
 import Testing
@@ -35,6 +36,69 @@ struct StudyDatabaseTests {
             } throws: { error in
                 let error = error as? MienError
                 return error?.code == .invalidArgument && error?.description.contains("hunter2") == false
+            }
+        }
+    }
+
+    /// Issue 77: a malformed URL (or one taken for a folder) never shows its password, and `sslmode` means what
+    /// libpq says.
+    @Test func malformedURLs_neverShowThePassword_andSSLModesAreLibpqs() throws {
+        for bad in [
+            "postgres:/mien:hunter2@db/panel", "mien:hunter2@db/panel", "postgress://mien:hunter2@db/panel",
+            "postgres://mien:hunter2@db/panel?sslmode=verify", "postgres://mien:hunter2@db/panel?sslrootcert=ca.pem",
+        ] {
+            #expect(!DatabaseURL.redacted(bad).contains("hunter2"), "\(bad)")
+            #expect {
+                try DatabaseURL(bad)
+            } throws: { error in
+                (error as? MienError)?.code == .invalidArgument && !"\(error)".contains("hunter2")
+            }
+        }
+        #expect(DatabaseURL.redacted("/srv/studies") == "/srv/studies")
+        // A mistyped scheme is taken for a folder: the folder's error does not show the password either.
+        #expect {
+            try StudyDesk(
+                parent: URL(fileURLWithPath: "postgress://mien:hunter2@db/panel"),
+                budget: AnalysisBudget(framesPerSecond: 10))
+        } throws: { !"\($0)".contains("hunter2") }
+        let expected: [(String, CertificateVerification)] = [
+            ("prefer", .none), ("require", .none), ("require&sslrootcert=/ca.pem", .noHostnameVerification),
+            ("verify-ca", .noHostnameVerification), ("verify-full", .fullVerification),
+        ]
+        for (query, verification) in expected {
+            let url = try DatabaseURL("postgres://mien@db/panel?sslmode=\(query)", environment: [:])
+            #expect(StudyDatabase.tlsConfiguration(url).certificateVerification == verification, "\(query)")
+        }
+        let full = try DatabaseURL("postgres://mien@db/panel?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(full.description == "postgres://mien@db:5432/panel?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+    }
+
+    /// Against a server with TLS and a private certificate authority: `prefer` and `require` connect without
+    /// checking the certificate, `verify-ca` and `verify-full` with `sslrootcert`; without it the refusal names the
+    /// host and the mode, never a file of the machine the TLS library was built on.
+    @Test func tls_connectsAsEachSSLModeSays_andARefusalNamesNoBuildPath() async throws {
+        let server = try await PostgresServer.start(tls: true)
+        defer { server.stop() }
+        let ca = server.certificateAuthority.path
+        func url(_ host: String, _ query: String) -> String {
+            "postgres://mien:\(server.password)@\(host):\(server.port)/postgres?\(query)"
+        }
+        for (host, query) in [
+            ("127.0.0.1", "sslmode=prefer"), ("127.0.0.1", "sslmode=require"),
+            ("127.0.0.1", "sslmode=verify-ca&sslrootcert=\(ca)"),
+            ("localhost", "sslmode=verify-full&sslrootcert=\(ca)"),
+        ] {
+            let database = try await StudyDatabase.open(try DatabaseURL(url(host, query)), logger: Self.logger)
+            try await database.ping()
+            database.close()
+        }
+        for query in ["sslmode=verify-ca", "sslmode=verify-full"] {
+            await #expect {
+                try await StudyDatabase.open(try DatabaseURL(url("localhost", query)), logger: Self.logger).close()
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("localhost's TLS certificate was not accepted") && text.contains("sslrootcert")
+                    && !text.contains(server.password) && !text.contains(".build/") && !text.contains("/Sources/")
             }
         }
     }

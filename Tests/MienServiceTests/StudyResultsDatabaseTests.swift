@@ -108,7 +108,9 @@ struct StudyResultsDatabaseTests {
         // Bounded: with the database away, more than the bound waiting is refused with the reason.
         var second = key
         second.attempt = 2
-        let small = ResultUpload(key: second, database: database, maximumBytes: 3 * (jsonl.count / 30))
+        let small = ResultUpload(
+            key: second, upload: try await database.claimAttempt(second), database: database,
+            maximumBytes: 3 * (jsonl.count / 30))
         server.pause()
         let refusal = await BlockingWork.run { () -> String in
             let writer = DatabaseResultWriter(upload: small, input: "first", batchFrames: 1)
@@ -131,8 +133,122 @@ struct StudyResultsDatabaseTests {
         let (gone, _) = try await database.results(key)
         #expect(gone.isEmpty)
         await #expect(throws: ResultsRefused.self) {
-            try await database.insertBatch(key, number: 0, frames: 1, lines: Data("{}\n".utf8))
+            try await database.insertBatch(key, upload: upload.upload, number: 0, frames: 1, lines: Data("{}\n".utf8))
         }
+    }
+
+    /// Issue 77: a viewing's upload still retrying after the page came back (a database outage) could put its
+    /// frames into the new viewing's attempt; each attempt is now fenced by its upload's claim.
+    @Test func anEarlierViewingsUpload_neverMixesIntoTheNextAttempt_andAnErasureRefusesIt() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let database = try await StudyDatabase.open(
+            try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger, deadline: .seconds(10))
+        defer { database.close() }
+        let study = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: database)
+        _ = try await study.admit(participant: "p1", group: nil)
+        let key = ResultKey(study: "ad", participant: "p1", stimulus: "first", attempt: 1)
+        func line(_ viewing: String, _ time: Int) -> Data { Data("{\"viewing\":\"\(viewing)\",\"t\":\(time)}\n".utf8) }
+
+        // The first viewing keeps two batches, then its page comes back and the same number is claimed again.
+        let first = try await database.claimAttempt(key)
+        try await database.insertBatch(key, upload: first, number: 0, frames: 1, lines: line("first", 0))
+        try await database.insertBatch(key, upload: first, number: 1, frames: 1, lines: line("first", 1))
+        let second = try await database.claimAttempt(key)
+        #expect(first != second)
+        try await database.insertBatch(key, upload: second, number: 0, frames: 1, lines: line("second", 0))
+        // The first viewing's next batch and its end arrive late (retried after an outage): refused, not mixed.
+        await #expect {
+            try await database.insertBatch(key, upload: first, number: 2, frames: 1, lines: line("first", 2))
+        } throws: { ($0 as? ResultsRefused)?.reason == .superseded }
+        await #expect {
+            try await database.insertBatch(key, upload: first, number: 1, frames: 1, lines: line("first", 1))
+        } throws: { ($0 as? ResultsRefused)?.reason == .superseded }
+        await #expect {
+            try await database.insertEnd(
+                key, upload: first, ResultEnd(batches: 3, episodes: Data("[]".utf8), summary: Data("{}".utf8)))
+        } throws: { ($0 as? ResultsRefused)?.reason == .superseded }
+        try await database.insertBatch(key, upload: second, number: 1, frames: 1, lines: line("second", 1))
+        try await database.insertEnd(
+            key, upload: second, ResultEnd(batches: 2, episodes: Data("[]".utf8), summary: Data("{}".utf8)))
+        let (kept, end) = try await database.results(key)
+        #expect(kept == line("second", 0) + line("second", 1), "only the second viewing under attempt 1")
+        #expect(end?.batches == 2)
+        var aside = key
+        aside.attempt = -1
+        #expect(try await database.results(aside).lines == line("first", 0) + line("first", 1), "the first kept apart")
+
+        // An upload that learns of its refusal stops, and says so (the page is told, not left waiting).
+        let late = ResultUpload(key: key, upload: first, database: database)
+        try late.send(.batch(number: 5, frames: 1, lines: line("first", 5)))
+        let clock = ContinuousClock()
+        let sent = clock.now
+        while late.refusal == nil, clock.now - sent < .seconds(10) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(late.refusal == .superseded)
+
+        // Erased: the claims go with the session, and a write of either viewing is refused as erased.
+        #expect(try await study.delete("p1"))
+        await #expect {
+            try await database.insertBatch(key, upload: second, number: 2, frames: 1, lines: line("second", 2))
+        } throws: { ($0 as? ResultsRefused)?.reason == .erased }
+        await #expect {
+            _ = try await database.claimAttempt(key)
+        } throws: { ($0 as? ResultsRefused)?.reason == .erased }
+    }
+
+    /// Issue 77: an outage longer than the end's deadline no longer declares a stored attempt unsaved: the end
+    /// waits while the database does not answer (the page is told it is saving), and the attempt is kept whole.
+    @Test func theEnd_waitsOutAnOutageLongerThanItsDeadline_andTellsThePageOnce() async throws {
+        let server = try await PostgresServer.start()
+        defer {
+            server.resume()
+            server.stop()
+        }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let database = try await StudyDatabase.open(
+            try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger, deadline: .seconds(2))
+        defer { database.close() }
+        let study = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: database)
+        _ = try await study.admit(participant: "p1", group: nil)
+        let upload = try #require(try await study.store.results(participant: "p1", stimulus: "first", attempt: 1))
+        let told = Locked(0)
+        let clock = ContinuousClock()
+        let waited = try await BlockingWork.run { () throws -> Duration in
+            try upload.send(.batch(number: 0, frames: 1, lines: Data("{\"t\":0}\n".utf8)))
+            server.pause()
+            // The database answers again 6 s later: past the end's 1-s deadline, within its 60 s while away.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 6) { server.resume() }
+            let start = clock.now
+            try upload.finish(
+                ResultEnd(batches: 1, episodes: Data("[]".utf8), summary: Data("{}".utf8)), within: .seconds(1),
+                whileAway: .seconds(60), onWaiting: { told.withLock { $0 += 1 } })
+            return clock.now - start
+        }
+        #expect(waited >= .seconds(5), "it waited for the database: \(waited)")
+        #expect(told.withLock { $0 } == 1, "the page told once that its results are being saved")
+        let key = ResultKey(study: "ad", participant: "p1", stimulus: "first", attempt: 1)
+        let (lines, end) = try await database.results(key)
+        #expect(lines == Data("{\"t\":0}\n".utf8) && end?.batches == 1)
+
+        // Without the wait while away (as before), the same outage is a failure: the bound still holds.
+        let second = try #require(try await study.store.results(participant: "p1", stimulus: "second", attempt: 1))
+        let refusal = await BlockingWork.run { () -> String in
+            do {
+                try second.send(.batch(number: 0, frames: 1, lines: Data("{\"t\":0}\n".utf8)))
+                server.pause()
+                DispatchQueue.global().asyncAfter(deadline: .now() + 6) { server.resume() }
+                try second.finish(
+                    ResultEnd(batches: 1, episodes: Data("[]".utf8), summary: Data("{}".utf8)), within: .seconds(1),
+                    whileAway: .seconds(3))
+                return "kept"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal.contains("did not keep the results within 3"), "\(refusal)")
     }
 
     @Test func aRecording_uploadedThroughTwoServers_isOneFile() async throws {

@@ -24,12 +24,16 @@ extension CollectedStudy {
     /// Admits a participant who agreed: a new session with its token, group and order; or, for an ID that left
     /// within the re-entry window (a reload, a lost network, a closed tab, a server restart), the same session
     /// with a new token, going on from the stimulus it was in (the page that had it loses its token).
+    ///
+    /// A session with a page still live is not taken over by a consent (409 `sessionLive`), and an erased ID
+    /// cannot take part again.
     /// - Parameters:
     ///   - participant: the ID the link carried (nil: one is made, unless the study requires one).
     ///   - group: the group the link carried (nil: the group with the fewest).
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
     ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
-    ///   not told which), 403 `studyFull`, 503 when the session cannot be saved.
+    ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull`, 503
+    ///   when the session cannot be saved.
     func admit(participant: String?, group: String?) async throws -> Admission {
         guard participant != nil || !settings.fieldwork.requireParticipantID else {
             throw ServiceRefusal(
@@ -54,12 +58,23 @@ extension CollectedStudy {
         let token = Self.token()
         let now = clock()
         let open = Set(local.withLock { $0.open.keys })
+        let erased = FieldworkCounts.erasedDigest(study: name, participant: id)
         let outcome = try await kept {
             try await store.transact { [self] ledger -> Consent in
+                if ledger.counts.erasedIDs.contains(erased) {
+                    ledger.refusedIDs["erased", default: 0] += 1
+                    return .refused("erased")
+                }
                 if var session = ledger.sessions[id] {
                     if let why = cannotComeBack(session, now: now) {
                         ledger.refusedIDs[why, default: 0] += 1
                         return .refused(why)
+                    }
+                    // An ID is not a credential: a page of theirs that is live (a socket open here or on a live
+                    // server) is never replaced by a consent; its token can come back (`resume`). Once that page
+                    // is gone (closed, or silent for the idle limit), the consent goes on.
+                    if session.state == .started, open.contains(id) || ledger.holder(of: id) != nil {
+                        return .live
                     }
                     // The same person again (or whoever has their ID: the old page's token stops working).
                     let previous = session.state
@@ -92,6 +107,10 @@ extension CollectedStudy {
             throw ServiceRefusal(
                 status: .conflict, code: "cannotTakePart",
                 message: "this participant ID cannot take part in this study (again)")
+        case .live:
+            throw ServiceRefusal(
+                status: .conflict, code: "sessionLive",
+                message: "this study is open in another page or browser: please go on there")
         case .full(let maximum):
             Self.logger.info("study \(name): a consent was refused: the study is full (\(maximum) watching)")
             throw ServiceRefusal(
@@ -117,6 +136,8 @@ extension CollectedStudy {
         case refused(String)
         /// The study is full (its cap).
         case full(Int)
+        /// A page of the session is live: the consent would take it over.
+        case live
     }
 
     /// Comes back with the token a page kept (a reload): the session as it stands.

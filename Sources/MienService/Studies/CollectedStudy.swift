@@ -210,6 +210,8 @@ final class CollectedStudy: Sendable {
 
     /// Deletes every file of a participant and forgets them (the right to erasure); a socket of theirs still
     /// open is closed first.
+    ///
+    /// Only a digest of their ID is kept (`FieldworkCounts.erasedIDs`): the ID cannot take part again.
     /// - Returns: false for an unknown participant.
     /// - Throws: `.ioFailure` when their data cannot be removed.
     func delete(_ id: String) async throws -> Bool {
@@ -218,8 +220,11 @@ final class CollectedStudy: Sendable {
             return local.open.removeValue(forKey: id)
         }
         socket?.close(.erased)
+        let erased = FieldworkCounts.erasedDigest(study: name, participant: id)
         let (removed, failure) = await store.apply { ledger in
             ledger.sockets.removeValue(forKey: id)
+            // Remembered, so the ID cannot consent again and be given a second code.
+            ledger.counts.erasedIDs.insert(erased)
             return ledger.sessions.removeValue(forKey: id) != nil
         }
         if let failure {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Mien
 import MienCore
 
@@ -18,6 +19,8 @@ final class StimulusStream: Sendable {
     private let outbox: LiveOutbox
     private let run: Detector.Run
     private let counter: StimulusCounter
+    /// The attempt's upload to the study's database, if it has one.
+    private let upload: ResultUpload?
     private let clock = ContinuousClock()
     private let maximumMessageBytes: Int
 
@@ -39,17 +42,14 @@ final class StimulusStream: Sendable {
     /// - Parameters:
     ///   - attempt: the stimulus attempt's number (from 1), under which a database keeps its results.
     ///   - rate: the frame rate the page is asked for (the study's, or lower when the server is busy).
-    ///   - onFailure: told once when the results cannot be written (the socket is to be stopped).
+    ///   - onFailure: told once when the results cannot be written (the socket is to be stopped): `.notSaved`, or
+    ///     `.erased` when the database refused them because the participant was erased meanwhile.
     /// - Throws: `MienError` when a result file cannot be created or the models cannot be loaded.
     static func open(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, attempt: Int, rate: Double,
         outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics,
-        onFailure: @escaping @Sendable (MienError) -> Void
+        onFailure: @escaping @Sendable (CollectedStudy.SocketEnd) -> Void
     ) async throws -> StimulusStream {
-        let counter = StimulusCounter(
-            duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
-            outbox: stimulus == nil ? nil : outbox, onFailure: onFailure)
-        counter.asked(rate: rate)
         let options =
             try stimulus == nil
             ? DetectorOptions(detection: DetectionOptions(), metrics: [])
@@ -62,9 +62,17 @@ final class StimulusStream: Sendable {
                 } else {
                     nil
                 }
+        } catch let refused as ResultsRefused where refused.reason == .erased {
+            throw ServiceRefusal(
+                status: .conflict, code: "sessionEnded", message: "this session has ended (its data was deleted)")
         } catch {
             throw MienError(.ioFailure, "the study's database cannot take results now: \(error)")
         }
+        let counter = StimulusCounter(
+            duration: stimulus?.duration, span: study.settings.fieldwork.frameSpan,
+            outbox: stimulus == nil ? nil : outbox,
+            onFailure: { error in onFailure(Self.end(of: error, upload: upload)) })
+        counter.asked(rate: rate)
         // Creating the participant's folder and files is file work, off the cooperative pool.
         let writers = try await BlockingWork.run { () throws -> [any ResultWriter] in
             var writers: [any ResultWriter]
@@ -80,7 +88,14 @@ final class StimulusStream: Sendable {
                     files = try study.folder.files(participant: participant, stimulus: stimulus.name).writers(
                         input: stimulus.name, report: nil, generator: "mien serve --studies", keepingCheckpoint: true)
                 }
-                let kept = upload.map { [DatabaseResultWriter(upload: $0, input: stimulus.name)] } ?? []
+                // The page says it is saving while the end waits for a database that does not answer.
+                let kept =
+                    upload.map {
+                        [
+                            DatabaseResultWriter(
+                                upload: $0, input: stimulus.name, onWaiting: { outbox.send(#"{"type":"saving"}"#) })
+                        ]
+                    } ?? []
                 writers = CollectionAnalysis.writers(files + kept, stored: study.settings.stored)
             } else {
                 writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
@@ -95,12 +110,17 @@ final class StimulusStream: Sendable {
         let run = try await detector.start(writers: writers)
         return StimulusStream(
             study: study, participant: participant, stimulus: stimulus, rate: rate, outbox: outbox, run: run,
-            counter: counter)
+            counter: counter, upload: upload)
+    }
+
+    /// How a socket whose results could not be written ends: erased when the database refused them for that.
+    private static func end(of error: MienError, upload: ResultUpload?) -> CollectedStudy.SocketEnd {
+        upload?.refusal == .erased ? .erased : .notSaved(error.description)
     }
 
     private init(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
-        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter
+        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter, upload: ResultUpload?
     ) {
         self.study = study
         self.participant = participant
@@ -108,6 +128,7 @@ final class StimulusStream: Sendable {
         self.outbox = outbox
         self.run = run
         self.counter = counter
+        self.upload = upload
         let side = study.settings.maximumFrameSide
         // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
         maximumMessageBytes = side * side * 3 + 1024
@@ -214,7 +235,7 @@ final class StimulusStream: Sendable {
         var end = end
         // Committing the files can fail too (a full disk): then the stimulus was not saved.
         if case .failed(let error) = runEnd, stimulus != nil, end == nil || end == .ended {
-            end = .notSaved(error.description)
+            end = Self.end(of: error, upload: upload)
         }
         let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
         let recorded = end

@@ -93,7 +93,7 @@ final class StudyDesk: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw MienError(.notFound, "--studies: not a folder", input: parent.path)
+            throw MienError(.notFound, "--studies: not a folder", input: DatabaseURL.redacted(parent.path))
         }
         let names: [String]
         do {

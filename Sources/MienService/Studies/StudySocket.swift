@@ -14,8 +14,9 @@ import Prometheus
 ///
 /// Messages to the page: `queued` (`position`, `waiting`), `ready` (`frameRate`, `attempt`), `rate`
 /// (`frameRate`: the server is busier or less busy), `result` (framing), `error`, `ended` (a stimulus: its
-/// `coverage`, whether it was `enough`, `attemptsLeft`, `screenedOut`), `restarting` (close 1012), `replaced`
-/// (another page of theirs went on; close 4001).
+/// `coverage`, whether it was `enough`, `attemptsLeft`, `screenedOut`), `saving` (the stimulus ended and its
+/// results wait for the study's database, which does not answer: the page keeps waiting), `restarting` (close
+/// 1012), `replaced` (another page of theirs went on; close 4001).
 struct StudySocket {
     let desk: StudyDesk
     let models: ModelStore
@@ -27,7 +28,34 @@ struct StudySocket {
     /// The framing check's frames per second (the page sends one every 200 ms).
     static let framingRate = 5.0
 
+    /// Messages read ahead of the socket's work at most (a stimulus's page sends a frame at a time).
+    static let inboundBuffer = 16
+
+    /// Serves the socket: its inbound side is read from the start to the end by a task of its own, so the pings of a
+    /// socket waiting in the queue, or for its results to be saved, are answered and it is never dropped for a
+    /// ping timeout.
     func run(study name: String, token: String?, stimulus: String?) async throws {
+        let (messages, feed) = AsyncStream.makeStream(
+            of: WebSocketMessage.self, bufferingPolicy: .bufferingNewest(Self.inboundBuffer))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [inbound, options] in
+                defer { feed.finish() }
+                do {
+                    for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
+                        feed.yield(message)
+                    }
+                } catch {
+                    // A connection cut (network lost, tab closed): the socket's work sees its messages end.
+                }
+            }
+            try await admitted(study: name, token: token, stimulus: stimulus, messages: messages)
+            group.cancelAll()
+        }
+    }
+
+    private func admitted(
+        study name: String, token: String?, stimulus: String?, messages: AsyncStream<WebSocketMessage>
+    ) async throws {
         let study: CollectedStudy
         let id: String
         do {
@@ -78,11 +106,13 @@ struct StudySocket {
             desk.budget.release(ticket)
             updateGauges()
         }
-        try await serve(study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay)
+        try await serve(
+            study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay, messages: messages)
     }
 
     private func serve(
-        study: CollectedStudy, id: String, stimulus: String?, ticket: UUID, rate: Double, relay: RateRelay
+        study: CollectedStudy, id: String, stimulus: String?, ticket: UUID, rate: Double, relay: RateRelay,
+        messages: AsyncStream<WebSocketMessage>
     ) async throws {
         let closer = Closer()
         let socket = CollectedStudy.OpenSocket(
@@ -103,7 +133,7 @@ struct StudySocket {
                 opened = try await StimulusStream.open(
                     study: study, participant: id, stimulus: chosen, attempt: attempt, rate: rate, outbox: outbox,
                     models: models,
-                    metrics: metrics, onFailure: { closer.close(.notSaved($0.description)) })
+                    metrics: metrics, onFailure: { closer.close($0) })
             } catch {
                 if let chosen {
                     await study.endStimulus(
@@ -139,25 +169,23 @@ struct StudySocket {
             group.addTask {
                 while !closer.isClosed {
                     try await Task.sleep(for: .seconds(1))
-                    if activity.silence > idle { closer.close(.idle) }
+                    // Once the page said the stimulus ended, it only waits for its results to be saved.
+                    if activity.silence > idle, !opened.finished { closer.close(.idle) }
                     // A framing socket takes its share of the analysis only while its frames flow.
                     if stimulus == nil { desk.budget.setFlowing(ticket, opened.flowing(within: 3)) }
                 }
             }
-            do {
-                for try await message in inbound.messages(maxSize: options.maximumMessageBytes) {
-                    activity.touch()
-                    switch message {
-                    case .binary(let buffer):
-                        if let counts = opened.receiveFrame([UInt8](buffer: buffer)) {
-                            desk.budget.report(received: counts.received, analysed: counts.analysed)
-                        }
-                    case .text(let text): opened.receiveText(text)
+            // Ends with the connection (network lost, tab closed): what was measured is kept below.
+            for await message in messages {
+                activity.touch()
+                switch message {
+                case .binary(let buffer):
+                    if let counts = opened.receiveFrame([UInt8](buffer: buffer)) {
+                        desk.budget.report(received: counts.received, analysed: counts.analysed)
                     }
-                    if opened.finished || closer.isClosed { break }
+                case .text(let text): opened.receiveText(text)
                 }
-            } catch {
-                // A connection cut (network lost, tab closed): what was measured is kept below.
+                if opened.finished || closer.isClosed { break }
             }
             let end = closer.end
             let outcome = await opened.close(end: end, socket: socket.id)

@@ -9,8 +9,34 @@ package struct FieldworkCounts: Sendable, Codable, Equatable {
     package var declined: [String: Int] = [:]
     /// Consents refused because the study had every participant it may take.
     package var turnedAwayFull = 0
+    /// Participant IDs whose data was erased, each as a digest of the study's name and the ID (the ID itself is
+    /// not kept): such an ID cannot take part again, so one ID is never given a second completion code.
+    package var erasedIDs: Set<String> = []
 
     package init() {}
+
+    private enum CodingKeys: String, CodingKey { case declined, turnedAwayFull, erasedIDs }
+
+    // Written before erasures were remembered: no `erasedIDs`.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        declined = try container.decode([String: Int].self, forKey: .declined)
+        turnedAwayFull = try container.decode(Int.self, forKey: .turnedAwayFull)
+        erasedIDs = try container.decodeIfPresent(Set<String>.self, forKey: .erasedIDs) ?? []
+    }
+
+    // Sorted, and left out while there is none (a study's file stays as it was until its first erasure).
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(declined, forKey: .declined)
+        try container.encode(turnedAwayFull, forKey: .turnedAwayFull)
+        if !erasedIDs.isEmpty { try container.encode(erasedIDs.sorted(), forKey: .erasedIDs) }
+    }
+
+    /// The digest under which an erased participant ID of `study` is remembered.
+    package static func erasedDigest(study: String, participant: String) -> String {
+        ModelStore.sha256(Data("mien erased participant\n\(study)\n\(participant)".utf8))
+    }
 
     /// The counts kept in `folder`, or none yet.
     /// - Throws: `.corruptData` naming the file when it cannot be read.

@@ -23,6 +23,10 @@ final class DatabaseResultWriter: ResultWriter {
     private var finalEpisodes: [EpisodeEvent] = []
     /// How long the end may wait for the database to keep what waits.
     private let endDeadline: Duration
+    /// How long the end may wait in all while the database does not answer (an outage, a failover).
+    private let awayDeadline: Duration
+    /// Told once when the end waits past `endDeadline` for a database that does not answer.
+    private let onWaiting: @Sendable () -> Void
     /// Frames per batch at most.
     private let batchFrames: Int
 
@@ -32,11 +36,19 @@ final class DatabaseResultWriter: ResultWriter {
     /// - Parameters:
     ///   - input: the stimulus's name, as the summary records it.
     ///   - batchFrames: frames per batch at most (50: 5 s at 10 fps; the interval cuts batches first then).
-    ///   - endDeadline: how long the end may wait for the database to keep what waits (then it is not saved).
-    init(upload: ResultUpload, input: String, batchFrames: Int = 50, endDeadline: Duration = .seconds(20)) {
+    ///   - endDeadline: how long the end may wait for a database that answers to keep what waits.
+    ///   - awayDeadline: how long the end may wait in all while the database does not answer (then it is not
+    ///     saved); 3 min by default, longer than the failover of a managed PostgreSQL (typically 60-120 s).
+    ///   - onWaiting: told once when the end waits past `endDeadline` (the page says it is saving).
+    init(
+        upload: ResultUpload, input: String, batchFrames: Int = 50, endDeadline: Duration = .seconds(20),
+        awayDeadline: Duration = .seconds(180), onWaiting: @escaping @Sendable () -> Void = {}
+    ) {
         self.upload = upload
         self.batchFrames = batchFrames
         self.endDeadline = endDeadline
+        self.awayDeadline = awayDeadline
+        self.onWaiting = onWaiting
         let bytes = summaryBytes
         summary = SummaryWriter(input: input) { data in bytes.withLock { $0 = data } }
     }
@@ -66,7 +78,7 @@ final class DatabaseResultWriter: ResultWriter {
         try upload.finish(
             ResultEnd(
                 batches: batches, episodes: try encoder.encode(finalEpisodes), summary: summaryBytes.withLock { $0 }),
-            within: endDeadline)
+            within: endDeadline, whileAway: awayDeadline, onWaiting: onWaiting)
     }
 
     func fail(_ error: MienError) { upload.abandon() }

@@ -2,18 +2,25 @@ import Foundation
 import Mien
 
 /// A PostgreSQL URL as `mien serve --studies` and `mien study --store` take it, libpq's form:
-/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require][&host=/SOCKET/FOLDER]`.
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE][&sslrootcert=/CA.pem][&host=/SOCKET/FOLDER]`,
+/// MODE one of libpq's `disable`, `prefer` (the default), `require`, `verify-ca`, `verify-full`.
 ///
 /// The password is never printed: `description` (logs, errors, `/studies`) shows `***` in its place. A URL with no
 /// password takes `PGPASSWORD` from the environment, as libpq does.
 struct DatabaseURL: Sendable, CustomStringConvertible {
-    enum TLSMode: String, Sendable {
+    /// libpq's `sslmode`, as libpq defines each.
+    enum TLSMode: String, Sendable, CaseIterable {
         /// Plain TCP (loopback, a sidecar proxy, a private network).
         case disable
-        /// TLS when the server offers it.
+        /// TLS when the server offers it, plain TCP when it does not; the certificate is not checked.
         case prefer
-        /// TLS or no connection; the server's certificate is checked against the system's roots.
+        /// TLS or no connection; the certificate is not checked unless `sslrootcert` is given (then as
+        /// `verifyCA`), as libpq does.
         case require
+        /// TLS, the certificate's chain checked against `sslrootcert` (or the system's roots), not its host name.
+        case verifyCA = "verify-ca"
+        /// TLS, the chain checked and the certificate naming the host.
+        case verifyFull = "verify-full"
     }
 
     var user: String
@@ -24,6 +31,9 @@ struct DatabaseURL: Sendable, CustomStringConvertible {
     var tls: TLSMode
     /// A Unix-socket folder (libpq's `host=` query parameter): the socket is `FOLDER/.s.PGSQL.PORT`.
     var socketFolder: String?
+    /// A PEM file of the certificate authorities the server's certificate is checked against (libpq's
+    /// `sslrootcert`); nil: the system's roots.
+    var rootCertificates: String?
 
     /// Whether `text` names a database rather than a folder.
     static func isDatabase(_ text: String) -> Bool {
@@ -46,20 +56,26 @@ struct DatabaseURL: Sendable, CustomStringConvertible {
         guard !database.isEmpty, !database.contains("/") else { throw refuse("it names no database after the host") }
         var tls = TLSMode.prefer
         var socketFolder: String?
+        var rootCertificates: String?
         for item in parts.queryItems ?? [] {
             switch item.name {
             case "sslmode":
                 guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
-                    throw refuse("sslmode is disable, prefer or require")
+                    throw refuse("sslmode is \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 tls = mode
+            case "sslrootcert":
+                guard let file = item.value, file.hasPrefix("/") else {
+                    throw refuse("sslrootcert= names a PEM file of certificate authorities (an absolute path)")
+                }
+                rootCertificates = file
             case "host":
                 guard let folder = item.value, folder.hasPrefix("/") else {
                     throw refuse("host= names a socket folder (an absolute path)")
                 }
                 socketFolder = folder
             default:
-                throw refuse("unknown parameter \(item.name) (known: sslmode, host)")
+                throw refuse("unknown parameter \(item.name) (known: sslmode, sslrootcert, host)")
             }
         }
         let host = parts.host ?? ""
@@ -72,6 +88,7 @@ struct DatabaseURL: Sendable, CustomStringConvertible {
         self.database = database.removingPercentEncoding ?? database
         self.tls = tls
         self.socketFolder = socketFolder
+        self.rootCertificates = rootCertificates
     }
 
     /// The URL with `***` for its password.
@@ -79,18 +96,25 @@ struct DatabaseURL: Sendable, CustomStringConvertible {
         var text = "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)"
         var query: [String] = []
         if tls != .prefer { query.append("sslmode=\(tls.rawValue)") }
+        if let rootCertificates { query.append("sslrootcert=\(rootCertificates)") }
         if let socketFolder { query.append("host=\(socketFolder)") }
         if !query.isEmpty { text += "?" + query.joined(separator: "&") }
         return text
     }
 
-    /// `text` with whatever stands between `user:` and `@` replaced by `***` (for a URL that does not parse).
+    /// `text` with whatever stands between `user:` and `@` replaced by `***`, for any text that may be a URL with
+    /// a password, whether it parses or not (`postgres:/…`, `postgress://…`, `mien:PW@host/db`): the credentials are
+    /// what stands before the last `@`, after `://` when there is one, else after the last `/` before it.
     static func redacted(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else {
-            return text
-        }
-        let credentials = text[scheme.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return text }
-        return String(text[..<colon]) + ":***" + String(text[at...])
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let head = text[..<at]
+        let start =
+            head.range(of: "://")?.upperBound ?? head.lastIndex(of: "/").map { head.index(after: $0) }
+            ?? head.startIndex
+        guard let colon = head[start...].firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + "***" + String(text[at...])
     }
+
+    /// Whether `text` carries a password before an `@` (what `redacted` hides).
+    static func hasPassword(_ text: String) -> Bool { redacted(text) != text }
 }

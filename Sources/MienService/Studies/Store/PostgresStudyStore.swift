@@ -106,8 +106,7 @@ final class PostgresStudyStore: StudyStore {
 
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? {
         let key = ResultKey(study: study, participant: participant, stimulus: stimulus, attempt: attempt)
-        try await database.setAsideResults(key)
-        return ResultUpload(key: key, database: database)
+        return ResultUpload(key: key, upload: try await database.claimAttempt(key), database: database)
     }
 
     /// Replaces the view with `ledger` unless the view is already newer (another change of this server).

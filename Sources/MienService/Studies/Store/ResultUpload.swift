@@ -25,6 +25,8 @@ final class ResultUpload: Sendable {
     }
 
     let key: ResultKey
+    /// This upload's claim on the attempt (`StudyDatabase.claimAttempt`): its writes are kept only while it holds it.
+    let upload: UUID
     private let database: StudyDatabase
     private let maximumBytes: Int
 
@@ -33,7 +35,7 @@ final class ResultUpload: Sendable {
         var waitingBytes = 0
         var sending = false
         /// Why the database refused a batch: nothing more is sent.
-        var refused: String?
+        var refused: ResultsRefused?
         /// Since when the database has not answered, and how it failed last.
         var away: (since: ContinuousClock.Instant, failure: String)?
         /// The writer failed: what waits is dropped.
@@ -47,8 +49,12 @@ final class ResultUpload: Sendable {
     /// in a fleet check), 32 MiB is some 20 minutes of one participant at 10 frames a second.
     static let defaultMaximumBytes = 32 << 20
 
-    init(key: ResultKey, database: StudyDatabase, maximumBytes: Int = ResultUpload.defaultMaximumBytes) {
+    /// - Parameter upload: the claim `StudyDatabase.claimAttempt` gave for `key`.
+    init(
+        key: ResultKey, upload: UUID, database: StudyDatabase, maximumBytes: Int = ResultUpload.defaultMaximumBytes
+    ) {
         self.key = key
+        self.upload = upload
         self.database = database
         self.maximumBytes = maximumBytes
     }
@@ -59,7 +65,7 @@ final class ResultUpload: Sendable {
     func send(_ item: Item) throws {
         let start = try state.withLock { state -> Bool in
             if let refused = state.refused {
-                throw MienError(.ioFailure, "the study's database refused the results: \(refused)")
+                throw MienError(.ioFailure, "the study's database refused the results: \(refused.description)")
             }
             if state.waitingBytes + item.bytes > maximumBytes {
                 let bound = maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
@@ -79,27 +85,55 @@ final class ResultUpload: Sendable {
     }
 
     /// Queues the attempt's end and waits (on the writer's thread, never the cooperative pool) until everything is
-    /// kept, at most `within`.
-    /// - Throws: `MienError` `.ioFailure` when it is not all kept by then (the stimulus is not saved).
-    func finish(_ end: ResultEnd, within: Duration) throws {
+    /// kept: at most `within`, or, while the database has kept nothing of what waits nor refused it (an outage, a
+    /// failover, a backlog being sent), up to `whileAway` in all, `onWaiting` told once when the wait goes past
+    /// `within`.
+    ///
+    /// What is saved is decided by what the database keeps, not by a timer during an outage: a database back
+    /// within `whileAway` keeps the whole attempt, and the participant is not asked to watch it again.
+    /// - Throws: `MienError` `.ioFailure` when it is not all kept by then (the stimulus is not saved), or the
+    ///   database refused it.
+    func finish(
+        _ end: ResultEnd, within: Duration, whileAway: Duration = .zero, onWaiting: @Sendable () -> Void = {}
+    ) throws {
         try send(.end(end))
-        let deadline = DispatchTime.now() + .milliseconds(Int(within.components.seconds) * 1000)
+        let start = DispatchTime.now()
+        var deadline = start + Self.dispatch(within)
+        var extended = false
         while true {
             let (done, refused, away) = state.withLock { state in
                 (state.waiting.isEmpty && !state.sending, state.refused, state.away?.failure)
             }
-            if let refused { throw MienError(.ioFailure, "the study's database refused the results: \(refused)") }
+            if let refused {
+                throw MienError(.ioFailure, "the study's database refused the results: \(refused.description)")
+            }
             if done { return }
             if idle.wait(timeout: deadline) == .timedOut {
+                let stillAway = state.withLock { $0.refused == nil && !$0.abandoned }
+                if !extended, stillAway, whileAway > within {
+                    extended = true
+                    deadline = start + Self.dispatch(whileAway)
+                    onWaiting()
+                    continue
+                }
+                let limit = extended ? whileAway : within
                 throw MienError(
                     .ioFailure,
-                    "the study's database did not keep the results within \(within)\(away.map { " (\($0))" } ?? "")")
+                    "the study's database did not keep the results within \(limit)\(away.map { " (\($0))" } ?? "")")
             }
         }
     }
 
+    private static func dispatch(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+
     /// Whether the database has not answered since the last batch it kept (the first of what waits failed).
     var isAway: Bool { state.withLock { $0.away != nil } }
+
+    /// Why the database refused this attempt's results, once it did (erased, superseded by a later viewing).
+    var refusal: ResultsRefused.Reason? { state.withLock { $0.refused?.reason } }
 
     /// The writer failed: what waits is not sent (what was sent stays, as a failed attempt's files do).
     func abandon() {
@@ -127,9 +161,9 @@ final class ResultUpload: Sendable {
             do {
                 switch next {
                 case .batch(let number, let frames, let lines):
-                    try await database.insertBatch(key, number: number, frames: frames, lines: lines)
+                    try await database.insertBatch(key, upload: upload, number: number, frames: frames, lines: lines)
                 case .end(let end):
-                    try await database.insertEnd(key, end)
+                    try await database.insertEnd(key, upload: upload, end)
                 }
                 let wasAway = state.withLock { state in
                     if !state.waiting.isEmpty {
@@ -144,7 +178,7 @@ final class ResultUpload: Sendable {
             } catch let refused as ResultsRefused {
                 database.logger.error("\(key): the database refused results: \(refused)")
                 state.withLock { state in
-                    state.refused = refused.description
+                    state.refused = refused
                     state.waiting = []
                     state.waitingBytes = 0
                     state.sending = false

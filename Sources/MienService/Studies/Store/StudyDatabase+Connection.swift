@@ -7,11 +7,25 @@ import PostgresNIO
 /// How a database URL becomes PostgresNIO's configuration, and a connection's failure the words a person starting
 /// the server can act on.
 extension StudyDatabase {
+    /// The TLS client settings `sslmode` and `sslrootcert` ask for, as libpq reads them.
+    static func tlsConfiguration(_ url: DatabaseURL) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let file = url.rootCertificates { configuration.trustRoots = .file(file) }
+        switch url.tls {
+        case .disable, .prefer: configuration.certificateVerification = .none
+        case .require:
+            configuration.certificateVerification = url.rootCertificates == nil ? .none : .noHostnameVerification
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        return configuration
+    }
+
     private static func tls(_ url: DatabaseURL) throws -> PostgresConnection.Configuration.TLS {
         switch url.tls {
         case .disable: return .disable
-        case .prefer: return .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .prefer: return .prefer(try NIOSSLContext(configuration: tlsConfiguration(url)))
+        case .require, .verifyCA, .verifyFull: return .require(try NIOSSLContext(configuration: tlsConfiguration(url)))
         }
     }
 
@@ -39,8 +53,8 @@ extension StudyDatabase {
         let tls: PostgresClient.Configuration.TLS =
             switch url.tls {
             case .disable: .disable
-            case .prefer: .prefer(.makeClientConfiguration())
-            case .require: .require(.makeClientConfiguration())
+            case .prefer: .prefer(tlsConfiguration(url))
+            case .require, .verifyCA, .verifyFull: .require(tlsConfiguration(url))
             }
         return PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
@@ -66,7 +80,14 @@ extension StudyDatabase {
             return MienError(.invalidArgument, "the server has no database \(url.database)", input: "\(url)")
         case (.sslUnsupported, _):
             return MienError(
-                .invalidArgument, "the database does not offer TLS, which sslmode=require asks for", input: "\(url)")
+                .invalidArgument, "the database does not offer TLS, which sslmode=\(url.tls.rawValue) asks for",
+                input: "\(url)")
+        case _ where psql.underlying is NIOSSLError || psql.underlying is BoringSSLError:
+            // The TLS library's own words name files of the machine it was built on: the host and the mode only.
+            return MienError(
+                .invalidArgument,
+                "the database at \(url.host)'s TLS certificate was not accepted (sslmode=\(url.tls.rawValue)\(url.rootCertificates.map { ", sslrootcert=\($0)" } ?? ", the system's certificate authorities"); a private CA is given with sslrootcert=/PATH/ca.pem)",
+                input: "\(url)")
         case (.server, _):
             return MienError(.invalidArgument, "the database refused the connection", input: "\(url)", cause: cause)
         default:

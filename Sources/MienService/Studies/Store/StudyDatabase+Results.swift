@@ -14,9 +14,20 @@ struct ResultKey: Sendable, Hashable, CustomStringConvertible {
     var description: String { "study \(study), participant \(participant), \(stimulus) attempt \(attempt)" }
 }
 
-/// The database answered a write of results with an error (the participant was erased meanwhile, a constraint):
-/// trying again cannot help, unlike a database that does not answer.
+/// The database will not keep a write of results, and trying again cannot help (unlike a database that does not
+/// answer).
 struct ResultsRefused: Error, CustomStringConvertible {
+    enum Reason: Sendable, Equatable {
+        /// The participant's session is gone: they were erased meanwhile.
+        case erased
+        /// A later attempt claimed this attempt's number (the page came back, an earlier viewing still retrying):
+        /// its frames must not mix with the new viewing's.
+        case superseded
+        /// The database refused it otherwise (a constraint).
+        case refused
+    }
+
+    var reason: Reason
     var description: String
 }
 
@@ -33,13 +44,32 @@ struct ResultEnd: Sendable {
 /// Per-frame results in the database: written in batches as frames are measured (`ResultUpload`), read back
 /// recording by recording for `mien study export` and `mien study --store` (`StudyArchive`).
 extension StudyDatabase {
-    /// Sets aside what an attempt of this number left before, so a new attempt starts with no rows.
+    /// Claims an attempt's number for a new upload, and sets aside what an attempt of this number left before,
+    /// so the new attempt starts with no rows and only its own upload can write under that number.
     ///
-    /// Such rows are of an attempt the study folder never set aside (a server killed mid-stimulus whose checkpoint
-    /// this server cannot see, its folder not shared). They are kept under a negative number (-1, -2, …:
-    /// `<stimulus>.unrecovered<n>` in an export), never deleted.
-    func setAsideResults(_ key: ResultKey) async throws {
+    /// Rows left under the number are of an attempt the study folder never set aside (a server killed mid-stimulus
+    /// whose checkpoint this server cannot see, its folder not shared, or a viewing whose end the database never
+    /// received). They are kept under a negative number (-1, -2, …: `<stimulus>.unrecovered<n>` in an export), never
+    /// deleted; an upload of that earlier viewing still retrying is refused from now on (`ResultsRefused.superseded`).
+    /// - Returns: the upload's ID, which its every batch and end must carry.
+    /// - Throws: `ResultsRefused` `.erased` when the participant's session is gone; `StudyStoreFailure` when the
+    ///   database does not answer.
+    func claimAttempt(_ key: ResultKey) async throws -> UUID {
+        let upload = UUID()
         try await transaction { [logger] connection in
+            do {
+                // The claim first: it waits for a batch of the earlier upload being written (which holds the claim
+                // FOR SHARE) to commit, so that batch is set aside below with the rest of its viewing.
+                try await connection.query(
+                    """
+                    INSERT INTO mien_result_attempts (study, participant, stimulus, attempt, upload)
+                    VALUES (\(key.study), \(key.participant), \(key.stimulus), \(key.attempt), \(upload))
+                    ON CONFLICT (study, participant, stimulus, attempt) DO UPDATE SET upload = excluded.upload,
+                        claimed = now()
+                    """, logger: logger)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23503" {
+                throw ResultsRefused(reason: .erased, description: "\(key): the participant's session is gone (erased)")
+            }
             var lowest = 0
             for try await found in try await connection.query(
                 """
@@ -66,6 +96,7 @@ extension StudyDatabase {
                     logger: logger)
             }
         }
+        return upload
     }
 
     private static func binds(_ aside: Int, _ study: String, _ participant: String, _ stimulus: String, _ attempt: Int)
@@ -80,11 +111,12 @@ extension StudyDatabase {
         return binds
     }
 
-    /// Keeps batch `number` of an attempt (again after a timeout that may have kept it: a second write of the
-    /// same batch changes nothing).
-    /// - Throws: `ResultsRefused` when the database refuses it; `StudyStoreFailure` when it does not answer.
-    func insertBatch(_ key: ResultKey, number: Int, frames: Int, lines: Data) async throws {
-        try await refusable { [logger] connection in
+    /// Keeps batch `number` of an attempt, written by `upload` (again after a timeout that may have kept it: a
+    /// second write of the same batch changes nothing).
+    /// - Throws: `ResultsRefused` when the database refuses it, the participant was erased, or another upload
+    ///   claimed the attempt since (`claimAttempt`); `StudyStoreFailure` when it does not answer.
+    func insertBatch(_ key: ResultKey, upload: UUID, number: Int, frames: Int, lines: Data) async throws {
+        try await fenced(key, upload: upload) { [logger] connection in
             try await connection.query(
                 """
                 INSERT INTO mien_results (study, participant, stimulus, attempt, batch, frames, lines)
@@ -95,10 +127,10 @@ extension StudyDatabase {
         }
     }
 
-    /// Keeps an attempt's end.
+    /// Keeps an attempt's end, written by `upload`.
     /// - Throws: as `insertBatch`.
-    func insertEnd(_ key: ResultKey, _ end: ResultEnd) async throws {
-        try await refusable { [logger] connection in
+    func insertEnd(_ key: ResultKey, upload: UUID, _ end: ResultEnd) async throws {
+        try await fenced(key, upload: upload) { [logger] connection in
             try await connection.query(
                 """
                 INSERT INTO mien_result_ends (study, participant, stimulus, attempt, batches, episodes, summary)
@@ -160,13 +192,43 @@ extension StudyDatabase {
         }
     }
 
-    /// A write whose refusal by the database is told apart from the database not answering.
-    private func refusable(_ work: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
-        try await transaction { connection in
+    /// A write of `upload`'s, kept only while `upload` holds the attempt's claim (it holds the claim FOR SHARE until
+    /// it commits, so a new claim waits for it); a refusal by the database is told apart from the database not
+    /// answering.
+    private func fenced(
+        _ key: ResultKey, upload: UUID, _ work: @escaping @Sendable (PostgresConnection) async throws -> Void
+    ) async throws {
+        try await transaction { [logger] connection in
+            var holder: UUID?
+            for try await found in try await connection.query(
+                """
+                SELECT upload FROM mien_result_attempts WHERE study = \(key.study) AND participant = \(key.participant)
+                    AND stimulus = \(key.stimulus) AND attempt = \(key.attempt) FOR SHARE
+                """, logger: logger
+            ).decode(UUID.self) {
+                holder = found
+            }
+            guard holder == upload else {
+                var sessions = 0
+                for try await found in try await connection.query(
+                    """
+                    SELECT count(*)::integer FROM mien_sessions WHERE study = \(key.study)
+                        AND participant = \(key.participant)
+                    """, logger: logger
+                ).decode(Int.self) {
+                    sessions = found
+                }
+                throw sessions == 0
+                    ? ResultsRefused(reason: .erased, description: "\(key): the participant's session is gone (erased)")
+                    : ResultsRefused(
+                        reason: .superseded,
+                        description:
+                            "\(key): a later viewing took this attempt's number; this one's frames are not mixed in")
+            }
             do {
                 try await work(connection)
             } catch let error as PSQLError where error.code == .server {
-                throw ResultsRefused(description: Self.describe(error))
+                throw ResultsRefused(reason: .refused, description: Self.describe(error))
             }
         }
     }

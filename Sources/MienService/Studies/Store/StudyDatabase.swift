@@ -111,6 +111,24 @@ final class StudyDatabase: Sendable {
             )
             """
         ],
+        // 4: which upload may write each attempt (fencing). A server claims an attempt's number with a new upload
+        // ID before its first batch; a batch or end is kept only while its upload still holds the claim, so an
+        // upload still retrying from an earlier viewing (a database outage, a page that came back) is refused
+        // instead of mixing its frames into the new one. Erasing the session erases the claims.
+        [
+            """
+            CREATE TABLE mien_result_attempts (
+                study text NOT NULL,
+                participant text NOT NULL,
+                stimulus text NOT NULL,
+                attempt integer NOT NULL,
+                upload uuid NOT NULL,
+                claimed timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (study, participant, stimulus, attempt),
+                FOREIGN KEY (study, participant) REFERENCES mien_sessions (study, participant) ON DELETE CASCADE
+            )
+            """
+        ],
     ]
 
     /// The schema version this Mien writes.
