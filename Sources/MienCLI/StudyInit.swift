@@ -74,6 +74,12 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Share (0...1) of each stimulus that must be measured for a completion code.")
     var minShare = CollectionSettings.Fieldwork().minimumShare
 
+    @Option(
+        help:
+            "Share (0...1) of each stimulus that must be measured with a face in view for a completion code (default: \(CollectionSettings.Fieldwork.defaultMinimumFaceShare)); frames of a blank or covered camera earn none."
+    )
+    var minFaceShare: Double?
+
     @Option(help: "Minutes within which a participant who left (reload, lost network, restart) may come back.")
     var reentryMinutes = CollectionSettings.Fieldwork().reentryMinutes
 
@@ -182,6 +188,7 @@ struct StudyInit: ParsableCommand {
             fieldwork.targets = try targets()
             fieldwork.minimumFrameRate = minRate
             fieldwork.minimumShare = minShare
+            fieldwork.minimumFaceShare = minFaceShare
             fieldwork.reentryMinutes = reentryMinutes
             fieldwork.requireParticipantID = requireId
             fieldwork.consentBurst = consentBurst

@@ -183,4 +183,54 @@ struct StudySocketTests {
             try await second.value
         }
     }
+    /// Issue 78: frames of a camera that shows no face (here a grey 1x1 picture, 10 a second over the whole 3-s
+    /// stimulus) are measured, but earn no completion code; the same socket sending the sample's face does.
+    @Test func framesWithoutAFace_earnNoCode_whileAFaceDoes() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let blank = try await study.admit(participant: "blank", group: nil).token
+        let face = try await study.admit(participant: "face", group: nil).token
+        let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
+        let grey = try sample.warped(
+            by: AffineTransform(a: 1 / 512, b: 0, tx: 0, c: 0, d: 1 / 512, ty: 0), width: 1, height: 1
+        ).encoded(as: .jpeg(quality: 90))
+        let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        try await service.application().test(.live) { client in
+            // Plays the stimulus: 31 frames on media times 0...3 s, paced at 10 a second, then the end.
+            func watch(_ token: String, _ picture: [UInt8]) async throws -> String {
+                let log = TextLog()
+                _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                    while case .text(let text) = try await messages.next() {
+                        log.append(text)
+                        if text.contains(#""type":"ready""#) { break }
+                    }
+                    for index in 0...30 {
+                        var milliseconds = Double(index) * 100
+                        let stamp = withUnsafeBytes(of: &milliseconds) { Array($0) }
+                        try await outbound.write(.binary(ByteBuffer(bytes: stamp + picture)))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try await outbound.write(.text(#"{"type":"end"}"#))
+                    while let message = try await messages.next() {
+                        if case .text(let text) = message { log.append(text) }
+                    }
+                }
+                return log.all.last { $0.contains(#""type":"ended""#) } ?? "no ended message: \(log.all)"
+            }
+            let faceless = try await watch(blank, grey)
+            #expect(faceless.contains(#""enough":false"#) && faceless.contains(#""faceCoverage":0"#), "\(faceless)")
+            #expect((study.session("blank")?.stimuli["first"]?.coverage ?? 0) > 0.9, "every frame was measured")
+            let watched = try await watch(face, portrait)
+            #expect(watched.contains(#""enough":true"#), "\(watched)")
+        }
+        await StudyCollectionTests.refusal(.conflict, code: "notWatched") { _ = try await study.complete("blank") }
+        #expect(study.session("blank")?.stimuli["first"]?.counts(study.settings.fieldwork) == false)
+        #expect(study.session("face")?.stimuli["first"]?.counts(study.settings.fieldwork) == true)
+    }
 }

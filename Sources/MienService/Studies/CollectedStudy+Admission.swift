@@ -201,8 +201,7 @@ extension CollectedStudy {
         Admission(
             participant: session.participant, token: token, group: session.group, order: session.order,
             watched: session.order.filter { name in
-                session.stimuli[name].map { $0.ended && $0.coverage >= settings.fieldwork.minimumShare - 1e-9 }
-                    ?? false
+                session.stimuli[name]?.counts(settings.fieldwork) ?? false
             },
             state: session.state.rawValue, code: session.state == .complete ? session.code : nil)
     }

@@ -30,6 +30,8 @@ extension CollectedStudy {
         var stimulus: String
         /// Share of the stimulus measured, 0...1.
         var coverage: Double
+        /// Share of the stimulus measured with a face, 0...1.
+        var faceCoverage: Double?
         /// Whether it counts: played to its end and measured for at least the study's minimum share.
         var enough: Bool
         /// Attempts at this stimulus still allowed.
@@ -81,9 +83,7 @@ extension CollectedStudy {
                     throw ServiceRefusal(
                         status: .notFound, code: "notFound", message: "this is not one of your stimuli")
                 }
-                if let progress = session.stimuli[stimulus], progress.ended,
-                    progress.coverage >= settings.fieldwork.minimumShare - 1e-9
-                {
+                if let progress = session.stimuli[stimulus], progress.counts(settings.fieldwork) {
                     throw ServiceRefusal(
                         status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
                 }
@@ -119,9 +119,11 @@ extension CollectedStudy {
                     session.attempts.append(
                         .init(
                             stimulus: stimulus, number: number, progress: earlier,
-                            reason: earlier.ended
-                                ? "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))"
-                                : "interrupted at \(Self.percent(earlier.coverage))",
+                            reason: !earlier.ended
+                                ? "interrupted at \(Self.percent(earlier.coverage))"
+                                : earlier.lacksFace(settings.fieldwork)
+                                    ? "measured with a face \(Self.percent(earlier.faceCoverage ?? 0)) (minimum \(Self.percent(settings.fieldwork.faceShareNeeded)))"
+                                    : "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))",
                             ended: Self.timestamp(now)))
                 }
                 session.watchingSince = session.watchingSince ?? Self.timestamp(now)
@@ -157,10 +159,12 @@ extension CollectedStudy {
         _ id: String, stimulus: CollectionSettings.Stimulus, progress: ParticipantSession.StimulusProgress,
         end: SocketEnd, socket: UUID, aborted: Bool = false
     ) async -> StimulusOutcome {
-        let minimum = settings.fieldwork.minimumShare
-        let enough = end == .ended && progress.coverage >= minimum - 1e-9
+        let fieldwork = settings.fieldwork
+        let minimum = fieldwork.minimumShare
+        let enough = end == .ended && progress.counts(fieldwork)
         var outcome = StimulusOutcome(
-            stimulus: stimulus.name, coverage: progress.coverage, enough: enough, attemptsLeft: 0, screenedOut: false)
+            stimulus: stimulus.name, coverage: progress.coverage, faceCoverage: progress.faceCoverage, enough: enough,
+            attemptsLeft: 0, screenedOut: false)
         closed(id, socket)
         guard !aborted else {
             await release(id, socket)
@@ -186,7 +190,9 @@ extension CollectedStudy {
                 session.state = .screenedOut
                 session.reasonCode = .tooLittleMeasured
                 session.reason =
-                    "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
+                    progress.lacksFace(fieldwork)
+                    ? "\(stimulus.name) was measured with a face for \(Self.percent(progress.faceCoverage ?? 0)) (minimum \(Self.percent(fieldwork.faceShareNeeded))) in every attempt"
+                    : "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
                 session.finished = now
                 return (0, true)
             case .replaced, .erased:
@@ -248,10 +254,10 @@ extension CollectedStudy {
                     status: .conflict, code: "notWatched",
                     message: "not yet watched: \(missing.joined(separator: ", "))")
             }
-            guard session.measuredEnough(minimumShare: settings.fieldwork.minimumShare) else {
+            guard session.measuredEnough(settings.fieldwork) else {
                 throw ServiceRefusal(
                     status: .conflict, code: "tooLittleMeasured",
-                    message: "too little of a video was measured for this study to count it")
+                    message: "too little of a video was measured (with a face in view) for this study to count it")
             }
             if settings.record, !session.recordingComplete {
                 throw ServiceRefusal(

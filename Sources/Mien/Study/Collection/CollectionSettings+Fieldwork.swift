@@ -22,6 +22,16 @@ extension CollectionSettings {
         /// Share (0...1) of each stimulus's time that must be measured for a completion code: time around an
         /// analysed frame counts (up to two frame intervals at `minimumFrameRate`), gaps do not.
         package var minimumShare = 0.9
+        /// Share (0...1) of each stimulus's time that must be measured with a face in the frame for a completion
+        /// code (frames received with no face, a blank or covered camera, do not earn one); nil:
+        /// `defaultMinimumFaceShare`. Kept out of `settings.json` while nil, so a study made before it keeps its
+        /// settings' digest.
+        package var minimumFaceShare: Double?
+        /// The face share asked for when a study sets none: half of each stimulus, so a viewer who looks away or
+        /// leaves the frame for a while is still paid while a camera that never shows a face is not.
+        package static let defaultMinimumFaceShare = 0.5
+        /// The face share in force.
+        package var faceShareNeeded: Double { minimumFaceShare ?? Self.defaultMinimumFaceShare }
         /// Times one participant may start one stimulus (a reload, a re-entry, a stimulus measured too
         /// little); the earlier attempts are kept apart and labelled.
         package var attemptsPerStimulus = 3
@@ -52,6 +62,7 @@ extension CollectionSettings {
             screenoutCode = try container.decodeIfPresent(String.self, forKey: .screenoutCode)
             minimumFrameRate = try value(.minimumFrameRate, standard.minimumFrameRate)
             minimumShare = try value(.minimumShare, standard.minimumShare)
+            minimumFaceShare = try container.decodeIfPresent(Double.self, forKey: .minimumFaceShare)
             attemptsPerStimulus = try value(.attemptsPerStimulus, standard.attemptsPerStimulus)
             consentExpiryMinutes = try value(.consentExpiryMinutes, standard.consentExpiryMinutes)
             abandonMinutes = try value(.abandonMinutes, standard.abandonMinutes)
@@ -82,6 +93,9 @@ extension CollectionSettings {
             }
             guard (0...1).contains(minimumShare) else {
                 throw refuse("minimumShare must be within 0...1, got \(minimumShare)")
+            }
+            if let minimumFaceShare, !(0...1).contains(minimumFaceShare) {
+                throw refuse("minimumFaceShare must be within 0...1, got \(minimumFaceShare)")
             }
             guard attemptsPerStimulus >= 1 else { throw refuse("attemptsPerStimulus must be at least 1") }
             guard consentExpiryMinutes > 0, abandonMinutes > 0 else {

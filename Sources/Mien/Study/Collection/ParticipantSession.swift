@@ -64,6 +64,19 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
 
         package init() {}
 
+        /// Whether this stimulus counts toward completion: played to its end, measured for at least the study's
+        /// `minimumShare` of its time, and with a face for at least its `faceShareNeeded` (a progress recorded
+        /// before faces were counted has no `faceCoverage` and is judged on its measured share alone).
+        package func counts(_ fieldwork: CollectionSettings.Fieldwork) -> Bool {
+            ended && coverage >= fieldwork.minimumShare - 1e-9
+                && (faceCoverage ?? 1) >= fieldwork.faceShareNeeded - 1e-9
+        }
+
+        /// Whether it was measured for the study's minimum share but too little of it with a face.
+        package func lacksFace(_ fieldwork: CollectionSettings.Fieldwork) -> Bool {
+            coverage >= fieldwork.minimumShare - 1e-9 && (faceCoverage ?? 1) < fieldwork.faceShareNeeded - 1e-9
+        }
+
         /// Share of the frames received that were analysed (1 when none arrived).
         package var analysedShare: Double { frames > 0 ? Double(analysed) / Double(frames) : 1 }
     }
@@ -193,11 +206,8 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         attempts.filter { $0.stimulus == stimulus }.count + (stimuli[stimulus] == nil ? 0 : 1)
     }
 
-    /// Whether every stimulus played to its end, each measured for at least `minimumShare` of its time.
-    package func measuredEnough(minimumShare: Double) -> Bool {
-        order.allSatisfy { name in
-            guard let progress = stimuli[name] else { return false }
-            return progress.ended && progress.coverage >= minimumShare - 1e-9
-        }
+    /// Whether every stimulus played to its end, each measured (and with a face) for the study's minimum shares.
+    package func measuredEnough(_ fieldwork: CollectionSettings.Fieldwork) -> Bool {
+        order.allSatisfy { name in stimuli[name]?.counts(fieldwork) ?? false }
     }
 }
