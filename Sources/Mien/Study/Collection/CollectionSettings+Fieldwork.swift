@@ -22,10 +22,10 @@ extension CollectionSettings {
         /// Share (0...1) of each stimulus's time that must be measured for a completion code: time around an
         /// analysed frame counts (up to two frame intervals at `minimumFrameRate`), gaps do not.
         package var minimumShare = 0.9
-        /// Share (0...1) of each stimulus's time that must be measured with a face in the frame for a completion
-        /// code (frames received with no face, a blank or covered camera, do not earn one); nil:
-        /// `defaultMinimumFaceShare`. Kept out of `settings.json` while nil, so a study made before it keeps its
-        /// settings' digest.
+        /// Share (0...1) of each stimulus's time that must be measured with a face in view for a completion code.
+        ///
+        /// Frames with no face (a blank or covered camera) earn none. Nil: `defaultMinimumFaceShare`, kept out of
+        /// `settings.json` so a study made before it keeps its settings' digest.
         package var minimumFaceShare: Double?
         /// The face share asked for when a study sets none: half of each stimulus, so a viewer who looks away or
         /// leaves the frame for a while is still paid while a camera that never shows a face is not.
