@@ -53,6 +53,11 @@ struct Serve: ParsableCommand {
             "Seconds study participants in a stimulus have to finish it after SIGTERM before their pages are told the server restarts (they carry on, on another server of the study or when this one is back); /readyz says not ready meanwhile."
     )
     var drain = 0.0
+    @Option(
+        help:
+            "A reverse proxy (an address or a CIDR range: 127.0.0.1, 10.0.0.0/8) whose X-Forwarded-For names the client, for the per-address consent limit; repeat for several. None by default: the connection's peer is the client, whatever a header says."
+    )
+    var trustProxy: [String] = []
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -69,7 +74,8 @@ struct Serve: ParsableCommand {
         var options = try ServiceOptions(
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
-            studiesFolder: studies, studiesStore: store, analysisFramesPerSecond: analysisRate)
+            studiesFolder: studies, studiesStore: store, analysisFramesPerSecond: analysisRate,
+            trustProxies: trustProxy)
         options.generator = MienVersion.string
         return options
     }

@@ -18,13 +18,13 @@ public struct MienRequestContext: RequestContext, WebSocketRequestContext, Remot
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's address: the peer's, or, when the peer is this machine (a reverse proxy on the same host),
-    /// the last address of `X-Forwarded-For`, the one that proxy appended.
-    func clientAddress(_ request: Request) -> String {
+    /// The client's address: the peer's, or, when the peer is one of the `trusted` reverse proxies
+    /// (`--trust-proxy`), the rightmost address of `X-Forwarded-For` that is not a trusted proxy. With none
+    /// trusted (the default) the header is ignored: a client cannot choose its own address.
+    func clientAddress(_ request: Request, trusting trusted: [AddressRange]) -> String {
         let peer = remoteAddress?.ipAddress ?? "unknown"
-        guard ServiceOptions.isLoopback(peer), let name = HTTPField.Name("X-Forwarded-For"),
-            let forwarded = request.headers[name]?.split(separator: ",").last
-        else { return peer }
-        return forwarded.trimmingCharacters(in: .whitespaces)
+        guard !trusted.isEmpty, let name = HTTPField.Name("X-Forwarded-For") else { return peer }
+        let forwarded = request.headers[values: name].joined(separator: ",")
+        return AddressRange.client(peer: peer, forwardedFor: forwarded.isEmpty ? nil : forwarded, trusted: trusted)
     }
 }

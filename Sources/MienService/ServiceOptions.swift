@@ -54,6 +54,11 @@ public struct ServiceOptions: Sendable, Equatable {
     /// The sessions, tokens and counts live there, shared by every server given the same URL (each serves its own
     /// copy of `studiesFolder`). Set with `mien serve --store` or `MIEN_STUDIES_URL`; its password is never printed.
     public var studiesStore: String?
+    /// The reverse proxies whose `X-Forwarded-For` says who the client is (consents are limited per client
+    /// address); none by default: the connection's peer is the client, whatever a header says.
+    let trustedProxies: [AddressRange]
+    /// `trustedProxies` as given (`mien serve --trust-proxy`), each a CIDR range.
+    public var trustedProxyRanges: [String] { trustedProxies.map(\.description) }
 
     /// Whether the studies come from `studiesStore` alone (`mien serve --studies postgres://…`): every study the
     /// database holds is written at start into `studiesFolder`, this server's working folder (a new temporary
@@ -77,15 +82,18 @@ public struct ServiceOptions: Sendable, Equatable {
 
     /// - Throws: `.invalidOptions` for a port outside 0...65535, an empty token, a non-loopback `host`
     ///   without a token, a limit that is not positive, or a store without a studies folder; `.invalidArgument` for
-    ///   a store that is not a PostgreSQL URL (shown without its password).
+    ///   a store that is not a PostgreSQL URL (shown without its password), `.invalidOptions` for a trusted proxy
+    ///   that is not an address or a CIDR range.
     public init(
         host: String = ServiceOptions.defaultHost, port: Int = ServiceOptions.defaultPort, token: String? = nil,
         maximumBodyBytes: Int = 32 << 20, maximumMessageBytes: Int = 16 << 20,
         maximumPixels: Int = ImageLimits.maximumPixels, maximumSessions: Int = 4, idleSeconds: Double = 60,
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
         maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
-        studiesFolder: String? = nil, studiesStore: String? = nil, analysisFramesPerSecond: Double? = nil
+        studiesFolder: String? = nil, studiesStore: String? = nil, analysisFramesPerSecond: Double? = nil,
+        trustProxies: [String] = []
     ) throws {
+        trustedProxies = try trustProxies.map(AddressRange.init)
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
         }

@@ -41,6 +41,12 @@ struct KubernetesManifestTests {
         #expect(grace > serve.drain + Serve.shutdownGrace, "Kubernetes waits longer than the drain and the shutdown")
         let rate = try #require(serve.analysisRate)
         #expect(rate == 2 * 63, "two cores at the measured frames per core")
+        // /readyz asks the database (up to 2 s): a probe's 1-s default timeout failed it (issue 77).
+        let timeouts = manifest.filter { $0.hasPrefix("timeoutSeconds:") }.compactMap {
+            Int($0.dropFirst("timeoutSeconds:".count).trimmingCharacters(in: .whitespaces))
+        }
+        #expect(timeouts.count == 2 && timeouts.allSatisfy { $0 >= 3 }, "both probes wait past the database's 2 s")
+        #expect(manifest.contains { $0.hasPrefix("storageClassName:") }, "the shared volume's class is stated")
     }
 
     @Test func wrongFlag_isRefusedByTheSameParse() {

@@ -148,4 +148,50 @@ struct StudyRouteTests {
             }
         }
     }
+    /// Issue 78: `X-Forwarded-For` is believed only from a trusted proxy (`--trust-proxy`; none by default), and
+    /// then only the address that proxy appended: 1,000 made-up addresses from one client are one address.
+    @Test func forwardedFor_isBelievedOnlyFromATrustedProxy() throws {
+        let loopback = [try AddressRange("127.0.0.1")]
+        let pods = [try AddressRange("10.0.0.0/8"), try AddressRange("fd00::/8")]
+        #expect(AddressRange.client(peer: "127.0.0.1", forwardedFor: "6.6.6.6", trusted: []) == "127.0.0.1")
+        #expect(
+            AddressRange.client(peer: "127.0.0.1", forwardedFor: "6.6.6.6, 5.5.5.5", trusted: loopback) == "5.5.5.5")
+        #expect(AddressRange.client(peer: "192.0.2.9", forwardedFor: "6.6.6.6", trusted: loopback) == "192.0.2.9")
+        // Two proxies (an Ingress behind a load balancer, both on the pod network): the first untrusted from the right.
+        #expect(
+            AddressRange.client(peer: "10.1.2.3", forwardedFor: "1.1.1.1, 203.0.113.7, 10.9.9.9", trusted: pods)
+                == "203.0.113.7")
+        #expect(
+            AddressRange.client(peer: "::ffff:10.1.2.3", forwardedFor: "203.0.113.7", trusted: pods) == "203.0.113.7")
+        #expect(AddressRange.client(peer: "10.1.2.3", forwardedFor: "not-an-address", trusted: pods) == "10.1.2.3")
+        #expect(try AddressRange("10.1.2.3/8").description == "10.0.0.0/8")
+        #expect(
+            try AddressRange("fd00::1/8").contains("fdff::1") && !(try AddressRange("fd00::/8").contains("fe80::1")))
+        for bad in ["10.0.0.0/33", "example.org", "10.0.0/8", "::/129", ""] {
+            #expect(throws: MienError.self, "\(bad)") { try AddressRange(bad) }
+        }
+        #expect(throws: MienError.self) { try ServiceOptions(trustProxies: ["10.0.0.0/99"]) }
+    }
+
+    /// Issue 78: a body over a participant route's limit is 413 naming the limit, not "invalid".
+    @Test func anOversizedBody_isRefusedAsTooLarge() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path), models: ModelStore())
+        try await service.application().test(.router) { client in
+            for size in [5_000, 1 << 20] {
+                let padding = String(repeating: " ", count: size)
+                try await client.execute(
+                    uri: "/studies/ad/sessions", method: .post,
+                    body: Self.consent(#"{"agreed":true,"participant":"big"\#(padding)}"#)
+                ) { response in
+                    #expect(response.status == .contentTooLarge, "\(size) bytes")
+                    let error = Self.json(response.body)["error"] as? [String: Any]
+                    #expect(error?["code"] as? String == "tooLarge")
+                    #expect((error?["message"] as? String)?.contains("\(StudyRoutes.smallBody) bytes") == true)
+                }
+            }
+        }
+    }
 }

@@ -81,9 +81,9 @@ struct StudyRoutes: RouteGroup {
                 var group: String?
                 var agreed: Bool
             }
-            guard let consent = try? JSONDecoder().decode(Consent.self, from: try await Self.small(request)),
-                consent.agreed
-            else {
+            // A body over the limit is refused as such (413), not as malformed.
+            let body = try await Self.small(request)
+            guard let consent = try? JSONDecoder().decode(Consent.self, from: body), consent.agreed else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
@@ -116,7 +116,8 @@ struct StudyRoutes: RouteGroup {
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             struct Screenout: Decodable { var reason: String }
-            guard let body = try? JSONDecoder().decode(Screenout.self, from: try await Self.small(request)),
+            let data = try await Self.small(request)
+            guard let body = try? JSONDecoder().decode(Screenout.self, from: data),
                 let reason = ParticipantSession.Reason(rawValue: body.reason)
             else {
                 throw ServiceRefusal(
@@ -160,7 +161,8 @@ struct StudyRoutes: RouteGroup {
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             struct Onsets: Decodable { var onsets: [String: Double] }
-            guard let body = try? JSONDecoder().decode(Onsets.self, from: try await Self.small(request)) else {
+            let data = try await Self.small(request)
+            guard let body = try? JSONDecoder().decode(Onsets.self, from: data) else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"send {"onsets": {"STIMULUS": SECONDS, ...}} (each stimulus's start in the recording)"#)
@@ -185,7 +187,8 @@ struct StudyRoutes: RouteGroup {
         let fieldwork = study.settings.fieldwork
         guard
             let wait = desk.consents.take(
-                "\(study.name) \(context.clientAddress(request))", burst: fieldwork.consentBurst,
+                "\(study.name) \(context.clientAddress(request, trusting: options.trustedProxies))",
+                burst: fieldwork.consentBurst,
                 perMinute: fieldwork.consentsPerMinute)
         else { return }
         CollectedStudy.logger.info("study \(study.name): a consent was refused: too many from one address")

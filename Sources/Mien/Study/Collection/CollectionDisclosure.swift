@@ -77,7 +77,7 @@ package enum CollectionDisclosure {
 
             From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started and finished, and how much of each video was measured.
 
-            You may stop at any time by closing this page; what was measured until then is kept unless you ask for it to be deleted. To ask a question, or to have every file of yours deleted, write to \(contact) with your participant ID.
+            You may stop at any time by closing this page; what was measured until then is kept unless you ask for it to be deleted. To ask a question, or to have every file of yours deleted, write to \(contact) with your participant ID. Once your data is deleted, only a one-way code made from your participant ID is kept, so that the ID cannot take part (and be paid) again.
 
             By choosing "I agree" you consent to taking part on these terms.
             """
@@ -107,12 +107,14 @@ package enum CollectionDisclosure {
               then the episodes (when each expression or emotion started, peaked and ended) and a summary per face.
             \(omitted.isEmpty ? "" : "- Not stored: \(omitted.joined(separator: "; ")).\n")\
             - `manifest.csv`: one row per participant and stimulus measured; `fieldwork.json`: counts of people who \
-            declined or found the study full (no ID, nothing else).
+            declined or found the study full (no ID, nothing else), and for each participant deleted a SHA-256 digest \
+            of the study's name and their ID, so that ID cannot take part and be paid again (the ID itself is not kept).
             \(settings.record ? "- `participants/ID/recording.webm`: the participant's webcam during the stimuli (--record), and `recorded.csv` listing each with the stimuli's onsets in it." : "- No picture or video of any participant: each camera frame is analysed in memory and dropped.")
             - Not stored: IP addresses (consents are limited per address in memory only), browsers, names.
 
             Deleting a participant (the dashboard's button, or `DELETE /studies/NAME/participants/ID` with the service \
-            token) removes their folder and their manifest rows. Contact for participants: \
+            token) removes their folder and their manifest rows (with a database, their rows there too); only the digest of \
+            their ID stays. Contact for participants: \
             \(settings.researcher.contact ?? "NOT SET (give --contact to mien study init, or edit settings.json and consent.md)").
 
             """
