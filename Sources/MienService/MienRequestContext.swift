@@ -18,9 +18,11 @@ public struct MienRequestContext: RequestContext, WebSocketRequestContext, Remot
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's address: the peer's, or, when the peer is one of the `trusted` reverse proxies
-    /// (`--trust-proxy`), the rightmost address of `X-Forwarded-For` that is not a trusted proxy. With none
-    /// trusted (the default) the header is ignored: a client cannot choose its own address.
+    /// The client's address: the peer's, or, behind a trusted proxy, the one its `X-Forwarded-For` names.
+    ///
+    /// When the peer is one of the `trusted` reverse proxies (`--trust-proxy`), the rightmost address of
+    /// `X-Forwarded-For` that is not a trusted proxy. With none trusted (the default) the header is ignored: a
+    /// client cannot choose its own address.
     func clientAddress(_ request: Request, trusting trusted: [AddressRange]) -> String {
         let peer = remoteAddress?.ipAddress ?? "unknown"
         guard !trusted.isEmpty, let name = HTTPField.Name("X-Forwarded-For") else { return peer }
