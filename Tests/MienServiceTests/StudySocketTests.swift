@@ -233,4 +233,68 @@ struct StudySocketTests {
         #expect(study.session("blank")?.stimuli["first"]?.counts(study.settings.fieldwork) == false)
         #expect(study.session("face")?.stimuli["first"]?.counts(study.settings.fieldwork) == true)
     }
+    /// Issue 78: a client cannot poison the adaptive budget, and the budget comes back once its cause leaves.
+    @Test func budget_recoversWhenTheCauseLeaves_quicklyWhenNearlyIdle() async throws {
+        let budget = AnalysisBudget(framesPerSecond: 100, window: .milliseconds(100))
+        func windows(_ count: Int, received: Int, analysed: Int) async throws {
+            for _ in 0..<count {
+                try await Task.sleep(for: .milliseconds(110))
+                budget.report(received: received, analysed: analysed)
+            }
+        }
+        try await windows(12, received: 100, analysed: 50)
+        #expect(budget.load.budget < 25, "frames dropped for want of time shrink it: \(budget.load.budget)")
+        // The cause left; the few frames of one participant (too few to judge) grow it back by a quarter a window.
+        var count = 0
+        while budget.load.budget < 100, count < 20 {
+            try await windows(1, received: 5, analysed: 5)
+            count += 1
+        }
+        #expect(budget.load.budget == 100 && count <= 8, "back to the capacity in \(count) windows")
+        try await windows(12, received: 100, analysed: 50)
+        // Nothing to judge for 5 windows or more: the capacity again at once.
+        try await Task.sleep(for: .milliseconds(600))
+        budget.report(received: 100, analysed: 100)
+        #expect(budget.load.budget == 100)
+    }
+
+    /// Issue 78: frames that cannot be decoded, sent as fast as allowed, leave the budget where it was.
+    @Test func undecodableFrames_doNotShrinkTheBudget() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let token = try await study.admit(participant: "garbage", group: nil).token
+        let errors = Mutex(0)
+        try await service.application().test(.live) { client in
+            _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, outbound, _ in
+                let ready = Completion()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        await ready.wait()
+                        // 12 a second (the page was asked for 10; 15 are allowed) for 3 s: two whole windows.
+                        for index in 0..<36 {
+                            var milliseconds = Double(index) * 83
+                            let stamp = withUnsafeBytes(of: &milliseconds) { Array($0) }
+                            try await outbound.write(.binary(ByteBuffer(bytes: stamp + Array("not a picture".utf8))))
+                            try await Task.sleep(for: .milliseconds(83))
+                        }
+                        try await Task.sleep(for: .milliseconds(500))
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                    for try await message in inbound.messages(maxSize: 1 << 24) {
+                        guard case .text(let text) = message else { continue }
+                        if text.contains(#""type":"ready""#) { ready.signal() }
+                        if text.contains(#""type":"error""#) { errors.withLock { $0 += 1 } }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        #expect(errors.withLock { $0 } >= 20, "each undecodable frame is told")
+        #expect(desk.budget.load.budget == 40, "the budget did not shrink: \(desk.budget.load.budget)")
+    }
 }

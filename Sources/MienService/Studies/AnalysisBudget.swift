@@ -14,6 +14,11 @@ import MienCore
 /// detectors report: when the sockets' frames are dropped for want of time (more than 3 % in a 2 s window),
 /// it shrinks by 15 %; when they all are analysed, it grows back by 5 % a window. So a machine slower than the
 /// one measured, or one shared with other work, slows pages down rather than losing their frames.
+///
+/// It cannot be poisoned: frames that cannot be decoded are not counted (the stimulus socket leaves them out of
+/// its reports), and a machine that has too few frames to judge (fewer than 20 in a window: nearly idle) grows the
+/// budget back by a quarter a window, all the way after `idleReset` without a judged window, so a client that
+/// made it shrink does not leave it shrunk once it leaves.
 final class AnalysisBudget: Sendable {
     /// The capacity measured, frames per second.
     let capacity: Double
@@ -44,11 +49,15 @@ final class AnalysisBudget: Sendable {
 
     /// Seconds a waiter that stopped asking stays in the queue.
     static let staleWaiter = Duration.seconds(10)
-    /// The adaptation's window.
-    static let window = Duration.seconds(2)
+    /// The adaptation's window (2 s).
+    let window: Duration
+    /// Windows without a judgement (nearly idle) after which the budget is the capacity again.
+    static let idleWindows = 5
 
-    init(framesPerSecond: Double) {
+    /// - Parameter window: the adaptation's window (shorter in tests).
+    init(framesPerSecond: Double, window: Duration = .seconds(2)) {
         capacity = framesPerSecond
+        self.window = window
         state = Locked(State(budget: framesPerSecond, windowStart: .now))
     }
 
@@ -131,16 +140,19 @@ final class AnalysisBudget: Sendable {
         let notices = state.withLock { state -> [(@Sendable (Double) -> Void, Double)] in
             state.window.received += received
             state.window.analysed += analysed
-            guard now - state.windowStart >= Self.window else { return [] }
+            let elapsed = now - state.windowStart
+            guard elapsed >= window else { return [] }
             let (received, analysed) = state.window
             state.window = (0, 0)
             state.windowStart = now
-            guard received >= 20 else { return [] }
-            let share = Double(analysed) / Double(received)
             let before = state.budget
-            if share < 0.97 {
+            if elapsed >= window * Self.idleWindows {
+                state.budget = capacity  // nothing to judge for a long while: the machine was nearly idle
+            } else if received < 20 {
+                state.budget = min(capacity, state.budget * 1.25)
+            } else if Double(analysed) / Double(received) < 0.97 {
                 state.budget = max(capacity * 0.2, state.budget * 0.85)
-            } else if share >= 0.995 {
+            } else if Double(analysed) / Double(received) >= 0.995 {
                 state.budget = min(capacity, state.budget * 1.05)
             }
             return abs(state.budget - before) > 1e-9 ? Self.allocate(&state) : []

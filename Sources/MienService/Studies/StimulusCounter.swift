@@ -11,6 +11,8 @@ final class StimulusCounter: ResultWriter, Sendable {
     private struct State {
         var tally: ProgressTally
         var reported = (received: 0, analysed: 0)
+        /// Frames that could not be decoded, since the last report: not the machine being slow.
+        var unreadable = 0
     }
     private let state: Locked<State>
     /// Where a frame that cannot be decoded is reported (the framing socket's results writer does it there).
@@ -52,16 +54,23 @@ final class StimulusCounter: ResultWriter, Sendable {
         }
     }
 
-    /// Frames received and analysed since the last call (for `AnalysisBudget.report`).
+    /// Frames received and analysed since the last call (for `AnalysisBudget.report`), less those that could not
+    /// be decoded (a client sending garbage does not make the server look slow).
     func sinceLastReport() -> (received: Int, analysed: Int) {
         state.withLock { state in
             let now = (state.tally.progress.frames, state.tally.progress.analysed)
-            defer { state.reported = now }
-            return (now.0 - state.reported.received, now.1 - state.reported.analysed)
+            defer {
+                state.reported = now
+                state.unreadable = 0
+            }
+            return (max(0, now.0 - state.reported.received - state.unreadable), now.1 - state.reported.analysed)
         }
     }
 
-    func unreadable(_ error: MienError) { outbox?.send(LiveMessage.failure(ErrorBody(error)).text()) }
+    func unreadable(_ error: MienError) {
+        state.withLock { $0.unreadable += 1 }
+        outbox?.send(LiveMessage.failure(ErrorBody(error)).text())
+    }
     func finish(_ end: InputEnd) throws {}
     func fail(_ error: MienError) { onFailure(error) }
 }
