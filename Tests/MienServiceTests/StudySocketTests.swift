@@ -203,25 +203,10 @@ struct StudySocketTests {
         try await service.application().test(.live) { client in
             // Plays the stimulus: 31 frames on media times 0...3 s, paced at 10 a second, then the end.
             func watch(_ token: String, _ picture: [UInt8]) async throws -> String {
-                let log = TextLog()
-                _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, outbound, _ in
-                    var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                    while case .text(let text) = try await messages.next() {
-                        log.append(text)
-                        if text.contains(#""type":"ready""#) { break }
-                    }
-                    for index in 0...30 {
-                        var milliseconds = Double(index) * 100
-                        let stamp = withUnsafeBytes(of: &milliseconds) { Array($0) }
-                        try await outbound.write(.binary(ByteBuffer(bytes: stamp + picture)))
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    try await outbound.write(.text(#"{"type":"end"}"#))
-                    while let message = try await messages.next() {
-                        if case .text(let text) = message { log.append(text) }
-                    }
+                let log = try await Self.play(client, token: token, stamps: (0...30).map { Double($0) * 100 }) {
+                    _ in picture
                 }
-                return log.all.last { $0.contains(#""type":"ended""#) } ?? "no ended message: \(log.all)"
+                return log.last { $0.contains(#""type":"ended""#) } ?? "no ended message: \(log)"
             }
             let faceless = try await watch(blank, grey)
             #expect(faceless.contains(#""enough":false"#) && faceless.contains(#""faceCoverage":0"#), "\(faceless)")
@@ -296,5 +281,59 @@ struct StudySocketTests {
         }
         #expect(errors.withLock { $0 } >= 20, "each undecodable frame is told")
         #expect(desk.budget.load.budget == 40, "the budget did not shrink: \(desk.budget.load.budget)")
+    }
+    /// Plays stimulus `first` on a socket: a frame at each of `stamps` (milliseconds of stimulus time), then the end.
+    ///
+    /// - Returns: every text message the server sent.
+    static func play(
+        _ client: some TestClientProtocol, token: String, stamps: [Double], gap: Duration = .milliseconds(100),
+        picture: @escaping @Sendable (Int) -> [UInt8]
+    ) async throws -> [String] {
+        let log = TextLog()
+        _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, outbound, _ in
+            var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+            while case .text(let text) = try await messages.next() {
+                log.append(text)
+                if text.contains(#""type":"ready""#) { break }
+            }
+            for (index, milliseconds) in stamps.enumerated() {
+                var bits = milliseconds
+                let stamp = withUnsafeBytes(of: &bits) { Array($0) }
+                try await outbound.write(.binary(ByteBuffer(bytes: stamp + picture(index))))
+                try await Task.sleep(for: gap)
+            }
+            try await outbound.write(.text(#"{"type":"end"}"#))
+            while let message = try await messages.next() {
+                if case .text(let text) = message { log.append(text) }
+            }
+        }
+        return log.all
+    }
+
+    /// Issue 78: a stimulus cannot be watched faster than it plays, and a frame stamped past its end is refused.
+    @Test func aStimulusEndedSoonerThanItPlays_andStampsPastItsEnd_doNotCount() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let token = try await study.admit(participant: "hasty", group: nil).token
+        let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        try await service.application().test(.live) { client in
+            // The 3-s stimulus's frames every 200 ms of its time, sent 70 ms apart (under the 15 a second allowed),
+            // then one stamped 1,000 s in: the end comes about 1.2 s after the first frame.
+            let stamps = (0...15).map { Double($0) * 200 } + [1e6]
+            let log = try await Self.play(client, token: token, stamps: stamps, gap: .milliseconds(70)) { _ in portrait
+            }
+            #expect(log.contains { $0.contains("past the stimulus's end") }, "\(log)")
+            #expect(log.contains { $0.contains("endedTooSoon") }, "\(log)")
+            let ended = log.last { $0.contains(#""type":"ended""#) } ?? ""
+            #expect(ended.contains(#""enough":false"#), "\(ended)")
+        }
+        let progress = try #require(study.session("hasty")?.stimuli["first"])
+        #expect(!progress.ended && progress.frames == 16, "the frame past the end not counted: \(progress)")
+        #expect(progress.coverage > 0.9, "its frames were measured, only the end is not believed")
     }
 }

@@ -29,6 +29,11 @@ final class StimulusStream: Sendable {
         var rate: Double
         var framed = false
         var ended = false
+        /// The first frame's arrival and stimulus time: the page cannot say the stimulus ended before the rest of
+        /// it could have played.
+        var first: (arrival: ContinuousClock.Instant, time: Double)?
+        /// The page said the stimulus ended sooner than it could have played (a seek, a faster rate, a forged end).
+        var endedTooSoon = false
         var lastFrame: ContinuousClock.Instant?
         var lastReport: ContinuousClock.Instant
     }
@@ -37,6 +42,14 @@ final class StimulusStream: Sendable {
     /// Frames per second allowed above the rate the page was asked for before frames are refused (a page's
     /// timer jitters, and a page hears of a lower rate a moment after it is set).
     static let rateSlack = 1.5
+
+    /// Seconds a frame's stimulus time may pass the stimulus's length (the last frame of a video ends at its
+    /// length; a browser's `currentTime` may run a frame past it).
+    static let stampSlack = 0.5
+
+    /// How much sooner than its remaining length a stimulus may be said to have ended, in seconds: 1 s and 5 % of
+    /// the stimulus (a page's timer and the first frame's delivery); a stall only makes it later.
+    static func endSlack(duration: Double) -> Double { 1 + 0.05 * duration }
 
     /// Starts a detector's run whose writers are the participant's files (a stimulus) or the page (framing).
     /// - Parameters:
@@ -177,12 +190,19 @@ final class StimulusStream: Sendable {
                         input: "live frame")
                 }
                 let message = try LiveFrameMessage(bytes)
+                if let duration = stimulus?.duration, message.timestamp > duration + Self.stampSlack {
+                    throw MienError(
+                        .invalidArgument,
+                        "a frame's stimulus time (\(message.timestamp) s) is past the stimulus's end (\(duration) s); it is not counted",
+                        input: "live frame")
+                }
                 let side = study.settings.maximumFrameSide
                 let frame = EncodedFrame(
                     bytes: message.image, timestamp: message.timestamp, name: "live frame", maximumPixels: side * side)
                 // A live run never waits: when the analysis is behind, the oldest waiting frame gives way.
                 _ = try run.tryPush(frame, arrival: arrival)
                 counter.received(at: message.timestamp)
+                state.withLock { state in if state.first == nil { state.first = (arrival, message.timestamp) } }
             } catch {
                 send(
                     (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")
@@ -203,7 +223,27 @@ final class StimulusStream: Sendable {
             kind = nil
         }
         switch kind {
-        case "end" where stimulus != nil: state.withLock { $0.ended = true }
+        case "end" where stimulus != nil:
+            let now = clock.now
+            let soon = state.withLock { state -> (played: Double, left: Double)? in
+                state.ended = true
+                guard let duration = stimulus?.duration, let first = state.first else { return nil }
+                let played =
+                    Double((now - first.arrival).components.seconds)
+                    + Double((now - first.arrival).components.attoseconds) / 1e18
+                let left = duration - first.time
+                guard played < left - Self.endSlack(duration: duration) else { return nil }
+                state.endedTooSoon = true
+                return (played, left)
+            }
+            if let soon {
+                send(
+                    ErrorBody(
+                        code: "endedTooSoon",
+                        message:
+                            "the stimulus was said to end \(Int(soon.played.rounded())) s after its first frame, but \(Int(soon.left.rounded())) s of it were left to play; it does not count as watched",
+                        input: "control message"))
+            }
         case "framed" where stimulus == nil: state.withLock { $0.framed = true }
         default:
             send(
@@ -237,7 +277,7 @@ final class StimulusStream: Sendable {
         if case .failed(let error) = runEnd, stimulus != nil, end == nil || end == .ended {
             end = Self.end(of: error, upload: upload)
         }
-        let (ended, framed) = state.withLock { ($0.ended, $0.framed) }
+        let (ended, framed, tooSoon) = state.withLock { ($0.ended, $0.framed, $0.endedTooSoon) }
         let recorded = end
         // The store writes the session (a folder off the cooperative pool).
         guard let stimulus else {
@@ -245,7 +285,7 @@ final class StimulusStream: Sendable {
             return nil
         }
         return await study.endStimulus(
-            participant, stimulus: stimulus, progress: counter.progress(ended: ended && recorded == nil),
+            participant, stimulus: stimulus, progress: counter.progress(ended: ended && !tooSoon && recorded == nil),
             end: recorded ?? (ended ? .ended : .left), socket: socket)
     }
 
