@@ -251,10 +251,14 @@ struct BenchStudy: AsyncParsableCommand {
 
     /// Runs a command to its end.
     /// - Throws: when it fails.
-    static func run(_ executable: String, _ arguments: [String]) throws {
+    /// - Parameter environment: variables set on top of this process's (a database's URL: never an argument).
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

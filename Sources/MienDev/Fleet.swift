@@ -67,8 +67,10 @@ struct Fleet: AsyncParsableCommand {
                 "\(maxParticipants)", "--rate", "\(fps)", "--min-rate", "\(min(fps, 5))", "--min-share", "\(minShare)",
                 // Every simulated participant comes through HAProxy from this machine's address.
                 "--consent-burst", "100000", "--consents-per-minute", "100000", "--contact", "fleet@example.org",
-                "--store", database.url(),
-            ])
+            ], environment: ["MIEN_STUDIES_URL": database.url()])
+        // As the docs say to: the URL with its password in the environment, never on a command line; the replica
+        // given only a URL gets one without the password, which is in PGPASSWORD.
+        let bareURL = "postgres://\(database.user)@127.0.0.1:\(database.port)/postgres?sslmode=disable"
         var servers: [ServerProcess] = []
         defer { for server in servers { server.stop() } }
         for index in 0..<replicas {
@@ -80,10 +82,13 @@ struct Fleet: AsyncParsableCommand {
             servers.append(
                 try ServerProcess(
                     mien: mien, maximumSessions: 4,
-                    arguments: (alone
-                        ? ["--studies", database.url()] : ["--studies", studies.path, "--store", database.url()])
+                    arguments: ["--studies", alone ? bareURL : studies.path]
                         + (analysisRate.map { ["--analysis-rate", "\($0)"] } ?? []),
-                    log: work.appendingPathComponent("replica-\(index).log"), environment: ["TMPDIR": scratch.path]))
+                    log: work.appendingPathComponent("replica-\(index).log"),
+                    environment: [
+                        "TMPDIR": scratch.path, "PGPASSWORD": database.password,
+                        "MIEN_STUDIES_URL": alone ? "" : database.url(),
+                    ]))
         }
         let balancer = try HAProxyProcess(backends: servers.map(\.port), folder: work)
         defer { balancer.stop() }
@@ -200,6 +205,9 @@ struct Fleet: AsyncParsableCommand {
             mien: mien, store: database.url(), folder: folder, work: work,
             complete: rows.filter { $0.state == "complete" }.map(\.participant), address: "127.0.0.1:\(balancer.port)"
         ).erasure(address: "127.0.0.1:\(balancer.port)", database: sql, folder: folder)
+            .secrets(
+                password: database.password,
+                logs: (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") })
         checks.print()
 
         let watched = outcomes.filter { $0.end == .complete || $0.end == .cut }

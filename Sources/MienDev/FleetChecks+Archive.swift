@@ -20,7 +20,7 @@ extension FleetChecks {
     {
         var checks = self
         let export = work.appendingPathComponent("export")
-        try BenchStudy.run(mien, ["study", "export", "fleet", export.path, "--store", store])
+        try BenchStudy.run(mien, ["study", "export", "fleet", export.path], environment: ["MIEN_STUDIES_URL": store])
         // A participant who completed had every attempt's end kept by a live replica: their files and the export's
         // must be the same bytes (the JSON Lines as kept, the CSV and events made from them, the summary as kept).
         var same = 0
@@ -49,7 +49,8 @@ extension FleetChecks {
         let fromExport = work.appendingPathComponent("study-export")
         let fromDatabase = work.appendingPathComponent("study-database")
         try BenchStudy.run(mien, ["study", export.path, "--output", fromExport.path])
-        try BenchStudy.run(mien, ["study", "fleet", "--store", store, "--output", fromDatabase.path])
+        try BenchStudy.run(
+            mien, ["study", "fleet", "--output", fromDatabase.path], environment: ["MIEN_STUDIES_URL": store])
         var differ: [String] = []
         for table in ["curves.csv", "moments.csv", "isc.csv", "participants.csv"] {
             let a = try String(contentsOf: fromExport.appendingPathComponent(table), encoding: .utf8)
@@ -79,6 +80,21 @@ extension FleetChecks {
             differ.isEmpty
                 ? "curves, moments, isc and participants the same, and the dashboard's curves; \(included) of \(rows.count) rows included"
                 : "differ: \(differ.joined(separator: ", "))")
+        return checks
+    }
+
+    /// No replica's log shows the database's password (issue 77: secrets out of argv and messages).
+    func secrets(password: String, logs: [URL]) -> FleetChecks {
+        var checks = self
+        let leaking = logs.filter { log in
+            (FileManager.default.contents(atPath: log.path)).map { String(decoding: $0, as: UTF8.self) }?
+                .contains(password) ?? false
+        }
+        checks.check(
+            "no replica's log shows the database's password", leaking.isEmpty,
+            leaking.isEmpty
+                ? "\(logs.count) logs read; the URL given in the environment, or without its password (PGPASSWORD)"
+                : "in \(leaking.map(\.lastPathComponent).joined(separator: ", "))")
         return checks
     }
 }
