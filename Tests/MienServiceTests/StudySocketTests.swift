@@ -336,4 +336,45 @@ struct StudySocketTests {
         #expect(!progress.ended && progress.frames == 16, "the frame past the end not counted: \(progress)")
         #expect(progress.coverage > 0.9, "its frames were measured, only the end is not believed")
     }
+    /// Issue 78: one token's many sockets hold one place in the queue (the newest), so a real participant who
+    /// comes after them is second, not 51st; the queue's size is what waits.
+    @Test func oneTokensManySockets_holdOnePlaceInTheQueue() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        // Room for one participant at the study's floor (5 frames a second).
+        let service = try MienService(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 5),
+            models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        var tokens: [String] = []
+        for id in ["watching", "many", "real"] {
+            tokens.append(try await study.admit(participant: id, group: nil).token)
+        }
+        let ids = tokens
+        try await service.application().test(.live) { client in
+            let logs = (0..<7).map { _ in TextLog() }
+            let ends = (0..<7).map { _ in Completion() }
+            func has(_ index: Int, _ text: String) -> Bool { logs[index].all.contains { $0.contains(text) } }
+            func path(_ token: String) -> String { "/studies/ad/live?session=\(token)&stimulus=first" }
+            var sockets = [Self.open(client, path(ids[0]), log: logs[0], until: ends[0])]
+            try await Self.eventually("the first participant watches") { has(0, #""type":"ready""#) }
+            // Five sockets on one token, one after the other: each newer one takes the place of the one before.
+            for index in 1...5 {
+                sockets.append(Self.open(client, path(ids[1]), log: logs[index], until: ends[index]))
+                try await Self.eventually("socket \(index) queued") { has(index, #""type":"queued""#) }
+            }
+            try await Self.eventually("the four earlier sockets told they were replaced") {
+                (1...4).allSatisfy { has($0, #""type":"replaced""#) }
+            }
+            sockets.append(Self.open(client, path(ids[2]), log: logs[6], until: ends[6]))
+            try await Self.eventually("the real participant second in the queue") {
+                has(6, #""position":2,"type":"queued","waiting":2"#)
+            }
+            #expect(desk.budget.load.waiting == 2, "what waits: \(desk.budget.load.waiting)")
+            #expect(!has(5, "replaced"), "the newest socket of the token keeps its place")
+            for end in ends { end.signal() }
+            for socket in sockets { try await socket.value }
+        }
+    }
 }

@@ -213,6 +213,10 @@ with sync_playwright() as playwright:
     check(page.locator("#consent-more").is_visible(), "phone: the consent says there is more to scroll")
     font = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#consent-text')).fontSize)")
     check(font >= 15, f"phone: the consent is readable ({font} px)")
+    # The default consent's "For each picture:" is a paragraph and what is kept a list (issue 77: it ran together).
+    items = page.locator("#consent-text ul li").count()
+    lead = page.locator("#consent-text p", has_text="For each picture").count()
+    check(items >= 3 and lead == 1, f"the consent's list renders as a list: {items} items, {lead} lead paragraph")
     agree(page)
     page.get_by_role("button", name="Turn on the camera").click()
     start = page.get_by_role("button", name="Start watching")

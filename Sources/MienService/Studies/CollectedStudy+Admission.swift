@@ -149,8 +149,10 @@ extension CollectedStudy {
         let id = try await participant(token: token)
         let now = clock()
         let here = store.server
-        let (session, cameBack) = try await decide(id) { [self] session, ledger -> Bool in
-            if session.state == .complete { return false }
+        // Whether the page takes over, and the state it came back from (logged once the change is kept: a resume
+        // refused for want of the store is not one that happened).
+        let (session, cameBack) = try await decide(id) { [self] session, ledger -> (Bool, ParticipantSession.State?) in
+            if session.state == .complete { return (false, nil) }
             if let why = cannotComeBack(session, now: now) {
                 throw ServiceRefusal(
                     status: .conflict, code: "cannotTakePart",
@@ -164,13 +166,12 @@ extension CollectedStudy {
                 holder.replacedBy = here
                 ledger.sockets[id] = holder
             }
-            if previous != .started {
-                Self.logger.info(
-                    "study \(self.name): participant #\(session.number) came back (\(previous.rawValue) before)")
-            }
-            return true
+            return (true, previous == .started ? nil : previous)
         }
-        if cameBack { local.withLock { $0.open[id] }?.close(.replaced) }
+        if let previous = cameBack.1 {
+            Self.logger.info("study \(name): participant #\(session.number) came back (\(previous.rawValue) before)")
+        }
+        if cameBack.0 { local.withLock { $0.open[id] }?.close(.replaced) }
         return admissionOf(session, token: token ?? "")
     }
 

@@ -18,6 +18,9 @@ final class StudyDesk: Sendable {
     let dashboards: DashboardCache
     let budget: AnalysisBudget
     let consents = ConsentLimiter()
+    /// The one socket of each participant (study name, then ID) that may wait in the analysis queue: a newer one
+    /// takes the place, so one token's many sockets hold one place, not many.
+    let queued = Locked<[String: UUID]>([:])
     /// The database the studies' sessions live in, when not their folders.
     let database: StudyDatabase?
     /// Set when the server begins to shut down: no socket is opened, queued pages are told it restarts.

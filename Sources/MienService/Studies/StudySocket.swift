@@ -73,10 +73,19 @@ struct StudySocket {
         let priority = study.session(id)?.watchingSince != nil
         var rate = wanted
         var told = false
+        let place = "\(name)\n\(id)"
+        defer { desk.queued.withLock { if $0[place] == ticket { $0[place] = nil } } }
         queue: while true {
             if desk.stopping {
                 desk.budget.leave(ticket)
+                updateGauges()
                 return try await close(.serverRestarting)
+            }
+            // One place in the queue per participant: a newer socket of theirs waiting takes it over.
+            if told, desk.queued.withLock({ $0[place] }) != ticket {
+                desk.budget.leave(ticket)
+                updateGauges()
+                return try await close(.replaced)
             }
             switch desk.budget.admit(
                 ticket, rate: wanted, floor: floor, priority: priority, flowing: stimulus != nil,
@@ -86,17 +95,23 @@ struct StudySocket {
                 rate = granted
                 break queue
             case .queued(let position, let waiting):
-                if !told, let number = study.session(id)?.number {
-                    CollectedStudy.logger.info(
-                        "study \(name): participant #\(number) waits for a place (\(position) of \(waiting) in the queue)"
-                    )
+                if !told {
+                    // This socket waits in the participant's place (an earlier one of theirs gives it up).
+                    desk.queued.withLock { $0[place] = ticket }
+                    if let number = study.session(id)?.number {
+                        CollectedStudy.logger.info(
+                            "study \(name): participant #\(number) waits for a place (\(position) of \(waiting) in the queue)"
+                        )
+                    }
                     told = true
                 }
+                updateGauges()
                 do {
                     try await outbound.write(.text(#"{"position":\#(position),"type":"queued","waiting":\#(waiting)}"#))
                     try await Task.sleep(for: .seconds(1))
                 } catch {
                     desk.budget.leave(ticket)  // the page went away while waiting
+                    updateGauges()
                     return
                 }
             }
