@@ -83,6 +83,12 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Minutes within which a participant who left (reload, lost network, restart) may come back.")
     var reentryMinutes = CollectionSettings.Fieldwork().reentryMinutes
 
+    @Option(
+        help:
+            "The panel provider's conventions for its links back: generic (participant= and code= appended) or prolific (its completion URL as given, with cc=; the screen-out link cc=--screenout-code; the page shows Prolific's code)."
+    )
+    var panel: PanelConventions = .generic
+
     @Flag(help: "Refuse consent without the participant ID a panel's link carries.")
     var requireId = false
 
@@ -185,6 +191,7 @@ struct StudyInit: ParsableCommand {
             var fieldwork = CollectionSettings.Fieldwork()
             fieldwork.screenoutURL = screenoutUrl
             fieldwork.screenoutCode = screenoutCode
+            fieldwork.panel = panel == .generic ? nil : panel
             fieldwork.targets = try targets()
             fieldwork.minimumFrameRate = minRate
             fieldwork.minimumShare = minShare
@@ -268,3 +275,4 @@ struct StudyInit: ParsableCommand {
 }
 
 extension CollectionSettings.Order: ExpressibleByArgument {}
+extension PanelConventions: ExpressibleByArgument {}

@@ -44,9 +44,10 @@ extension CollectedStudy {
             reason: "declined")
     }
 
+    /// The screen-out link, in the panel's conventions (`PanelConventions`).
     func screenoutRedirect(participant: String?, reason: String) -> String? {
-        CollectionSettings.redirect(
-            settings.fieldwork.screenoutURL,
-            [("participant", participant), ("reason", reason), ("code", settings.fieldwork.screenoutCode)])
+        settings.fieldwork.panelConventions.screenout(
+            settings.fieldwork.screenoutURL, participant: participant, reason: reason,
+            code: settings.fieldwork.screenoutCode)
     }
 }

@@ -238,7 +238,8 @@ extension CollectedStudy {
     /// Every stimulus must have played to its end and been measured for the study's minimum share (and the
     /// recording be uploaded, with `record`). Written before it is said: a participant is given a code only when
     /// the folder holds it.
-    /// - Returns: the completion URL with the participant and their code, if the study has one, and the code.
+    /// - Returns: the completion URL with the participant and their code, if the study has one, and the code the
+    ///   participant is shown (Prolific's own with `--panel prolific`), in the panel's conventions.
     /// - Throws: `ServiceRefusal` 409 naming the stimuli not yet watched or measured too little; 503 when the
     ///   folder cannot be written.
     func complete(_ id: String) async throws -> (url: String?, code: String) {
@@ -270,11 +271,11 @@ extension CollectedStudy {
             session.finished = Self.timestamp(now)
             session.lastSeen = Self.timestamp(now)
         }
-        let code = session.code ?? ""
         let seconds = (Self.date(session.finished) ?? now).timeIntervalSince(Self.date(session.started) ?? now)
         Self.logger.info("study \(name): participant #\(session.number) complete after \(Int(seconds.rounded())) s")
-        return (
-            CollectionSettings.redirect(settings.completionURL, [("participant", id), ("code", code)]), code
-        )
+        // In the panel's conventions: Prolific's own code and link, or the participant's code appended.
+        let (redirect, shown) = settings.fieldwork.panelConventions.completion(
+            settings.completionURL, participant: id, code: session.code ?? "")
+        return (redirect, shown)
     }
 }

@@ -21,6 +21,8 @@ struct PageConfiguration: Encodable {
     /// The panel's screen-out link and code, for the page's dead ends (declined, no camera, no face, full).
     var screenoutURL: String?
     var screenoutCode: String?
+    /// The panel's conventions (`generic`, `prolific`): which parameter carries the screen-out code.
+    var panel: String
     /// Share of each stimulus that must be measured, and attempts allowed at one.
     var minimumShare: Double
     var attemptsPerStimulus: Int
@@ -41,7 +43,10 @@ struct PageConfiguration: Encodable {
         record = study.settings.record
         framing = study.settings.framing
         researcher = study.settings.researcher
-        screenoutURL = study.settings.fieldwork.screenoutURL
+        let panel = study.settings.fieldwork.panelConventions
+        self.panel = panel.rawValue
+        screenoutURL =
+            study.settings.fieldwork.screenoutURL ?? (panel == .prolific ? PanelConventions.prolificCompletion : nil)
         screenoutCode = study.settings.fieldwork.screenoutCode
         minimumShare = study.settings.fieldwork.minimumShare
         attemptsPerStimulus = study.settings.fieldwork.attemptsPerStimulus

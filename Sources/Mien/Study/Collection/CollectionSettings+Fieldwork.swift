@@ -48,6 +48,10 @@ extension CollectionSettings {
         package var requireParticipantID = false
         /// Completed participants wanted, by group; `all` for the whole study (the dashboard's targets).
         package var targets: [String: Int] = [:]
+        /// The panel provider's conventions for its links back (nil: `generic`, kept out of `settings.json`).
+        package var panel: PanelConventions?
+        /// The panel's conventions in force.
+        package var panelConventions: PanelConventions { panel ?? .generic }
 
         package init() {}
 
@@ -70,6 +74,7 @@ extension CollectionSettings {
             consentsPerMinute = try value(.consentsPerMinute, standard.consentsPerMinute)
             requireParticipantID = try value(.requireParticipantID, standard.requireParticipantID)
             targets = try value(.targets, standard.targets)
+            panel = try container.decodeIfPresent(PanelConventions.self, forKey: .panel)
         }
 
         /// Seconds of stimulus time one analysed frame measures: the time around it up to two frame intervals

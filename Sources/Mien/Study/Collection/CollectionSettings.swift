@@ -156,7 +156,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             }
     }
 
-    private func validate() throws {
+    package func validate() throws {
         func refuse(_ message: String) -> MienError { MienError(.invalidOptions, message) }
         guard !stimuli.isEmpty else { throw refuse("a study needs at least one stimulus") }
         for stimulus in stimuli {
@@ -190,6 +190,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             throw refuse("the framing check's limits must be positive (and its timeout longer than its seconds)")
         }
         try fieldwork.validate(groups: groups, frameRate: frameRate)
+        try fieldwork.panelConventions.validate(completionURL: completionURL, screenoutCode: fieldwork.screenoutCode)
     }
 
     /// Reads and validates a study folder's settings.
