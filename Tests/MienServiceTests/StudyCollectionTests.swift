@@ -415,6 +415,8 @@ struct StudyCollectionTests {
         let desk = try StudyDesk(parent: parent, budget: AnalysisBudget(framesPerSecond: 100))
         #expect(desk.studies.isEmpty)
         #expect(desk.refused["ad"]?.contains("SHA-256") == true)
+        // Not ready: a balancer must not send this study's participants to a server that answers 404 (issue 77).
+        #expect(desk.unready()?.contains("study ad is not served") == true, "\(desk.unready() ?? "ready")")
     }
 
     @Test func recordings_areWebMOrMP4() {

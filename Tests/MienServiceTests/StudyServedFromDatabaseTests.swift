@@ -39,6 +39,7 @@ struct StudyServedFromDatabaseTests {
         let desk = try #require(service.studies)
         #expect(Array(desk.studies.keys) == ["ad"])
         #expect(desk.refused["rec"]?.contains("serve it with --studies DIR --store URL") == true, "\(desk.refused)")
+        #expect(desk.unready() == nil, "a study not served this way by design leaves the server ready")
         let clip = try Data(contentsOf: parent.appendingPathComponent("ad/stimuli/first.mp4"))
         try await service.application().test(.router) { client in
             try await client.execute(uri: "/studies/ad/stimuli/first.mp4", method: .get) { response in

@@ -26,13 +26,17 @@ struct DocumentRoutes: RouteGroup {
 
     func register(on router: Router<MienRequestContext>) {
         router.get("/healthz") { _, _ in JSONBody.response(["status": "ok"]) }
-        // Readiness (a load balancer's or Kubernetes' probe): not while shutting down, nor while the studies'
-        // database does not answer, so new participants go to a server that can keep what they are told.
+        // Readiness (a load balancer's or Kubernetes' probe): not while shutting down, nor while a study this server
+        // should serve could not be opened. Whether new participants can be taken (the studies' database answers) is
+        // said apart, with 200: an outage of the database every server shares is no reason to take them all out.
         router.get("/readyz") { [studies] _, _ in
-            if let reason = await studies?.unready() {
+            if let reason = studies?.unready() {
                 return JSONBody.response(["status": "notReady", "reason": reason], status: .serviceUnavailable)
             }
-            return JSONBody.response(["status": "ready"])
+            if let reason = await studies?.accepting() {
+                return JSONBody.response(["status": "ready", "newParticipants": "no", "reason": reason])
+            }
+            return JSONBody.response(["status": "ready", "newParticipants": "yes"])
         }
         router.get("/") { _, _ in Self.file(ServiceResources.page, type: "text/html; charset=utf-8") }
         router.get("/openapi.yaml") { _, _ in Self.file(ServiceResources.openAPI, type: "application/yaml") }

@@ -15,6 +15,9 @@ final class StudyDesk: Sendable {
     let studies: [String: CollectedStudy]
     /// Folders that could not be served, with the reason.
     let refused: [String: String]
+    /// Of those, the studies this server should serve but could not open (a copy that differs from the study the
+    /// database registered, a stimulus changed since `mien study init`): the server is not ready while any is.
+    let failed: [String: String]
     let dashboards: DashboardCache
     let budget: AnalysisBudget
     let consents = ConsentLimiter()
@@ -34,14 +37,17 @@ final class StudyDesk: Sendable {
     ) throws {
         var studies: [String: CollectedStudy] = [:]
         var refused: [String: String] = [:]
+        var failed: [String: String] = [:]
         for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
             do {
                 studies[name] = try CollectedStudy(folder: folder, clock: clock)
             } catch {
-                refused[name] = (error as? MienError)?.description ?? "\(error)"
+                failed[name] = (error as? MienError)?.description ?? "\(error)"
             }
         }
-        self.init(parent: parent, budget: budget, studies: studies, refused: refused, database: nil, logger: logger)
+        self.init(
+            parent: parent, budget: budget, studies: studies, refused: refused, failed: failed, database: nil,
+            logger: logger)
     }
 
     /// Serves the study folders under `parent` (this server's copy of each), their sessions in `database`,
@@ -57,26 +63,29 @@ final class StudyDesk: Sendable {
     ) async throws {
         var studies: [String: CollectedStudy] = [:]
         var refused = refused
+        var failed: [String: String] = [:]
         for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
             do {
                 studies[name] = try await CollectedStudy(
                     folder: folder, database: database, keepsFiles: keepsFiles, clock: clock)
             } catch {
-                refused[name] = (error as? MienError)?.description ?? "\(error)"
+                failed[name] = (error as? MienError)?.description ?? "\(error)"
             }
         }
         self.init(
-            parent: parent, budget: budget, studies: studies, refused: refused, database: database, logger: logger)
+            parent: parent, budget: budget, studies: studies, refused: refused, failed: failed, database: database,
+            logger: logger)
     }
 
     private init(
         parent: URL, budget: AnalysisBudget, studies: [String: CollectedStudy], refused: [String: String],
-        database: StudyDatabase?, logger: Logger
+        failed: [String: String], database: StudyDatabase?, logger: Logger
     ) {
         self.parent = parent
         self.budget = budget
         self.studies = studies
-        self.refused = refused
+        self.refused = refused.merging(failed) { $1 }
+        self.failed = failed
         self.database = database
         dashboards = DashboardCache()
         for name in studies.keys.sorted() {
@@ -124,10 +133,24 @@ final class StudyDesk: Sendable {
         return study
     }
 
-    /// Why this server should not be sent new participants, or nil: shutting down, or its studies' database does
-    /// not answer (a query, within the database's deadline).
-    func unready() async -> String? {
+    /// Why this server should not be sent participants, or nil: shutting down, or a study it should serve that it
+    /// could not open (its pages would get 404 while another server serves them).
+    ///
+    /// The studies' database is not asked: every server of a study shares it, so an outage would take them all out
+    /// of the balancer at once, turning the pages' own "try again" answers into the balancer's bare 503, and the
+    /// participants in a stimulus go on being measured meanwhile (`accepting()` says whether new ones can be).
+    func unready() -> String? {
         if stopping { return "shutting down" }
+        if let name = failed.keys.sorted().first {
+            return
+                "study \(name) is not served (\(failed.count == 1 ? "its" : "\(failed.count) studies'") folder could not be opened; see the log)"
+        }
+        return nil
+    }
+
+    /// Why new participants cannot be taken now, or nil: the studies' database does not answer (a query, within
+    /// 2 s), so a consent could not be kept.
+    func accepting() async -> String? {
         guard let database else { return nil }
         do {
             try await database.ping()
