@@ -17,8 +17,8 @@ import MienCore
 ///
 /// It cannot be poisoned: frames that cannot be decoded are not counted (the stimulus socket leaves them out of
 /// its reports), and a machine that has too few frames to judge (fewer than 20 in a window: nearly idle) grows the
-/// budget back by a quarter a window, all the way after `idleReset` without a judged window, so a client that
-/// made it shrink does not leave it shrunk once it leaves.
+/// budget back by a quarter a window, all the way when that window lasted `idleWindows` windows or more, so a
+/// client that made it shrink does not leave it shrunk once it leaves.
 final class AnalysisBudget: Sendable {
     /// The capacity measured, frames per second.
     let capacity: Double
@@ -146,10 +146,11 @@ final class AnalysisBudget: Sendable {
             state.window = (0, 0)
             state.windowStart = now
             let before = state.budget
-            if elapsed >= window * Self.idleWindows {
-                state.budget = capacity  // nothing to judge for a long while: the machine was nearly idle
-            } else if received < 20 {
-                state.budget = min(capacity, state.budget * 1.25)
+            if received < 20 {
+                // Too few frames to judge: the machine was nearly idle, for a long while (the capacity again) or a
+                // window (a quarter back).
+                state.budget =
+                    elapsed >= window * Self.idleWindows ? capacity : min(capacity, state.budget * 1.25)
             } else if Double(analysed) / Double(received) < 0.97 {
                 state.budget = max(capacity * 0.2, state.budget * 0.85)
             } else if Double(analysed) / Double(received) >= 0.995 {
