@@ -398,6 +398,19 @@ struct StudyCollectionTests {
                 .redirect == "https://panel.example.org/done?s=1&participant=p&code=AB")
     }
 
+    /// Issue 78: a server's log names participants by number, never by their panel ID, and shows no server path.
+    @Test func logs_nameParticipantsByNumber_andNoServerPath() throws {
+        let parent = try Self.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let study = try CollectedStudy(folder: parent.appendingPathComponent("ad"))
+        let cause = "\(study.folder.participant("PANEL-ID-7").path)/first.jsonl: No space left on device"
+        let logged = study.logged(cause, of: "PANEL-ID-7", number: 3)
+        #expect(logged == "participant #3's folder/first.jsonl: No space left on device", "\(logged)")
+        #expect(!study.logged("\(study.folder.url.path)/manifest.csv", of: "x", number: 1).contains(parent.path))
+        let key = ResultKey(study: "ad", participant: "PANEL-ID-7", stimulus: "first", attempt: 2, number: 3)
+        #expect(key.description == "study ad, participant #3, first attempt 2")
+    }
+
     @Test func fieldworkCounts_writtenBeforeErasuresWereKept_stillRead() throws {
         let old = Data(#"{"declined":{"A":2},"turnedAwayFull":1}"#.utf8)
         let counts = try JSONDecoder().decode(FieldworkCounts.self, from: old)

@@ -188,6 +188,9 @@ try:
     check(status == 503 and disk.encode() not in json.dumps(body).encode(), f"a consent on a full disk: {status} {body}")
     check(not os.path.exists(os.path.join(disk, "full", "participants", "d2")), "no ghost of d2's consent")
     check("NOT SAVED" in server.text() and "cannot be saved" in server.text(), "the log says what was not saved")
+    # By participant number, with no server path (issue 78): the line that says it was not saved.
+    unsaved = [line for line in server.text().splitlines() if "NOT SAVED" in line]
+    check(unsaved and all(disk not in line and "/d1/" not in line for line in unsaved), f"the NOT SAVED line: {unsaved}")
     check(server.session("full", "d1").get("reasonCode") == "notSaved", f"d1 recorded: {server.session('full', 'd1')}")
     # Room again: d1 goes on and completes; what was measured before the disk filled is kept apart.
     os.remove(filler)

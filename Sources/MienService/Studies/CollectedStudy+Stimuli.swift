@@ -221,7 +221,7 @@ extension CollectedStudy {
                 case .ended: enough ? "watched" : "watched, measured too little"
                 case .left: "left"
                 case .serverRestarting: "interrupted by a restart"
-                case .notSaved(let cause): "NOT SAVED (\(cause))"
+                case .notSaved(let cause): "NOT SAVED (\(logged(cause, of: id, number: session.number)))"
                 case .idle: "idle, closed"
                 case .replaced: "went on in another page"
                 case .erased: "erased"
@@ -277,5 +277,12 @@ extension CollectedStudy {
         let (redirect, shown) = settings.fieldwork.panelConventions.completion(
             settings.completionURL, participant: id, code: session.code ?? "")
         return (redirect, shown)
+    }
+
+    /// `text` for the server's log: the participant's folder (named by their panel ID) and the study folder's path
+    /// left out, as logs name participants by number only and no server path.
+    func logged(_ text: String, of id: String, number: Int) -> String {
+        text.replacingOccurrences(of: folder.participant(id).path, with: "participant #\(number)'s folder")
+            .replacingOccurrences(of: folder.url.path, with: "the study folder")
     }
 }

@@ -105,7 +105,9 @@ final class PostgresStudyStore: StudyStore {
     }
 
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? {
-        let key = ResultKey(study: study, participant: participant, stimulus: stimulus, attempt: attempt)
+        let key = ResultKey(
+            study: study, participant: participant, stimulus: stimulus, attempt: attempt,
+            number: current().sessions[participant]?.number)
         return ResultUpload(key: key, upload: try await database.claimAttempt(key), database: database)
     }
 

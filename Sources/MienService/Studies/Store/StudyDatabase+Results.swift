@@ -10,8 +10,14 @@ struct ResultKey: Sendable, Hashable, CustomStringConvertible {
     var stimulus: String
     /// 1 for the first attempt (the folder's `<stimulus>.attempt<n>` numbering).
     var attempt: Int
+    /// The participant's number: a server's logs name participants by number only, never by their panel ID.
+    var number: Int?
 
-    var description: String { "study \(study), participant \(participant), \(stimulus) attempt \(attempt)" }
+    /// How logs and errors name the attempt: the participant by number when known (a server's keys), else by ID
+    /// (`mien study export` and `--store`, the researcher's own commands).
+    var description: String {
+        "study \(study), participant \(number.map { "#\($0)" } ?? participant), \(stimulus) attempt \(attempt)"
+    }
 }
 
 /// The database will not keep a write of results, and trying again cannot help (unlike a database that does not
