@@ -77,6 +77,9 @@ public struct ServiceOptions: Sendable, Equatable {
 
     /// The program, as a job's analysis snapshots record it: a snapshot another build took is not restored.
     public var generator = "mien serve"
+    /// The span over which a study's stimulus socket must deliver a frame every 2 s to keep its place
+    /// (`FrameCadence`; 20 s, shorter in tests).
+    var frameCadenceWindow = Duration.seconds(20)
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
 

@@ -384,4 +384,32 @@ struct StudySocketTests {
             for socket in sockets { try await socket.value }
         }
     }
+    /// Issue 78: a stimulus socket keeps its place only while frames keep coming (a frame every 2 s over the
+    /// window, here 3 s instead of 20); a trickling one is told and closed, a slow but steady one is not.
+    @Test func aTricklingSocket_losesItsPlace_aSteadyOneKeepsIt() async throws {
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        var options = try ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40)
+        options.frameCadenceWindow = .seconds(3)
+        let service = try MienService(options: options, models: ModelStore())
+        let desk = try #require(service.studies)
+        let study = try #require(desk.studies["ad"])
+        let trickler = try await study.admit(participant: "trickle", group: nil).token
+        let steady = try await study.admit(participant: "steady", group: nil).token
+        let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        try await service.application().test(.live) { client in
+            // One frame, then 5 s of nothing: closed about 3 s after that frame, told why.
+            async let trickled = Self.play(client, token: trickler, stamps: [0], gap: .seconds(5)) { _ in portrait }
+            // A frame every 0.8 s for 2.4 s of stimulus time: slower than asked, but steady; then the end.
+            async let steadied = Self.play(
+                client, token: steady, stamps: [0, 800, 1600, 2400], gap: .milliseconds(800)
+            ) { _ in portrait }
+            let (cut, kept) = try await (trickled, steadied)
+            #expect(cut.contains { $0.contains("came too seldom") }, "\(cut)")
+            #expect(
+                !kept.contains { $0.contains("came too seldom") } && kept.contains { $0.contains(#""type":"ended""#) })
+        }
+        #expect(study.session("trickle")?.reasonCode == .idle, "\(String(describing: study.session("trickle")))")
+        #expect(study.session("steady")?.state == .started)
+    }
 }

@@ -18,6 +18,8 @@ extension CollectedStudy {
         case notSaved(String)
         /// No message for the idle limit.
         case idle
+        /// Frames came too seldom to keep a place (`FrameCadence`): how many in the window, and the window.
+        case tooFewFrames(Int, Duration)
         /// Another page of the same participant took over.
         case replaced
         /// The researcher deleted the participant's data.
@@ -197,7 +199,7 @@ extension CollectedStudy {
                 return (0, true)
             case .replaced, .erased:
                 break  // another page of theirs goes on, or they are gone
-            case .left, .serverRestarting, .idle, .notSaved:
+            case .left, .serverRestarting, .idle, .tooFewFrames, .notSaved:
                 session.state = .incomplete
                 session.finished = now
                 (session.reasonCode, session.reason) =
@@ -205,6 +207,11 @@ extension CollectedStudy {
                     case .serverRestarting:
                         (.serverStopped, "the server restarted during \(stimulus.name) (\(measured) measured)")
                     case .idle: (.idle, "no frame for the idle limit during \(stimulus.name) (\(measured) measured)")
+                    case .tooFewFrames(let count, let window):
+                        (
+                            .idle,
+                            "frames came too seldom during \(stimulus.name) (\(count) in \(window.components.seconds) s; \(measured) measured)"
+                        )
                     case .notSaved: (.notSaved, "results of \(stimulus.name) could not be saved (\(measured) measured)")
                     default: (.left, "left during \(stimulus.name) (\(measured) of it measured)")
                     }
@@ -223,6 +230,7 @@ extension CollectedStudy {
                 case .serverRestarting: "interrupted by a restart"
                 case .notSaved(let cause): "NOT SAVED (\(logged(cause, of: id, number: session.number)))"
                 case .idle: "idle, closed"
+                case .tooFewFrames: "closed: frames came too seldom"
                 case .replaced: "went on in another page"
                 case .erased: "erased"
                 }

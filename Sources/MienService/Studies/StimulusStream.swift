@@ -21,6 +21,8 @@ final class StimulusStream: Sendable {
     private let counter: StimulusCounter
     /// The attempt's upload to the study's database, if it has one.
     private let upload: ResultUpload?
+    /// When its frames arrived (a stimulus socket keeps its place only while they come).
+    let cadence: FrameCadence
     private let clock = ContinuousClock()
     private let maximumMessageBytes: Int
 
@@ -55,12 +57,13 @@ final class StimulusStream: Sendable {
     /// - Parameters:
     ///   - attempt: the stimulus attempt's number (from 1), under which a database keeps its results.
     ///   - rate: the frame rate the page is asked for (the study's, or lower when the server is busy).
+    ///   - cadenceWindow: the span over which a stimulus socket must deliver a frame every 2 s (`FrameCadence`).
     ///   - onFailure: told once when the results cannot be written (the socket is to be stopped): `.notSaved`, or
     ///     `.erased` when the database refused them because the participant was erased meanwhile.
     /// - Throws: `MienError` when a result file cannot be created or the models cannot be loaded.
     static func open(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, attempt: Int, rate: Double,
-        outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics,
+        outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics, cadenceWindow: Duration = .seconds(20),
         onFailure: @escaping @Sendable (CollectedStudy.SocketEnd) -> Void
     ) async throws -> StimulusStream {
         let options =
@@ -123,7 +126,7 @@ final class StimulusStream: Sendable {
         let run = try await detector.start(writers: writers)
         return StimulusStream(
             study: study, participant: participant, stimulus: stimulus, rate: rate, outbox: outbox, run: run,
-            counter: counter, upload: upload)
+            counter: counter, upload: upload, cadence: FrameCadence(window: cadenceWindow))
     }
 
     /// How a socket whose results could not be written ends: erased when the database refused them for that.
@@ -133,7 +136,7 @@ final class StimulusStream: Sendable {
 
     private init(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
-        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter, upload: ResultUpload?
+        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter, upload: ResultUpload?, cadence: FrameCadence
     ) {
         self.study = study
         self.participant = participant
@@ -142,6 +145,7 @@ final class StimulusStream: Sendable {
         self.run = run
         self.counter = counter
         self.upload = upload
+        self.cadence = cadence
         let side = study.settings.maximumFrameSide
         // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
         maximumMessageBytes = side * side * 3 + 1024
@@ -202,6 +206,7 @@ final class StimulusStream: Sendable {
                 // A live run never waits: when the analysis is behind, the oldest waiting frame gives way.
                 _ = try run.tryPush(frame, arrival: arrival)
                 counter.received(at: message.timestamp)
+                cadence.arrived(at: arrival)
                 state.withLock { state in if state.first == nil { state.first = (arrival, message.timestamp) } }
             } catch {
                 send(

@@ -147,8 +147,8 @@ struct StudySocket {
             do {
                 opened = try await StimulusStream.open(
                     study: study, participant: id, stimulus: chosen, attempt: attempt, rate: rate, outbox: outbox,
-                    models: models,
-                    metrics: metrics, onFailure: { closer.close($0) })
+                    models: models, metrics: metrics, cadenceWindow: options.frameCadenceWindow,
+                    onFailure: { closer.close($0) })
             } catch {
                 if let chosen {
                     await study.endStimulus(
@@ -186,6 +186,10 @@ struct StudySocket {
                     try await Task.sleep(for: .seconds(1))
                     // Once the page said the stimulus ended, it only waits for its results to be saved.
                     if activity.silence > idle, !opened.finished { closer.close(.idle) }
+                    // A stimulus's place is kept for real viewing only: frames must keep coming.
+                    if stimulus != nil, !opened.finished, let count = opened.cadence.trickling(at: .now) {
+                        closer.close(.tooFewFrames(count, opened.cadence.window))
+                    }
                     // A framing socket takes its share of the analysis only while its frames flow.
                     if stimulus == nil { desk.budget.setFlowing(ticket, opened.flowing(within: 3)) }
                 }
@@ -232,6 +236,13 @@ struct StudySocket {
                 (failure("erased", "your data was deleted at the researcher's request"), .policyViolation, "erased")
             case .idle:
                 (failure("idle", "no camera frame for \(Int(options.idleSeconds)) s; closing"), .goingAway, "idle")
+            case .tooFewFrames(let count, let window):
+                (
+                    failure(
+                        "idle",
+                        "camera frames came too seldom (\(count) in the last \(window.components.seconds) s); closing so the place goes to someone waiting"
+                    ), .goingAway, "too few frames"
+                )
             case .notSaved:
                 (
                     failure(
