@@ -1,10 +1,12 @@
 import Foundation
 import MienCore
 
-/// When a stimulus socket's frames arrived, for the rule that keeps a place for real viewing only: once
-/// `window` has passed since its first frame, a socket must have delivered a frame every 2 s on average over the
-/// last `window`, or it is closed and its place goes to whoever waits (a socket trickling one frame every 30 s held
-/// a place for minutes). A page whose advert buffers for longer than that is closed too, and comes back by itself.
+/// When a stimulus socket's frames arrived, for the rule that keeps a place for real viewing only.
+///
+/// Once `window` has passed since its first frame, a socket must have delivered a frame every 2 s on average over
+/// the last `window`, or it is closed and its place goes to whoever waits (a socket trickling one frame every 30 s
+/// held a place for minutes). A page whose advert buffers for longer than that is closed too, and comes back by
+/// itself.
 final class FrameCadence: Sendable {
     private struct State {
         var first: ContinuousClock.Instant?
