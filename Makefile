@@ -168,9 +168,10 @@ deps:
 	fi
 	@scripts/install-opencv-pc.sh
 	@scripts/install-openvino.sh
-	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { echo "== installing PostgreSQL 15 (tests start servers of their own)"; \
+	@{ ls /usr/lib/postgresql/*/bin/pg_ctl && command -v openssl; } >/dev/null 2>&1 || { \
+	  echo "== installing PostgreSQL 15 and openssl (tests start servers of their own, one with TLS)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
-	    postgresql-15 >/dev/null; }
+	    postgresql-15 openssl >/dev/null; }
 	@mkdir -p .build
 
 ## lint: the checked-in .swift-format rules (no force unwraps or try!, one-line doc summaries, ...), actionlint
