@@ -411,6 +411,18 @@ struct StudyCollectionTests {
         #expect(key.description == "study ad, participant #3, first attempt 2")
     }
 
+    /// Sessions' times are written and read exactly as before (ISO8601DateFormatter's form), now without a
+    /// formatter made per call.
+    @Test func sessionTimes_keepTheirForm() {
+        let formatter = ISO8601DateFormatter()
+        for date in [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_796_311_473.75), Date()] {
+            let text = formatter.string(from: date)
+            #expect(CollectedStudy.timestamp(date) == text)
+            #expect(CollectedStudy.date(text) == formatter.date(from: text))
+        }
+        #expect(CollectedStudy.date("yesterday") == nil && CollectedStudy.date(nil) == nil)
+    }
+
     @Test func fieldworkCounts_writtenBeforeErasuresWereKept_stillRead() throws {
         let old = Data(#"{"declined":{"A":2},"turnedAwayFull":1}"#.utf8)
         let counts = try JSONDecoder().decode(FieldworkCounts.self, from: old)

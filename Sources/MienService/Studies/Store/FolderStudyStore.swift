@@ -71,14 +71,21 @@ final class FolderStudyStore: StudyStore {
             guard draft != old else { return (result, false, nil) }
             draft.generation += 1
             draft.reindex()
+            // The manifests list measured stimuli only: a change to sessions with none (a consent, a framing
+            // check) leaves them as they are, and rewriting them from every session made a consent's cost grow
+            // with the study (192 ms at 1,000 sessions).
+            let (written, removed) = draft.changes(from: old)
+            let measured =
+                written.contains(where: Self.measured)
+                || (written.map(\.participant) + removed).contains { old.sessions[$0].map(Self.measured) ?? false }
             do {
                 try write(draft, over: old)
             } catch {
                 if keepOnFailure { view.withLock { $0 = draft } }
-                return (result, keepOnFailure, StudyStoreFailure(description: "\(error)"))
+                return (result, keepOnFailure && measured, StudyStoreFailure(description: "\(error)"))
             }
             view.withLock { $0 = draft }
-            return (result, true, nil)
+            return (result, measured, nil)
         }
         if changed { writeManifests() }
         return (result, failure)
@@ -98,6 +105,11 @@ final class FolderStudyStore: StudyStore {
                     .ioFailure, "cannot delete the participant's files: \(error)", input: "participant \(id)")
             }
         }
+    }
+
+    /// Whether a session has a row in the manifests (a stimulus with frames).
+    private static func measured(_ session: ParticipantSession) -> Bool {
+        session.stimuli.values.contains { $0.frames > 0 }
     }
 
     /// `manifest.csv` (and `recorded.csv`) from every session; a failure is logged (they are rebuilt at the next
