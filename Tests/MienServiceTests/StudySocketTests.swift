@@ -59,6 +59,19 @@ struct StudySocketTests {
         #expect(limiter.take("b", burst: 3, perMinute: 60) == nil, "another address has its own")
     }
 
+    /// A served study `ad` (`StudyCollectionTests.studies()`) with `framesPerSecond` of analysis, and its parts;
+    /// the caller removes `parent`.
+    static func served(framesPerSecond: Double, options change: (inout ServiceOptions) -> Void = { _ in }) throws -> (
+        parent: URL, service: MienService, desk: StudyDesk, study: CollectedStudy
+    ) {
+        let parent = try StudyCollectionTests.studies()
+        var options = try ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: framesPerSecond)
+        change(&options)
+        let service = try MienService(options: options, models: ModelStore())
+        let desk = try #require(service.studies)
+        return (parent, service, desk, try #require(desk.studies["ad"]))
+    }
+
     /// Opens a participant socket that records every text message until `until` is signalled.
     static func open(
         _ client: some TestClientProtocol, _ path: String, log: TextLog, until: Completion
@@ -149,13 +162,8 @@ struct StudySocketTests {
     }
 
     @Test func drain_letsAStimulusEnd_tellsTheFramingCheckAtOnce() async throws {
-        let parent = try StudyCollectionTests.studies()
+        let (parent, service, desk, study) = try Self.served(framesPerSecond: 20)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let service = try MienService(
-            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 20),
-            models: ModelStore())
-        let desk = try #require(service.studies)
-        let study = try #require(desk.studies["ad"])
         let watching = try await study.admit(participant: "p1", group: nil).token
         let framing = try await study.admit(participant: "p2", group: nil).token
         try await service.application().test(.live) { client in
@@ -186,13 +194,8 @@ struct StudySocketTests {
     /// Issue 78: frames of a camera that shows no face (here a grey 1x1 picture, 10 a second over the whole 3-s
     /// stimulus) are measured, but earn no completion code; the same socket sending the sample's face does.
     @Test func framesWithoutAFace_earnNoCode_whileAFaceDoes() async throws {
-        let parent = try StudyCollectionTests.studies()
+        let (parent, service, _, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let service = try MienService(
-            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
-            models: ModelStore())
-        let desk = try #require(service.studies)
-        let study = try #require(desk.studies["ad"])
         let blank = try await study.admit(participant: "blank", group: nil).token
         let face = try await study.admit(participant: "face", group: nil).token
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
@@ -252,13 +255,8 @@ struct StudySocketTests {
 
     /// Issue 78: frames that cannot be decoded, sent as fast as allowed, leave the budget where it was.
     @Test func undecodableFrames_doNotShrinkTheBudget() async throws {
-        let parent = try StudyCollectionTests.studies()
+        let (parent, service, desk, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let service = try MienService(
-            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
-            models: ModelStore())
-        let desk = try #require(service.studies)
-        let study = try #require(desk.studies["ad"])
         let token = try await study.admit(participant: "garbage", group: nil).token
         let errors = Mutex(0)
         try await service.application().test(.live) { client in
@@ -319,13 +317,8 @@ struct StudySocketTests {
 
     /// Issue 78: a stimulus cannot be watched faster than it plays, and a frame stamped past its end is refused.
     @Test func aStimulusEndedSoonerThanItPlays_andStampsPastItsEnd_doNotCount() async throws {
-        let parent = try StudyCollectionTests.studies()
+        let (parent, service, _, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let service = try MienService(
-            options: ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40),
-            models: ModelStore())
-        let desk = try #require(service.studies)
-        let study = try #require(desk.studies["ad"])
         let token = try await study.admit(participant: "hasty", group: nil).token
         let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
         try await service.application().test(.live) { client in
@@ -387,13 +380,8 @@ struct StudySocketTests {
     /// Issue 78: a stimulus socket keeps its place only while frames keep coming (a frame every 2 s over the
     /// window, here 3 s instead of 20); a trickling one is told and closed, a slow but steady one is not.
     @Test func aTricklingSocket_losesItsPlace_aSteadyOneKeepsIt() async throws {
-        let parent = try StudyCollectionTests.studies()
+        let (parent, service, _, study) = try Self.served(framesPerSecond: 40) { $0.frameCadenceWindow = .seconds(3) }
         defer { try? FileManager.default.removeItem(at: parent) }
-        var options = try ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40)
-        options.frameCadenceWindow = .seconds(3)
-        let service = try MienService(options: options, models: ModelStore())
-        let desk = try #require(service.studies)
-        let study = try #require(desk.studies["ad"])
         let trickler = try await study.admit(participant: "trickle", group: nil).token
         let steady = try await study.admit(participant: "steady", group: nil).token
         let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))

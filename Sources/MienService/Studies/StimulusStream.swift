@@ -31,9 +31,6 @@ final class StimulusStream: Sendable {
         var rate: Double
         var framed = false
         var ended = false
-        /// The first frame's arrival and stimulus time: the page cannot say the stimulus ended before the rest of
-        /// it could have played.
-        var first: (arrival: ContinuousClock.Instant, time: Double)?
         /// The page said the stimulus ended sooner than it could have played (a seek, a faster rate, a forged end).
         var endedTooSoon = false
         var lastFrame: ContinuousClock.Instant?
@@ -48,10 +45,6 @@ final class StimulusStream: Sendable {
     /// Seconds a frame's stimulus time may pass the stimulus's length (the last frame of a video ends at its
     /// length; a browser's `currentTime` may run a frame past it).
     static let stampSlack = 0.5
-
-    /// How much sooner than its remaining length a stimulus may be said to have ended, in seconds: 1 s and 5 % of
-    /// the stimulus (a page's timer and the first frame's delivery); a stall only makes it later.
-    static func endSlack(duration: Double) -> Double { 1 + 0.05 * duration }
 
     /// Starts a detector's run whose writers are the participant's files (a stimulus) or the page (framing).
     /// - Parameters:
@@ -206,8 +199,7 @@ final class StimulusStream: Sendable {
                 // A live run never waits: when the analysis is behind, the oldest waiting frame gives way.
                 _ = try run.tryPush(frame, arrival: arrival)
                 counter.received(at: message.timestamp)
-                cadence.arrived(at: arrival)
-                state.withLock { state in if state.first == nil { state.first = (arrival, message.timestamp) } }
+                cadence.arrived(at: arrival, time: message.timestamp)
             } catch {
                 send(
                     (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")
@@ -229,17 +221,10 @@ final class StimulusStream: Sendable {
         }
         switch kind {
         case "end" where stimulus != nil:
-            let now = clock.now
-            let soon = state.withLock { state -> (played: Double, left: Double)? in
+            let soon = stimulus.flatMap { cadence.endedTooSoon(at: clock.now, duration: $0.duration) }
+            state.withLock { state in
                 state.ended = true
-                guard let duration = stimulus?.duration, let first = state.first else { return nil }
-                let played =
-                    Double((now - first.arrival).components.seconds)
-                    + Double((now - first.arrival).components.attoseconds) / 1e18
-                let left = duration - first.time
-                guard played < left - Self.endSlack(duration: duration) else { return nil }
-                state.endedTooSoon = true
-                return (played, left)
+                state.endedTooSoon = soon != nil
             }
             if let soon {
                 send(
