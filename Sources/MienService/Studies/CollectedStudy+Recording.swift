@@ -18,9 +18,13 @@ extension CollectedStudy {
     private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
 
     /// A file's size in bytes, nil when there is none.
+    ///
+    /// Through FileManager rather than `stat`: which C module defines `struct stat` depends on the order the
+    /// compiler meets the headers (a clean build found it in NIO's CNIOLinux), and member import visibility
+    /// then refuses it. An unreadable file counts as none: the next append, which opens it, says why.
     private static func size(of file: URL) -> Int? {
-        var info = stat()
-        return stat(file.path, &info) == 0 ? Int(info.st_size) : nil
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
     }
 
     /// Appends a chunk at `offset`.
