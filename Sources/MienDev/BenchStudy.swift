@@ -175,7 +175,7 @@ struct BenchStudy: AsyncParsableCommand {
         var ended = false
     }
 
-    /// One participant: consent, then `seconds` of frames on the stimulus's socket at the rate the server asks
+    /// One participant: consent, the framing check, then `seconds` of frames on the stimulus's socket at the rate the server asks
     /// for (waiting in its queue first when it is full), then the end; what they met, from their session.
     private func participant(
         _ id: String, port: Int, frames: [[UInt8]], seconds: Double, study: URL
@@ -190,6 +190,8 @@ struct BenchStudy: AsyncParsableCommand {
         guard let admission = try JSONSerialization.jsonObject(with: body) as? [String: Any],
             let token = admission["token"] as? String
         else { throw MienError(.internalFailure, "consent refused: \(String(decoding: body, as: UTF8.self))") }
+        // The framing check the server judges (a stimulus needs it), before the stimulus's socket and its wait.
+        try await FramingCheck.pass(url: "ws://127.0.0.1:\(port)/studies/bench/live?session=\(token)", frames: frames)
         let ear = Ear(rate: fps)
         let opened = ContinuousClock.now
         _ = try await WebSocketClient.connect(

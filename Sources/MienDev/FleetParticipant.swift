@@ -12,7 +12,7 @@ import WSCore
 #endif
 
 /// One simulated participant of `MienDev fleet`, through the load balancer as a page would go: consent, the
-/// stimulus's socket with JPEG frames on its media time at the rate the server asks for, the end, completion.
+/// framing check (`FramingCheck`), the stimulus's socket with JPEG frames on its media time at the rate the server asks for, the end, completion.
 ///
 /// A participant whose socket is cut (their replica killed) either stays away, or comes back a second later as the
 /// page does by itself (`POST /resume` with their token, the stimulus again, through whichever replica the balancer
@@ -75,6 +75,17 @@ struct FleetParticipant: Sendable {
                 return finished(outcome, since: started)
             }
             outcome.group = admission["group"] as? String
+            // The framing check the server judges (a stimulus needs it); tried again, as the page does, when a
+            // socket is cut under it.
+            for tries in 1...3 {
+                do {
+                    try await FramingCheck.pass(
+                        url: "ws://\(address)/studies/\(study)/live?session=\(token)", frames: frames)
+                    break
+                } catch  where tries < 3 {
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
             var (end, sent, detail, ready) = try await watch(token: token, streaming: streaming)
             // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back.
             if end == .cut, !ready || comesBack() {

@@ -184,7 +184,10 @@ public struct MienService: Sendable {
         if let studies, let database = studies.database {
             services.append(StudiesUpkeep(desk: studies, database: database))
         }
-        if let studies { services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6, drain: drain)) }
+        if let studies {
+            services.append(LogTallyFlush(tally: CollectedStudy.tally))
+            services.append(StudiesShutdown(desk: studies, grace: shutdownGrace * 0.6, drain: drain))
+        }
         var configuration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownGrace + drain

@@ -105,12 +105,29 @@ struct StudyCollectionTests {
         return progress
     }
 
-    /// Watches `stimulus` for `id` as a socket would, ending with `end`.
+    /// Consents `id` and records a framing check the server saw pass: a participant ready for a stimulus.
+    /// - Returns: their token.
+    static func consented(_ study: CollectedStudy, _ id: String) async throws -> String {
+        let token = try await study.admit(participant: id, group: nil).token
+        try await framed(study, id)
+        return token
+    }
+
+    /// A framing check of `id` that the server saw pass, as its socket records one (a stimulus needs it).
+    static func framed(_ study: CollectedStudy, _ id: String) async throws {
+        let socket = Self.socket("framing")
+        try await study.beginFraming(id, socket: socket)
+        await study.framingEnded(id, socket: socket.id, passed: true)
+    }
+
+    /// Watches `stimulus` for `id` as a socket would (after a framing check, when the session has none),
+    /// ending with `end`.
     @discardableResult
     static func watch(
         _ study: CollectedStudy, _ id: String, _ stimulus: String, progress: ParticipantSession.StimulusProgress,
         end: CollectedStudy.SocketEnd = .ended
     ) async throws -> CollectedStudy.StimulusOutcome {
+        if study.session(id)?.framed == nil { try await Self.framed(study, id) }
         let socket = Self.socket(stimulus)
         let (found, _) = try await study.beginStimulus(id, stimulus: stimulus, socket: socket)
         return await study.endStimulus(id, stimulus: found, progress: progress, end: end, socket: socket.id)
@@ -137,6 +154,7 @@ struct StudyCollectionTests {
         // The cap counts those who started watching (2): consents are still taken, a third watcher is not.
         try await Self.watch(study, "p3", "second", progress: Self.measured(to: 3, ended: true))
         await Self.refusal(.forbidden, code: "studyFull") { _ = try await study.admit(participant: "p9", group: nil) }
+        try await Self.framed(study, "p4")
         await Self.refusal(.forbidden, code: "studyFull") {
             _ = try await study.beginStimulus("p4", stimulus: "first", socket: Self.socket("first"))
         }
@@ -252,6 +270,7 @@ struct StudyCollectionTests {
         defer { try? FileManager.default.removeItem(at: parent) }
         var study = try CollectedStudy(folder: parent.appendingPathComponent("ad"))
         _ = try await study.admit(participant: "p1", group: nil)
+        try await Self.framed(study, "p1")
         _ = try await study.beginStimulus("p1", stimulus: "first", socket: Self.socket("first"))
         // What a killed server leaves: the JSON Lines' temporary file, its last line torn.
         let jsonl = try #require(study.folder.files(participant: "p1", stimulus: "first").jsonl)
@@ -327,6 +346,7 @@ struct StudyCollectionTests {
         let (study, stop) = try await Self.open(store, parent)
         defer { stop() }
         let first = try await study.admit(participant: "p1", group: nil)
+        try await Self.framed(study, "p1")
         let socket = Self.socket("first")
         let (stimulus, _) = try await study.beginStimulus("p1", stimulus: "first", socket: socket)
         // Someone else with p1's ID (or p1 in a second browser) while p1 watches: refused, p1's page goes on.

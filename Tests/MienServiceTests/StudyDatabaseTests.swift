@@ -176,6 +176,7 @@ struct StudyDatabaseTests {
         let p2 = try #require(admissions.first { $0.participant == "p2" })
         #expect(try await b.participant(token: p2.token) == "p2")
         // All 40 try to start watching at once: the cap (30) holds across servers.
+        for index in 2...40 { try await StudyCollectionTests.framed(index.isMultiple(of: 3) ? a : b, "p\(index)") }
         let started = await withTaskGroup(of: Bool.self) { group in
             for index in 2...40 {
                 group.addTask {
@@ -320,6 +321,7 @@ struct StudyDatabaseTests {
                 }
             })
         Self.socketID.withLock { $0 = socket.id }
+        for id in ["p1", "p2", "p3", "p4"] { try await StudyCollectionTests.framed(a, id) }
         _ = try await a.beginStimulus("p1", stimulus: "first", socket: socket)
         await StudyCollectionTests.refusal(.conflict, code: "alreadyStreaming") {
             _ = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))

@@ -119,7 +119,7 @@ struct StudySocketTests {
         let desk = try #require(service.studies)
         let study = try #require(desk.studies["ad"])
         var admitted: [String] = []
-        for number in 1...3 { admitted.append(try await study.admit(participant: "p\(number)", group: nil).token) }
+        for number in 1...3 { admitted.append(try await StudyCollectionTests.consented(study, "p\(number)")) }
         let tokens = admitted
         try await service.application().test(.live) { client in
             let logs = (0..<4).map { _ in TextLog() }
@@ -164,7 +164,7 @@ struct StudySocketTests {
     @Test func drain_letsAStimulusEnd_tellsTheFramingCheckAtOnce() async throws {
         let (parent, service, desk, study) = try Self.served(framesPerSecond: 20)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let watching = try await study.admit(participant: "p1", group: nil).token
+        let watching = try await StudyCollectionTests.consented(study, "p1")
         let framing = try await study.admit(participant: "p2", group: nil).token
         try await service.application().test(.live) { client in
             let logs = (0..<2).map { _ in TextLog() }
@@ -196,8 +196,8 @@ struct StudySocketTests {
     @Test func framesWithoutAFace_earnNoCode_whileAFaceDoes() async throws {
         let (parent, service, _, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let blank = try await study.admit(participant: "blank", group: nil).token
-        let face = try await study.admit(participant: "face", group: nil).token
+        let blank = try await StudyCollectionTests.consented(study, "blank")
+        let face = try await StudyCollectionTests.consented(study, "face")
         let sample = try ImageDecoder.decode(file: SampleMedia.astronautPath)
         let grey = try sample.warped(
             by: AffineTransform(a: 1 / 512, b: 0, tx: 0, c: 0, d: 1 / 512, ty: 0), width: 1, height: 1
@@ -257,7 +257,7 @@ struct StudySocketTests {
     @Test func undecodableFrames_doNotShrinkTheBudget() async throws {
         let (parent, service, desk, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let token = try await study.admit(participant: "garbage", group: nil).token
+        let token = try await StudyCollectionTests.consented(study, "garbage")
         let errors = Mutex(0)
         try await service.application().test(.live) { client in
             _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, outbound, _ in
@@ -319,7 +319,7 @@ struct StudySocketTests {
     @Test func aStimulusEndedSoonerThanItPlays_andStampsPastItsEnd_doNotCount() async throws {
         let (parent, service, _, study) = try Self.served(framesPerSecond: 40)
         defer { try? FileManager.default.removeItem(at: parent) }
-        let token = try await study.admit(participant: "hasty", group: nil).token
+        let token = try await StudyCollectionTests.consented(study, "hasty")
         let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
         try await service.application().test(.live) { client in
             // The 3-s stimulus's frames every 200 ms of its time, sent 70 ms apart (under the 15 a second allowed),
@@ -349,7 +349,7 @@ struct StudySocketTests {
         let study = try #require(desk.studies["ad"])
         var tokens: [String] = []
         for id in ["watching", "many", "real"] {
-            tokens.append(try await study.admit(participant: id, group: nil).token)
+            tokens.append(try await StudyCollectionTests.consented(study, id))
         }
         let ids = tokens
         try await service.application().test(.live) { client in
@@ -382,8 +382,8 @@ struct StudySocketTests {
     @Test func aTricklingSocket_losesItsPlace_aSteadyOneKeepsIt() async throws {
         let (parent, service, _, study) = try Self.served(framesPerSecond: 40) { $0.frameCadenceWindow = .seconds(3) }
         defer { try? FileManager.default.removeItem(at: parent) }
-        let trickler = try await study.admit(participant: "trickle", group: nil).token
-        let steady = try await study.admit(participant: "steady", group: nil).token
+        let trickler = try await StudyCollectionTests.consented(study, "trickle")
+        let steady = try await StudyCollectionTests.consented(study, "steady")
         let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
         try await service.application().test(.live) { client in
             // One frame, then 5 s of nothing: closed about 3 s after that frame, told why.

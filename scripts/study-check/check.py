@@ -28,7 +28,7 @@ import urllib.error
 import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
-from checks import check, verdict
+from checks import check, pass_framing, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
@@ -387,6 +387,11 @@ for query in ("stimulus=astronaut-pan-zoom", f"session={r2_token}&stimulus=astro
         message = json.loads(refused.recv(timeout=10))
         check(message.get("error", {}).get("code") == "unauthorized", f"a socket with {query[:30]}: {message}")
 frame = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Samples/astronaut.jpg"), "rb").read()
+# Straight from the consent to a stimulus: refused until the server has seen the framing check pass.
+with connect(f"{ws_base}/studies/ad/live?session={q1['token']}&stimulus=astronaut-pan-zoom", open_timeout=10) as early:
+    message = json.loads(early.recv(timeout=10))
+    check(message.get("error", {}).get("code") == "notFramed", f"a stimulus before the framing check: {message}")
+pass_framing(f"{ws_base}/studies/ad/live?session={q1['token']}", frame)
 with connect(f"{ws_base}/studies/ad/live?session={q1['token']}&stimulus=astronaut-pan-zoom", max_size=None) as ws:
     check(json.loads(ws.recv(timeout=30))["type"] == "ready", "q1's socket is ready")
     for index in range(40):  # a flood: 40 frames at once against 10 per second

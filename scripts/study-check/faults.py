@@ -26,7 +26,7 @@ import time
 import urllib.error
 import urllib.request
 
-from checks import check, verdict
+from checks import check, pass_framing, verdict
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -36,6 +36,7 @@ for name in ("mien", "sample", "out"):
 args = parser.parse_args()
 STIMULUS = "astronaut-pan-zoom"
 FRAME = open(os.path.join(args.sample, "astronaut.jpg"), "rb").read()
+FRAMED = set()  # tokens whose session passed the framing check (kept by the server across restarts)
 
 
 class Server:
@@ -85,6 +86,11 @@ class Server:
         return {row["participant"]: row for row in json.loads(data)}.get(participant, {}) if status == 200 else {}
 
     def socket(self, study, token, stimulus=STIMULUS):
+        """A participant's socket; a stimulus's after the framing check the server judges (once per token)."""
+        base = f"{self.base.replace('http', 'ws')}/studies/{study}/live?session={token}"
+        if stimulus and token not in FRAMED:
+            pass_framing(base, FRAME)
+            FRAMED.add(token)
         query = f"session={token}" + (f"&stimulus={stimulus}" if stimulus else "")
         return connect(f"{self.base.replace('http', 'ws')}/studies/{study}/live?{query}", max_size=None,
                        open_timeout=10)
@@ -322,6 +328,10 @@ check(server.http("POST", "/studies/open/resume", token=probe["token"])[0] == 40
 check("study burst: a consent was refused: too many from one address" in server.text(),
       "the log says consents were refused")
 server.stop()
+# A flood is its first line and a count (the count logged when its minute ends, or at the stop), not 280 lines.
+refusals = [line for line in server.text().splitlines() if "too many from one address" in line]
+check(len(refusals) == 2 and re.search(r"; \d+ more like it in the \d+ s since", refusals[-1]),
+      f"the burst's refusals in the log: {len(refusals)} lines, the last {refusals[-1:]}")
 
 verdict(" (faults)")
 print(f"study-check: every fault case passed ({time.monotonic() - started:.0f} s)")

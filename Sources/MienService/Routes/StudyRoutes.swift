@@ -191,7 +191,8 @@ struct StudyRoutes: RouteGroup {
                 burst: fieldwork.consentBurst,
                 perMinute: fieldwork.consentsPerMinute)
         else { return }
-        CollectedStudy.logger.info("study \(study.name): a consent was refused: too many from one address")
+        CollectedStudy.tally.note(
+            "\(study.name) rate", "study \(study.name): a consent was refused: too many from one address")
         throw HTTPError(
             .tooManyRequests, headers: [.retryAfter: "\(wait)"],
             message: "too many consents from this address; please try again in \(wait) s")

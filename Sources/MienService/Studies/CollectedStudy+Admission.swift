@@ -79,6 +79,8 @@ extension CollectedStudy {
                     // The same person again (or whoever has their ID: the old page's token stops working).
                     let previous = session.state
                     session.tokenDigest = Self.digest(token)
+                    // A new token is a new page: it passes its own framing check before a stimulus.
+                    session.framed = nil
                     Self.reenter(&session, from: previous, now: now)
                     ledger.sessions[id] = session
                     return .cameBack(session, previous)
@@ -103,16 +105,18 @@ extension CollectedStudy {
         }
         switch outcome {
         case .refused(let why):
-            Self.logger.info("study \(name): a consent for a known ID was refused (\(why))")
+            Self.tally.note("\(name) refused \(why)", "study \(name): a consent for a known ID was refused (\(why))")
             throw ServiceRefusal(
                 status: .conflict, code: "cannotTakePart",
                 message: "this participant ID cannot take part in this study (again)")
         case .live:
+            Self.tally.note("\(name) live", "study \(name): a consent for an ID whose page is live was refused")
             throw ServiceRefusal(
                 status: .conflict, code: "sessionLive",
                 message: "this study is open in another page or browser: please go on there")
         case .full(let maximum):
-            Self.logger.info("study \(name): a consent was refused: the study is full (\(maximum) watching)")
+            Self.tally.note(
+                "\(name) full", "study \(name): a consent was refused: the study is full (\(maximum) watching)")
             throw ServiceRefusal(
                 status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
         case .cameBack(let session, let previous):

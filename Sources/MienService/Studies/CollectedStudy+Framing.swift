@@ -59,13 +59,22 @@ extension CollectedStudy {
     static let alreadyStreaming = ServiceRefusal(
         status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
 
-    /// A framing check ended: passed, or not (the page closed or gave up while the face was not framed).
-    func framingEnded(_ id: String, socket: UUID, passed: Bool) async {
+    static let notFramed = ServiceRefusal(
+        status: .conflict, code: "notFramed",
+        message: "check your position first: a stimulus starts after the framing check has passed on this page")
+
+    /// A framing check ended: passed (as the server judged it: `FramingJudge`), or not (the page closed or gave up
+    /// while the face was not framed), or neither (nil: the server could not run it).
+    func framingEnded(_ id: String, socket: UUID, passed: Bool?) async {
         closed(id, socket)
         let now = Self.timestamp(clock())
         await record(id, releasing: socket) { session in
             session.lastSeen = now
-            if !passed { session.framingFailures += 1 }
+            switch passed {
+            case true: session.framed = now
+            case false: session.framingFailures += 1
+            case nil: break
+            }
         }
     }
 }

@@ -92,6 +92,8 @@ extension CollectedStudy {
                 guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
                     throw Self.alreadyStreaming
                 }
+                // The framing check is the server's, not the page's alone: a client that skips it gets no stimulus.
+                guard session.framed != nil else { throw Self.notFramed }
                 guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
                     throw ServiceRefusal(
                         status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")

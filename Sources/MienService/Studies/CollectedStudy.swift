@@ -30,6 +30,8 @@ final class CollectedStudy: Sendable {
     let clock: @Sendable () -> Date
 
     static let logger = Logger(label: "mien.studies")
+    /// Where events that come in floods are logged, one line per kind per minute with a count (`LogTally`).
+    static let tally = LogTally()
 
     /// What only this server holds: the sockets open here (its lock also orders the webcam chunks it receives).
     struct Local {

@@ -23,6 +23,8 @@ final class StimulusStream: Sendable {
     private let upload: ResultUpload?
     /// When its frames arrived (a stimulus socket keeps its place only while they come).
     let cadence: FrameCadence
+    /// The framing check as the server judges it (nil for a stimulus).
+    private let framing: FramingWriter?
     private let clock = ContinuousClock()
     private let maximumMessageBytes: Int
 
@@ -82,6 +84,7 @@ final class StimulusStream: Sendable {
             outbox: stimulus == nil ? nil : outbox,
             onFailure: { error in onFailure(Self.end(of: error, upload: upload)) })
         counter.asked(rate: rate)
+        let framing = stimulus == nil ? FramingWriter(limits: study.settings.framing, outbox: outbox) : nil
         // Creating the participant's folder and files is file work, off the cooperative pool.
         let writers = try await BlockingWork.run { () throws -> [any ResultWriter] in
             var writers: [any ResultWriter]
@@ -107,7 +110,7 @@ final class StimulusStream: Sendable {
                     } ?? []
                 writers = CollectionAnalysis.writers(files + kept, stored: study.settings.stored)
             } else {
-                writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)]
+                writers = [LiveSocketWriter(outbox: outbox, metrics: metrics)] + (framing.map { [$0] } ?? [])
             }
             // Last: it counts a frame as measured once every file holds it.
             writers.append(counter)
@@ -119,7 +122,7 @@ final class StimulusStream: Sendable {
         let run = try await detector.start(writers: writers)
         return StimulusStream(
             study: study, participant: participant, stimulus: stimulus, rate: rate, outbox: outbox, run: run,
-            counter: counter, upload: upload, cadence: FrameCadence(window: cadenceWindow))
+            counter: counter, upload: upload, cadence: FrameCadence(window: cadenceWindow), framing: framing)
     }
 
     /// How a socket whose results could not be written ends: erased when the database refused them for that.
@@ -129,8 +132,10 @@ final class StimulusStream: Sendable {
 
     private init(
         study: CollectedStudy, participant: String, stimulus: CollectionSettings.Stimulus?, rate: Double,
-        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter, upload: ResultUpload?, cadence: FrameCadence
+        outbox: LiveOutbox, run: Detector.Run, counter: StimulusCounter, upload: ResultUpload?, cadence: FrameCadence,
+        framing: FramingWriter?
     ) {
+        self.framing = framing
         self.study = study
         self.participant = participant
         self.stimulus = stimulus
@@ -234,7 +239,18 @@ final class StimulusStream: Sendable {
                             "the stimulus was said to end \(Int(soon.played.rounded())) s after its first frame, but \(Int(soon.left.rounded())) s of it were left to play; it does not count as watched",
                         input: "control message"))
             }
-        case "framed" where stimulus == nil: state.withLock { $0.framed = true }
+        case "framed" where stimulus == nil:
+            // The server's own judgement decides: a page that skipped the check, or a client with no page, is told.
+            guard framing?.passed == true else {
+                send(
+                    ErrorBody(
+                        code: "notFramed",
+                        message:
+                            "the server has not yet seen your face in position (large enough, lit and facing the camera) for \(StimulusStream.number(study.settings.framing.seconds)) s; please keep still a moment longer",
+                        input: "control message"))
+                return
+            }
+            state.withLock { $0.framed = true }
         default:
             send(
                 ErrorBody(

@@ -99,7 +99,8 @@ struct StudySocket {
                     // This socket waits in the participant's place (an earlier one of theirs gives it up).
                     desk.queued.withLock { $0[place] = ticket }
                     if let number = study.session(id)?.number {
-                        CollectedStudy.logger.info(
+                        CollectedStudy.tally.note(
+                            "\(name) queued",
                             "study \(name): participant #\(number) waits for a place (\(position) of \(waiting) in the queue)"
                         )
                     }
@@ -155,7 +156,7 @@ struct StudySocket {
                         id, stimulus: chosen, progress: .init(), end: .left, socket: socket.id, aborted: true)
                 } else {
                     // The server's fault, not a failed try.
-                    await study.framingEnded(id, socket: socket.id, passed: true)
+                    await study.framingEnded(id, socket: socket.id, passed: nil)
                 }
                 socket.done.signal()
                 CollectedStudy.logger.error("study \(study.name): a socket could not start: \(error)")

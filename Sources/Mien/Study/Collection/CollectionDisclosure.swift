@@ -99,7 +99,7 @@ package enum CollectionDisclosure {
             - `participants/ID/session.json`: per participant, the ID they came with, their number, group and order of \
             stimuli, when they started, were last seen and finished, the step they reached, per stimulus how many camera \
             frames arrived, were analysed and showed a face and the share of the stimulus measured, earlier interrupted \
-            attempts, framing failures, why they are incomplete or screened out, and their completion code. Their \
+            attempts, framing failures and when a framing check last passed, why they are incomplete or screened out, and their completion code. Their \
             session token is kept only as its SHA-256.
             - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json` (and `STIMULUS.attemptN.*` for an \
             earlier, interrupted attempt): for each analysed camera picture:

@@ -125,6 +125,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var attempts: [Attempt]
     /// Framing checks that ended without passing (the page closed or gave up while the face was not framed).
     package var framingFailures: Int
+    /// When the server last saw a framing check of this session pass (ISO 8601), since its token was given: a
+    /// stimulus needs one (nil: none yet, or the ID was given a new token by consenting again).
+    package var framed: String?
     /// Why the participant is incomplete or screened out, in words (`nil` while started or when complete).
     package var reason: String?
     package var reasonCode: Reason?
@@ -172,6 +175,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         stimuli = try container.decodeIfPresent([String: StimulusProgress].self, forKey: .stimuli) ?? [:]
         attempts = try container.decodeIfPresent([Attempt].self, forKey: .attempts) ?? []
         framingFailures = try container.decodeIfPresent(Int.self, forKey: .framingFailures) ?? 0
+        framed = try container.decodeIfPresent(String.self, forKey: .framed)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         reasonCode = try container.decodeIfPresent(Reason.self, forKey: .reasonCode)
         reentries = try container.decodeIfPresent(Int.self, forKey: .reentries) ?? 0

@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import MienCore
+import MienTesting
+import NIOCore
+import NIOWebSocket
+import Testing
+
+@testable import Mien
+@testable import MienService
+
+/// Issue 78: the framing check is the server's, not the page's alone: a stimulus needs a check the server saw pass
+/// on the session, so a client that skips it (or sends no face) never reaches a stimulus, let alone a code.
+@Suite("mien serve --studies: the framing check the server judges")
+struct StudyFramingTests {
+    /// A result with one face of `side` pixels, `brightness` and `yaw`; nil `side`: no face.
+    private func result(side: Double?, brightness: Double = 50, yaw: Double = 0) -> DetectorResult {
+        guard let side else { return DetectorResult(frameIndex: 0, timestamp: 0, faces: [:], events: []) }
+        var face = FaceResult(
+            detection: FaceDetection(
+                bounds: Rect(x: 10, y: 10, width: side, height: side),
+                keypoints: Array(repeating: Point(x: 50, y: 50), count: 6), confidence: 0.9),
+            faceId: 1)
+        face.quality = FaceQuality(brightness: brightness, size: side, insideFrame: 1, hasColour: true)
+        face.orientation = HeadPose(yaw: yaw, pitch: 0, roll: 0, interocularDistance: side / 3)
+        return DetectorResult(frameIndex: 0, timestamp: 0, faces: [1: face], events: [])
+    }
+
+    @Test func theJudge_needsEveryLimit_forAnUnbrokenRun_ofThreeQuartersOfTheSeconds() {
+        var judge = FramingJudge(limits: CollectionSettings.Framing())  // 30 px, 11.8, 25°, 2 s
+        var said: [Bool] = []
+        said.append(judge.judge(result(side: 100), at: 0))
+        said.append(judge.judge(result(side: 100), at: 1.4))
+        #expect(said == [false, false] && !judge.passed)
+        // A break (a face too small, too dark, turned away, or none) starts the run again.
+        for broken in [
+            result(side: 20), result(side: 100, brightness: 5), result(side: 100, yaw: 40), result(side: nil),
+        ] {
+            var copy = judge
+            let afterBreak = [copy.judge(broken, at: 1.45), copy.judge(result(side: 100), at: 1.5)]
+            #expect(afterBreak == [false, false] && !copy.passed, "the run began again")
+        }
+        // A frame not analysed says nothing either way.
+        let unanalysed = judge.judge(DetectorResult(frameIndex: 0, timestamp: 0, faces: nil, events: []), at: 1.45)
+        let passing = judge.judge(result(side: 100), at: 1.5)
+        #expect(!unanalysed && passing, "1.5 s is 75 % of 2 s: passed")
+        let later = [judge.judge(result(side: 100), at: 1.7), judge.judge(result(side: nil), at: 1.9)]
+        #expect(later == [false, false] && judge.passed, "said once; a face that moves away does not undo it")
+    }
+
+    /// The framing socket's frames and `{"type":"framed"}`; returns every text message up to the close.
+    private func frame(_ client: some TestClientProtocol, token: String, picture: [UInt8]) async throws -> [String] {
+        let log = TextLog()
+        _ = try await client.ws("/studies/ad/live?session=\(token)") { inbound, outbound, _ in
+            let ready = Completion()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await ready.wait()
+                    // 3 s at the page's 5 a second: the study's 2 s of a framed face, and time for the analysis.
+                    for index in 0..<15 {
+                        var milliseconds = Double(index) * 200
+                        let stamp = withUnsafeBytes(of: &milliseconds) { Array($0) }
+                        try await outbound.write(.binary(ByteBuffer(bytes: stamp + picture)))
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    try await outbound.write(.text(#"{"type":"framed"}"#))
+                    // Passed: the server ends the socket once the session holds it; refused: the page closes it.
+                    try await Task.sleep(for: .seconds(1))
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    guard case .text(let text) = message else { continue }
+                    log.append(text)
+                    if text.contains(#""type":"ready""#) { ready.signal() }
+                }
+                try await group.waitForAll()
+            }
+        }
+        return log.all
+    }
+
+    @Test func aStimulus_needsAFramingCheckTheServerSawPass_onThisToken() async throws {
+        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let token = try await study.admit(participant: "p1", group: nil).token
+        let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        let grey = try ImageDecoder.decode(file: SampleMedia.astronautPath).warped(
+            by: AffineTransform(a: 1 / 512, b: 0, tx: 0, c: 0, d: 1 / 512, ty: 0), width: 1, height: 1
+        ).encoded(as: .jpeg(quality: 90))
+        try await service.application().test(.live) { client in
+            // Straight from the consent to the stimulus, as the trial's client did: refused, with a reason.
+            let skipped = TextLog()
+            _ = try await client.ws("/studies/ad/live?session=\(token)&stimulus=first") { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    if case .text(let text) = message { skipped.append(text) }
+                }
+            }
+            #expect(skipped.all.contains { $0.contains("notFramed") }, "\(skipped.all)")
+            // A framing socket of grey frames: the page's word is not enough.
+            let faceless = try await frame(client, token: token, picture: grey)
+            #expect(faceless.contains { $0.contains("notFramed") }, "\(faceless)")
+            #expect(!faceless.contains { $0.contains("positioned") })
+            // Recorded once the server has closed the socket (a moment after the page's close).
+            try await StudySocketTests.eventually("the failed check recorded") {
+                study.session("p1")?.framingFailures == 1
+            }
+            #expect(study.session("p1")?.framed == nil)
+            // The sample's face: the server says so, takes `framed`, and the stimulus opens.
+            let framed = try await frame(client, token: token, picture: portrait)
+            #expect(framed.contains { $0.contains(#""type":"positioned""#) }, "\(framed)")
+            #expect(framed.contains { $0.contains(#""type":"ended""#) }, "\(framed)")
+            #expect(study.session("p1")?.framed != nil)
+            let watched = try await StudySocketTests.play(client, token: token, stamps: [0, 100]) { _ in portrait }
+            #expect(watched.contains { $0.contains(#""type":"ready""#) }, "\(watched)")
+        }
+        // The same ID consenting again (its page gone) gets a new token, which needs its own check.
+        let again = try await study.admit(participant: "p1", group: nil)
+        #expect(study.session("p1")?.framed == nil)
+        await StudyCollectionTests.refusal(.conflict, code: "notFramed") {
+            _ = try await study.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        }
+        #expect(try await study.participant(token: again.token) == "p1")
+    }
+}
