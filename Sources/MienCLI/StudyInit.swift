@@ -27,8 +27,16 @@ struct StudyInit: ParsableCommand {
     var stimulus: [String] = []
 
     @Option(
-        help: "Groups (conditions), comma-separated; a link's group= assigns one, otherwise the server balances them.")
+        help:
+            "Groups (conditions), comma-separated; the server balances them, or a link's group= with the signature (gs=) this command prints assigns one."
+    )
     var groups: String?
+
+    @Flag(
+        help:
+            "Take a link's group= as given, unsigned (anyone who edits the link chooses their group; for panels that add the group themselves)."
+    )
+    var groupsFromLink = false
 
     @Option(help: "How each participant's stimuli are ordered: fixed or counterbalanced (rotated per participant).")
     var order: CollectionSettings.Order = .fixed
@@ -200,6 +208,13 @@ struct StudyInit: ParsableCommand {
             fieldwork.requireParticipantID = requireId
             fieldwork.consentBurst = consentBurst
             fieldwork.consentsPerMinute = consentsPerMinute
+            if groups != nil {
+                if groupsFromLink {
+                    fieldwork.groupsFromLink = true
+                } else {
+                    fieldwork.groupLinkKey = GroupLink.newKey()
+                }
+            }
             settings = try CollectionSettings(
                 stimuli: stimuli,
                 groups: groups.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
@@ -262,13 +277,20 @@ struct StudyInit: ParsableCommand {
             )
         }
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
+        let name = study.url.lastPathComponent
+        let links = settings.groups.map { group in
+            let signed = settings.fieldwork.groupLinkKey.map {
+                "&gs=\(GroupLink.signature(group: group, key: $0))"
+            }
+            return "\n  group \(group): http://HOST:PORT/studies/\(name)/?participant=ID&group=\(group)\(signed ?? "")"
+        }.joined()
         print(
             """
             study \(study.url.lastPathComponent): \(settings.stimuli.count) stimul\(settings.stimuli.count == 1 ? "us" : "i") (\(String(format: "%.1f", total)) s), \
             \(settings.groups.isEmpty ? "one group" : "groups \(settings.groups.joined(separator: ", "))"), \(settings.order.rawValue) order, \
             \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s
             serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token-file TOKEN-FILE\(store == nil ? "" : " --store-file URL-FILE") (or MIEN_TOKEN\(store == nil ? "" : " and MIEN_STUDIES_URL") set)
-            the link:  http://HOST:PORT/studies/\(study.url.lastPathComponent)/?participant=ID\(settings.groups.isEmpty ? "" : "[&group=\(settings.groups[0])]")
+            the link:  http://HOST:PORT/studies/\(name)/?participant=ID\(settings.groups.isEmpty ? "" : " (the server balances the groups), or one group's:\(links)")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)
     }

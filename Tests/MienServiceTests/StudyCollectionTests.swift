@@ -169,6 +169,31 @@ struct StudyCollectionTests {
         }
     }
 
+    /// Issue 78: 20 consents with an edited link's `group=A` within one address's burst no longer send the next
+    /// participants to B: unsigned, the server balances them; a signed link still assigns its group.
+    @Test func unsignedGroups_areBalancedByTheServer_signedOnesAssigned() async throws {
+        var fieldwork = CollectionSettings.Fieldwork()
+        fieldwork.groupLinkKey = GroupLink.newKey()
+        let key = try #require(fieldwork.groupLinkKey)
+        let parent = try Self.studies(fieldwork: fieldwork)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (study, stop) = try await Self.open(.folder, parent)
+        defer { stop() }
+        var groups: [String] = []
+        for index in 0..<20 {
+            groups.append(try await study.admit(participant: "x\(index)", group: "A").group ?? "")
+        }
+        #expect(groups.filter { $0 == "A" }.count == 10, "balanced: \(groups)")
+        let next = try await study.admit(participant: "real", group: nil)
+        #expect(next.group == "A", "an even split: the first listed")
+        let signed = try await study.admit(
+            participant: "signed", group: "B", signature: GroupLink.signature(group: "B", key: key))
+        #expect(signed.group == "B")
+        let forged = try await study.admit(
+            participant: "forged", group: "B", signature: GroupLink.signature(group: "A", key: key))
+        #expect(forged.group == "A", "another group's signature is none: balanced, 11 each, the first listed")
+    }
+
     @Test(arguments: Store.allCases)
     func reentry_goesOnFromTheInterruptedStimulus_keepingItsPartialDataApart(store: Store) async throws {
         let clock = ManualClock()

@@ -1,7 +1,7 @@
 """A panel collected from a link, checked end to end in Chromium (`make study-check` part 1, run by run.sh).
 
 1. Headless Chromium, driven by the participant page's accessible names, takes part in study `ad` (groups A and B):
-   three complete (two by the link's group=, one balanced); one closes the tab halfway and comes back with the
+   three complete (two by the link's signed group=, one balanced); one closes the tab halfway and comes back with the
    same link in a new browser (re-entry by consent); one reloads mid-stimulus (re-entry by the kept token); one
    blocks the camera, then reloads with it allowed; one opens a second tab mid-stimulus (the second goes on, the
    first is told); one declines (the panel's screen-out link); one takes part on a phone viewport (the controls in
@@ -18,6 +18,8 @@
 
 import argparse
 import csv
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -46,6 +48,15 @@ def http(method, path, body=None, token=None, headers=None):
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
+
+
+def group_link(group):
+    """A link's signed group (`&group=G&gs=SIGNATURE`) as `mien study init` prints it: computed here with Python's
+    hmac from the key in the study's settings, so the server's HMAC-SHA256 is checked against another's."""
+    with open(os.path.join(args.studies, "ad", "settings.json")) as file:
+        key = json.load(file)["fieldwork"]["groupLinkKey"]
+    signature = hmac.new(key.encode(), f"mien group link\n{group}".encode(), hashlib.sha256).hexdigest()[:16]
+    return f"&group={group}&gs={signature}"
 
 
 def consent(study, participant=None, group=None):
@@ -135,20 +146,20 @@ with sync_playwright() as playwright:
         args=["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
               f"--use-file-for-fake-video-capture={args.camera}", "--autoplay-policy=no-user-gesture-required"])
     for participant, group in (("p1", "A"), ("p2", "B"), ("p3", None)):
-        query = f"participant={participant}&redirect=0" + (f"&group={group}" if group else "")
+        query = f"participant={participant}&redirect=0" + (group_link(group) if group else "")
         codes[participant] = take_part(browser, "ad", query)
         print(f"  {participant}: {codes[participant]}")
 
     # p4 closes the tab halfway, then comes back with the same link in another browser: consent again, going on.
     ctx, page = new_page(browser)
-    page.goto(f"{args.base}/studies/ad/?participant=p4&group=B&redirect=0")
+    page.goto(f"{args.base}/studies/ad/?participant=p4{group_link('B')}&redirect=0")
     agree(page)
     framing_then_watch(page)
     wait_stimulus(page)
     time.sleep(1.5)
     ctx.close()
     time.sleep(1)
-    codes["p4"] = take_part(browser, "ad", "participant=p4&group=B&redirect=0")
+    codes["p4"] = take_part(browser, "ad", f"participant=p4{group_link('B')}&redirect=0")
     print(f"  p4 (closed the tab, came back): {codes['p4']}")
 
     # p6 reloads mid-stimulus: the page keeps its token and goes on from that stimulus.
@@ -247,7 +258,7 @@ for participant in completed:
     check(codes.get(participant) and codes[participant][0] == row.get("code"),
           f"{participant} saw the completion code the dashboard lists: {codes.get(participant)} / {row.get('code')}")
 check(rows.get("p1", {}).get("group") == "A" and rows.get("p2", {}).get("group") == "B",
-      "the link's group= assigns the group")
+      "the link's signed group= assigns the group")
 check(rows.get("p3", {}).get("group") in ("A", "B"), "a participant without group= is given one")
 for participant in ("p4", "p6"):
     row = rows.get(participant, {})

@@ -79,6 +79,8 @@ struct StudyRoutes: RouteGroup {
             struct Consent: Decodable {
                 var participant: String?
                 var group: String?
+                /// The link's `gs=`: the group's signature (`GroupLink`).
+                var groupSignature: String?
                 var agreed: Bool
             }
             // A body over the limit is refused as such (413), not as malformed.
@@ -88,7 +90,8 @@ struct StudyRoutes: RouteGroup {
                     status: .badRequest, code: "invalidArgument",
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
             }
-            let admission = try await study.admit(participant: consent.participant, group: consent.group)
+            let admission = try await study.admit(
+                participant: consent.participant, group: consent.group, signature: consent.groupSignature)
             return JSONBody.response(admission, status: .created)
         }
         router.post("/studies/{name}/resume") { [desk] request, context in
@@ -101,6 +104,7 @@ struct StudyRoutes: RouteGroup {
             struct Decline: Decodable {
                 var participant: String?
                 var group: String?
+                var groupSignature: String?
             }
             let body = try await Self.small(request)
             let decline = body.isEmpty ? Decline() : try? JSONDecoder().decode(Decline.self, from: body)
@@ -110,7 +114,9 @@ struct StudyRoutes: RouteGroup {
                     message: #"a decline is {"participant": ID?, "group": G?}"#)
             }
             return JSONBody.response(
-                Redirect(redirect: await study.declined(participant: decline.participant, group: decline.group)))
+                Redirect(
+                    redirect: await study.declined(
+                        participant: decline.participant, group: decline.group, signature: decline.groupSignature)))
         }
         router.post("/studies/{name}/screenout") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))

@@ -29,12 +29,13 @@ extension CollectedStudy {
     /// cannot take part again.
     /// - Parameters:
     ///   - participant: the ID the link carried (nil: one is made, unless the study requires one).
-    ///   - group: the group the link carried (nil: the group with the fewest).
+    ///   - group: the group the link carried (nil: the group with the fewest); taken only with its `signature`
+    ///     (the link's `gs=`) when the study signs its links (`Fieldwork.linkedGroup`), else the server chooses.
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
     ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
     ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull`, 503
     ///   when the session cannot be saved.
-    func admit(participant: String?, group: String?) async throws -> Admission {
+    func admit(participant: String?, group: String?, signature: String? = nil) async throws -> Admission {
         guard participant != nil || !settings.fieldwork.requireParticipantID else {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidParticipant",
@@ -54,6 +55,12 @@ extension CollectedStudy {
                 message: settings.groups.isEmpty
                     ? "this study has no groups" : "unknown group (known: \(settings.groups.joined(separator: ", ")))")
         }
+        let linked = settings.fieldwork.linkedGroup(group, signature: signature)
+        if group != nil, linked == nil {
+            Self.tally.note(
+                "\(name) unsigned group", "study \(name): a link's group had no valid signature; the server chose one")
+        }
+        let group = linked
         await expireConsents()
         let token = Self.token()
         let now = clock()

@@ -33,8 +33,11 @@ extension CollectedStudy {
 
     /// Someone who declined consent: counted by the link's group, nothing else kept.
     /// - Returns: the screen-out redirect, if the study has one.
-    func declined(participant: String?, group: String?) async -> String? {
-        let group = group.flatMap { settings.groups.contains($0) ? $0 : nil } ?? ""
+    func declined(participant: String?, group: String?, signature: String? = nil) async -> String? {
+        let group =
+            settings.fieldwork.linkedGroup(group, signature: signature).flatMap {
+                settings.groups.contains($0) ? $0 : nil
+            } ?? ""
         if let failure = await store.apply({ $0.counts.declined[group, default: 0] += 1 }).failure {
             Self.logger.error("study \(name): a decline cannot be counted in \(store.description): \(failure)")
         }

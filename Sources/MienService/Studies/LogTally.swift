@@ -2,9 +2,10 @@ import Logging
 import MienCore
 import ServiceLifecycle
 
-/// Events that come in floods (refused consents, queued sockets) logged as one line per kind per interval with a
-/// count: the first of an interval is logged as it happens, the rest are counted, and the count is logged when
-/// the interval ends. A burst of 980 refusals is two lines, and a single refusal still shows at once.
+/// Events that come in floods (refused consents, queued sockets), logged as one line per kind per interval.
+///
+/// The first of an interval is logged as it happens, the rest are counted, and the count is logged when the
+/// interval ends: a burst of 980 refusals is two lines, and a single refusal still shows at once.
 final class LogTally: Sendable {
     /// How long a kind's lines are counted after the one logged.
     let interval: Duration

@@ -52,6 +52,22 @@ extension CollectionSettings {
         package var panel: PanelConventions?
         /// The panel's conventions in force.
         package var panelConventions: PanelConventions { panel ?? .generic }
+        /// The key a link's group is signed with (`GroupLink`), made by `mien study init` for a study with groups;
+        /// nil in folders made before links were signed, whose links' groups are taken as given.
+        package var groupLinkKey: String?
+        /// Whether a link's `group=` is taken as given, unsigned (`--groups-from-link`; nil: no).
+        package var groupsFromLink: Bool?
+
+        /// The group a link gives: its `group` as given with `groupsFromLink` or without a key, otherwise only with
+        /// the group's signature (`gs=`); nil when the server chooses.
+        package func linkedGroup(_ group: String?, signature: String?) -> String? {
+            guard let group else { return nil }
+            guard groupsFromLink != true, let groupLinkKey else { return group }
+            guard let signature, GroupLink.verify(group: group, signature: signature, key: groupLinkKey) else {
+                return nil
+            }
+            return group
+        }
 
         package init() {}
 
@@ -75,6 +91,8 @@ extension CollectionSettings {
             requireParticipantID = try value(.requireParticipantID, standard.requireParticipantID)
             targets = try value(.targets, standard.targets)
             panel = try container.decodeIfPresent(PanelConventions.self, forKey: .panel)
+            groupLinkKey = try container.decodeIfPresent(String.self, forKey: .groupLinkKey)
+            groupsFromLink = try container.decodeIfPresent(Bool.self, forKey: .groupsFromLink)
         }
 
         /// Seconds of stimulus time one analysed frame measures: the time around it up to two frame intervals
