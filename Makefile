@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: study-abuse fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -116,6 +116,15 @@ study-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/study-check/run.sh .build/debug/mien .build/debug/MienDev
+
+## study-abuse: study-check's hostile clients (scripts/study-check/abuse.py, part 4 of study-check) with --full: a
+## consent's time at 10,000 sessions and a queue wait past two minutes; the figures as a JSON line. About 8 minutes.
+study-abuse:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	scripts/python/venv.sh .build/study-check-venv scripts/study-check/requirements.txt
+	.build/study-check-venv/bin/python scripts/study-check/abuse.py --full --mien .build/debug/mien \
+	  --miendev .build/debug/MienDev --sample Samples --out .build/study-abuse
 
 ## api-check: schemathesis (pinned, scripts/api-check/) against `mien serve --studies` (a collected study) on loopback
 ## with every check and phase, the stateful one included; about 1,270 requests from a fixed seed (API_CHECK_SEED,

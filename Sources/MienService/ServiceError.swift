@@ -59,10 +59,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as MienError {
             return ErrorBody(error).response(ErrorBody.status(of: error))
         } catch let refusal as ServiceRefusal {
-            return ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
+            var response = ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
+            // The rest of an oversized body is never read: the connection closes after the answer, rather than
+            // leaving a client blocked sending into it.
+            if refusal.status == .contentTooLarge { response.headers[.connection] = "close" }
+            return response
         } catch is NIOTooManyBytesError {
-            return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(
-                .contentTooLarge)
+            var response = ErrorBody(code: "tooLarge", message: "the request body is over the service's limit")
+                .response(.contentTooLarge)
+            response.headers[.connection] = "close"
+            return response
         } catch let error as HTTPError {
             let code =
                 switch error.status {

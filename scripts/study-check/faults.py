@@ -23,138 +23,19 @@ import struct
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
-from checks import check, pass_framing, verdict
+import served
+from checks import check, verdict
+from served import STIMULUS, Server, configure, finish, ready, stream, study, watch_whole
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
 for name in ("mien", "sample", "out"):
     parser.add_argument(f"--{name}", required=True)
 args = parser.parse_args()
-STIMULUS = "astronaut-pan-zoom"
-FRAME = open(os.path.join(args.sample, "astronaut.jpg"), "rb").read()
-FRAMED = set()  # tokens whose session passed the framing check (kept by the server across restarts)
+configure(args.mien, args.sample, args.out)
 
 
-class Server:
-    """`mien serve --studies FOLDER` on a loopback port, stopped by its PID."""
-
-    def __init__(self, studies, *extra):
-        self.log = os.path.join(args.out, f"serve-{int(time.monotonic() * 1000)}.log")
-        self.process = subprocess.Popen(
-            [args.mien, "serve", "--port", "0", "--token", "faults", "--studies", studies, *extra],
-            stdout=subprocess.DEVNULL, stderr=open(self.log, "w"))
-        deadline = time.monotonic() + 20
-        while True:
-            match = re.search(r"listening on http://127.0.0.1:(\d+)/", self.text())
-            if match:
-                self.base = f"http://127.0.0.1:{match.group(1)}"
-                break
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"mien serve did not start: {self.text()}")
-            time.sleep(0.1)
-
-    def text(self):
-        return open(self.log).read()
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        return self.process.wait(timeout=30)
-
-    def http(self, method, path, body=None, token=None):
-        request = urllib.request.Request(self.base + path, data=body, method=method,
-                                         headers={"Content-Type": "application/json"})
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, response.read(), response.headers
-        except urllib.error.HTTPError as error:
-            return error.code, error.read(), error.headers
-
-    def consent(self, study, participant=None):
-        body = {"agreed": True} | ({"participant": participant} if participant else {})
-        status, data, headers = self.http("POST", f"/studies/{study}/sessions", json.dumps(body).encode())
-        return status, json.loads(data or b"null"), headers
-
-    def session(self, study, participant):
-        status, data, _ = self.http("GET", f"/studies/{study}/dashboard/participants", token="faults")
-        return {row["participant"]: row for row in json.loads(data)}.get(participant, {}) if status == 200 else {}
-
-    def socket(self, study, token, stimulus=STIMULUS):
-        """A participant's socket; a stimulus's after the framing check the server judges (once per token)."""
-        base = f"{self.base.replace('http', 'ws')}/studies/{study}/live?session={token}"
-        if stimulus and token not in FRAMED:
-            pass_framing(base, FRAME)
-            FRAMED.add(token)
-        query = f"session={token}" + (f"&stimulus={stimulus}" if stimulus else "")
-        return connect(f"{self.base.replace('http', 'ws')}/studies/{study}/live?{query}", max_size=None,
-                       open_timeout=10)
-
-
-def study(folder, name, *options):
-    path = os.path.join(folder, name)
-    run = subprocess.run([args.mien, "study", "init", path, "--stimulus", os.path.join(args.sample, f"{STIMULUS}.mp4"),
-                          "--contact", "faults@example.org", *options], capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"faults: mien study init: {run.stderr}")
-    return path
-
-
-def ready(ws):
-    """Messages until `ready` (after a queue, if any); returns them."""
-    messages = []
-    while True:
-        message = json.loads(ws.recv(timeout=60))
-        messages.append(message)
-        if message["type"] in ("ready", "error", "restarting"):
-            return messages
-
-
-def stream(ws, start=0.0, seconds=1.0, rate=10, stop_when=None):
-    """Frames on stimulus time from `start` for `seconds`; returns the messages the server sent meanwhile."""
-    received = []
-    began = time.monotonic()
-    for index in range(int(seconds * rate)):
-        time.sleep(max(0, began + index / rate - time.monotonic()))
-        try:
-            ws.send(struct.pack("<d", (start + index / rate) * 1000) + FRAME)
-        except ConnectionClosed:
-            break
-        try:
-            while True:
-                received.append(json.loads(ws.recv(timeout=0)))
-        except (TimeoutError, ConnectionClosed):
-            pass
-        if stop_when and stop_when():
-            break
-    return received
-
-
-def finish(ws):
-    """Says the stimulus ended; returns the messages up to the close."""
-    ws.send(json.dumps({"type": "end"}))
-    messages = []
-    try:
-        while True:
-            messages.append(json.loads(ws.recv(timeout=30)))
-    except ConnectionClosed:
-        pass
-    return messages
-
-
-def watch_whole(server, name, token):
-    with server.socket(name, token) as ws:
-        check(ready(ws)[-1]["type"] == "ready", "a socket is ready")
-        stream(ws, seconds=3.0)
-        return finish(ws)
-
-
-os.makedirs(args.out, exist_ok=True)
 started = time.monotonic()
 
 # A full disk -------------------------------------------------------------------------------------------------
@@ -306,8 +187,8 @@ check(status == 409, f"no code after an empty stimulus: {status} {body}")
 _, sparse, _ = server.consent("open", "s1")
 with server.socket("open", sparse["token"]) as ws:
     ready(ws)
-    ws.send(struct.pack("<d", 0) + FRAME)
-    ws.send(struct.pack("<d", 2900) + FRAME)
+    ws.send(struct.pack("<d", 0) + served.FRAME)
+    ws.send(struct.pack("<d", 2900) + served.FRAME)
     time.sleep(1)
     ended = finish(ws)
 outcome = next((m for m in ended if m.get("type") == "ended"), {})

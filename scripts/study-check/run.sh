@@ -8,6 +8,9 @@
 #    each in a laptop and a phone viewport, the camera an injected getUserMedia stream of the same clip.
 # 3. faults.py: servers of its own: a full disk (a small tmpfs), kill -9 and SIGTERM mid-stimulus, a consent
 #    burst, idle and squatting sockets, a stimulus ended with no frame or two, ID probing.
+# 4. abuse.py: hostile clients against default settings (issue 78's trial): no framing check, trickling sockets,
+#    poisoning frames, one token's many sockets, a consent with a watcher's ID, ID probing, forwarded-for floods,
+#    oversized bodies, a consent's time at 1,000 sessions (`make study-abuse`: 10,000, and a queue wait past 2 min).
 # Browsers and Xvfb come from Debian (installed when missing), Python packages from a pinned venv under .build.
 # Every service is stopped by its PID.
 # Usage: scripts/study-check/run.sh MIEN MIENDEV
@@ -69,3 +72,7 @@ started=$SECONDS
 timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/faults.py" --mien "$MIEN" --sample "$ROOT/Samples" \
     --out "$OUT/faults"
 echo "== study-check part 3 (faults): $((SECONDS - started)) s"
+started=$SECONDS
+timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/abuse.py" --mien "$MIEN" --miendev "$MIENDEV" \
+    --sample "$ROOT/Samples" --out "$OUT/abuse"
+echo "== study-check part 4 (abuse): $((SECONDS - started)) s"

@@ -74,6 +74,14 @@ struct StudySocket {
         var rate = wanted
         var told = false
         let place = "\(name)\n\(id)"
+        // One place in the queue per participant: a newer socket of theirs takes it at once (an older one waiting
+        // leaves the queue now and is told `replaced` at its next turn), so one token's many sockets never stand
+        // ahead of anyone, not even for the second an older one sleeps.
+        let previous = desk.queued.withLock { queued -> UUID? in
+            defer { queued[place] = ticket }
+            return queued[place]
+        }
+        if let previous { desk.budget.leave(previous) }
         defer { desk.queued.withLock { if $0[place] == ticket { $0[place] = nil } } }
         queue: while true {
             if desk.stopping {
@@ -81,8 +89,7 @@ struct StudySocket {
                 updateGauges()
                 return try await close(.serverRestarting)
             }
-            // One place in the queue per participant: a newer socket of theirs waiting takes it over.
-            if told, desk.queued.withLock({ $0[place] }) != ticket {
+            if desk.queued.withLock({ $0[place] }) != ticket {
                 desk.budget.leave(ticket)
                 updateGauges()
                 return try await close(.replaced)
@@ -96,8 +103,6 @@ struct StudySocket {
                 break queue
             case .queued(let position, let waiting):
                 if !told {
-                    // This socket waits in the participant's place (an earlier one of theirs gives it up).
-                    desk.queued.withLock { $0[place] = ticket }
                     if let number = study.session(id)?.number {
                         CollectedStudy.tally.note(
                             "\(name) queued",

@@ -1,0 +1,342 @@
+"""Hostile clients against `mien serve --studies` with its default settings (`make study-check` part 4; `make
+study-abuse` runs it with --full). Issue 78's trial, repeated: each attack asserts what the real participant meets
+and the server's figures, and the figures are printed as one JSON line at the end.
+
+- Skipping the framing check, or framing frames without a face: no stimulus socket opens.
+- Sockets that trickle a frame every 10 s hold every place: the real participant, queued, is let in once the
+  trickle rule (a frame every 2 s over 20 s) has closed one; the time it waited is the figure.
+- Undecodable frames at the allowed rate: the analysis budget does not shrink (its lowest value is the figure).
+- One token's 20 sockets while the server is full: the real participant is second in the queue, not 21st, and
+  `mien_study_waiting` says 2.
+- A consent with a watching participant's ID: 409 `sessionLive`; the victim watches on and is paid once.
+- ID probing: a completed ID and an erased one answer the same status and bytes; the times of unknown, completed
+  and erased IDs are reported (medians of 15).
+- 200 consents with made-up X-Forwarded-For from loopback: the burst only (the default trusts no proxy).
+- Oversized consent bodies (5 kB, 1 MB, 40 MB): 413 naming the limit.
+- A consent's time with 1,000 sessions in the study (10,000 and a queue wait past two minutes with --full).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import struct
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import served
+from checks import check, pass_framing, verdict
+from served import Server, configure, finish, ready, stream, study
+from websockets.exceptions import ConnectionClosed
+
+parser = argparse.ArgumentParser()
+for name in ("mien", "miendev", "sample", "out"):
+    parser.add_argument(f"--{name}", required=True)
+parser.add_argument("--full", action="store_true", help="10,000 sessions and a queue wait past two minutes")
+args = parser.parse_args()
+configure(args.mien, args.sample, args.out)
+folder = os.path.join(args.out, "studies")
+shutil.rmtree(folder, ignore_errors=True)
+started = time.monotonic()
+figures = {}
+NO_FACE = b"not a picture"  # the Swift tests frame a 1x1 grey JPEG; here frames with no face at all
+
+
+def consented(server, name, participant):
+    status, body, _ = server.consent(name, participant)
+    check(status == 201, f"{participant} consents: {status} {body}")
+    return body["token"]
+
+
+def framed(server, name, participant):
+    """A participant who agreed and passed the framing check with the sample's face: ready for a stimulus."""
+    token = consented(server, name, participant)
+    pass_framing(f"{server.base.replace('http', 'ws')}/studies/{name}/live?session={token}", served.FRAME)
+    served.FRAMED.add(token)
+    return token
+
+
+def metric(server, name):
+    status, body, _ = server.http("GET", "/metrics", token="faults")
+    match = re.search(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+-]+)$", body.decode(), re.M) if status == 200 else None
+    return float(match.group(1)) if match else None
+
+
+def wait_ready(ws, limit):
+    """Seconds until the socket is let in (after a queue), or None; the messages heard."""
+    opened = time.monotonic()
+    heard = []
+    while time.monotonic() - opened < limit:
+        try:
+            message = json.loads(ws.recv(timeout=limit))
+        except (TimeoutError, ConnectionClosed):
+            break
+        heard.append(message)
+        if message["type"] == "ready":
+            return time.monotonic() - opened, heard
+        if message["type"] in ("error", "restarting"):
+            break
+    return None, heard
+
+
+study(folder, "open", "--consent-burst", "100000", "--consents-per-minute", "100000")
+study(folder, "limits")  # the default consent limit
+
+# Framing -------------------------------------------------------------------------------------------------------
+print("== a stimulus without the framing check, and frames without a face framed")
+server = Server(folder)
+token = consented(server, "open", "skipper")
+with served.connect(f"{server.base.replace('http', 'ws')}/studies/open/live?session={token}&stimulus={served.STIMULUS}",
+                   open_timeout=10) as ws:
+    heard = ready(ws)
+    check(heard[-1].get("error", {}).get("code") == "notFramed", f"a stimulus straight after consent: {heard}")
+with served.connect(f"{server.base.replace('http', 'ws')}/studies/open/live?session={token}") as ws:
+    check(ready(ws)[-1]["type"] == "ready", "the framing socket opens")
+    said = []
+    for index in range(15):
+        ws.send(struct.pack("<d", index * 200.0) + NO_FACE)
+        time.sleep(0.2)
+    ws.send(json.dumps({"type": "framed"}))
+    try:
+        while True:
+            said.append(json.loads(ws.recv(timeout=3)))
+    except (TimeoutError, ConnectionClosed):
+        pass
+    codes = [m.get("error", {}).get("code") for m in said if m.get("type") == "error"]
+    check("notFramed" in codes and not any(m.get("type") == "positioned" for m in said),
+          f"frames without a face are not framed: {codes}")
+server.stop()
+
+# Trickling sockets ------------------------------------------------------------------------------------------------
+print("== two sockets trickling a frame every 10 s hold both places; the real participant waits")
+server = Server(folder, "--analysis-rate", "10")  # two places at the study's floor of 5 frames a second
+tricklers = [framed(server, "open", f"trickle{index}") for index in range(2)]
+real = framed(server, "open", "real1")
+closed = []
+
+
+def trickle(token):
+    with server.socket("open", token) as ws:
+        if ready(ws)[-1]["type"] != "ready":
+            return
+        began = time.monotonic()
+        try:
+            while time.monotonic() - began < 45:
+                ws.send(struct.pack("<d", (time.monotonic() - began) * 1000) + served.FRAME)
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    try:
+                        message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+                    except TimeoutError:
+                        break
+                    if message.get("type") == "error" and message["error"]["code"] == "idle":
+                        closed.append(round(time.monotonic() - began, 1))
+        except ConnectionClosed:
+            pass
+
+
+threads = [threading.Thread(target=trickle, args=(token,)) for token in tricklers]
+for thread in threads:
+    thread.start()
+time.sleep(1)
+with server.socket("open", real) as ws:
+    waited, heard = wait_ready(ws, 40)
+    check(any(m["type"] == "queued" for m in heard), f"the real participant queues behind the tricklers: {heard}")
+    check(waited is not None and waited < 30, f"the real participant is let in within 30 s: {waited} ({heard[-1:]})")
+    figures["trickle_wait_s"] = round(waited or -1, 1)
+for thread in threads:
+    thread.join()
+check(len(closed) == 2 and all(20 <= after <= 26 for after in closed),
+      f"both trickling sockets are told and closed after the 20-s window: {closed}")
+figures["trickle_closed_after_s"] = closed
+
+# Poisoning frames -----------------------------------------------------------------------------------------------
+print("== undecodable frames at the allowed rate for 8 s")
+capacity = metric(server, "mien_study_frame_budget")
+poisoner = framed(server, "open", "poison")
+lowest = capacity
+with server.socket("open", poisoner) as ws:
+    check(ready(ws)[-1]["type"] == "ready", "the poisoner's socket opens")
+    began = time.monotonic()
+    index = 0
+    while time.monotonic() - began < 8:
+        ws.send(struct.pack("<d", index * 100.0) + b"not a picture")
+        index += 1
+        time.sleep(0.1)
+        if index % 10 == 0:
+            lowest = min(lowest, metric(server, "mien_study_frame_budget") or 0)
+after = metric(server, "mien_study_frame_budget")
+check(capacity and lowest >= capacity * 0.99 and after >= capacity * 0.99,
+      f"the budget is not poisoned: {capacity} before, {lowest} lowest, {after} after")
+figures["budget_capacity"], figures["budget_lowest_under_poison"] = capacity, lowest
+server.stop()
+
+# One token's many sockets, and a consent with a watching participant's ID ----------------------------------------
+print("== one token's 20 sockets while the server is full; a consent with the watcher's ID")
+server = Server(folder, "--analysis-rate", "5")  # one place
+victim = framed(server, "open", "victim")
+many = framed(server, "open", "many")
+real = framed(server, "open", "real2")
+result = {}
+
+
+def victim_watches():
+    with server.socket("open", victim) as ws:
+        result["victim_ready"] = ready(ws)[-1]["type"]
+        time.sleep(5)  # the place is held while the attack below runs (the trickle rule starts after 20 s)
+        stream(ws, seconds=3.0, rate=5)
+        result["victim_ended"] = finish(ws)
+
+
+watcher = threading.Thread(target=victim_watches)
+watcher.start()
+time.sleep(1)
+sockets = []
+for _ in range(20):
+    ws = server.socket("open", many)
+    sockets.append(ws)
+    ready_or_queued = json.loads(ws.recv(timeout=10))
+    check(ready_or_queued["type"] == "queued", f"a socket of one token waits: {ready_or_queued}")
+status, body, _ = server.consent("open", "victim")
+check(status == 409 and body["error"]["code"] == "sessionLive", f"a consent with a watching ID: {status} {body}")
+with server.socket("open", real) as ws:
+    position = json.loads(ws.recv(timeout=10))
+    check(position["type"] == "queued" and position["position"] <= 2,
+          f"the real participant is second at most, not 21st: {position}")
+    figures["queue_position_behind_20_sockets"] = position.get("position")
+    check(metric(server, "mien_study_waiting") == 2, f"mien_study_waiting: {metric(server, 'mien_study_waiting')}")
+for ws in sockets:
+    ws.close()
+watcher.join()
+status, body, _ = server.http("POST", "/studies/open/complete", b"{}", token=victim)
+check(status == 200 and json.loads(body).get("code"), f"the victim completes: {status} {body}")
+status, again, _ = server.http("POST", "/studies/open/complete", b"{}", token=victim)
+check(json.loads(again).get("code") == json.loads(body).get("code"), "paid once: the same code again")
+
+# ID probing ----------------------------------------------------------------------------------------------------
+print("== ID probing: unknown, completed and erased IDs")
+consented(server, "open", "erased1")
+status, _, _ = server.http("DELETE", "/studies/open/participants/erased1", token="faults")
+check(status in (200, 204), f"erasure: {status}")
+times = {"unknown": [], "completed": [], "erased": []}
+answers = {"completed": set(), "erased": set()}
+for index in range(15):
+    for kind, participant in (("unknown", f"probe{index}"), ("completed", "victim"), ("erased", "erased1")):
+        began = time.monotonic()
+        status, body, _ = server.http("POST", "/studies/open/sessions",
+                                      json.dumps({"agreed": True, "participant": participant}).encode())
+        times[kind].append((time.monotonic() - began) * 1000)
+        if kind != "unknown":
+            answers[kind].add((status, body))
+check(len(answers["completed"]) == 1 and answers["completed"] == answers["erased"],
+      f"a completed ID and an erased one answer alike: {answers}")
+for kind, values in times.items():
+    figures[f"consent_ms_{kind}_id"] = round(statistics.median(values), 2)
+
+# Forwarded-for floods and oversized bodies ------------------------------------------------------------------------
+print("== 200 consents with made-up X-Forwarded-For; oversized bodies")
+taken = 0
+for index in range(200):
+    request = urllib.request.Request(
+        server.base + "/studies/limits/sessions", data=b'{"agreed": true}', method="POST",
+        headers={"Content-Type": "application/json", "X-Forwarded-For": f"203.0.{index // 250}.{index % 250}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            taken += response.status == 201
+    except urllib.error.HTTPError:
+        pass
+check(taken <= 20, f"made-up X-Forwarded-For is not believed: {taken} of 200 taken")
+figures["forwarded_for_flood_taken_of_200"] = taken
+def post_large(path, size):
+    """POSTs a body of `size` bytes, reading the answer while it is sent (as browsers and curl do: a server may
+    answer before the body ends); returns the answer's status line and body."""
+    host, port = server.base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as connection:
+        connection.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                           f"Content-Length: {size}\r\n\r\n".encode())
+
+        stuck = []
+
+        def send():
+            try:
+                connection.sendall(b"{" + b" " * (size - 2) + b"}")
+            except TimeoutError:
+                stuck.append(True)  # the server neither read the rest nor closed the connection
+            except OSError:
+                pass  # closed by the server once it answered: what it should do
+
+        sender = threading.Thread(target=send)
+        sender.start()
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < 40:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+        sender.join(timeout=25)
+        closed = not sender.is_alive() and not stuck
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(errors="replace"), body, closed
+
+
+for size in (5_000, 1 << 20, 40 << 20):
+    status, body, closed = post_large("/studies/open/sessions", size)
+    check(" 413 " in status and b"at most 4096 bytes" in body and closed,
+          f"a {size}-byte consent: {status} {body[:120]}, connection closed: {closed}")
+server.stop()
+
+# Consent time at scale -------------------------------------------------------------------------------------------
+sessions = 10_000 if args.full else 1_000
+print(f"== a consent's time with {sessions} sessions")
+server = Server(folder)
+have = len(os.listdir(os.path.join(folder, "open", "participants")))
+for index in range(have, sessions - 50):
+    server.consent("open", f"load{index}")
+timed = []
+for index in range(50):
+    began = time.monotonic()
+    status, _, _ = server.consent("open", f"timed{index}")
+    timed.append((time.monotonic() - began) * 1000)
+check(status == 201, f"consents at {sessions} sessions: {status}")
+figures[f"consent_ms_at_{sessions}_sessions"] = round(statistics.median(timed), 2)
+
+if args.full:
+    print("== a queue wait past two minutes")
+    server.stop()
+    clip = os.path.join(args.out, "long.mp4")  # 160 s: a stimulus long enough to hold a place that long
+    subprocess.run([args.miendev, "make-clip", "--width", "320", "--height", "240", "--frames", "2400", "--fps", "15",
+                    clip], check=True, capture_output=True)
+    study(folder, "long", "--stimulus", clip, "--consent-burst", "100000")
+    server = Server(folder, "--analysis-rate", "5")
+    holder = framed(server, "long", "holder")
+    patient = framed(server, "long", "patient")
+
+    def hold():
+        with served.connect(f"{server.base.replace('http', 'ws')}/studies/long/live?session={holder}&stimulus=long",
+                            max_size=None) as ws:
+            if ready(ws)[-1]["type"] == "ready":
+                stream(ws, seconds=140, rate=5)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    time.sleep(2)
+    with served.connect(f"{server.base.replace('http', 'ws')}/studies/long/live?session={patient}&stimulus=long",
+                        max_size=None) as ws:
+        waited, heard = wait_ready(ws, 200)
+        check(waited is not None and waited > 120, f"let in after waiting past two minutes: {waited} {heard[-2:]}")
+        figures["queue_wait_s"] = round(waited or -1, 1)
+    thread.join()
+server.stop()
+
+verdict(" (abuse)")
+print(json.dumps({"study_abuse": figures}, sort_keys=True))
+print(f"study-check: every attack failed ({time.monotonic() - started:.0f} s)")
