@@ -220,6 +220,10 @@ struct StudySocketTests {
             #expect(watched.contains(#""enough":true"#) || !watched.contains(#""faceCoverage":0,"#), "\(watched)")
         }
         await StudyCollectionTests.refusal(.conflict, code: "notWatched") { _ = try await study.complete("blank") }
+        // Once they leave without a code, the panel's list says why: frames, not a face, were sent.
+        _ = try await study.screenOut("blank", reason: .noFace)
+        let approvals = study.approvals(in: .gmt)
+        #expect(approvals.contains("reject: no face in 100 % of frames"), "\(approvals)")
         #expect(study.session("blank")?.stimuli["first"]?.counts(study.settings.fieldwork) == false)
         let seen = try #require(study.session("face")?.stimuli["first"])
         #expect(!seen.lacksFace(study.settings.fieldwork) && (seen.faceCoverage ?? 0) >= 0.5, "\(seen)")

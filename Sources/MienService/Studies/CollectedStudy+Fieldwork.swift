@@ -172,6 +172,17 @@ extension CollectedStudy {
             reentryMinutes: settings.fieldwork.reentryMinutes, abandonMinutes: settings.fieldwork.abandonMinutes)
     }
 
+    /// "reject: no face in N % of frames" for a participant without a code whose stimuli (this attempt or an
+    /// earlier one) were measured enough but too little of it with a face: frames, not a person, were sent.
+    static func faceless(_ session: ParticipantSession, _ fieldwork: CollectionSettings.Fieldwork) -> String? {
+        let measured = Array(session.stimuli.values) + session.attempts.map(\.progress)
+        guard measured.contains(where: { $0.lacksFace(fieldwork) }) else { return nil }
+        let analysed = measured.reduce(0) { $0 + $1.analysed }
+        let withFace = measured.reduce(0) { $0 + $1.withFace }
+        guard analysed > 0 else { return nil }
+        return "reject: no face in \(percent(Double(analysed - withFace) / Double(analysed))) of frames"
+    }
+
     /// The list to give the panel provider: one line per participant with their completion code (to approve),
     /// or why they have none; times in `zone`.
     func approvals(in zone: TimeZone) -> String {
@@ -187,8 +198,8 @@ extension CollectedStudy {
             let decision =
                 switch session.state {
                 case .complete: "approve"
-                case .screenedOut: "screened out"
-                case .incomplete: "no code (incomplete)"
+                case .screenedOut: Self.faceless(session, settings.fieldwork) ?? "screened out"
+                case .incomplete: Self.faceless(session, settings.fieldwork) ?? "no code (incomplete)"
                 case .started: shown == "abandoned" ? "no code (abandoned)" : "no code yet (taking part)"
                 }
             let cells: [String] = [
