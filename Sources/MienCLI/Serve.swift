@@ -58,6 +58,11 @@ struct Serve: ParsableCommand {
             "A reverse proxy (an address or a CIDR range: 127.0.0.1, 10.0.0.0/8) whose X-Forwarded-For names the client, for the per-address consent limit; repeat for several. None by default: the connection's peer is the client, whatever a header says."
     )
     var trustProxy: [String] = []
+    @Option(
+        help:
+            "Also serve GET /metrics alone on this port, without the token (counts and timings, nothing of a participant): for a Prometheus scrape that cannot send the token; bound to --host."
+    )
+    var metricsPort: Int?
 
     /// Seconds the service has to shut down after SIGTERM before what is still open is dropped.
     static let shutdownGrace = 5.0
@@ -75,7 +80,7 @@ struct Serve: ParsableCommand {
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
             studiesFolder: studies, studiesStore: store, analysisFramesPerSecond: analysisRate,
-            trustProxies: trustProxy)
+            trustProxies: trustProxy, metricsPort: metricsPort)
         options.generator = MienVersion.string
         return options
     }
@@ -124,14 +129,19 @@ struct Serve: ParsableCommand {
                 return
             }
             do {
-                try await service.run(shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain)) { port in
-                    Console.error("mien serve: listening on http://\(host):\(port)/\n")
-                    if options.studiesFolder != nil {
-                        Console.error(
-                            "mien serve: studies share \(Int(options.analysisFramesPerSecond)) analysed frames per second (--analysis-rate)\n"
-                        )
-                    }
-                }
+                try await service.run(
+                    shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain),
+                    onListening: { port in
+                        Console.error("mien serve: listening on http://\(host):\(port)/\n")
+                        if options.studiesFolder != nil {
+                            Console.error(
+                                "mien serve: studies share \(Int(options.analysisFramesPerSecond)) analysed frames per second (--analysis-rate)\n"
+                            )
+                        }
+                    },
+                    onMetricsListening: { port in
+                        Console.error("mien serve: metrics without the token on http://\(host):\(port)/metrics\n")
+                    })
             } catch {
                 outcome.withLock { $0 = error }
             }

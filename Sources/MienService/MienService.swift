@@ -174,11 +174,13 @@ public struct MienService: Sendable {
     ///   own deadline after the signal, should anything outlive both.
     public func run(
         logger: Logger = Logger(label: "mien.serve"), shutdownGrace: Duration = .seconds(5), drain: Duration = .zero,
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        onListening: @escaping @Sendable (Int) -> Void = { _ in },
+        onMetricsListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         var services: [any Service] = [
             application(logger: logger, onListening: onListening), DetectorsShutdown(jobs: jobs, pictures: pictures),
         ]
+        if let metrics = metricsApplication(onListening: onMetricsListening) { services.append(metrics) }
         // Last, so it shuts down first (the group goes in reverse order): study pages are told the server
         // restarts, and what they measured is recorded, while their sockets are still open.
         if let studies, let database = studies.database {

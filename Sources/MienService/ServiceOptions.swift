@@ -75,6 +75,10 @@ public struct ServiceOptions: Sendable, Equatable {
     /// core (14 on 2 cores when this was measured; docs/performance.md), less a tenth for the rest of the server.
     public static let framesPerSecondPerCore = 63.0
 
+    /// A port serving `GET /metrics` alone, without the token, on `host` (nil: none; 0: any free port): for a
+    /// Prometheus scrape that cannot authenticate (`MienService.metricsApplication`).
+    public var metricsPort: Int?
+
     /// The program, as a job's analysis snapshots record it: a snapshot another build took is not restored.
     public var generator = "mien serve"
     /// The span over which a study's stimulus socket must deliver a frame every 2 s to keep its place
@@ -94,12 +98,20 @@ public struct ServiceOptions: Sendable, Equatable {
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
         maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
         studiesFolder: String? = nil, studiesStore: String? = nil, analysisFramesPerSecond: Double? = nil,
-        trustProxies: [String] = []
+        trustProxies: [String] = [], metricsPort: Int? = nil
     ) throws {
         trustedProxies = try trustProxies.map(AddressRange.init)
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
         }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort), metricsPort == 0 || metricsPort != port else {
+                throw MienError(
+                    .invalidOptions,
+                    "the metrics port must be within 0...65535 and not the service's, got \(metricsPort)")
+            }
+        }
+        self.metricsPort = metricsPort
         if let token, token.isEmpty { throw MienError(.invalidOptions, "the token is empty") }
         guard token != nil || Self.isLoopback(host) else {
             throw MienError(

@@ -47,6 +47,10 @@ struct KubernetesManifestTests {
         }
         #expect(timeouts.count == 2 && timeouts.allSatisfy { $0 >= 3 }, "both probes wait past the database's 2 s")
         #expect(manifest.contains { $0.hasPrefix("storageClassName:") }, "the shared volume's class is stated")
+        // The annotation-discovered scrape cannot send the token: it reads the metrics port (issue 77).
+        let port = try #require(serve.metricsPort)
+        #expect(manifest.contains("prometheus.io/port: \"\(port)\""))
+        #expect(manifest.contains("- { name: metrics, containerPort: \(port) }"))
     }
 
     @Test func wrongFlag_isRefusedByTheSameParse() {

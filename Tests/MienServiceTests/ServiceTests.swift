@@ -190,6 +190,28 @@ struct ServiceHTTPTests {
         #expect(try document.schema("Health").failures(ofJSON: health).isEmpty)
     }
 
+    /// Issue 77: a Prometheus scrape that cannot send the token reads `/metrics` on a port of its own, and nothing
+    /// else there; the service's port still wants the token for it.
+    @Test func aMetricsPort_servesMetricsAlone_withoutTheToken() async throws {
+        let options = try ServiceOptions(port: 0, token: "s3cret", metricsPort: 0)
+        let service = try MienService(options: options, models: ModelStore())
+        try await #require(service.metricsApplication()).test(.live) { client in
+            let exposition = try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                return String(buffer: response.body)
+            }
+            #expect(exposition.contains("mien_frames_analysed"))
+            for uri in ["/", "/healthz", "/openapi.yaml", "/v1/jobs", "/studies"] {
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .notFound, "\(uri)") }
+            }
+        }
+        try await service.application().test(.live) { client in
+            try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .unauthorized) }
+        }
+        #expect(try MienService(options: ServiceOptions(port: 0), models: ModelStore()).metricsApplication() == nil)
+        #expect(throws: MienError.self) { _ = try ServiceOptions(port: 8080, metricsPort: 8080) }
+    }
+
     @Test func token_isRequiredEverywhereButHealthz() async throws {
         try await Self.service(token: "s3cret").application().test(.live) { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
