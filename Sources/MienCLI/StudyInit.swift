@@ -62,6 +62,9 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Where participants ask questions or for their data to be deleted (an e-mail address or URL).")
     var contact: String?
 
+    @Option(help: "How long participants' data is kept, in words for the consent (\"until 31 December 2028\").")
+    var retention: String?
+
     @Option(
         help:
             "Where participants who cannot take part go back to the panel (declined, no camera, no face, full); participant= and reason= are appended."
@@ -221,7 +224,7 @@ struct StudyInit: ParsableCommand {
                 order: order, consent: given ?? "", record: record, completionURL: completionUrl,
                 frameRate: rate, maximumParticipants: maxParticipants, fieldwork: fieldwork,
                 stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
-                researcher: .init(name: researcher, contact: contact))
+                researcher: .init(name: researcher, contact: contact, retention: retention))
             if given == nil {
                 settings.consent = CollectionDisclosure.consent(settings)
             }
@@ -270,6 +273,11 @@ struct StudyInit: ParsableCommand {
                 Diagnostics.report(error)
                 throw ExitStatus.inputFailed
             }
+        }
+        if retention == nil {
+            Console.error(
+                "mien study init: warning: no --retention: consent.md says [RETENTION: ...]; say how long the data is kept (edit consent.md and settings.json's researcher.retention)\n"
+            )
         }
         if contact == nil {
             Console.error(

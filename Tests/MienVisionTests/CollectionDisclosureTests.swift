@@ -52,6 +52,15 @@ struct CollectionDisclosureTests {
         #expect(keys.contains("gender") == stored.appearance && keys.contains("ageYears") == stored.appearance)
         #expect(consent.contains("34 points") == stored.landmarks && consent.contains("gender") == stored.appearance)
         #expect(consent.contains("[CONTACT"), "no contact given: the consent says one is needed")
+        #expect(consent.contains("[RETENTION"), "no retention given: the consent says one is needed")
+        // What STORED.md lists of a session is in the consent too (issue 77): attempts, checks, last seen.
+        for words in ["last seen", "interrupted try", "position check", "completion code", "dashboard"] {
+            #expect(consent.contains(words), "\(words)")
+        }
+        var kept = settings
+        kept.researcher.retention = "until 31 December 2028"
+        #expect(CollectionDisclosure.consent(kept).contains("kept until 31 December 2028 on the study's server"))
+        #expect(CollectionDisclosure.storedNote(kept).contains("Kept: until 31 December 2028"))
     }
 }
 

@@ -75,7 +75,9 @@ package enum CollectionDisclosure {
             For each picture:
             \(perFrame(settings.stored))
 
-            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started and finished, and how much of each video was measured.
+            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), how often the position check did not pass and when it last passed, why you stopped if you did not finish, and the completion code you were given.
+
+            These numbers are kept \(settings.researcher.retention ?? "[RETENTION: how long the data is kept, e.g. until 31 December 2028]") on the study's server. The researchers read them through a dashboard that needs their password, and whoever runs that server for them can read its files; nobody else can. This page can send your results but cannot read them back.
 
             You may stop at any time by closing this page; what was measured until then is kept unless you ask for it to be deleted. To ask a question, or to have every file of yours deleted, write to \(contact) with your participant ID. Once your data is deleted, only a one-way code made from your participant ID is kept, so that the ID cannot take part (and be paid) again.
 
@@ -115,7 +117,9 @@ package enum CollectionDisclosure {
             Deleting a participant (the dashboard's button, or `DELETE /studies/NAME/participants/ID` with the service \
             token) removes their folder and their manifest rows (with a database, their rows there too); only the digest of \
             their ID stays. Contact for participants: \
-            \(settings.researcher.contact ?? "NOT SET (give --contact to mien study init, or edit settings.json and consent.md)").
+            \(settings.researcher.contact ?? "NOT SET (give --contact to mien study init, or edit settings.json and consent.md)"). \
+            Kept: \(settings.researcher.retention ?? "NOT SET (give --retention to mien study init, or edit settings.json and consent.md)"); \
+            read by the researchers through the dashboard (the service token) and by whoever runs the server.
 
             """
     }

@@ -163,10 +163,13 @@ extension CollectionSettings {
         /// Where a participant asks a question or asks for their data to be deleted (an e-mail address or a
         /// URL).
         package var contact: String?
+        /// How long participants' data is kept, in words for the consent ("until 31 December 2028").
+        package var retention: String?
 
-        package init(name: String? = nil, contact: String? = nil) {
+        package init(name: String? = nil, contact: String? = nil, retention: String? = nil) {
             self.name = name
             self.contact = contact
+            self.retention = retention
         }
     }
 
