@@ -169,6 +169,26 @@ struct StudyCollectionTests {
         }
     }
 
+    /// Issue 77: an attempt whose end was never recorded (its server killed, the database away) keeps its number:
+    /// the next is one past it, so a database's rows of the first never meet the second's.
+    @Test(arguments: Store.allCases)
+    func attemptNumbers_neverRepeat_evenAfterAnUnrecordedEnd(store: Store) async throws {
+        let parent = try Self.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (study, stop) = try await Self.open(store, parent)
+        defer { stop() }
+        _ = try await Self.consented(study, "p1")
+        let first = Self.socket("first")
+        let (_, one) = try await study.beginStimulus("p1", stimulus: "first", socket: first)
+        // Its socket is released as a dead server's is, its end never recorded.
+        study.closed("p1", first.id)
+        _ = await study.record("p1", releasing: first.id) { _ in }
+        #expect(study.session("p1")?.stimuli["first"] == nil, "nothing recorded of the first attempt")
+        let (_, two) = try await study.beginStimulus("p1", stimulus: "first", socket: Self.socket("first"))
+        #expect(one == 1 && two == 2, "\(one), \(two)")
+        #expect(study.session("p1")?.currentAttempt("first") == 2)
+    }
+
     /// Issue 78: 20 consents with an edited link's `group=A` within one address's burst no longer send the next
     /// participants to B: unsigned, the server balances them; a signed link still assigns its group.
     @Test func unsignedGroups_areBalancedByTheServer_signedOnesAssigned() async throws {

@@ -21,7 +21,6 @@ extension CollectedStudy {
                 session.lastSeen = now
                 try open(id, socket)
                 ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
-                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
             }
         }
     }

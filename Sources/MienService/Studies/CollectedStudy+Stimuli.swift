@@ -117,8 +117,9 @@ extension CollectedStudy {
                         "study \(name): participant #\(session.number): an earlier attempt cannot be recovered yet: \(error)"
                     )
                 }
+                let earlierNumber = session.lastAttemptBegun(stimulus)
                 if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
-                    let number = session.attempts.filter { $0.stimulus == stimulus }.count + 1
+                    let number = earlierNumber
                     try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
                     session.attempts.append(
                         .init(
@@ -135,8 +136,11 @@ extension CollectedStudy {
                 session.lastSeen = Self.timestamp(now)
                 try open(id, socket)
                 ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
-                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
-                return session.attempts.filter { $0.stimulus == stimulus }.count + 1
+                // One past every attempt begun, recorded or not: a database may hold frames of one whose end was
+                // never recorded, under its own number, which the new attempt must not take.
+                let number = earlierNumber + 1
+                session.attemptsBegun = (session.attemptsBegun ?? [:]).merging([stimulus: number]) { _, new in new }
+                return number
             }
         }
         guard let attempt else {

@@ -123,6 +123,10 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var stimuli: [String: StimulusProgress]
     /// Earlier attempts of stimuli, in the order they were set aside.
     package var attempts: [Attempt]
+    /// The number of the last attempt begun at each stimulus, recorded or not (nil in sessions written before it
+    /// was kept): a new attempt is one past it, so numbers never repeat, even after an attempt whose end a
+    /// database outage or a killed server never recorded.
+    package var attemptsBegun: [String: Int]?
     /// Framing checks that ended without passing (the page closed or gave up while the face was not framed).
     package var framingFailures: Int
     /// When the server last saw a framing check of this session pass (ISO 8601), since its token was given: a
@@ -174,6 +178,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         tokenDigest = try container.decode(String.self, forKey: .tokenDigest)
         stimuli = try container.decodeIfPresent([String: StimulusProgress].self, forKey: .stimuli) ?? [:]
         attempts = try container.decodeIfPresent([Attempt].self, forKey: .attempts) ?? []
+        attemptsBegun = try container.decodeIfPresent([String: Int].self, forKey: .attemptsBegun)
         framingFailures = try container.decodeIfPresent(Int.self, forKey: .framingFailures) ?? 0
         framed = try container.decodeIfPresent(String.self, forKey: .framed)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
@@ -208,6 +213,17 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// Attempts made at `stimulus` so far (the current one included, if any).
     package func attemptCount(_ stimulus: String) -> Int {
         attempts.filter { $0.stimulus == stimulus }.count + (stimuli[stimulus] == nil ? 0 : 1)
+    }
+
+    /// The number of the last attempt begun at `stimulus` (0: none).
+    package func lastAttemptBegun(_ stimulus: String) -> Int {
+        attemptsBegun?[stimulus] ?? attemptCount(stimulus)
+    }
+
+    /// The number of the attempt at `stimulus` that is not set aside: the last begun (in sessions written before
+    /// that was kept, one past those set aside).
+    package func currentAttempt(_ stimulus: String) -> Int {
+        attemptsBegun?[stimulus] ?? attempts.filter { $0.stimulus == stimulus }.count + 1
     }
 
     /// Whether every stimulus played to its end, each measured (and with a face) for the study's minimum shares.

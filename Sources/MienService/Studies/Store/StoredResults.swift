@@ -19,9 +19,9 @@ struct StoredResults: Sendable {
         return try StudyManifest(text: text, source: "\(database.url) study \(study)")
     }
 
-    /// The number of a participant's attempt at a stimulus that is not set aside: one past those that are.
+    /// The number of a participant's attempt at a stimulus that is not set aside (the last begun).
     static func currentAttempt(_ session: ParticipantSession, _ stimulus: String) -> Int {
-        session.attempts.filter { $0.stimulus == stimulus }.count + 1
+        session.currentAttempt(stimulus)
     }
 
     /// The attempt a manifest row's recording (`participants/<id>/<stimulus>`) names: the participant's last.
