@@ -60,15 +60,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return ErrorBody(error).response(ErrorBody.status(of: error))
         } catch let refusal as ServiceRefusal {
             var response = ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
-            // The rest of an oversized body is never read: the connection closes after the answer, rather than
-            // leaving a client blocked sending into it.
+            // A participant route's oversized body (a hostile client's, tens of MB) is never read to its end: the
+            // connection closes after the answer, rather than leaving the client blocked sending into it.
             if refusal.status == .contentTooLarge { response.headers[.connection] = "close" }
             return response
         } catch is NIOTooManyBytesError {
-            var response = ErrorBody(code: "tooLarge", message: "the request body is over the service's limit")
-                .response(.contentTooLarge)
-            response.headers[.connection] = "close"
-            return response
+            return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(
+                .contentTooLarge)
         } catch let error as HTTPError {
             let code =
                 switch error.status {
