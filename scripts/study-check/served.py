@@ -33,12 +33,12 @@ def configure(mien, sample, out):
 class Server:
     """`mien serve --studies FOLDER` on a loopback port, stopped by its PID."""
 
-    def __init__(self, studies, *extra, env=None):
+    def __init__(self, studies, *extra, env=None, start_timeout=20):
         self.log = os.path.join(OUT, f"serve-{int(time.monotonic() * 1000)}.log")
         self.process = subprocess.Popen(
             [MIEN, "serve", "--port", "0", "--token", "faults", "--studies", studies, *extra],
             stdout=subprocess.DEVNULL, stderr=open(self.log, "w"), env=env)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + start_timeout
         while True:
             match = re.search(r"listening on http://127.0.0.1:(\d+)/", self.text())
             if match:
