@@ -1,6 +1,7 @@
 """What the fault and abuse cases share (faults.py, abuse.py): `mien serve --studies` processes of their own on
 loopback ports, study folders, and a participant's socket as the page drives it."""
 
+import atexit
 import json
 import os
 import re
@@ -38,6 +39,8 @@ class Server:
         self.process = subprocess.Popen(
             [MIEN, "serve", "--port", "0", "--token", "faults", "--studies", studies, *extra],
             stdout=subprocess.DEVNULL, stderr=open(self.log, "w"), env=env)
+        # A case that fails midway (an exception, not a check) still stops every server it started, by its PID.
+        atexit.register(lambda: self.stop(signal.SIGKILL))
         deadline = time.monotonic() + start_timeout
         while True:
             match = re.search(r"listening on http://127.0.0.1:(\d+)/", self.text())
@@ -45,6 +48,7 @@ class Server:
                 self.base = f"http://127.0.0.1:{match.group(1)}"
                 break
             if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
                 raise RuntimeError(f"mien serve did not start: {self.text()}")
             time.sleep(0.1)
 
