@@ -136,20 +136,6 @@ struct StudyInit: ParsableCommand {
         }
     }
 
-    /// The targets: `N` for the whole study, `GROUP=N` per group.
-    func targets() throws -> [String: Int] {
-        var targets: [String: Int] = [:]
-        for item in target.flatMap({ $0.split(separator: ",") }) {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let (group, count) = parts.count == 2 ? (parts[0], parts[1]) : (StudyManifest.wholePanel, parts[0])
-            guard let number = Int(count) else {
-                throw ValidationError("--target \(item): give N or GROUP=N (a whole number of participants)")
-            }
-            targets[group] = number
-        }
-        return targets
-    }
-
     func run() throws {
         let study = CollectionFolder(URL(fileURLWithPath: folder).standardized)
         var given: String?
@@ -303,6 +289,3 @@ struct StudyInit: ParsableCommand {
             """)
     }
 }
-
-extension CollectionSettings.Order: ExpressibleByArgument {}
-extension PanelConventions: ExpressibleByArgument {}

@@ -152,3 +152,10 @@ struct LiveFrameMessage: Sendable {
         image = Array(bytes[Self.headerBytes...])
     }
 }
+
+extension LiveMessage {
+    /// A number as JSON writes it in a hand-made message: `5`, `7.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+}

@@ -158,7 +158,7 @@ final class StimulusStream: Sendable {
             state.allowance = FrameAllowance(rate: rate * Self.rateSlack)
         }
         counter.asked(rate: rate)
-        outbox.send(#"{"frameRate":\#(Self.number(rate)),"type":"rate"}"#)
+        outbox.send(#"{"frameRate":\#(LiveMessage.number(rate)),"type":"rate"}"#)
     }
 
     /// The rate the page is asked for.
@@ -246,7 +246,7 @@ final class StimulusStream: Sendable {
                     ErrorBody(
                         code: "notFramed",
                         message:
-                            "the server has not yet seen your face in position (large enough, lit and facing the camera) for \(StimulusStream.number(study.settings.framing.seconds)) s; please keep still a moment longer",
+                            "the server has not yet seen your face in position (large enough, lit and facing the camera) for \(LiveMessage.number(study.settings.framing.seconds)) s; please keep still a moment longer",
                         input: "control message"))
                 return
             }
@@ -296,9 +296,4 @@ final class StimulusStream: Sendable {
     }
 
     private func send(_ body: ErrorBody) { outbox.send(LiveMessage.failure(body).text()) }
-
-    /// A rate as JSON writes it: `5`, `7.5`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
-    }
 }

@@ -172,7 +172,7 @@ struct StudySocket {
         }
         relay.attach(opened)
         try await outbound.write(
-            .text(#"{"attempt":\#(attempt),"frameRate":\#(StimulusStream.number(rate)),"type":"ready"}"#))
+            .text(#"{"attempt":\#(attempt),"frameRate":\#(LiveMessage.number(rate)),"type":"ready"}"#))
         let activity = LastActivity()
         let idle = Duration.seconds(options.idleSeconds)
         await withThrowingTaskGroup(of: Void.self) { group in
