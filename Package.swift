@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // Persistent hash tries for a study's sessions (already in the graph through SwiftNIO and Hummingbird).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `make docs`: the DocC catalog of the Mien library (Sources/Mien/Mien.docc), built as static HTML.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -102,6 +104,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ],
             resources: [
                 .embedInCode("Resources/index.html"), .embedInCode("Resources/openapi.yaml"),

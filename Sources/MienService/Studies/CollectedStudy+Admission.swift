@@ -97,7 +97,7 @@ extension CollectedStudy {
                     return .full(maximum)
                 }
                 // A socket open here, or on another server of the study.
-                let chosen = group ?? balancedGroup(ledger, open: open.union(ledger.sockets.keys), now: now)
+                let chosen = group ?? balancedGroup(&ledger, open: open.union(ledger.sockets.keys), now: now)
                 let number = ledger.nextNumber
                 let names = settings.stimuli.map(\.name)
                 let shift = (number - 1) % names.count
@@ -220,20 +220,31 @@ extension CollectedStudy {
 
     /// Forgets consents that opened no socket within `consentExpiryMinutes`: their IDs are free again (a probe
     /// with someone's ID, or a page never used, does not lock its owner out).
+    ///
+    /// Looks at most once every `expirySweepSeconds` (a sixth of the expiry when that is shorter; consents expire in minutes; looking at every consent made a
+    /// consent's cost grow with the consents waiting), and only through the consents still waiting for a camera.
     func expireConsents() async {
         let now = clock()
         let limit = settings.fieldwork.consentExpiryMinutes * 60
-        let open = Set(local.withLock { $0.open.keys })
-        let isExpired = { @Sendable (session: ParticipantSession) in
-            session.state == .started && session.step == "consent" && session.stimuli.isEmpty
-                && session.attempts.isEmpty && !open.contains(session.participant)
-                && now.timeIntervalSince(Self.date(session.lastSeen ?? session.started) ?? now) > limit
+        let every = min(Self.expirySweepSeconds, limit / 6)
+        let due = local.withLock { state -> Bool in
+            if let last = state.expirySwept, now.timeIntervalSince(last) < every, now >= last {
+                return false
+            }
+            state.expirySwept = now
+            return true
         }
+        guard due else { return }
+        let open = Set(local.withLock { $0.open.keys })
+        let cutoff = now.timeIntervalSinceReferenceDate - limit
         // Most calls find none: the store is not asked to change anything then.
-        guard store.current().sessions.values.contains(where: isExpired) else { return }
+        guard store.current().sessions.waiting(seenBefore: cutoff).contains(where: { !open.contains($0) }) else {
+            return
+        }
         do {
             let expired = try await store.transact { ledger -> [ParticipantSession] in
-                let gone = ledger.sessions.values.filter(isExpired)
+                let gone = ledger.sessions.waiting(seenBefore: cutoff).filter { !open.contains($0) }
+                    .compactMap { ledger.sessions[$0] }
                 for session in gone { ledger.sessions.removeValue(forKey: session.participant) }
                 return gone
             }
@@ -246,42 +257,26 @@ extension CollectedStudy {
         }
     }
 
-    /// Participants who started watching (the study's cap counts them, not consents).
-    func watchingCount(_ ledger: StudyLedger) -> Int {
-        ledger.sessions.values.filter { $0.watchingSince != nil }.count
-    }
+    /// How often, at most, consents are looked through for expired ones (seconds).
+    static let expirySweepSeconds: TimeInterval = 10
 
-    /// Whether a session counts for group balance.
-    ///
-    /// Complete; watching and not abandoned (a sign within `abandonMinutes`, or a socket open); or still getting
-    /// ready (camera, framing check) since a consent that has not expired (`consentExpiryMinutes`): a burst of
-    /// consents is split between the groups before anyone starts watching. People who left or were screened out
-    /// before watching do not count.
-    func countsForBalance(_ session: ParticipantSession, open: Bool, now: Date) -> Bool {
-        switch session.state {
-        case .complete: return true
-        case .screenedOut: return false
-        case .started where session.watchingSince == nil:
-            if open { return true }
-            let seen = Self.date(session.lastSeen ?? session.started) ?? .distantPast
-            return now.timeIntervalSince(seen) <= settings.fieldwork.consentExpiryMinutes * 60
-        case .started, .incomplete:
-            guard session.watchingSince != nil else { return false }
-            if open { return true }
-            let seen = Self.date(session.lastSeen ?? session.finished) ?? .distantPast
-            return now.timeIntervalSince(seen) <= settings.fieldwork.abandonMinutes * 60
-        }
-    }
+    /// Participants who started watching (the study's cap counts them, not consents).
+    func watchingCount(_ ledger: StudyLedger) -> Int { ledger.sessions.watching }
 
     /// The group with the fewest participants who count (the first listed on a tie); nil for a study without
     /// groups.
-    private func balancedGroup(_ ledger: StudyLedger, open: Set<String>, now: Date) -> String? {
+    ///
+    /// Who counts: complete; watching and not abandoned (a sign within `abandonMinutes`, or a socket open); or
+    /// still getting ready (camera, framing check) since a consent that has not expired (`consentExpiryMinutes`):
+    /// a burst of consents is split between the groups before anyone starts watching. People who left or were
+    /// screened out before watching do not count. The counts are the ledger's index (`SessionTable.balanceCounts`):
+    /// scanning the sessions for them made a consent's cost grow with the study.
+    private func balancedGroup(_ ledger: inout StudyLedger, open: Set<String>, now: Date) -> String? {
         guard !settings.groups.isEmpty else { return nil }
-        var counts: [String: Int] = [:]
-        for session in ledger.sessions.values
-        where countsForBalance(session, open: open.contains(session.participant), now: now) {
-            if let group = session.group { counts[group, default: 0] += 1 }
-        }
+        let time = now.timeIntervalSinceReferenceDate
+        let counts = ledger.sessions.balanceCounts(
+            readySince: time - settings.fieldwork.consentExpiryMinutes * 60,
+            watchingSince: time - settings.fieldwork.abandonMinutes * 60, open: open)
         return settings.groups.min { counts[$0, default: 0] < counts[$1, default: 0] }
     }
 

@@ -37,6 +37,8 @@ final class CollectedStudy: Sendable {
     struct Local {
         /// Participants with a socket open, and how to close it when another page of theirs takes over.
         var open: [String: OpenSocket] = [:]
+        /// When consents were last looked through for expired ones (`expireConsents`).
+        var expirySwept: Date?
     }
     let local = Locked(Local())
 
@@ -204,11 +206,11 @@ final class CollectedStudy: Sendable {
                 message: "this needs the participant's session token (given at consent)")
         }
         let digest = Self.digest(token)
-        if store.current().tokens[digest] == nil {
+        if store.current().participant(token: digest) == nil {
             // Issued by another server since this one last looked.
             do { try await store.refresh() } catch { Self.logger.error("study \(name): \(error)") }
         }
-        guard let id = store.current().tokens[digest] else {
+        guard let id = store.current().participant(token: digest) else {
             throw ServiceRefusal(
                 status: .unauthorized, code: "unauthorized", message: "the session token is not one of this study's")
         }

@@ -20,7 +20,7 @@ final class FolderStudyStore: StudyStore {
         self.folder = folder
         self.settings = settings
         var ledger = ledger
-        ledger.reindex()
+        ledger.settle()
         view = Locked(ledger)
         self.logger = logger
     }
@@ -68,9 +68,8 @@ final class FolderStudyStore: StudyStore {
             let old = current()
             var draft = old
             let result = try change(&draft)
-            guard draft != old else { return (result, false, nil) }
+            guard draft.differs(from: old) else { return (result, false, nil) }
             draft.generation += 1
-            draft.reindex()
             // The manifests list measured stimuli only: a change to sessions with none (a consent, a framing
             // check) leaves them as they are, and rewriting them from every session made a consent's cost grow
             // with the study (192 ms at 1,000 sessions).
@@ -81,9 +80,11 @@ final class FolderStudyStore: StudyStore {
             do {
                 try write(draft, over: old)
             } catch {
+                draft.settle()
                 if keepOnFailure { view.withLock { $0 = draft } }
                 return (result, keepOnFailure && measured, StudyStoreFailure(description: "\(error)"))
             }
+            draft.settle()
             view.withLock { $0 = draft }
             return (result, measured, nil)
         }

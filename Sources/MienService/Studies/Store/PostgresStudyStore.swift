@@ -78,9 +78,8 @@ final class PostgresStudyStore: StudyStore {
             let base = try await synced(connection, locking: true)
             var draft = base
             let result = try change(&draft)
-            guard draft != base else { return (result, base) }
+            guard draft.differs(from: base) else { return (result, base) }
             draft.generation = base.generation + 1
-            draft.reindex()
             try await write(draft, over: base, connection)
             return (result, draft)
         }
@@ -97,7 +96,7 @@ final class PostgresStudyStore: StudyStore {
             // Kept in this server's view only: it takes something away.
             let result = view.withLock { view in
                 let result = change(&view)
-                view.reindex()
+                view.settle()
                 return result
             }
             return (result, error as? StudyStoreFailure ?? StudyStoreFailure(description: "\(error)"))
@@ -113,10 +112,14 @@ final class PostgresStudyStore: StudyStore {
 
     /// Replaces the view with `ledger` unless the view is already newer (another change of this server).
     private func keep(_ ledger: StudyLedger) {
+        // Sessions leave the view only by being touched (a change, or a reload of the whole study).
         let gone = view.withLock { view -> Set<String> in
             guard ledger.generation >= view.generation else { return [] }
-            defer { view = ledger }
-            return Set(view.sessions.keys).subtracting(ledger.sessions.keys)
+            defer {
+                view = ledger
+                view.settle()
+            }
+            return ledger.sessions.touched.filter { ledger.sessions[$0] == nil && view.sessions[$0] != nil }
         }
         if !gone.isEmpty { erased.withLock { $0.formUnion(gone) } }
     }
@@ -156,7 +159,7 @@ final class PostgresStudyStore: StudyStore {
         if ledger.generation == row.generation { return ledger }
         let whole = row.removedAt > ledger.generation
         if whole {
-            ledger.sessions = [:]
+            ledger.sessions.removeAll()
             ledger.sockets = [:]
         }
         let since = whole ? -1 : ledger.generation
@@ -179,7 +182,6 @@ final class PostgresStudyStore: StudyStore {
         ledger.refusedIDs = try decoder.decode([String: Int].self, from: Data(row.refused.utf8))
         ledger.nextNumber = row.next
         ledger.generation = row.generation
-        ledger.reindex()
         return ledger
     }
 

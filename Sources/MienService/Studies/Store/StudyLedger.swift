@@ -8,7 +8,7 @@ import Mien
 /// A server changes it only inside its store's transaction (`StudyStore.transact`), so consent uniqueness, group
 /// balance, the cap and completion codes are decided on the ledger as it stands, whichever server decides.
 struct StudyLedger: Sendable, Equatable {
-    var sessions: [String: ParticipantSession] = [:]
+    var sessions = SessionTable()
     /// Those who never became participants (declined, study full).
     var counts = FieldworkCounts()
     /// Consents refused for an ID that cannot take part, by why (for the researcher).
@@ -25,14 +25,8 @@ struct StudyLedger: Sendable, Equatable {
     /// from it whether what a server holds is current).
     var generation = 0
 
-    /// Token digest to participant ID (`reindex()` keeps it current).
-    private(set) var tokens: [String: String] = [:]
-
-    /// Rebuilds `tokens` from the sessions (the store calls it after each change).
-    mutating func reindex() {
-        tokens = Dictionary(
-            sessions.values.map { ($0.tokenDigest, $0.participant) }, uniquingKeysWith: { first, _ in first })
-    }
+    /// The participant whose token has this digest.
+    func participant(token digest: String) -> String? { sessions.participant(token: digest) }
 
     /// A participant's open socket, on a server that is alive.
     func holder(of id: String) -> SocketHolder? {
@@ -40,14 +34,32 @@ struct StudyLedger: Sendable, Equatable {
         return holder
     }
 
-    /// What changed from `old` to this ledger: sessions written (new, different, or another socket) and removed.
+    /// What changed from `old` (a ledger this one was made from): sessions written and removed.
+    ///
+    /// Written: new, different, or with another socket. Only the sessions touched since `old`, and the sockets, are
+    /// compared.
     func changes(from old: StudyLedger) -> (written: [ParticipantSession], removed: [String]) {
-        let written = sessions.values.filter {
-            old.sessions[$0.participant] != $0 || old.sockets[$0.participant] != sockets[$0.participant]
+        var candidates = sessions.touched
+        for (id, holder) in sockets where old.sockets[id] != holder { candidates.insert(id) }
+        for id in old.sockets.keys where sockets[id] == nil { candidates.insert(id) }
+        let written = candidates.compactMap { id -> ParticipantSession? in
+            guard let session = sessions[id] else { return nil }
+            return old.sessions[id] != session || old.sockets[id] != sockets[id] ? session : nil
         }.sorted { $0.number < $1.number }
-        let removed = old.sessions.keys.filter { sessions[$0] == nil }.sorted()
+        let removed = sessions.touched.filter { sessions[$0] == nil && old.sessions[$0] != nil }.sorted()
         return (written, removed)
     }
+
+    /// Whether anything a store keeps differs from `old` (a ledger this one was made from), without comparing
+    /// every session.
+    func differs(from old: StudyLedger) -> Bool {
+        let (written, removed) = changes(from: old)
+        return !written.isEmpty || !removed.isEmpty || counts != old.counts || refusedIDs != old.refusedIDs
+            || nextNumber != old.nextNumber || sockets != old.sockets
+    }
+
+    /// Starts a new record of touched sessions (a store calls it on the ledger it keeps).
+    mutating func settle() { sessions.settle() }
 }
 
 /// The server and socket a participant's frames go to, and the server that asked it to close (a page of theirs

@@ -1,0 +1,47 @@
+import Foundation
+import Mien
+
+/// What group balance needs of one session, its times read once when the session is set (parsing them for every
+/// session at every consent was most of a consent's cost at 10,000 sessions).
+struct BalanceMark: Sendable, Equatable {
+    enum Kind: Sendable, Hashable {
+        /// Complete: counts always.
+        case complete
+        /// Getting ready since a consent (camera, framing check): counts while the consent has not expired.
+        case ready
+        /// Watching, or left after watching: counts within the abandon window.
+        case watching
+    }
+    var participant: String
+    var group: String
+    var kind: Kind
+    /// When the session was last seen (seconds since the reference date); nil when its time cannot be read.
+    var seen: Double?
+
+    struct Key: Hashable, Sendable {
+        var group: String
+        var kind: Kind
+    }
+    var key: Key { Key(group: group, kind: kind) }
+
+    /// Nil for a session that never counts (no group, screened out, left before watching).
+    init?(_ session: ParticipantSession) {
+        guard let group = session.group else { return nil }
+        participant = session.participant
+        self.group = group
+        switch session.state {
+        case .complete:
+            kind = .complete
+            seen = nil
+        case .screenedOut:
+            return nil
+        case .started where session.watchingSince == nil:
+            kind = .ready
+            seen = CollectedStudy.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate
+        case .started, .incomplete:
+            guard session.watchingSince != nil else { return nil }
+            kind = .watching
+            seen = CollectedStudy.date(session.lastSeen ?? session.finished)?.timeIntervalSinceReferenceDate
+        }
+    }
+}
