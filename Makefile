@@ -23,7 +23,7 @@ MAINTAINER ?= Mien authors <mien@example.org>
 SOURCE_URL ?=
 IMAGE ?= localhost/mien:$(VERSION)
 
-.PHONY: study-abuse fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: study-abuse fleet-faults fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -155,12 +155,27 @@ slurm-test:
 	scripts/slurm-test.sh .build/debug/mien .build/debug/MienDev
 
 ## fleet-check: one study on three mien serve sharing it through PostgreSQL, behind Debian's HAProxy, a burst of 40
-## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold).
+## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold),
+## then one seed of fleet-faults (below; about 45 s).
 ## Installs haproxy when missing; 50-90 s (a refusal the client library loses waits 60 s).
 fleet-check:
 	$(SWIFT) build --product mien
 	$(SWIFT) build --product MienDev
 	scripts/fleet-check.sh .build/debug/mien .build/debug/MienDev
+	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds $(FLEET_CI_SEED)
+
+## fleet-faults: the fleet (PostgreSQL, three replicas, HAProxy) with seeded faults while participants watch: replicas
+## killed or stopped and started again, the database frozen 5-15 s, a participant erased mid-stimulus; then issue
+## 77's invariants on what the database holds (one viewing per stored attempt, every code backed by a stored attempt,
+## nobody asked to watch again after enough, an erasure leaves nothing, no password or path told). FLEET_SEEDS
+## (default 1-10) picks the runs, about 40 s each (up to 4 min when a fault meets a page's longest waits); make test
+## runs one seed (FLEET_CI_SEED) after fleet-check's burst.
+FLEET_SEEDS ?= 1,2,3,4,5,6,7,8,9,10
+FLEET_CI_SEED ?= 2
+fleet-faults:
+	$(SWIFT) build --product mien
+	$(SWIFT) build --product MienDev
+	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds $(FLEET_SEEDS)
 
 ## deps: Debian's OpenCV 4.6 (image and camera I/O, geometry, drawing), libjpeg-turbo (plain JPEGs straight into
 ## BGR), FFmpeg's libraries (video files), libcurl's

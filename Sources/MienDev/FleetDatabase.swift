@@ -15,6 +15,14 @@ struct FleetDatabase {
     /// A query's one number.
     /// - Throws: when psql is missing or fails, with what it said.
     func count(_ sql: String) throws -> Int {
+        let text = try value(sql)
+        guard let number = Int(text) else { throw MienError(.internalFailure, "psql: \(text)", input: sql) }
+        return number
+    }
+
+    /// A query's one value, as psql prints it unaligned (a JSON aggregate for anything larger).
+    /// - Throws: when psql is missing or fails, with what it said.
+    func value(_ sql: String) throws -> String {
         guard let bin = PostgresServer.binaries(),
             case let psql = "\(bin)/psql", FileManager.default.isExecutableFile(atPath: psql)
         else {
@@ -33,9 +41,7 @@ struct FleetDatabase {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let number = Int(text) else {
-            throw MienError(.internalFailure, "psql: \(text)", input: sql)
-        }
-        return number
+        guard process.terminationStatus == 0 else { throw MienError(.internalFailure, "psql: \(text)", input: sql) }
+        return text
     }
 }

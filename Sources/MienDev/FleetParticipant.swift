@@ -87,14 +87,39 @@ struct FleetParticipant: Sendable {
                 }
             }
             var (end, sent, detail, ready) = try await watch(token: token, streaming: streaming)
-            // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back.
-            if end == .cut, !ready || comesBack() {
+            // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back, as
+            // the page does after every cut (three here).
+            var comebacks = 0
+            while end == .cut, comebacks < 3, !ready || comesBack() {
+                comebacks += 1
                 outcome.cameBack = true
                 try await Task.sleep(for: .seconds(1))
-                let resumed = try await post("resume", body: "{}", token: token)
+                // As the page does, `resume` is asked again unless the session cannot go on (401, cannotTakePart):
+                // while the server cannot save (a database outage) or no replica answers, with the page's back-off
+                // (2 s growing to 15 s), for 90 s here.
+                var resumed: [String: Any] = [:]
+                let asked = ContinuousClock.now
+                var delay = 2.0
+                while true {
+                    do {
+                        resumed = try await post("resume", body: "{}", token: token)
+                    } catch {
+                        resumed = ["error": ["code": "unreachable", "message": "\(error)"]]
+                    }
+                    let code = (resumed["error"] as? [String: Any])?["code"] as? String
+                    guard resumed["token"] == nil, code != "cannotTakePart", code != "unauthorized",
+                        ContinuousClock.now - asked < .seconds(90)
+                    else { break }
+                    try await Task.sleep(for: .seconds(delay))
+                    delay = min(delay * 1.5, 15)
+                }
                 guard resumed["token"] != nil else {
                     outcome.detail = "could not come back: \(resumed)"
                     return finished(outcome, since: started)
+                }
+                if resumed["state"] as? String == "complete" {
+                    (end, detail) = (.complete, "came back complete")
+                    break
                 }
                 // As the page does, it tries the socket again when it cannot connect (a busy machine).
                 var tries = 0

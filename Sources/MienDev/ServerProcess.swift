@@ -12,12 +12,14 @@ final class ServerProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - log: a file that receives what the server logs (else it is read and dropped).
     ///   - environment: variables set for the server on top of this process's.
+    ///   - port: the port to listen on (0: one the system picks; a replica restarted by `MienDev fleet-faults` takes
+    ///     its old one, which the balancer knows).
     init(
         mien: String, maximumSessions: Int, arguments: [String] = [], log: URL? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], port: Int = 0
     ) throws {
         process.executableURL = URL(fileURLWithPath: mien)
-        process.arguments = ["serve", "--port", "0", "--max-sessions", "\(maximumSessions)"] + arguments
+        process.arguments = ["serve", "--port", "\(port)", "--max-sessions", "\(maximumSessions)"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let errors = Pipe()
         process.standardError = errors
@@ -47,6 +49,12 @@ final class ServerProcess: @unchecked Sendable {
         // crash libdispatch's event loop.
         let reading = errors.fileHandleForReading
         let file = log.flatMap { url -> FileHandle? in
+            // A restarted replica's log goes on after its earlier run's.
+            if let handle = try? FileHandle(forWritingTo: url) {
+                handle.seekToEndOfFile()
+                handle.write(Data(text.utf8))
+                return handle
+            }
             guard FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8)) else { return nil }
             return try? FileHandle(forWritingTo: url)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienTesting
 import Testing
 
 @testable import MienService
@@ -35,7 +36,7 @@ struct SessionTableTests {
     }
 
     @Test func indexes_agreeWithAScan_throughRandomChanges() {
-        var generator = SplitMix(seed: 78)
+        var generator = SeededGenerator(seed: 78)
         var table = SessionTable()
         let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
         var now = start
@@ -108,18 +109,5 @@ struct SessionTableTests {
         var same = ledger
         same.sessions["p3"] = ledger.sessions["p3"]
         #expect(!same.differs(from: ledger))
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the random changes are the same each run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

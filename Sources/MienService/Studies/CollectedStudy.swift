@@ -226,27 +226,34 @@ final class CollectedStudy: Sendable {
     var generation: Int { store.current().generation }
 
     /// Deletes every file of a participant and forgets them (the right to erasure); a socket of theirs still
-    /// open is closed first.
+    /// open is closed once the erasure is saved.
     ///
     /// Only a digest of their ID is kept (`FieldworkCounts.erasedIDs`): the ID cannot take part again.
     /// - Returns: false for an unknown participant.
-    /// - Throws: `.ioFailure` when their data cannot be removed.
+    /// - Throws: `ServiceRefusal` 503 `notSaved` when the store cannot be written (nothing is deleted);
+    ///   `.ioFailure` when their files cannot be removed.
     func delete(_ id: String) async throws -> Bool {
         guard session(id) != nil else { return false }
-        let socket = local.withLock { local in
-            return local.open.removeValue(forKey: id)
-        }
-        socket?.close(.erased)
         let erased = FieldworkCounts.erasedDigest(study: name, participant: id)
-        let (removed, failure) = await store.apply { ledger in
-            ledger.sockets.removeValue(forKey: id)
-            // Remembered, so the ID cannot consent again and be given a second code.
-            ledger.counts.erasedIDs.insert(erased)
-            return ledger.sessions.removeValue(forKey: id) != nil
+        // Decided and written before anything else happens: an erasure the store could not write is not done, and
+        // is said so (before, it was kept in this server's view only, the page was told "erased", and asking again
+        // answered 404 while the database still held everything; fleet-faults found it).
+        let removed: Bool
+        do {
+            removed = try await store.transact { ledger in
+                ledger.sockets.removeValue(forKey: id)
+                // Remembered, so the ID cannot consent again and be given a second code.
+                ledger.counts.erasedIDs.insert(erased)
+                return ledger.sessions.removeValue(forKey: id) != nil
+            }
+        } catch {
+            Self.logger.error("study \(name): an erasure could not be saved in \(store.description): \(error)")
+            throw ServiceRefusal(
+                status: .serviceUnavailable, code: "notSaved",
+                message: "the participant's data could not be deleted now (the study's store cannot be written); "
+                    + "nothing was deleted: try again in a few minutes")
         }
-        if let failure {
-            throw MienError(.ioFailure, "cannot delete the participant's data: \(failure)", input: "participant \(id)")
-        }
+        local.withLock { $0.open.removeValue(forKey: id) }?.close(.erased)
         guard removed else { return false }
         try await removeFiles(of: id)
         Self.logger.info("study \(name): a participant's data was deleted (erasure)")

@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import Mien
+import MienCore
+import MienTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One seed of `MienDev fleet-faults`: its fleet started, its participants and faults run together, its invariants
+/// checked, everything it started stopped by PID.
+struct FleetFaultRun {
+    let command: FleetFaults
+    let seed: UInt64
+    private let replicas = 3
+    private let fps = 5.0
+
+    struct Result {
+        var checks: FleetInvariants
+        var faults: [String]
+        var complete: Int
+        var seconds: Double
+    }
+
+    /// The replicas, replaced when one is started again (a fault's task and the run's end read them).
+    private final class Replicas: Sendable {
+        let servers: Locked<[ServerProcess]>
+        init(_ servers: [ServerProcess]) { self.servers = Locked(servers) }
+        subscript(index: Int) -> ServerProcess { servers.withLock { $0[index] } }
+        func replace(_ index: Int, with server: ServerProcess) { servers.withLock { $0[index] = server } }
+        func stopAll() { for server in servers.withLock({ $0 }) { server.stop() } }
+    }
+
+    func run() async throws -> Result {
+        let began = ContinuousClock.now
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mien-fleet-faults-\(getpid())-\(seed)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer {
+            if ProcessInfo.processInfo.environment["MIEN_KEEP"] == nil { try? FileManager.default.removeItem(at: work) }
+        }
+        let stimulus = work.appendingPathComponent("stimulus.mp4").path
+        try BenchStudy.run(
+            CommandLine.arguments[0],
+            [
+                "make-clip", "--width", "320", "--height", "240", "--frames", "\(Int(command.seconds * 15))", "--fps",
+                "15", stimulus,
+            ])
+        let database = try await PostgresServer.start()
+        defer {
+            database.resume()
+            database.stop()
+        }
+        let studies = work.appendingPathComponent("studies")
+        let folder = studies.appendingPathComponent("fleet")
+        try BenchStudy.run(
+            command.mien,
+            [
+                "study", "init", folder.path, "--stimulus", stimulus, "--groups", "A,B", "--rate", "\(fps)",
+                "--min-rate", "\(fps)", "--min-share", "0.2", "--consent-burst", "100000", "--consents-per-minute",
+                "100000", "--contact", "fleet@example.org",
+            ], environment: ["MIEN_STUDIES_URL": database.url()])
+        let bareURL = "postgres://\(database.user)@127.0.0.1:\(database.port)/postgres?sslmode=disable"
+        // As `MienDev fleet`: two replicas on the study folder, the last given only the database's URL.
+        let start = { @Sendable (index: Int, port: Int) throws -> ServerProcess in
+            let alone = index == replicas - 1
+            let scratch = work.appendingPathComponent("replica-\(index)-tmp")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            return try ServerProcess(
+                mien: command.mien, maximumSessions: 4, arguments: ["--studies", alone ? bareURL : studies.path],
+                log: work.appendingPathComponent("replica-\(index).log"),
+                environment: [
+                    "TMPDIR": scratch.path, "PGPASSWORD": database.password,
+                    "MIEN_STUDIES_URL": alone ? "" : database.url(),
+                ], port: port)
+        }
+        let servers = Replicas(try (0..<replicas).map { try start($0, 0) })
+        defer { servers.stopAll() }
+        let ports = (0..<replicas).map { servers[$0].port }
+        let balancer = try HAProxyProcess(backends: ports, folder: work)
+        defer { balancer.stop() }
+        let address = "127.0.0.1:\(balancer.port)"
+        let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 30)
+        let frames = try (0..<30).map { try clip.frame(at: $0).encoded(as: .jpeg(quality: 85)) }
+        let client = FleetParticipant(
+            address: address, study: "fleet", stimulus: "stimulus", frames: frames, seconds: command.seconds, fps: fps)
+        let plan = command.schedule(seed: seed, replicas: replicas)
+        print("seed \(seed): " + plan.map { "\($0.fault) at \($0.at.rounded(toPlaces: 1)) s" }.joined(separator: "; "))
+
+        let streaming = Locked(Set<String>())
+        let firstFrames = Locked<ContinuousClock.Instant?>(nil)
+        let erased = Locked(Set<String>())
+        var generator = SeededGenerator(seed: seed &+ 1)
+        let starts = (0..<command.participants).map { _ in Double.random(in: 0...4, using: &generator) }
+        let outcomes = await withTaskGroup(of: FleetParticipant.Outcome?.self) { group in
+            for index in 0..<command.participants {
+                let id = "s\(seed)p\(index + 1)"
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(starts[index]))
+                    return await client.run(id) { on in
+                        if on { firstFrames.withLock { $0 = $0 ?? .now } }
+                        streaming.withLock { now in
+                            if on { now.insert(id) } else { now.remove(id) }
+                        }
+                    } comesBack: {
+                        true
+                    }
+                }
+            }
+            group.addTask {
+                let clock = ContinuousClock()
+                let waited = clock.now
+                while firstFrames.withLock({ $0 }) == nil, clock.now - waited < .seconds(60) {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                let zero = firstFrames.withLock { $0 } ?? clock.now
+                await withTaskGroup(of: Void.self) { faults in
+                    for (at, fault) in plan {
+                        faults.addTask {
+                            try? await Task.sleep(until: zero + .milliseconds(Int(at * 1000)))
+                            await inject(
+                                fault, servers: servers, start: start, ports: ports, database: database,
+                                address: address, streaming: streaming, erased: erased)
+                        }
+                    }
+                }
+                return nil
+            }
+            var all: [FleetParticipant.Outcome] = []
+            for await outcome in group { if let outcome { all.append(outcome) } }
+            return all
+        }
+        // Every replica's upkeep (5 s) removes what it holds of an erased participant; leases run out.
+        try await Task.sleep(for: .seconds(8))
+        let checks = try FleetInvariants(
+            outcomes: outcomes, erased: erased.withLock { $0 }, database: FleetDatabase(server: database),
+            fieldwork: (minimumShare: 0.2, faceShare: 0.5), password: database.password,
+            logs: (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") })
+        checks.print()
+        for outcome in outcomes where outcome.end != .complete {
+            print("  \(outcome.participant): \(outcome.end.rawValue) \(outcome.detail)")
+        }
+        return Result(
+            checks: checks, faults: plan.map { "\($0.fault) at \($0.at.rounded(toPlaces: 1)) s" },
+            complete: outcomes.filter { $0.code != nil }.count,
+            seconds: (ContinuousClock.now - began).milliseconds / 1000)
+    }
+
+    /// Injects one fault; a stopped replica is started again on its port 3 s after it exited.
+    private func inject(
+        _ fault: FleetFaults.Fault, servers: Replicas,
+        start: @escaping @Sendable (Int, Int) throws -> ServerProcess, ports: [Int], database: PostgresServer,
+        address: String, streaming: Locked<Set<String>>, erased: Locked<Set<String>>
+    ) async {
+        switch fault {
+        case .kill(let index), .stop(let index):
+            let server = servers[index]
+            if case .kill = fault { kill(server.pid, SIGKILL) }
+            // SIGTERM, and the wait for its exit either way (a drain may take its time).
+            await BlockingWork.run { server.stop() }
+            try? await Task.sleep(for: .seconds(3))
+            do {
+                servers.replace(index, with: try start(index, ports[index]))
+            } catch {
+                print("fleet-faults: replica \(index) did not start again: \(error)")
+            }
+        case .outage(let seconds):
+            database.pause()
+            try? await Task.sleep(for: .seconds(seconds))
+            database.resume()
+        case .erase:
+            let gone = erased.withLock { $0 }
+            guard let id = streaming.withLock({ $0.sorted().first { !gone.contains($0) } }),
+                let url = URL(string: "http://\(address)/studies/fleet/participants/\(id)")
+            else {
+                print("fleet-faults: nobody was watching to be erased")
+                return
+            }
+            var request = URLRequest(url: url)
+            request.httpMethod = "DELETE"
+            do {
+                let (_, response) = try await URLSession.shared.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                if status == 204 { erased.withLock { _ = $0.insert(id) } }
+                print("fleet-faults: erased \(id): \(status)")
+            } catch {
+                print("fleet-faults: erasing \(id): \(error)")
+            }
+        }
+    }
+}

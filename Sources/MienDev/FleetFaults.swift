@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Mien
+import MienCore
+import MienTesting
+
+/// `MienDev fleet-faults`: the fleet of `MienDev fleet` (PostgreSQL, three replicas, HAProxy) with faults injected
+/// at moments drawn from a seed while participants watch through the balancer, then the invariants of issue 77 item
+/// 6 checked on what the database holds (`FleetInvariants`).
+///
+/// The faults: a replica killed (SIGKILL) or stopped (SIGTERM), each started again on its port 3 s after it
+/// exited; the database frozen (SIGSTOP to every PostgreSQL process, as a network partition looks to a client) for
+/// a drawn number of seconds; a participant erased mid-stimulus. Every page whose socket is cut comes back once, as
+/// the participant page does by itself.
+struct FleetFaults: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet-faults",
+        abstract: "The fleet with seeded faults (kills, stops, database outages, erasures) and its invariants.")
+
+    @Option(help: "The mien binary the replicas run.") var mien = ".build/debug/mien"
+    @Option(help: "Seeds, comma-separated: one run each.") var seeds = "1"
+    @Option(help: "Participants per run.") var participants = 12
+    @Option(help: "Seconds of the stimulus.") var seconds = 6.0
+    @Option(help: "Faults per run.") var faults = 3
+    @Option(help: "The longest database outage drawn, seconds (the shortest is 5).") var longestOutage = 15.0
+
+    func validate() throws {
+        guard participants >= 2, seconds >= 2, faults >= 1, longestOutage >= 5 else {
+            throw ValidationError("at least 2 participants, 2 s of stimulus, 1 fault and outages of 5 s")
+        }
+        guard !seedList.isEmpty else { throw ValidationError("--seeds: integers, comma-separated") }
+    }
+
+    private var seedList: [UInt64] { seeds.split(separator: ",").compactMap { UInt64($0) } }
+
+    /// A fault and when it comes, seconds after the first participant's frames start.
+    enum Fault: Sendable, CustomStringConvertible {
+        case kill(replica: Int)
+        case stop(replica: Int)
+        case outage(seconds: Double)
+        case erase
+
+        var description: String {
+            switch self {
+            case .kill(let replica): "kill -9 replica \(replica)"
+            case .stop(let replica): "SIGTERM replica \(replica)"
+            case .outage(let seconds): "database frozen \(Int(seconds)) s"
+            case .erase: "erase a participant mid-stimulus"
+            }
+        }
+    }
+
+    /// The faults of one seed, in time order.
+    func schedule(seed: UInt64, replicas: Int) -> [(at: Double, fault: Fault)] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<faults).map { _ -> (Double, Fault) in
+            let at = Double.random(in: 0.5...(seconds + 4), using: &generator)
+            let fault: Fault =
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0: .kill(replica: Int.random(in: 0..<replicas, using: &generator))
+                case 1: .stop(replica: Int.random(in: 0..<replicas, using: &generator))
+                case 2: .outage(seconds: Double(Int.random(in: 5...Int(longestOutage), using: &generator)))
+                default: .erase
+                }
+            return (at, fault)
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    func run() async throws {
+        var passed = 0
+        var runs: [[String: Any]] = []
+        for seed in seedList {
+            let result = try await FleetFaultRun(command: self, seed: seed).run()
+            if result.checks.failed.isEmpty { passed += 1 }
+            runs.append([
+                "seed": seed, "faults": result.faults, "failed": result.checks.failed,
+                "complete": result.complete, "seconds": result.seconds.rounded(toPlaces: 1),
+            ])
+        }
+        let data = try JSONSerialization.data(
+            withJSONObject: ["fleet_faults": ["runs": runs, "passed": passed, "of": seedList.count]],
+            options: [.sortedKeys])
+        Swift.print(String(decoding: data, as: UTF8.self))
+        if passed < seedList.count { throw ExitCode.failure }
+    }
+}
