@@ -26,6 +26,8 @@ struct FleetFaultRun {
     /// The replicas, replaced when one is started again (a fault's task and the run's end read them).
     private final class Replicas: Sendable {
         let servers: Locked<[ServerProcess]>
+        /// Replicas a fault has stopped and not yet started again: a second fault on one waits for it.
+        let down = Locked(Set<Int>())
         init(_ servers: [ServerProcess]) { self.servers = Locked(servers) }
         subscript(index: Int) -> ServerProcess { servers.withLock { $0[index] } }
         func replace(_ index: Int, with server: ServerProcess) { servers.withLock { $0[index] = server } }
@@ -155,15 +157,24 @@ struct FleetFaultRun {
     ) async {
         switch fault {
         case .kill(let index), .stop(let index):
+            while !servers.down.withLock({ $0.insert(index).inserted }) {
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+            defer { servers.down.withLock { _ = $0.remove(index) } }
             let server = servers[index]
             if case .kill = fault { kill(server.pid, SIGKILL) }
             // SIGTERM, and the wait for its exit either way (a drain may take its time).
             await BlockingWork.run { server.stop() }
-            try? await Task.sleep(for: .seconds(3))
-            do {
-                servers.replace(index, with: try start(index, ports[index]))
-            } catch {
-                print("fleet-faults: replica \(index) did not start again: \(error)")
+            // Started again as a supervisor would (Kubernetes, systemd): 3 s after it exited, and again every 3 s
+            // while it cannot start (a server refuses to start while the database does not answer).
+            for tries in 1...20 {
+                try? await Task.sleep(for: .seconds(3))
+                do {
+                    servers.replace(index, with: try start(index, ports[index]))
+                    break
+                } catch {
+                    if tries == 20 { print("fleet-faults: replica \(index) did not start again: \(error)") }
+                }
             }
         case .outage(let seconds):
             database.pause()

@@ -138,7 +138,21 @@ struct FleetParticipant: Sendable {
             outcome.detail = detail
             outcome.end = end
             guard end == .complete else { return finished(outcome, since: started) }
-            let completion = try await post("complete", body: "{}", token: token)
+            // As the page does, completion is asked again while no server answers (the balancer's 503) or none can
+            // save, for 90 s.
+            var completion: [String: Any] = [:]
+            let asked = ContinuousClock.now
+            while true {
+                do {
+                    completion = try await post("complete", body: "{}", token: token)
+                } catch {
+                    completion = ["error": ["code": "unreachable", "message": "\(error)"]]
+                }
+                let code = (completion["error"] as? [String: Any])?["code"] as? String
+                let retry = code == "notSaved" || code == "unreachable" || completion["body"] != nil
+                guard completion["code"] == nil, retry, ContinuousClock.now - asked < .seconds(90) else { break }
+                try await Task.sleep(for: .seconds(2))
+            }
             guard let code = completion["code"] as? String else {
                 outcome.end = .failed
                 outcome.detail = "completion refused: \(completion)"

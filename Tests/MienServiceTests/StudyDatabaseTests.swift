@@ -293,6 +293,37 @@ struct StudyDatabaseTests {
         }
     }
 
+    @Test func readiness_answersWithinASecond_whileTheDatabaseIsFrozen() async throws {
+        let server = try await PostgresServer.start()
+        defer {
+            server.resume()
+            server.stop()
+        }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try await MienService.registerStudy(folder: parent.appendingPathComponent("ad"), store: server.url())
+        let service = try await MienService.open(
+            options: ServiceOptions(port: 0, studiesFolder: parent.path, studiesStore: server.url()),
+            models: ModelStore())
+        defer { service.studies?.database?.close() }
+        // Frozen (SIGSTOP), as a partition looks: a ping waited 2 s, past a balancer's 1-s check, and took every
+        // server out of it (make fleet-faults, seed 8).
+        server.pause()
+        try await service.application().test(.router) { client in
+            for _ in 0..<3 {
+                let clock = ContinuousClock()
+                let asked = clock.now
+                try await client.execute(uri: "/readyz", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let body = StudyRouteTests.json(response.body)
+                    #expect(body["status"] as? String == "ready" && body["newParticipants"] as? String == "no")
+                }
+                #expect(clock.now - asked < .milliseconds(900))
+                try await Task.sleep(for: .milliseconds(700))
+            }
+        }
+    }
+
     @Test func aPageBackThroughAnotherServer_takesItsSocketOver_andAStoppedServersParticipantsAreReleased()
         async throws
     {

@@ -28,6 +28,12 @@ final class StudyDesk: Sendable {
     let database: StudyDatabase?
     /// Set when the server begins to shut down: no socket is opened, queued pages are told it restarts.
     private let stoppingFlag = Atomic<Bool>(false)
+    /// The database's last answer to `accepting()`'s ping (nil: it answered), when it was had, and since when one
+    /// is being asked.
+    private let databaseAnswer = Locked<
+        (reason: String?, had: ContinuousClock.Instant?, asking: ContinuousClock.Instant?)
+    >(
+        (nil, nil, nil))
 
     /// Serves the study folders under `parent`, each keeping its sessions in its folder.
     /// - Throws: `.notFound` when `parent` is not a folder.
@@ -149,15 +155,35 @@ final class StudyDesk: Sendable {
     }
 
     /// Why new participants cannot be taken now, or nil: the studies' database does not answer (a query, within
-    /// 2 s), so a consent could not be kept.
+    /// half a second; the answer is at most a second old), so a consent could not be kept.
     func accepting() async -> String? {
         guard let database else { return nil }
-        do {
-            try await database.ping()
-            return nil
-        } catch {
-            return "the studies' database does not answer"
+        // A probe never waits long for the database: a frozen one (a partition, a stopped host) held every
+        // `/readyz` for the ping's 2 s, past HAProxy's 1-s check, and took every server out of the balancer
+        // (`make fleet-faults`, seed 8). The answer is at most a second old; a ping slower than half a second is
+        // "does not answer" while it goes on in the background.
+        let silent = "the studies' database does not answer"
+        let now = ContinuousClock.now
+        let (ask, known) = databaseAnswer.withLock { state -> (Bool, String?) in
+            if let asking = state.asking { return (false, now - asking > .milliseconds(500) ? silent : state.reason) }
+            if let had = state.had, now - had < .seconds(1) { return (false, state.reason) }
+            state.asking = now
+            return (true, state.reason)
         }
+        guard ask else { return known }
+        Task { [databaseAnswer] in
+            var reason: String?
+            do { try await database.ping() } catch { reason = silent }
+            databaseAnswer.withLock { $0 = (reason, .now, nil) }
+        }
+        // Looked at every 50 ms for half a second (a task group would wait for the ping to end).
+        for _ in 0..<10 {
+            try? await Task.sleep(for: .milliseconds(50))
+            if let answered = databaseAnswer.withLock({ $0.asking == nil ? $0.reason ?? "" : nil }) {
+                return answered.isEmpty ? nil : answered
+            }
+        }
+        return silent
     }
 
     /// Whether the server is shutting down.
