@@ -154,14 +154,14 @@ final class StudyDesk: Sendable {
         return nil
     }
 
-    /// Why new participants cannot be taken now, or nil: the studies' database does not answer (a query, within
-    /// half a second; the answer is at most a second old), so a consent could not be kept.
+    /// Why new participants cannot be taken now, or nil: the studies' database does not answer (a query in the
+    /// background, at most one a second; a ping slower than half a second counts as no answer), so a consent could
+    /// not be kept. Never waits.
     func accepting() async -> String? {
         guard let database else { return nil }
-        // A probe never waits long for the database: a frozen one (a partition, a stopped host) held every
-        // `/readyz` for the ping's 2 s, past HAProxy's 1-s check, and took every server out of the balancer
-        // (`make fleet-faults`, seed 8). The answer is at most a second old; a ping slower than half a second is
-        // "does not answer" while it goes on in the background.
+        // A probe never waits for the database: a frozen one (a partition, a stopped host) held every `/readyz`
+        // for the ping's 2 s, past HAProxy's 1-s check, and took every server out of the balancer (`make
+        // fleet-faults`, seed 8).
         let silent = "the studies' database does not answer"
         let now = ContinuousClock.now
         let (ask, known) = databaseAnswer.withLock { state -> (Bool, String?) in
@@ -170,20 +170,15 @@ final class StudyDesk: Sendable {
             state.asking = now
             return (true, state.reason)
         }
-        guard ask else { return known }
-        Task { [databaseAnswer] in
-            var reason: String?
-            do { try await database.ping() } catch { reason = silent }
-            databaseAnswer.withLock { $0 = (reason, .now, nil) }
-        }
-        // Looked at every 50 ms for half a second (a task group would wait for the ping to end).
-        for _ in 0..<10 {
-            try? await Task.sleep(for: .milliseconds(50))
-            if let answered = databaseAnswer.withLock({ $0.asking == nil ? $0.reason ?? "" : nil }) {
-                return answered.isEmpty ? nil : answered
+        // The probe never waits: the ping goes on in the background and the next probe reads its answer.
+        if ask {
+            Task { [databaseAnswer] in
+                var reason: String?
+                do { try await database.ping() } catch { reason = silent }
+                databaseAnswer.withLock { $0 = (reason, .now, nil) }
             }
         }
-        return silent
+        return known
     }
 
     /// Whether the server is shutting down.
