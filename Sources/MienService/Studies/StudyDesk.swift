@@ -154,9 +154,10 @@ final class StudyDesk: Sendable {
         return nil
     }
 
-    /// Why new participants cannot be taken now, or nil: the studies' database does not answer (a query in the
-    /// background, at most one a second; a ping slower than half a second counts as no answer), so a consent could
-    /// not be kept. Never waits.
+    /// Why new participants cannot be taken now (the studies' database does not answer), or nil; never waits.
+    ///
+    /// The answer is that of a query in the background (at most one a second; one slower than half a second
+    /// counts as no answer): a consent could not be kept.
     func accepting() async -> String? {
         guard let database else { return nil }
         // A probe never waits for the database: a frozen one (a partition, a stopped host) held every `/readyz`
