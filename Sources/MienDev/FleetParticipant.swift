@@ -113,12 +113,8 @@ struct FleetParticipant: Sendable {
                 let asked = ContinuousClock.now
                 var delay = 2.0
                 while true {
-                    do {
-                        resumed = try await post("resume", body: "{}", token: token)
-                    } catch {
-                        resumed = ["error": ["code": "unreachable", "message": "\(error)"]]
-                    }
-                    let code = (resumed["error"] as? [String: Any])?["code"] as? String
+                    let (answer, code) = await ask("resume", token: token)
+                    resumed = answer
                     guard resumed["token"] == nil, code != "cannotTakePart", code != "unauthorized",
                         ContinuousClock.now - asked < .seconds(90)
                     else { break }
@@ -155,12 +151,8 @@ struct FleetParticipant: Sendable {
             var completion: [String: Any] = [:]
             let asked = ContinuousClock.now
             while true {
-                do {
-                    completion = try await post("complete", body: "{}", token: token)
-                } catch {
-                    completion = ["error": ["code": "unreachable", "message": "\(error)"]]
-                }
-                let code = (completion["error"] as? [String: Any])?["code"] as? String
+                let (answer, code) = await ask("complete", token: token)
+                completion = answer
                 let retry = code == "notSaved" || code == "unreachable" || completion["body"] != nil
                 guard completion["code"] == nil, retry, ContinuousClock.now - asked < .seconds(90) else { break }
                 try await Task.sleep(for: .seconds(2))
@@ -272,6 +264,17 @@ struct FleetParticipant: Sendable {
             return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
         }
         return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
+    }
+
+    /// A participant route's answer and its error's code; a request that fails is the code `unreachable`.
+    private func ask(_ route: String, token: String) async -> ([String: Any], String?) {
+        let answer: [String: Any]
+        do {
+            answer = try await post(route, body: "{}", token: token)
+        } catch {
+            answer = ["error": ["code": "unreachable", "message": "\(error)"]]
+        }
+        return (answer, (answer["error"] as? [String: Any])?["code"] as? String)
     }
 
     /// A participant route's JSON answer (an error's body too).
