@@ -56,6 +56,9 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
+    @OptionGroup(title: "Panel")
+    var panel: StudyPanelOptions
+
     @Option(help: "Who runs the study, shown on the participant page and in the consent text.")
     var researcher: String?
 
@@ -64,20 +67,6 @@ struct StudyInit: ParsableCommand {
 
     @Option(help: "How long participants' data is kept, in words for the consent (\"until 31 December 2028\").")
     var retention: String?
-
-    @Option(
-        help:
-            "Where participants who cannot take part go back to the panel (declined, no camera, no face, full); participant= and reason= are appended."
-    )
-    var screenoutUrl: String?
-
-    @Option(help: "The panel's code for participants it screened out (appended to --screenout-url as code=).")
-    var screenoutCode: String?
-
-    @Option(
-        parsing: .upToNextOption,
-        help: "Completed participants wanted: N for the whole study, or GROUP=N per group (the dashboard's targets).")
-    var target: [String] = []
 
     @Option(help: "The lowest frame rate a busy server may ask pages for before anyone waits in its queue.")
     var minRate = CollectionSettings.Fieldwork().minimumFrameRate
@@ -93,15 +82,6 @@ struct StudyInit: ParsableCommand {
 
     @Option(help: "Minutes within which a participant who left (reload, lost network, restart) may come back.")
     var reentryMinutes = CollectionSettings.Fieldwork().reentryMinutes
-
-    @Option(
-        help:
-            "The panel provider's conventions for its links back: generic (participant= and code= appended) or prolific (its completion URL as given, with cc=; the screen-out link cc=--screenout-code; the page shows Prolific's code)."
-    )
-    var panel: PanelConventions = .generic
-
-    @Flag(help: "Refuse consent without the participant ID a panel's link carries.")
-    var requireId = false
 
     @Option(
         help:
@@ -186,15 +166,11 @@ struct StudyInit: ParsableCommand {
         var settings: CollectionSettings
         do {
             var fieldwork = CollectionSettings.Fieldwork()
-            fieldwork.screenoutURL = screenoutUrl
-            fieldwork.screenoutCode = screenoutCode
-            fieldwork.panel = panel == .generic ? nil : panel
-            fieldwork.targets = try targets()
+            try panel.apply(to: &fieldwork)
             fieldwork.minimumFrameRate = minRate
             fieldwork.minimumShare = minShare
             fieldwork.minimumFaceShare = minFaceShare
             fieldwork.reentryMinutes = reentryMinutes
-            fieldwork.requireParticipantID = requireId
             fieldwork.consentBurst = consentBurst
             fieldwork.consentsPerMinute = consentsPerMinute
             if groups != nil {
@@ -272,11 +248,12 @@ struct StudyInit: ParsableCommand {
         }
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
         let name = study.url.lastPathComponent
+        let id = settings.fieldwork.panelConventions.linkTemplate
         let links = settings.groups.map { group in
             let signed = settings.fieldwork.groupLinkKey.map {
                 "&gs=\(GroupLink.signature(group: group, key: $0))"
             }
-            return "\n  group \(group): http://HOST:PORT/studies/\(name)/?participant=ID&group=\(group)\(signed ?? "")"
+            return "\n  group \(group): http://HOST:PORT/studies/\(name)/?\(id)&group=\(group)\(signed ?? "")"
         }.joined()
         print(
             """
@@ -284,7 +261,7 @@ struct StudyInit: ParsableCommand {
             \(settings.groups.isEmpty ? "one group" : "groups \(settings.groups.joined(separator: ", "))"), \(settings.order.rawValue) order, \
             \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s
             serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token-file TOKEN-FILE\(store == nil ? "" : " --store-file URL-FILE") (or MIEN_TOKEN\(store == nil ? "" : " and MIEN_STUDIES_URL") set)
-            the link:  http://HOST:PORT/studies/\(name)/?participant=ID\(settings.groups.isEmpty ? "" : " (the server balances the groups), or one group's:\(links)")
+            the link:  http://HOST:PORT/studies/\(name)/?\(id)\(settings.groups.isEmpty ? "" : " (the server balances the groups), or one group's:\(links)")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)
     }

@@ -181,7 +181,7 @@ struct LiveTests {
             // The refusal is written the moment the upgrade completes; see RawWebSocket for why this reads
             // it from a plain socket.
             let port = try #require(client.port)
-            let bytes = try RawWebSocket.handshakeAndRead(port: port, path: "/v1/live")
+            let bytes = try await RawWebSocket.handshakeAndRead(port: port, path: "/v1/live")
             letGo.finish()
             _ = try await holder.value
             return String(decoding: bytes, as: UTF8.self)

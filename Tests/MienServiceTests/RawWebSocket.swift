@@ -1,3 +1,5 @@
+import MienCore
+
 /// A WebSocket handshake over a plain loopback socket, reading what the server sends straight after it.
 ///
 /// For the one check where the server writes and closes immediately after the upgrade (a refused
@@ -7,7 +9,14 @@
 enum RawWebSocket {
     /// Connects to 127.0.0.1:`port`, asks to upgrade `path`, and returns the bytes received until the
     /// server's close frame, the end of the stream or `timeout` seconds without data.
-    static func handshakeAndRead(port: Int, path: String, timeout: Int = 10) throws -> [UInt8] {
+    ///
+    /// Off the cooperative pool: a receive that blocks one of its threads (two on a 2-core machine) while other
+    /// tests run could starve the very server it waits for (the refusal then never came within the timeout).
+    static func handshakeAndRead(port: Int, path: String, timeout: Int = 10) async throws -> [UInt8] {
+        try await BlockingWork.run { try blockingHandshakeAndRead(port: port, path: path, timeout: timeout) }
+    }
+
+    private static func blockingHandshakeAndRead(port: Int, path: String, timeout: Int) throws -> [UInt8] {
         let socket = try LoopbackSocket(port: port, receiveTimeout: timeout)
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

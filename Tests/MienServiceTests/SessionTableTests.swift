@@ -15,7 +15,7 @@ struct SessionTableTests {
     ) -> [String: Int] {
         var counts: [String: Int] = [:]
         for session in sessions {
-            guard let group = session.group else { continue }
+            let group = session.group ?? ""
             let isOpen = open.contains(session.participant)
             let seen = { (text: String?) in
                 CollectedStudy.date(text)?.timeIntervalSinceReferenceDate ?? -Double.infinity

@@ -425,44 +425,6 @@ struct StudyCollectionTests {
         }
     }
 
-    /// Issue 77: with `--panel prolific` a completer goes back with Prolific's own code (cc=) and is shown it, and a
-    /// screen-out link carries the screen-out code as cc=; settings Prolific cannot use are refused.
-    @Test func prolific_getsItsOwnCodesBack_asCC() async throws {
-        let parent = try Self.studies()
-        defer { try? FileManager.default.removeItem(at: parent) }
-        let folder = CollectionFolder(parent.appendingPathComponent("ad"))
-        var settings = try CollectionSettings.read(folder: folder.url)
-        settings.completionURL = "https://app.prolific.com/submissions/complete?cc=C1234ABC"
-        settings.fieldwork.panel = .prolific
-        settings.fieldwork.screenoutCode = "NOCAM99"
-        try settings.validate()
-        try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
-        let study = try CollectedStudy(folder: folder.url)
-        _ = try await study.admit(participant: "5f1e2d", group: nil)
-        for name in ["first", "second"] {
-            try await Self.watch(study, "5f1e2d", name, progress: Self.measured(to: 3, ended: true))
-        }
-        let (redirect, code) = try await study.complete("5f1e2d")
-        #expect(redirect == "https://app.prolific.com/submissions/complete?cc=C1234ABC", "Prolific's link as given")
-        #expect(code == "C1234ABC", "the page shows the code Prolific expects")
-        #expect(study.session("5f1e2d")?.code?.count == 8, "the participant's own code stays for approvals.csv")
-        #expect(
-            study.screenoutRedirect(participant: "x", reason: "noCamera")
-                == "https://app.prolific.com/submissions/complete?cc=NOCAM99")
-        #expect(PageConfiguration(study).panel == "prolific")
-
-        var noCC = settings
-        noCC.completionURL = "https://app.prolific.com/submissions/complete"
-        #expect(throws: MienError.self) { try noCC.validate() }
-        var noScreenout = settings
-        noScreenout.fieldwork.screenoutCode = nil
-        #expect(throws: MienError.self) { try noScreenout.validate() }
-        // Generic links as before: participant= and code= appended.
-        #expect(
-            PanelConventions.generic.completion("https://panel.example.org/done?s=1", participant: "p", code: "AB")
-                .redirect == "https://panel.example.org/done?s=1&participant=p&code=AB")
-    }
-
     /// Issue 78: a server's log names participants by number, never by their panel ID, and shows no server path.
     @Test func logs_nameParticipantsByNumber_andNoServerPath() throws {
         let parent = try Self.studies()

@@ -51,8 +51,11 @@ struct StudyFramingTests {
         #expect(later == [false, false] && judge.passed, "said once; a face that moves away does not undo it")
     }
 
-    /// The framing socket's frames and `{"type":"framed"}`; returns every text message up to the close.
-    private func frame(_ client: some TestClientProtocol, token: String, picture: [UInt8]) async throws -> [String] {
+    /// The framing socket's frames and `{"type":"framed"}` (then `{"type":"failed"}` when `failing`, as the page
+    /// says when a try's time ran out); returns every text message up to the close.
+    private func frame(
+        _ client: some TestClientProtocol, token: String, picture: [UInt8], failing: Bool = false
+    ) async throws -> [String] {
         let log = TextLog()
         _ = try await client.ws("/studies/ad/live?session=\(token)") { inbound, outbound, _ in
             let ready = Completion()
@@ -67,6 +70,7 @@ struct StudyFramingTests {
                         try await Task.sleep(for: .milliseconds(200))
                     }
                     try await outbound.write(.text(#"{"type":"framed"}"#))
+                    if failing { try await outbound.write(.text(#"{"type":"failed"}"#)) }
                     // Passed: the server ends the socket once the session holds it; refused: the page closes it.
                     try await Task.sleep(for: .seconds(1))
                     try? await outbound.close(.normalClosure, reason: nil)
@@ -99,10 +103,12 @@ struct StudyFramingTests {
                 }
             }
             #expect(skipped.all.contains { $0.contains("notFramed") }, "\(skipped.all)")
-            // A framing socket of grey frames: the page's word is not enough.
+            // A framing socket of grey frames: the page's word is not enough. Refused and closed, it is not a
+            // failure (the page tries again, as after a reload); a try whose time ran out is.
             let faceless = try await frame(client, token: token, picture: grey)
             #expect(faceless.contains { $0.contains("notFramed") }, "\(faceless)")
             #expect(!faceless.contains { $0.contains("positioned") })
+            _ = try await frame(client, token: token, picture: grey, failing: true)
             // Recorded once the server has closed the socket (a moment after the page's close).
             try await StudySocketTests.eventually("the failed check recorded") {
                 study.session("p1")?.framingFailures == 1
@@ -113,6 +119,8 @@ struct StudyFramingTests {
             #expect(framed.contains { $0.contains(#""type":"positioned""#) }, "\(framed)")
             #expect(framed.contains { $0.contains(#""type":"ended""#) }, "\(framed)")
             #expect(study.session("p1")?.framed != nil)
+            #expect(
+                study.session("p1")?.framingFailures == 1, "the refused start was not a failure, the timed-out try was")
             let watched = try await StudySocketTests.play(client, token: token, stamps: [0, 100]) { _ in portrait }
             #expect(watched.contains { $0.contains(#""type":"ready""#) }, "\(watched)")
         }

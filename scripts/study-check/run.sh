@@ -41,8 +41,9 @@ rm -rf "$OUT/studies" "$OUT/results"
 mkdir -p "$OUT/studies"
 PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SCREEN --contact "study@example.org"
     --researcher "The Mien study check")
+# Targets shown only: the check sends more participants to each group than its target (closing is unit-tested).
 "$MIEN" study init "$OUT/studies/ad" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --groups A,B \
-    --completion-url "https://panel.example.org/done" --target A=4 B=4 "${PANEL[@]}" >/dev/null
+    --completion-url "https://panel.example.org/done" --target A=4 B=4 --targets display "${PANEL[@]}" >/dev/null
 "$MIEN" study init "$OUT/studies/adrec" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --record "${PANEL[@]}" >/dev/null
 "$MIEN" study init "$OUT/studies/engines" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 

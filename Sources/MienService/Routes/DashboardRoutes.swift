@@ -82,7 +82,7 @@ struct DashboardRoutes: RouteGroup {
         router.delete("/studies/{name}/participants/{id}") { [desk] _, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try context.parameters.require("id")
-            guard CollectionSettings.isName(id), try await study.delete(id) else {
+            guard CollectionSettings.isParticipantID(id), try await study.delete(id) else {
                 throw ServiceRefusal(status: .notFound, code: "notFound", message: "no participant of that ID")
             }
             return Response(status: .noContent)

@@ -33,7 +33,8 @@ extension CollectedStudy {
     ///     (the link's `gs=`) when the study signs its links (`Fieldwork.linkedGroup`), else the server chooses.
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
     ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
-    ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull`, 503
+    ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull` (its cap
+    ///   or its targets met) or `groupFull` (the link's group reached its target, `Placement`), 503
     ///   when the session cannot be saved.
     func admit(participant: String?, group: String?, signature: String? = nil) async throws -> Admission {
         guard participant != nil || !settings.fieldwork.requireParticipantID else {
@@ -44,10 +45,10 @@ extension CollectedStudy {
         let id =
             participant ?? "p-"
             + String(UUID().uuidString.lowercased().prefix(13)).replacingOccurrences(of: "-", with: "")
-        guard CollectionSettings.isName(id) else {
+        guard CollectionSettings.isParticipantID(id) else {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidParticipant",
-                message: "a participant ID is 1-64 letters, digits, '_' or '-'")
+                message: "a participant ID is 1-64 letters, digits, '_', '-' or '*'")
         }
         if let group, !settings.groups.contains(group) {
             throw ServiceRefusal(
@@ -88,7 +89,7 @@ extension CollectedStudy {
                     session.tokenDigest = Self.digest(token)
                     // A new token is a new page: it passes its own framing check before a stimulus.
                     session.framed = nil
-                    Self.reenter(&session, from: previous, now: now)
+                    Self.reenter(&session, from: previous, now: now, newPage: true)
                     ledger.sessions[id] = session
                     return .cameBack(session, previous)
                 }
@@ -97,7 +98,17 @@ extension CollectedStudy {
                     return .full(maximum)
                 }
                 // A socket open here, or on another server of the study.
-                let chosen = group ?? balancedGroup(&ledger, open: open.union(ledger.sockets.keys), now: now)
+                let chosen: String?
+                switch place(&ledger, linked: group, open: open.union(ledger.sockets.keys), now: now) {
+                case .group(let placed):
+                    chosen = placed
+                case .groupFull(let full):
+                    ledger.counts.turnedAwayGroupFull[full, default: 0] += 1
+                    return .groupFull(full)
+                case .studyFull:
+                    ledger.counts.turnedAwayFull += 1
+                    return .targetsMet
+                }
                 let number = ledger.nextNumber
                 let names = settings.stimuli.map(\.name)
                 let shift = (number - 1) % names.count
@@ -126,6 +137,18 @@ extension CollectedStudy {
                 "\(name) full", "study \(name): a consent was refused: the study is full (\(maximum) watching)")
             throw ServiceRefusal(
                 status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+        case .targetsMet:
+            Self.tally.note(
+                "\(name) targets met", "study \(name): a consent was refused: the study's targets are met")
+            throw ServiceRefusal(
+                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+        case .groupFull(let full):
+            Self.tally.note(
+                "\(name) group \(full) full",
+                "study \(name): a consent was refused: group \(full) has reached its target")
+            throw ServiceRefusal(
+                status: .forbidden, code: "groupFull",
+                message: "this study has all the participants it needs from this link")
         case .cameBack(let session, let previous):
             Self.logger.info(
                 "study \(name): participant #\(session.number) came back (\(previous.rawValue) before; consent again)")
@@ -147,6 +170,10 @@ extension CollectedStudy {
         case refused(String)
         /// The study is full (its cap).
         case full(Int)
+        /// The study's targets are met (`targetsClose`).
+        case targetsMet
+        /// The link's group has reached its target (`targetsClose`).
+        case groupFull(String)
         /// A page of the session is live: the consent would take it over.
         case live
     }
@@ -170,7 +197,7 @@ extension CollectedStudy {
                     message: "this participant ID cannot take part in this study (again): \(why)")
             }
             let previous = session.state
-            Self.reenter(&session, from: previous, now: now)
+            Self.reenter(&session, from: previous, now: now, newPage: false)
             // Their page is back through this server: a socket another server holds for them is to be given up
             // (closed there, or released without marking them should that server have died meanwhile).
             if var holder = ledger.holder(of: id), holder.server != here, holder.replacedBy == nil {
@@ -199,9 +226,15 @@ extension CollectedStudy {
         }
     }
 
-    private static func reenter(_ session: inout ParticipantSession, from previous: ParticipantSession.State, now: Date)
-    {
-        if previous == .incomplete { session.reentries += 1 }
+    /// Takes a session up again.
+    ///
+    /// A re-entry is counted whenever the log says "came back": a consent again with
+    /// the ID (`newPage`, whatever the state), or a page's token back after the session was marked incomplete;
+    /// not a reload that finds its session still started (the dashboard's count and the log agree).
+    private static func reenter(
+        _ session: inout ParticipantSession, from previous: ParticipantSession.State, now: Date, newPage: Bool
+    ) {
+        if previous == .incomplete || newPage { session.reentries += 1 }
         session.state = .started
         session.reason = nil
         session.reasonCode = nil
@@ -262,23 +295,6 @@ extension CollectedStudy {
 
     /// Participants who started watching (the study's cap counts them, not consents).
     func watchingCount(_ ledger: StudyLedger) -> Int { ledger.sessions.watching }
-
-    /// The group with the fewest participants who count (the first listed on a tie); nil for a study without
-    /// groups.
-    ///
-    /// Who counts: complete; watching and not abandoned (a sign within `abandonMinutes`, or a socket open); or
-    /// still getting ready (camera, framing check) since a consent that has not expired (`consentExpiryMinutes`):
-    /// a burst of consents is split between the groups before anyone starts watching. People who left or were
-    /// screened out before watching do not count. The counts are the ledger's index (`SessionTable.balanceCounts`):
-    /// scanning the sessions for them made a consent's cost grow with the study.
-    private func balancedGroup(_ ledger: inout StudyLedger, open: Set<String>, now: Date) -> String? {
-        guard !settings.groups.isEmpty else { return nil }
-        let time = now.timeIntervalSinceReferenceDate
-        let counts = ledger.sessions.balanceCounts(
-            readySince: time - settings.fieldwork.consentExpiryMinutes * 60,
-            watchingSince: time - settings.fieldwork.abandonMinutes * 60, open: open)
-        return settings.groups.min { counts[$0, default: 0] < counts[$1, default: 0] }
-    }
 
     /// 32 random bytes, hex.
     private static func token() -> String {

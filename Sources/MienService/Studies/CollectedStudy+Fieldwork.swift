@@ -73,8 +73,12 @@ extension CollectedStudy {
         var now: String
         var groups: [GroupCounts]
         var all: GroupCounts
-        /// Consents refused: the study was full; an ID that cannot take part, by why.
+        /// Consents refused: the study was full (its cap or its targets); the link's group had reached its
+        /// target, by group; an ID that cannot take part, by why.
         var turnedAwayFull: Int
+        var turnedAwayGroupFull: [String: Int]
+        /// Whether reaching a target closes its group to new consents (`--targets close`) or is only shown.
+        var targetsClose: Bool
         var refusedIDs: [String: Int]
         var minimumShare: Double
         var reentryMinutes: Double
@@ -168,7 +172,9 @@ extension CollectedStudy {
         }
         return Summary(
             study: name, now: Self.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
-            turnedAwayFull: counts.turnedAwayFull, refusedIDs: refused, minimumShare: settings.fieldwork.minimumShare,
+            turnedAwayFull: counts.turnedAwayFull, turnedAwayGroupFull: counts.turnedAwayGroupFull,
+            targetsClose: settings.fieldwork.targetsClose == true, refusedIDs: refused,
+            minimumShare: settings.fieldwork.minimumShare,
             reentryMinutes: settings.fieldwork.reentryMinutes, abandonMinutes: settings.fieldwork.abandonMinutes)
     }
 

@@ -62,8 +62,9 @@ extension CollectedStudy {
         status: .conflict, code: "notFramed",
         message: "check your position first: a stimulus starts after the framing check has passed on this page")
 
-    /// A framing check ended: passed (as the server judged it: `FramingJudge`), or not (the page closed or gave up
-    /// while the face was not framed), or neither (nil: the server could not run it).
+    /// A framing check ended: passed (as the server judged it: `FramingJudge`), failed (the page said its try's
+    /// time ran out), or neither (nil: the page closed it otherwise, a reload or a refused start, or the server
+    /// could not run it; not a failure on the dashboard).
     func framingEnded(_ id: String, socket: UUID, passed: Bool?) async {
         closed(id, socket)
         let now = Self.timestamp(clock())

@@ -43,14 +43,12 @@ extension CollectedStudy {
         }
         Self.logger.info("study \(name): someone declined consent")
         return screenoutRedirect(
-            participant: participant.flatMap { CollectionSettings.isName($0) ? $0 : nil },
+            participant: participant.flatMap { CollectionSettings.isParticipantID($0) ? $0 : nil },
             reason: "declined")
     }
 
     /// The screen-out link, in the panel's conventions (`PanelConventions`).
     func screenoutRedirect(participant: String?, reason: String) -> String? {
-        settings.fieldwork.panelConventions.screenout(
-            settings.fieldwork.screenoutURL, participant: participant, reason: reason,
-            code: settings.fieldwork.screenoutCode)
+        settings.exitLink(.screenout, participant: participant, reason: reason)
     }
 }

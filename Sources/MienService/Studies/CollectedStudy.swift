@@ -7,7 +7,7 @@ import MienCore
 /// One study folder served by `mien serve --studies`: its participants, their tokens, and every write into
 /// the folder, each under this study's lock and made whole before it is renamed into place.
 ///
-/// A participant is known by their ID (`CollectionSettings.isName`, checked before any path is made from it)
+/// A participant is known by their ID (`CollectionSettings.isParticipantID`, checked before any path is made from it)
 /// and writes with the token issued at consent, which is bound to that ID and this study; the folder keeps only
 /// the token's SHA-256. Only one socket per participant is open at a time, so two pages never write the same
 /// files.

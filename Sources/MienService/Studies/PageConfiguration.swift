@@ -18,11 +18,13 @@ struct PageConfiguration: Encodable {
     var record: Bool
     var framing: CollectionSettings.Framing
     var researcher: CollectionSettings.Researcher
-    /// The panel's screen-out link and code, for the page's dead ends (declined, no camera, no face, full).
-    var screenoutURL: String?
-    var screenoutCode: String?
-    /// The panel's conventions (`generic`, `prolific`): which parameter carries the screen-out code.
-    var panel: String
+    /// The panel's screen-out and over-quota links for the page's dead ends when the server cannot be asked
+    /// (declined, no camera, no face; full): made by the server in the panel's conventions, with
+    /// `participantPlaceholder` and `reasonPlaceholder` where the page puts the participant's ID (or drops the
+    /// parameter when it has none) and the reason.
+    var exits: [String: String]
+    var participantPlaceholder = Self.participantPlaceholder
+    var reasonPlaceholder = Self.reasonPlaceholder
     /// Share of each stimulus that must be measured, and attempts allowed at one.
     var minimumShare: Double
     var attemptsPerStimulus: Int
@@ -43,13 +45,19 @@ struct PageConfiguration: Encodable {
         record = study.settings.record
         framing = study.settings.framing
         researcher = study.settings.researcher
-        let panel = study.settings.fieldwork.panelConventions
-        self.panel = panel.rawValue
-        screenoutURL =
-            study.settings.fieldwork.screenoutURL ?? (panel == .prolific ? PanelConventions.prolificCompletion : nil)
-        screenoutCode = study.settings.fieldwork.screenoutCode
+        var exits: [String: String] = [:]
+        for exit in [PanelConventions.Exit.screenout, .overquota] {
+            exits[exit.rawValue] = study.settings.exitLink(
+                exit, participant: Self.participantPlaceholder, reason: Self.reasonPlaceholder)
+        }
+        self.exits = exits
         minimumShare = study.settings.fieldwork.minimumShare
         attemptsPerStimulus = study.settings.fieldwork.attemptsPerStimulus
         reentryMinutes = study.settings.fieldwork.reentryMinutes
     }
+
+    /// Words no panel's link carries, so the page finds where the ID and the reason go (letters only: a URL
+    /// keeps them as they are).
+    static let participantPlaceholder = "MIENPARTICIPANTID"
+    static let reasonPlaceholder = "MIENREASON"
 }

@@ -32,6 +32,8 @@ final class StimulusStream: Sendable {
         var allowance: FrameAllowance
         var rate: Double
         var framed = false
+        /// The page said a framing try failed (its time ran out): only that counts as a failure, not a reload.
+        var failed = false
         var ended = false
         /// The page said the stimulus ended sooner than it could have played (a seek, a faster rate, a forged end).
         var endedTooSoon = false
@@ -214,8 +216,8 @@ final class StimulusStream: Sendable {
         return report && stimulus != nil ? counter.sinceLastReport() : nil
     }
 
-    /// A text message: `{"type":"end"}` (the stimulus played to its end) or `{"type":"framed"}` (the framing
-    /// check passed).
+    /// A text message: `{"type":"end"}` (the stimulus played to its end), `{"type":"framed"}` (the framing
+    /// check passed) or `{"type":"failed"}` (a framing try's time ran out).
     func receiveText(_ text: String) {
         struct Kind: Decodable { var type: String }
         let kind: String?
@@ -251,12 +253,15 @@ final class StimulusStream: Sendable {
                 return
             }
             state.withLock { $0.framed = true }
+        case "failed" where stimulus == nil:
+            state.withLock { $0.failed = true }
         default:
             send(
                 ErrorBody(
                     code: "invalidArgument",
                     message: stimulus == nil
-                        ? #"the framing socket takes {"type":"framed"}"# : #"a stimulus socket takes {"type":"end"}"#,
+                        ? #"the framing socket takes {"type":"framed"} or {"type":"failed"}"#
+                        : #"a stimulus socket takes {"type":"end"}"#,
                     input: "control message"))
         }
     }
@@ -283,11 +288,11 @@ final class StimulusStream: Sendable {
         if case .failed(let error) = runEnd, stimulus != nil, end == nil || end == .ended {
             end = Self.end(of: error, upload: upload)
         }
-        let (ended, framed, tooSoon) = state.withLock { ($0.ended, $0.framed, $0.endedTooSoon) }
+        let (ended, framed, failed, tooSoon) = state.withLock { ($0.ended, $0.framed, $0.failed, $0.endedTooSoon) }
         let recorded = end
         // The store writes the session (a folder off the cooperative pool).
         guard let stimulus else {
-            await study.framingEnded(participant, socket: socket, passed: framed)
+            await study.framingEnded(participant, socket: socket, passed: framed ? true : failed ? false : nil)
             return nil
         }
         return await study.endStimulus(

@@ -28,7 +28,7 @@ package struct CollectionFolder: Sendable {
     package var recordedManifest: URL { url.appendingPathComponent("recorded.csv") }
     package var fieldwork: URL { url.appendingPathComponent("fieldwork.json") }
 
-    /// The folder of one participant; `id` must pass `CollectionSettings.isName` (checked by the caller before
+    /// The folder of one participant; `id` must pass `CollectionSettings.isParticipantID` (checked by the caller before
     /// any path is made from it).
     package func participant(_ id: String) -> URL { participants.appendingPathComponent(id) }
 
@@ -74,7 +74,7 @@ package struct CollectionFolder: Sendable {
                 problems.append("\(participants.path) cannot be listed: \(error)")
             }
         }
-        for name in names.sorted() where CollectionSettings.isName(name) {
+        for name in names.sorted() where CollectionSettings.isParticipantID(name) {
             let file = session(name)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
             do {

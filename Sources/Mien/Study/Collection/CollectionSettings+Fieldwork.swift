@@ -17,6 +17,11 @@ extension CollectionSettings {
         package var screenoutURL: String?
         /// The code a panel provider expects from a participant it screened out (`code=`).
         package var screenoutCode: String?
+        /// Where a participant turned away because the study or their group is full goes (nil: `screenoutURL`,
+        /// with `reason=full` or `reason=groupFull`).
+        package var overquotaURL: String?
+        /// The code a panel provider expects from a participant turned away as over quota (nil: `screenoutCode`).
+        package var overquotaCode: String?
         /// The lowest rate, in frames per second, a busy server may ask pages for before anyone waits.
         package var minimumFrameRate = 5.0
         /// Share (0...1) of each stimulus's time that must be measured for a completion code: time around an
@@ -48,6 +53,10 @@ extension CollectionSettings {
         package var requireParticipantID = false
         /// Completed participants wanted, by group; `all` for the whole study (the dashboard's targets).
         package var targets: [String: Int] = [:]
+        /// Whether the targets close their group (or the study) to new consents once those complete and those
+        /// still taking part reach them (`--targets close`, what `mien study init` writes); nil or false: the
+        /// targets are only shown (`--targets display`, and studies made before targets could close).
+        package var targetsClose: Bool?
         /// The panel provider's conventions for its links back (nil: `generic`, kept out of `settings.json`).
         package var panel: PanelConventions?
         /// The panel's conventions in force.
@@ -80,6 +89,8 @@ extension CollectionSettings {
             reentryMinutes = try value(.reentryMinutes, standard.reentryMinutes)
             screenoutURL = try container.decodeIfPresent(String.self, forKey: .screenoutURL)
             screenoutCode = try container.decodeIfPresent(String.self, forKey: .screenoutCode)
+            overquotaURL = try container.decodeIfPresent(String.self, forKey: .overquotaURL)
+            overquotaCode = try container.decodeIfPresent(String.self, forKey: .overquotaCode)
             minimumFrameRate = try value(.minimumFrameRate, standard.minimumFrameRate)
             minimumShare = try value(.minimumShare, standard.minimumShare)
             minimumFaceShare = try container.decodeIfPresent(Double.self, forKey: .minimumFaceShare)
@@ -90,6 +101,7 @@ extension CollectionSettings {
             consentsPerMinute = try value(.consentsPerMinute, standard.consentsPerMinute)
             requireParticipantID = try value(.requireParticipantID, standard.requireParticipantID)
             targets = try value(.targets, standard.targets)
+            targetsClose = try container.decodeIfPresent(Bool.self, forKey: .targetsClose)
             panel = try container.decodeIfPresent(PanelConventions.self, forKey: .panel)
             groupLinkKey = try container.decodeIfPresent(String.self, forKey: .groupLinkKey)
             groupsFromLink = try container.decodeIfPresent(Bool.self, forKey: .groupsFromLink)
@@ -106,8 +118,11 @@ extension CollectionSettings {
                 throw refuse("reentryMinutes must be 0 or more, got \(reentryMinutes)")
             }
             if let screenoutURL { try CollectionSettings.checkURL(screenoutURL, name: "the screen-out URL") }
-            if let screenoutCode, !CollectionSettings.isName(screenoutCode) {
-                throw refuse("the screen-out code must be 1-64 letters, digits, '_' or '-', got '\(screenoutCode)'")
+            if let overquotaURL { try CollectionSettings.checkURL(overquotaURL, name: "the over-quota URL") }
+            for (code, name) in [(screenoutCode, "screen-out"), (overquotaCode, "over-quota")] {
+                if let code, !CollectionSettings.isName(code) {
+                    throw refuse("the \(name) code must be 1-64 letters, digits, '_' or '-', got '\(code)'")
+                }
             }
             guard minimumFrameRate > 0, minimumFrameRate <= frameRate else {
                 throw refuse(

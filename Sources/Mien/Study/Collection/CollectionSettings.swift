@@ -190,7 +190,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             throw refuse("the framing check's limits must be positive (and its timeout longer than its seconds)")
         }
         try fieldwork.validate(groups: groups, frameRate: frameRate)
-        try fieldwork.panelConventions.validate(completionURL: completionURL, screenoutCode: fieldwork.screenoutCode)
+        try fieldwork.panelConventions.validate(
+            completionURL: completionURL, screenoutURL: fieldwork.screenoutURL, screenoutCode: fieldwork.screenoutCode)
     }
 
     /// Reads and validates a study folder's settings.

@@ -9,27 +9,31 @@ package struct FieldworkCounts: Sendable, Codable, Equatable {
     package var declined: [String: Int] = [:]
     /// Consents refused because the study had every participant it may take.
     package var turnedAwayFull = 0
+    /// Consents refused because the group the link gave had reached its target (`targetsClose`), by group.
+    package var turnedAwayGroupFull: [String: Int] = [:]
     /// Participant IDs whose data was erased, each as a digest of the study's name and the ID (the ID itself is
     /// not kept): such an ID cannot take part again, so one ID is never given a second completion code.
     package var erasedIDs: Set<String> = []
 
     package init() {}
 
-    private enum CodingKeys: String, CodingKey { case declined, turnedAwayFull, erasedIDs }
+    private enum CodingKeys: String, CodingKey { case declined, turnedAwayFull, turnedAwayGroupFull, erasedIDs }
 
-    // Written before erasures were remembered: no `erasedIDs`.
+    // Written before erasures were remembered: no `erasedIDs` (nor `turnedAwayGroupFull`, before targets closed groups).
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         declined = try container.decode([String: Int].self, forKey: .declined)
         turnedAwayFull = try container.decode(Int.self, forKey: .turnedAwayFull)
         erasedIDs = try container.decodeIfPresent(Set<String>.self, forKey: .erasedIDs) ?? []
+        turnedAwayGroupFull = try container.decodeIfPresent([String: Int].self, forKey: .turnedAwayGroupFull) ?? [:]
     }
 
-    // Sorted, and left out while there is none (a study's file stays as it was until its first erasure).
+    // Sorted, and left out while there is none (a study's file stays as it was until its first erasure or group full).
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(declined, forKey: .declined)
         try container.encode(turnedAwayFull, forKey: .turnedAwayFull)
+        if !turnedAwayGroupFull.isEmpty { try container.encode(turnedAwayGroupFull, forKey: .turnedAwayGroupFull) }
         if !erasedIDs.isEmpty { try container.encode(erasedIDs.sorted(), forKey: .erasedIDs) }
     }
 

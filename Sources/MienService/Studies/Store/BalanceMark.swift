@@ -24,11 +24,12 @@ struct BalanceMark: Sendable, Equatable {
     }
     var key: Key { Key(group: group, kind: kind) }
 
-    /// Nil for a session that never counts (no group, screened out, left before watching).
+    /// Nil for a session that never counts (screened out, left before watching).
+    ///
+    /// A session without a group counts under `""` (the whole study's target counts every group).
     init?(_ session: ParticipantSession) {
-        guard let group = session.group else { return nil }
         participant = session.participant
-        self.group = group
+        group = session.group ?? ""
         switch session.state {
         case .complete:
             kind = .complete
