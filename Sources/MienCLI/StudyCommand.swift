@@ -164,6 +164,15 @@ struct StudyCommand: ParsableCommand {
             }
             return try aggregate(store: url, segments: segments, settings: try settings(), output: output)
         }
+        if let collected = manifestSource.collected {
+            do {
+                if let record = try StudyRecord.read(collected) {
+                    throw ValidationError(record.refusal(folder: manifest))
+                }
+            } catch let error as MienError {
+                throw ValidationError(error.description)
+            }
+        }
         let (manifest, segments) = try inputs()
         if listRecordings {
             for recording in manifest.recordings { print(recording) }

@@ -88,6 +88,8 @@ public struct MienService: Sendable {
             _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
             try await database.keepStimuli(
                 study: folder.lastPathComponent, settings: settings, folder: CollectionFolder(folder))
+            try StudyRecord(database: url.description, study: folder.lastPathComponent).write(
+                to: CollectionFolder(folder))
         } catch {
             await database.retire()
             throw error

@@ -35,6 +35,10 @@ struct StudyStoreCommandTests {
                 "study", "ad", "--store", wrong, "--output", folder.appendingPathComponent("y").path,
             ])
             runs["noStore"] = try runMien(["study", "export", "ad", folder.appendingPathComponent("z").path])
+            runs["folder"] = try runMien(["study", study.path, "--output", folder.appendingPathComponent("f").path])
+            runs["fromExport"] = try runMien([
+                "study", export.path, "--output", folder.appendingPathComponent("e").path,
+            ])
             return runs
         }
         func run(_ name: String) throws -> CommandResult { try #require(runs[name]) }
@@ -71,5 +75,18 @@ struct StudyStoreCommandTests {
         #expect(!password.stderr.contains("wrong-secret") && !unknown.stderr.contains(server.password))
         let noStore = try run("noStore")
         #expect(noStore.status == 64 && noStore.stderr.contains("--store (or MIEN_STUDIES_URL)"), "\(noStore.stderr)")
+
+        // Issue 77: the registered folder is not the record and says so; `mien study` on it refuses, naming the
+        // database (no password) and what reads it; the exported layout is read as it is.
+        let note = try String(contentsOf: study.appendingPathComponent("record.json"), encoding: .utf8)
+        #expect(note.contains("\"study\" : \"ad\"") && !note.contains(server.password), "\(note)")
+        let onFolder = try run("folder")
+        #expect(
+            onFolder.status == 64 && onFolder.stderr.contains("is a study kept in PostgreSQL")
+                && onFolder.stderr.contains("mien study export ad") && !onFolder.stderr.contains(server.password),
+            "\(onFolder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: export.appendingPathComponent("record.json").path))
+        let fromExport = try run("fromExport")
+        #expect(!fromExport.stderr.contains("kept in PostgreSQL"), "\(fromExport.stderr)")
     }
 }

@@ -111,6 +111,14 @@ final class CollectedStudy: Sendable {
         store = try await PostgresStudyStore.open(database, study: name, settings: settings)
         // The stimuli too, once: a server given only the URL serves them from the database.
         try await database.keepStimuli(study: name, settings: settings, folder: self.folder)
+        // The folder says it is not the record (`mien study` on it refuses); a working copy is nobody's to read.
+        if keepsFiles {
+            do {
+                try StudyRecord(database: database.url.description, study: name).write(to: self.folder)
+            } catch {
+                Self.logger.error("study \(name): the folder cannot say the database is the record: \(error)")
+            }
+        }
     }
 
     /// The study's settings, each stimulus checked against the SHA-256 `mien study init` recorded.

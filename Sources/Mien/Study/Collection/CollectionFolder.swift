@@ -27,6 +27,8 @@ package struct CollectionFolder: Sendable {
     package var manifest: URL { url.appendingPathComponent("manifest.csv") }
     package var recordedManifest: URL { url.appendingPathComponent("recorded.csv") }
     package var fieldwork: URL { url.appendingPathComponent("fieldwork.json") }
+    /// Where the study's record is when it is not this folder (`StudyRecord`).
+    package var record: URL { url.appendingPathComponent("record.json") }
 
     /// The folder of one participant; `id` must pass `CollectionSettings.isParticipantID` (checked by the caller before
     /// any path is made from it).
