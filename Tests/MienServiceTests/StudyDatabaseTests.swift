@@ -383,7 +383,13 @@ struct StudyDatabaseTests {
         #expect(b.session("p1")?.state == .started)
         // p2 and p3 watch through A, and A stops beating (killed): B's upkeep releases p2, marked incomplete; p3's
         // page came back through B meanwhile, so p3 goes on there.
-        _ = try await a.beginStimulus("p2", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        let (_, cut) = try await a.beginStimulus("p2", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        // What A's socket kept of p2 in the database before A stopped: 30 real frames of a face.
+        let (files, _) = try await OffPool.run { try StudyResultsDatabaseTests.measured(in: parent) }
+        let lines = try Data(contentsOf: URL(fileURLWithPath: try #require(files.jsonl)))
+        let key = ResultKey(study: "ad", participant: "p2", stimulus: "first", attempt: cut, number: nil)
+        let upload = try await databases[0].claimAttempt(key)
+        try await databases[0].insertBatch(key, upload: upload, number: 0, frames: 30, lines: lines)
         _ = try await a.beginStimulus("p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         _ = try await a.beginStimulus("p4", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         async let cameBack: Void = b.takeOver("p3")
@@ -402,6 +408,13 @@ struct StudyDatabaseTests {
         let session = try #require(b.session("p2"))
         #expect(session.state == .incomplete && session.reasonCode == .serverStopped)
         #expect(clock.now - stopped < .seconds(5), "released within the lease and one upkeep")
+        // Issue 77: the cut attempt shows what the database kept of it, not 0 %.
+        try await StudySocketTests.eventually("the cut attempt's frames recorded") {
+            b.session("p2")?.stimuli["first"]?.frames == 30
+        }
+        let measured = try #require(b.session("p2")?.stimuli["first"])
+        #expect(measured.coverage > 0 && measured.analysed > 0 && !measured.ended, "\(measured)")
+        #expect(b.session("p2")?.reason?.hasSuffix("% measured)") == true, "\(b.session("p2")?.reason ?? "")")
         #expect(b.store.current().holder(of: "p2") == nil)
         await cameBack
         #expect(b.session("p3")?.state == .started, "a page back through a live server is not marked incomplete")

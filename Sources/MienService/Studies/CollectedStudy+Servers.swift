@@ -99,9 +99,54 @@ extension CollectedStudy {
                 Self.logger.warning(
                     "study \(name): participant #\(session.number): the server serving them stopped beating; incomplete (they may come back within the re-entry window)"
                 )
+                await recordCutAttempt(of: session)
             }
         } catch {
             Self.logger.error("study \(name): participants of a stopped server cannot be marked yet: \(error)")
+        }
+    }
+
+    /// What the store holds of a released participant's cut attempt becomes the stimulus's progress.
+    ///
+    /// The stopped server never recorded it, while the database kept its frames as they were measured: without
+    /// this the dashboard said 0 % measured and the attempt set aside when they come back said nothing was.
+    private func recordCutAttempt(of session: ParticipantSession) async {
+        guard let stimulus = settings.stimuli.first(where: { $0.name == session.step }),
+            let attempt = session.attemptsBegun?[stimulus.name]
+        else { return }
+        do {
+            guard
+                let lines = try await store.keptResults(
+                    participant: session.participant, stimulus: stimulus.name, attempt: attempt), !lines.isEmpty
+            else { return }
+            var tally = ProgressTally(duration: stimulus.duration, span: settings.fieldwork.frameSpan)
+            try JSONLinesReader.forEachResult(in: lines, source: "\(stimulus.name) attempt \(attempt)") { result in
+                tally.received(at: result.timestamp)
+                tally.add(result)
+            }
+            let progress = tally.progress
+            let said =
+                "the server serving them stopped during \(stimulus.name) (\(Self.percent(progress.coverage)) measured)"
+            let recorded = try await store.transact { ledger -> Bool in
+                // Only while nothing newer happened to them (they came back, or another server recorded it).
+                guard var current = ledger.sessions[session.participant], current.state == .incomplete,
+                    current.reasonCode == .serverStopped, current.attemptsBegun?[stimulus.name] == attempt,
+                    current.stimuli[stimulus.name] == nil
+                else { return false }
+                current.stimuli[stimulus.name] = progress
+                current.reason = said
+                ledger.sessions[session.participant] = current
+                return true
+            }
+            if recorded {
+                Self.logger.info(
+                    "study \(name): participant #\(session.number): \(progress.frames) frames of \(stimulus.name) attempt \(attempt) were kept before their server stopped (\(Self.percent(progress.coverage)) measured)"
+                )
+            }
+        } catch {
+            Self.logger.error(
+                "study \(name): participant #\(session.number): what their stopped server measured cannot be read: \(error)"
+            )
         }
     }
 }

@@ -57,6 +57,8 @@ final class FolderStudyStore: StudyStore {
     /// The participant's files are the study's results.
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload? { nil }
 
+    func keptResults(participant: String, stimulus: String, attempt: Int) async throws -> Data? { nil }
+
     /// Decides and writes, one change at a time.
     ///
     /// A write that fails is returned, the change kept in this server's view only with `keepOnFailure`. Readers (`current()`) never wait for the disk: the view is replaced once

@@ -110,6 +110,13 @@ final class PostgresStudyStore: StudyStore {
         return ResultUpload(key: key, upload: try await database.claimAttempt(key), database: database)
     }
 
+    func keptResults(participant: String, stimulus: String, attempt: Int) async throws -> Data? {
+        let key = ResultKey(
+            study: study, participant: participant, stimulus: stimulus, attempt: attempt,
+            number: current().sessions[participant]?.number)
+        return try await database.results(key).lines
+    }
+
     /// Replaces the view with `ledger` unless the view is already newer (another change of this server).
     private func keep(_ ledger: StudyLedger) {
         // Sessions leave the view only by being touched (a change, or a reload of the whole study).

@@ -44,6 +44,12 @@ protocol StudyStore: Sendable {
     /// (rows left under its number by an attempt the folder never set aside are set aside, not deleted).
     /// - Throws: `StudyStoreFailure` when the database cannot be reached.
     func results(participant: String, stimulus: String, attempt: Int) async throws -> ResultUpload?
+
+    /// The per-frame results (JSON Lines) the store holds of a stimulus attempt: nil for a folder (a server
+    /// recovers its own files), the rows kept so far for a database (a killed server's cut attempt, which it never
+    /// recorded).
+    /// - Throws: `StudyStoreFailure` when the database cannot be read.
+    func keptResults(participant: String, stimulus: String, attempt: Int) async throws -> Data?
 }
 
 /// A change the store could not keep (a folder that cannot be written, a database that cannot be reached), with the
