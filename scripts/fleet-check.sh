@@ -26,12 +26,16 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 missing=()
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+# nginx for make fleet-check's fleet-faults seed behind nginx (deploy/balancer/nginx.conf).
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "fleet-check: installing ${missing[*]}"
     $SUDO apt-get update -qq
     # Debian's own haproxy service, where the package starts one, listens nowhere (its configuration has no frontend).
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Debian's nginx service, where the package starts one, serves its default site on port 80: stopped by its PID.
+    if [ -s /run/nginx.pid ]; then $SUDO kill "$(cat /run/nginx.pid)" 2>/dev/null || true; fi
 fi
 cd "$ROOT"
 started=$(date +%s)

@@ -80,7 +80,7 @@ struct FleetFaultRun {
         let servers = Replicas(try (0..<replicas).map { try start($0, 0) })
         defer { servers.stopAll() }
         let ports = (0..<replicas).map { servers[$0].port }
-        let balancer = try HAProxyProcess(backends: ports, folder: work)
+        let balancer = try command.balancer.start(backends: ports, folder: work)
         defer { balancer.stop() }
         let address = "127.0.0.1:\(balancer.port)"
         let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 30)

@@ -24,6 +24,20 @@ struct FleetFaults: AsyncParsableCommand {
     @Option(help: "Seconds of the stimulus.") var seconds = 6.0
     @Option(help: "Faults per run.") var faults = 3
     @Option(help: "The longest database outage drawn, seconds (the shortest is 5).") var longestOutage = 15.0
+    @Option(help: "The load balancer, running its example in deploy/balancer/: haproxy or nginx.")
+    var balancer: BalancerKind = .haproxy
+
+    enum BalancerKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case haproxy, nginx
+
+        /// The balancer in front of `backends` (loopback ports), its files in `folder`.
+        func start(backends: [Int], folder: URL) throws -> any Balancer {
+            switch self {
+            case .haproxy: try HAProxyProcess(backends: backends, folder: folder)
+            case .nginx: try NginxProcess(backends: backends, folder: folder)
+            }
+        }
+    }
 
     func validate() throws {
         guard participants >= 2, seconds >= 2, faults >= 1, longestOutage >= 5 else {

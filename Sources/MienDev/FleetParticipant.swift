@@ -27,32 +27,6 @@ struct FleetParticipant: Sendable {
     let seconds: Double
     let fps: Double
 
-    /// How a participant's visit ended, as they met it.
-    enum End: String, Sendable {
-        /// Watched to the end and given a completion code.
-        case complete
-        /// The socket closed under them mid-stimulus (the replica serving it was killed), and they stayed away.
-        case cut
-        /// Their stimulus socket was refused: the study was full.
-        case full
-        /// Anything else (a refusal, an error), in `detail`.
-        case failed
-    }
-
-    struct Outcome: Sendable {
-        var participant: String
-        var end: End
-        var code: String?
-        var group: String?
-        /// Frames sent on the stimulus's socket.
-        var sent: Int
-        /// From consent to the end, seconds.
-        var seconds: Double
-        var detail: String
-        /// Cut mid-stimulus, then came back (their end is that of the second attempt).
-        var cameBack = false
-    }
-
     /// What the socket has heard (shared by its reading and sending tasks).
     private final class Heard: Sendable {
         let state = Locked<
@@ -185,10 +159,35 @@ struct FleetParticipant: Sendable {
         let heard = Heard()
         heard.state.withLock { $0.rate = fps }
         let sent = Locked(0)
+        let opened = Locked(false)
+        do {
+            try await connect(token: token, heard: heard, sent: sent, opened: opened, streaming: streaming)
+        } catch  where opened.withLock({ $0 }) {
+            // The socket was open, so what it heard decides: the client library can throw as it closes (seen behind
+            // nginx after "ended"), and a page that heard "ended" never opens the stimulus again.
+        }
+        let (ended, error, ready, types) = heard.state.withLock { ($0.ended, $0.error, $0.ready, $0.types) }
+        let count = sent.withLock { $0 }
+        if ended { return (.complete, count, "", ready) }
+        if error == "studyFull" { return (.full, count, "studyFull", ready) }
+        if error == "closed" || error == nil {
+            return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
+        }
+        return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
+    }
+
+    /// Connects the stimulus's socket and runs it: what it hears in `heard`, frames sent in `sent`, `opened` once
+    /// the upgrade succeeded.
+    /// - Throws: when the socket cannot be opened, or the client library fails.
+    private func connect(
+        token: String, heard: Heard, sent: Locked<Int>, opened: Locked<Bool>,
+        streaming: @escaping @Sendable (Bool) -> Void
+    ) async throws {
         _ = try await WebSocketClient.connect(
             url: "ws://\(address)/studies/\(study)/live?session=\(token)&stimulus=\(stimulus)",
             configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "fleet")
-        ) { inbound, outbound, _ in
+        ) { [frames, seconds] inbound, outbound, _ in
+            opened.withLock { $0 = true }
             heard.state.withLock { $0.last = .now }  // open: the server's silence is counted from here
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -256,14 +255,6 @@ struct FleetParticipant: Sendable {
                 try await group.waitForAll()
             }
         }
-        let (ended, error, ready, types) = heard.state.withLock { ($0.ended, $0.error, $0.ready, $0.types) }
-        let count = sent.withLock { $0 }
-        if ended { return (.complete, count, "", ready) }
-        if error == "studyFull" { return (.full, count, "studyFull", ready) }
-        if error == "closed" {
-            return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
-        }
-        return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
     }
 
     /// A participant route's answer and its error's code; a request that fails is the code `unreachable`.

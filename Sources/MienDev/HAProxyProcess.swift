@@ -5,51 +5,36 @@ import MienTesting
 
 /// Debian's HAProxy in front of `mien serve` replicas on loopback, as a panel's load balancer would be.
 ///
-/// Round robin, no session affinity, WebSockets tunnelled, `/readyz` as the health check, a connection refused by a
-/// dead replica retried on another; its log (a line per request) beside its configuration. A child process of its
-/// own, stopped by its PID.
+/// Runs the documented example, `deploy/balancer/haproxy.cfg`, as it is: round robin, no session affinity,
+/// WebSockets tunnelled, `/readyz` as the health check, a connection refused by a dead replica retried on another.
+/// Only its addresses come from here (the environment it reads them from), and one server line per replica with
+/// the example's options. Its log (a line per request) beside the configuration. A child process of its own,
+/// stopped by its PID.
 final class HAProxyProcess: @unchecked Sendable {
     // Set once in `init`, then read-only.
     let process = Process()
     let port: Int
     var pid: Int32 { process.processIdentifier }
 
+    /// The documented example the tests run.
+    static var example: URL { SampleMedia.repositoryRoot.appendingPathComponent("deploy/balancer/haproxy.cfg") }
+
     /// - Parameter backends: the replicas' loopback ports.
-    /// - Throws: when HAProxy is not installed or does not start listening within 10 s.
+    /// - Throws: when HAProxy is not installed, the example cannot be read, or HAProxy does not start listening
+    ///   within 10 s.
     init(backends: [Int], folder: URL) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy") else {
             throw MienError(.notFound, "HAProxy is not installed (apt-get install haproxy)", input: "/usr/sbin/haproxy")
         }
         port = try PostgresServer.freePort()
         let configuration = folder.appendingPathComponent("haproxy.cfg")
-        let servers = backends.enumerated().map { index, backend in
-            "    server r\(index) 127.0.0.1:\(backend) check inter 1s fall 2 rise 1"
+        try Self.configuration(replicas: backends.count).write(to: configuration, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["MIEN_LISTEN"] = "127.0.0.1:\(port)"
+        for (index, backend) in backends.enumerated() {
+            environment["MIEN_REPLICA_\(index + 1)"] = "127.0.0.1:\(backend)"
         }
-        try """
-        global
-            maxconn 2000
-            log stdout format raw local0
-        defaults
-            mode http
-            log global
-            option httplog
-            timeout connect 2s
-            timeout client 60s
-            timeout server 60s
-            # A stimulus socket lives as long as the stimulus.
-            timeout tunnel 1h
-            retries 3
-            option redispatch 1
-            retry-on conn-failure
-        frontend participants
-            bind 127.0.0.1:\(port)
-            default_backend mien
-        backend mien
-            balance roundrobin
-            option httpchk GET /readyz
-        \(servers.joined(separator: "\n"))
-
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        process.environment = environment
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
         // -db: in the foreground, so its PID is the one to stop; -W not needed without reloads.
         process.arguments = ["-db", "-f", configuration.path]
@@ -71,6 +56,30 @@ final class HAProxyProcess: @unchecked Sendable {
             }
             usleep(50_000)
         }
+    }
+
+    /// The example with one server line per replica (`"${MIEN_REPLICA_N}"`), each with the options of its first.
+    /// - Throws: when the example cannot be read or has no server line.
+    static func configuration(replicas: Int) throws -> String {
+        let text: String
+        do {
+            text = try String(contentsOf: example, encoding: .utf8)
+        } catch {
+            throw MienError(.notFound, "the HAProxy example cannot be read", input: example.path)
+        }
+        var lines = text.components(separatedBy: "\n")
+        let isServer = { (line: String) in line.trimmingCharacters(in: .whitespaces).hasPrefix("server ") }
+        guard let first = lines.firstIndex(where: isServer) else {
+            throw MienError(.corruptData, "the HAProxy example has no server line", input: example.path)
+        }
+        // `server NAME ADDRESS OPTIONS...`
+        let options = lines[first].split(separator: " ", omittingEmptySubsequences: true).dropFirst(3)
+        lines.removeAll(where: isServer)
+        let servers = (1...max(replicas, 1)).map { index in
+            "    server mien\(index) \"${MIEN_REPLICA_\(index)}\" \(options.joined(separator: " "))"
+        }
+        lines.insert(contentsOf: servers, at: first)
+        return lines.joined(separator: "\n")
     }
 
     /// Whether something accepts connections on the loopback port.
