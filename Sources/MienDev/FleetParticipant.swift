@@ -60,6 +60,10 @@ struct FleetParticipant: Sendable {
                     break
                 } catch  where tries < 6 {
                     try await Task.sleep(for: .seconds(2))
+                    // As the page does after a cut socket: it comes back (`resume`) before the check again, so a
+                    // session its killed replica's participants were marked incomplete in goes on (under load the
+                    // kill came while three were still framing, and their next try met `sessionEnded`).
+                    _ = await ask("resume", token: token)
                 }
             }
             // The stimulus's socket, tried again as the page does when it cannot connect (a busy machine).
