@@ -39,20 +39,29 @@ final class HAProxyProcess: @unchecked Sendable {
         // -db: in the foreground, so its PID is the one to stop; -W not needed without reloads.
         process.arguments = ["-db", "-f", configuration.path]
         // Its log (a line per request: the replica chosen, the status, how it ended) beside the configuration.
-        let log = folder.appendingPathComponent("haproxy.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw MienError(.ioFailure, "cannot write HAProxy's log", input: log.path)
+        try Self.launch(
+            process, output: folder.appendingPathComponent("haproxy.log"), port: port, name: "HAProxy",
+            configuration: configuration, stop: stop)
+    }
+
+    /// Starts `process` with its output in `output` and waits (10 s at most) until it accepts connections on
+    /// `port`; one that exits or does not listen in time is stopped and named.
+    static func launch(
+        _ process: Process, output: URL, port: Int, name: String, configuration: URL, stop: () -> Void
+    ) throws {
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw MienError(.ioFailure, "cannot write \(name)'s output", input: output.path)
         }
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
-        try output.close()
+        try handle.close()
         let deadline = ContinuousClock.now + .seconds(10)
-        while !Self.listening(port) {
+        while !listening(port) {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 stop()
-                throw MienError(.internalFailure, "HAProxy did not listen on port \(port)", input: configuration.path)
+                throw MienError(.internalFailure, "\(name) did not listen on port \(port)", input: configuration.path)
             }
             usleep(50_000)
         }

@@ -43,23 +43,9 @@ final class NginxProcess: Balancer, @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Self.binary)
         // In the foreground, so the master's PID is the one to stop (its workers follow it).
         process.arguments = ["-p", prefix.path + "/", "-c", configuration.path, "-g", "daemon off;"]
-        let log = prefix.appendingPathComponent("nginx.out")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw MienError(.ioFailure, "cannot write nginx's output", input: log.path)
-        }
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try output.close()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !HAProxyProcess.listening(port) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                stop()
-                throw MienError(.internalFailure, "nginx did not listen on port \(port)", input: configuration.path)
-            }
-            usleep(50_000)
-        }
+        try HAProxyProcess.launch(
+            process, output: prefix.appendingPathComponent("nginx.out"), port: port, name: "nginx",
+            configuration: configuration, stop: stop)
     }
 
     /// The example with one server line per replica, each with the options of its first, and `${NAME}` replaced

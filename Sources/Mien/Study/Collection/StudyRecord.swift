@@ -35,6 +35,7 @@ package struct StudyRecord: Codable, Sendable, Equatable {
     /// Writes the note into `folder` unless it already says the same.
     /// - Throws: `MienError` naming the file when it cannot be written.
     package func write(to folder: CollectionFolder) throws {
+        // A note that cannot be read is written again (it is this writer's own file), not a failure to report.
         if (try? Self.read(folder)) == self { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
