@@ -85,11 +85,9 @@ public struct MienService: Sendable {
         let settings = try CollectionSettings.read(folder: folder)
         let database = try await StudyDatabase.open(url, logger: CollectedStudy.logger)
         do {
-            _ = try await PostgresStudyStore.open(database, study: folder.lastPathComponent, settings: settings)
-            try await database.keepStimuli(
-                study: folder.lastPathComponent, settings: settings, folder: CollectionFolder(folder))
-            try StudyRecord(database: url.description, study: folder.lastPathComponent).write(
-                to: CollectionFolder(folder))
+            // Its stimuli kept, and the folder marked as not the record, as by every server that opens it.
+            _ = try await PostgresStudyStore.open(
+                database, folder: CollectionFolder(folder), settings: settings, keepsFiles: true)
         } catch {
             await database.retire()
             throw error

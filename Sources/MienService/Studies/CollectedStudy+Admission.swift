@@ -65,60 +65,14 @@ extension CollectedStudy {
         await expireConsents()
         let token = Self.token()
         let now = clock()
+        let here = store.server
         let open = Set(local.withLock { $0.open.keys })
-        let erased = FieldworkCounts.erasedDigest(study: name, participant: id)
+        let digest = Self.digest(token)
         let outcome = try await kept {
-            try await store.transact { [self] ledger -> Consent in
-                if ledger.counts.erasedIDs.contains(erased) {
-                    ledger.refusedIDs["erased", default: 0] += 1
-                    return .refused("erased")
-                }
-                if var session = ledger.sessions[id] {
-                    if let why = cannotComeBack(session, now: now) {
-                        ledger.refusedIDs[why, default: 0] += 1
-                        return .refused(why)
-                    }
-                    // An ID is not a credential: a page of theirs that is live (a socket open here or on a live
-                    // server) is never replaced by a consent; its token can come back (`resume`). Once that page
-                    // is gone (closed, or silent for the idle limit), the consent goes on.
-                    if session.state == .started, open.contains(id) || ledger.holder(of: id) != nil {
-                        return .live
-                    }
-                    // The same person again (or whoever has their ID: the old page's token stops working).
-                    let previous = session.state
-                    session.tokenDigest = Self.digest(token)
-                    // A new token is a new page: it passes its own framing check before a stimulus.
-                    session.framed = nil
-                    Self.reenter(&session, from: previous, now: now, newPage: true)
-                    ledger.sessions[id] = session
-                    return .cameBack(session, previous)
-                }
-                if let maximum = settings.maximumParticipants, watchingCount(ledger) >= maximum {
-                    ledger.counts.turnedAwayFull += 1
-                    return .full(maximum)
-                }
-                // A socket open here, or on another server of the study.
-                let chosen: String?
-                switch place(&ledger, linked: group, open: open.union(ledger.sockets.keys), now: now) {
-                case .group(let placed):
-                    chosen = placed
-                case .groupFull(let full):
-                    ledger.counts.turnedAwayGroupFull[full, default: 0] += 1
-                    return .groupFull(full)
-                case .studyFull:
-                    ledger.counts.turnedAwayFull += 1
-                    return .targetsMet
-                }
-                let number = ledger.nextNumber
-                let names = settings.stimuli.map(\.name)
-                let shift = (number - 1) % names.count
-                let order = settings.order == .fixed ? names : Array(names[shift...] + names[..<shift])
-                let session = ParticipantSession(
-                    participant: id, number: number, group: chosen, order: order, tokenDigest: Self.digest(token),
-                    started: Self.timestamp(now))
-                ledger.nextNumber += 1
-                ledger.sessions[id] = session
-                return .agreed(session)
+            try await store.transact { [name, settings] ledger in
+                ledger.consent(
+                    id, token: digest, linked: group, open: open, server: here, study: name, settings: settings,
+                    now: now)
             }
         }
         switch outcome {
@@ -162,22 +116,6 @@ extension CollectedStudy {
         }
     }
 
-    /// What a consent's transaction decided.
-    private enum Consent: Sendable {
-        case agreed(ParticipantSession)
-        case cameBack(ParticipantSession, ParticipantSession.State)
-        /// A known ID that cannot take part, and why (in the researcher's words).
-        case refused(String)
-        /// The study is full (its cap).
-        case full(Int)
-        /// The study's targets are met (`targetsClose`).
-        case targetsMet
-        /// The link's group has reached its target (`targetsClose`).
-        case groupFull(String)
-        /// A page of the session is live: the consent would take it over.
-        case live
-    }
-
     /// Comes back with the token a page kept (a reload): the session as it stands.
     ///
     /// A participant who left within the re-entry window goes on; a complete one is told their code again.
@@ -189,57 +127,19 @@ extension CollectedStudy {
         let here = store.server
         // Whether the page takes over, and the state it came back from (logged once the change is kept: a resume
         // refused for want of the store is not one that happened).
-        let (session, cameBack) = try await decide(id) { [self] session, ledger -> (Bool, ParticipantSession.State?) in
-            if session.state == .complete { return (false, nil) }
-            if let why = cannotComeBack(session, now: now) {
-                throw ServiceRefusal(
-                    status: .conflict, code: "cannotTakePart",
-                    message: "this participant ID cannot take part in this study (again): \(why)")
+        let (takesOver, previous) = try await kept {
+            try await store.transact { [settings] ledger in
+                try ledger.resume(id, server: here, settings: settings, now: now)
             }
-            let previous = session.state
-            Self.reenter(&session, from: previous, now: now, newPage: false)
-            // Their page is back through this server: a socket another server holds for them is to be given up
-            // (closed there, or released without marking them should that server have died meanwhile).
-            if var holder = ledger.holder(of: id), holder.server != here, holder.replacedBy == nil {
-                holder.replacedBy = here
-                ledger.sockets[id] = holder
-            }
-            return (true, previous == .started ? nil : previous)
         }
-        if let previous = cameBack.1 {
+        guard let session = session(id) else {
+            throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
+        }
+        if let previous {
             Self.logger.info("study \(name): participant #\(session.number) came back (\(previous.rawValue) before)")
         }
-        if cameBack.0 { local.withLock { $0.open[id] }?.close(.replaced) }
+        if takesOver { local.withLock { $0.open[id] }?.close(.replaced) }
         return admissionOf(session, token: token ?? "")
-    }
-
-    /// Why a known session cannot take part again, in the researcher's words; nil when it may.
-    private func cannotComeBack(_ session: ParticipantSession, now: Date) -> String? {
-        switch session.state {
-        case .complete: return "already complete"
-        case .screenedOut: return "screened out (\(session.reasonCode?.rawValue ?? "no reason"))"
-        case .started: return nil
-        case .incomplete:
-            let left = Self.date(session.finished ?? session.lastSeen) ?? .distantPast
-            let window = settings.fieldwork.reentryMinutes * 60
-            return now.timeIntervalSince(left) <= window ? nil : "left more than \(Int(window / 60)) min ago"
-        }
-    }
-
-    /// Takes a session up again.
-    ///
-    /// A re-entry is counted whenever the log says "came back": a consent again with
-    /// the ID (`newPage`, whatever the state), or a page's token back after the session was marked incomplete;
-    /// not a reload that finds its session still started (the dashboard's count and the log agree).
-    private static func reenter(
-        _ session: inout ParticipantSession, from previous: ParticipantSession.State, now: Date, newPage: Bool
-    ) {
-        if previous == .incomplete || newPage { session.reentries += 1 }
-        session.state = .started
-        session.reason = nil
-        session.reasonCode = nil
-        session.finished = nil
-        session.lastSeen = timestamp(now)
     }
 
     private func admissionOf(_ session: ParticipantSession, token: String) -> Admission {
@@ -250,9 +150,6 @@ extension CollectedStudy {
             },
             state: session.state.rawValue, code: session.state == .complete ? session.code : nil)
     }
-
-    /// Participants who started watching (the study's cap counts them, not consents).
-    func watchingCount(_ ledger: StudyLedger) -> Int { ledger.sessions.watching }
 
     /// 32 random bytes, hex.
     private static func token() -> String {

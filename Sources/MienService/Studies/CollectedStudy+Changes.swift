@@ -51,18 +51,38 @@ extension CollectedStudy {
     func record(
         _ id: String, releasing socket: UUID? = nil, _ change: @escaping @Sendable (inout ParticipantSession) -> Void
     ) async -> ParticipantSession? {
-        await recordDeciding(id, releasing: socket) { change(&$0) }?.session
+        await recordDeciding(id, releasing: socket) { session, _ in change(&session) }?.session
+    }
+
+    /// Where a socket that closed stands with its session when its end is recorded.
+    enum Standing: Sendable, Equatable {
+        /// It is the session's socket (or none is recorded): its end says where the participant is.
+        case speaks
+        /// Their page came back through another server, which marked it to be given up: its measurement counts,
+        /// but the participant goes on there (before, a stopped server's `restarting` end, recorded after the page
+        /// had come back, marked them incomplete, and their next stimulus met `sessionEnded`: fleet-faults seed 7).
+        case wentOn
+        /// Another socket of theirs holds the session now (a newer attempt): nothing of its end is theirs.
+        case superseded
     }
 
     /// `record`, for a change that also says what it decided.
-    /// - Parameter socket: the participant's socket that closed: no longer theirs (unless another took its place).
+    /// - Parameter socket: the participant's socket that closed: no longer theirs (unless another took its place);
+    ///   `change` is told where it stands (`Standing`; `.speaks` without one).
     func recordDeciding<Decision: Sendable>(
         _ id: String, releasing socket: UUID? = nil,
-        _ change: @escaping @Sendable (inout ParticipantSession) -> Decision
+        _ change: @escaping @Sendable (inout ParticipantSession, Standing) -> Decision
     ) async -> (session: ParticipantSession, decision: Decision)? {
         let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
             guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
-            let decision = change(&session)
+            let standing: Standing =
+                switch (socket, ledger.sockets[id]) {
+                case (nil, _), (_, nil): .speaks
+                case (let socket?, let holder?) where holder.socket == socket:
+                    holder.replacedBy == nil ? .speaks : .wentOn
+                default: .superseded
+                }
+            let decision = change(&session, standing)
             ledger.sessions[id] = session
             if let socket, ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
             return (session, decision)

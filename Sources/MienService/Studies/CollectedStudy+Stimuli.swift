@@ -99,7 +99,7 @@ extension CollectedStudy {
                         status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
                 }
                 if session.watchingSince == nil, let maximum = settings.maximumParticipants,
-                    watchingCount(ledger) >= maximum
+                    ledger.sessions.watching >= maximum
                 {
                     return nil
                 }
@@ -181,7 +181,11 @@ extension CollectedStudy {
         let now = Self.timestamp(clock())
         let attempts = settings.fieldwork.attemptsPerStimulus
         // Decides the attempts left, and whether this ends the participant's study (screened out).
-        let recorded = await recordDeciding(id, releasing: socket) { session -> (left: Int, screenedOut: Bool) in
+        let recorded = await recordDeciding(id, releasing: socket) {
+            session, standing -> (left: Int, screenedOut: Bool) in
+            guard standing != .superseded else {
+                return (max(0, attempts - session.attemptCount(stimulus.name)), false)
+            }
             var progress = progress
             progress.recordingOnset = session.stimuli[stimulus.name]?.recordingOnset
             session.stimuli[stimulus.name] = progress
@@ -206,6 +210,8 @@ extension CollectedStudy {
             case .replaced, .erased:
                 break  // another page of theirs goes on, or they are gone
             case .left, .serverRestarting, .idle, .tooFewFrames, .notSaved:
+                // Their page went on through another server: it says where they are.
+                guard standing == .speaks else { break }
                 session.state = .incomplete
                 session.finished = now
                 (session.reasonCode, session.reason) =

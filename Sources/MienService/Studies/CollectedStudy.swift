@@ -20,10 +20,6 @@ final class CollectedStudy: Sendable {
     let name: String
     let folder: CollectionFolder
     let settings: CollectionSettings
-    /// Whether participants' result files are written in the folder besides the store (false for a study served
-    /// from a database alone: its folder is a working copy, and an erasure through another server could not reach
-    /// files kept there).
-    let keepsFiles: Bool
     /// Where the sessions, counts and tokens live (the folder, or a database several servers share).
     let store: any StudyStore
     /// The wall clock (a test's own, to pass re-entry windows and expiries).
@@ -56,69 +52,45 @@ final class CollectedStudy: Sendable {
         let done = Completion()
     }
 
-    /// Loads the study and its participants.
-    ///
-    /// What a server killed mid-stimulus left is recovered into result files (`CollectionFolder.recover`); a participant left `started` is marked incomplete (what it measured
-    /// stays, and the ID may come back within the re-entry window).
+    /// Serves the study in `folder` from the folder itself (one server, the embedded default): its store opens it
+    /// and recovers what a killed server left (`FolderStudyStore.open`).
     /// - Throws: `MienError` naming the folder or a stimulus whose SHA-256 no longer matches.
-    init(folder: URL, clock: @escaping @Sendable () -> Date = Date.init) throws {
-        self.folder = CollectionFolder(folder)
-        self.clock = clock
-        keepsFiles = true
-        name = folder.lastPathComponent
-        settings = try Self.checkedSettings(self.folder)
-        let (sessions, problems) = self.folder.sessions()
-        for problem in problems {
-            Self.logger.warning("study \(folder.lastPathComponent): a session cannot be read: \(problem)")
-        }
-        var restored = StudyLedger()
-        restored.counts = try FieldworkCounts.read(self.folder)
-        for var session in sessions {
-            let recovered = Self.recoverLeftovers(
-                &session, folder: self.folder, settings: settings, study: name, now: clock())
-            if recovered || session.state == .started {
-                if session.state == .started {
-                    session.state = .incomplete
-                    session.reasonCode = .serverStopped
-                    session.reason = session.reason ?? "the server stopped during \(Self.stepWords(session.step))"
-                    session.finished = session.finished ?? Self.timestamp(clock())
-                }
-                try self.folder.write(session)
-            }
-            restored.sessions[session.participant] = session
-            restored.nextNumber = max(restored.nextNumber, session.number + 1)
-        }
-        store = FolderStudyStore(folder: self.folder, settings: settings, ledger: restored, logger: Self.logger)
-        try self.folder.writeManifests(sessions.map { restored.sessions[$0.participant] ?? $0 }, settings: settings)
+    convenience init(folder: URL, clock: @escaping @Sendable () -> Date = Date.init) throws {
+        let files = CollectionFolder(folder)
+        let settings = try Self.checkedSettings(files)
+        self.init(
+            folder: files, settings: settings,
+            store: try FolderStudyStore.open(files, settings: settings, now: clock()), clock: clock)
     }
 
     /// Serves a study whose sessions live in a database several servers share; `folder` is this server's copy of
-    /// the study (its settings and stimuli, and the result files of the participants it serves).
-    ///
-    /// The study is registered in the database the first time; a server whose settings differ from the
-    /// database's is refused. Unlike a folder, a session left `started` is not marked incomplete here: another
-    /// server may be serving it.
-    /// - Throws: `MienError` naming the folder, a stimulus, or the database.
+    /// the study (its settings and stimuli, and the result files of the participants it serves): its store opens
+    /// it (`PostgresStudyStore.open`: registered the first time, refused when its settings differ).
     /// - Parameter keepsFiles: write participants' result files in the folder too (false: a working copy).
-    init(
+    /// - Throws: `MienError` naming the folder, a stimulus, or the database.
+    convenience init(
         folder: URL, database: StudyDatabase, keepsFiles: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
     ) async throws {
-        self.folder = CollectionFolder(folder)
+        let files = CollectionFolder(folder)
+        let settings = try Self.checkedSettings(files)
+        self.init(
+            folder: files, settings: settings,
+            store: try await PostgresStudyStore.open(
+                database, folder: files, settings: settings, keepsFiles: keepsFiles),
+            clock: clock)
+    }
+
+    /// The one initialiser: the study in `folder`, its shared state in `store` (opened on it by the store's own
+    /// `open`, which owns recovery).
+    init(
+        folder: CollectionFolder, settings: CollectionSettings, store: any StudyStore,
+        clock: @escaping @Sendable () -> Date
+    ) {
+        self.folder = folder
+        self.settings = settings
+        self.store = store
         self.clock = clock
-        self.keepsFiles = keepsFiles
-        name = folder.lastPathComponent
-        settings = try Self.checkedSettings(self.folder)
-        store = try await PostgresStudyStore.open(database, study: name, settings: settings)
-        // The stimuli too, once: a server given only the URL serves them from the database.
-        try await database.keepStimuli(study: name, settings: settings, folder: self.folder)
-        // The folder says it is not the record (`mien study` on it refuses); a working copy is nobody's to read.
-        if keepsFiles {
-            do {
-                try StudyRecord(database: database.url.description, study: name).write(to: self.folder)
-            } catch {
-                Self.logger.error("study \(name): the folder cannot say the database is the record: \(error)")
-            }
-        }
+        name = folder.url.lastPathComponent
     }
 
     /// The study's settings, each stimulus checked against the SHA-256 `mien study init` recorded.
@@ -136,41 +108,6 @@ final class CollectedStudy: Sendable {
             }
         }
         return settings
-    }
-
-    /// Recovers the result files a killed server left of the session's stimuli into committed ones, with their
-    /// progress; a leftover that cannot be recovered yet (a full disk) stays for the next start.
-    /// - Returns: whether anything was recovered.
-    private static func recoverLeftovers(
-        _ session: inout ParticipantSession, folder: CollectionFolder, settings: CollectionSettings, study name: String,
-        now: Date
-    ) -> Bool {
-        var recovered = false
-        for stimulus in settings.stimuli where session.order.contains(stimulus.name) {
-            do {
-                guard
-                    var progress = try folder.recover(
-                        participant: session.participant, stimulus: stimulus, span: settings.fieldwork.frameSpan)
-                else { continue }
-                progress.recordingOnset = session.stimuli[stimulus.name]?.recordingOnset
-                progress.lowestRate = session.stimuli[stimulus.name]?.lowestRate
-                session.stimuli[stimulus.name] = progress
-                session.state = .incomplete
-                session.reasonCode = .serverStopped
-                session.reason =
-                    "the server stopped during \(stimulus.name) (\(Self.percent(progress.coverage)) of it measured)"
-                session.finished = session.finished ?? Self.timestamp(now)
-                recovered = true
-                Self.logger.warning(
-                    "study \(name): participant #\(session.number): \(progress.analysed) frames of \(stimulus.name) recovered after the server stopped"
-                )
-            } catch {
-                Self.logger.error(
-                    "study \(name): participant #\(session.number): what was measured of \(stimulus.name) cannot be recovered yet: \(error)"
-                )
-            }
-        }
-        return recovered
     }
 
     // A value style, not a new ISO8601DateFormatter per call: making one costs tens of microseconds, and a consent

@@ -25,7 +25,9 @@ final class DashboardCache: Sendable {
     /// exclusions its study tables last found (aggregating for a list polled every few seconds would read every
     /// participant's results each time); a folder study's is made as `entry(of:)` makes it.
     func exclusionsEntry(of collected: CollectedStudy) throws -> Entry? {
-        guard collected.store is PostgresStudyStore else { return try entry(of: collected) }
+        guard collected.store.record(sessions: [], settings: collected.settings) != nil else {
+            return try entry(of: collected)
+        }
         return entries.withLock { $0[collected.name] }
     }
 
@@ -40,7 +42,8 @@ final class DashboardCache: Sendable {
         let options = try CollectionAnalysis.options(collected.settings.stored)
         let watched: @Sendable (String) -> Bool = { options.episodes.watches($0) }
         var entry = Entry(generation: generation, study: nil, problems: [])
-        if let store = collected.store as? PostgresStudyStore {
+        // The store's record (a database's: every server's participants, whichever folder it writes).
+        if let results = collected.store.record(sessions: collected.sessions, settings: collected.settings) {
             let cached = entries.withLock { $0[collected.name] }
             let busy = aggregating.withLock { !$0.insert(collected.name).inserted }
             if let cached, busy || ContinuousClock.now - cached.made < Self.databaseInterval {
@@ -48,10 +51,6 @@ final class DashboardCache: Sendable {
                 return cached
             }
             defer { if !busy { aggregating.withLock { _ = $0.remove(collected.name) } } }
-            // The database is the study's record: every server's participants, whichever folder it writes.
-            let results = StoredResults(
-                database: store.database, study: collected.name, sessions: collected.sessions,
-                settings: collected.settings)
             if let manifest = try results.manifest() {
                 var settings = StudySettings.standard
                 settings.title = collected.name

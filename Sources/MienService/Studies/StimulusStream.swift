@@ -92,7 +92,7 @@ final class StimulusStream: Sendable {
             var writers: [any ResultWriter]
             if let stimulus {
                 var files: [any ResultWriter] = []
-                if study.keepsFiles {
+                if study.store.keepsFiles {
                     do {
                         try FileManager.default.createDirectory(
                             at: study.folder.participant(participant), withIntermediateDirectories: true)

@@ -30,6 +30,11 @@ final class FolderStudyStore: StudyStore {
     /// One server owns a folder.
     var server: String { "local" }
 
+    /// The files are the folder's results.
+    var keepsFiles: Bool { true }
+
+    func record(sessions: [ParticipantSession], settings: CollectionSettings) -> StoredResults? { nil }
+
     func current() -> StudyLedger { view.withLock { $0 } }
 
     func refresh() {}

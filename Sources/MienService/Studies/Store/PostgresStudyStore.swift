@@ -14,13 +14,15 @@ import PostgresNIO
 final class PostgresStudyStore: StudyStore {
     let database: StudyDatabase
     let study: String
+    let keepsFiles: Bool
     private let view: Locked<StudyLedger>
     /// Participants gone from the view since `takeErased()` last took them.
     private let erased = Locked(Set<String>())
 
-    private init(database: StudyDatabase, study: String, ledger: StudyLedger) {
+    private init(database: StudyDatabase, study: String, keepsFiles: Bool, ledger: StudyLedger) {
         self.database = database
         self.study = study
+        self.keepsFiles = keepsFiles
         view = Locked(ledger)
     }
 
@@ -28,12 +30,21 @@ final class PostgresStudyStore: StudyStore {
 
     var server: String { database.server }
 
-    /// Opens a study in the database, registering it with `settings` the first time.
+    func record(sessions: [ParticipantSession], settings: CollectionSettings) -> StoredResults? {
+        StoredResults(database: database, study: study, sessions: sessions, settings: settings)
+    }
+
+    /// Opens a study in the database, registering it with `settings` and its stimuli (from `folder`, this server's
+    /// copy) the first time; a folder that keeps files is marked as not the record (`StudyRecord`).
+    ///
+    /// Unlike a folder, a session left `started` is not marked incomplete here: another server may be serving it.
+    /// - Parameter keepsFiles: write participants' result files in the folder too (false: a working copy).
     /// - Throws: `MienError` `.invalidArgument` when the database holds the study with other settings (this
     ///   server's copy is the wrong one), or the database's failure.
-    static func open(_ database: StudyDatabase, study: String, settings: CollectionSettings) async throws
-        -> PostgresStudyStore
-    {
+    static func open(
+        _ database: StudyDatabase, folder: CollectionFolder, settings: CollectionSettings, keepsFiles: Bool
+    ) async throws -> PostgresStudyStore {
+        let study = folder.url.lastPathComponent
         let json = String(decoding: try settings.encoded(), as: UTF8.self)
         let digest = ModelStore.sha256(try settings.encoded())
         let stored = try await database.transaction { connection -> String in
@@ -56,8 +67,19 @@ final class PostgresStudyStore: StudyStore {
                     + "another server): serve the same copy of the study folder, or give the study another name",
                 input: "study \(study) in \(database.url)")
         }
-        let store = PostgresStudyStore(database: database, study: study, ledger: StudyLedger())
+        let store = PostgresStudyStore(database: database, study: study, keepsFiles: keepsFiles, ledger: StudyLedger())
         try await store.refresh()
+        // The stimuli too, once: a server given only the URL serves them from the database.
+        try await database.keepStimuli(study: study, settings: settings, folder: folder)
+        // The folder says it is not the record (`mien study` on it refuses); a working copy is nobody's to read.
+        if keepsFiles {
+            do {
+                try StudyRecord(database: database.url.description, study: study).write(to: folder)
+            } catch {
+                CollectedStudy.logger.error(
+                    "study \(study): the folder cannot say the database is the record: \(error)")
+            }
+        }
         return store
     }
 
@@ -162,7 +184,8 @@ final class PostgresStudyStore: StudyStore {
         }
         guard let row else { throw StudyStoreFailure(description: "the study \(study) is not in the database") }
         var ledger = current()
-        ledger.liveServers = try await database.liveServers(connection)
+        // Until the database has answered this server for a lease, every server counts as live (`steady`).
+        ledger.liveServers = database.steady ? try await database.liveServers(connection) : nil
         if ledger.generation == row.generation { return ledger }
         let whole = row.removedAt > ledger.generation
         if whole {

@@ -14,6 +14,15 @@ protocol StudyStore: Sendable {
     /// This server, as the ledger's socket holders name it.
     var server: String { get }
 
+    /// Whether participants' result files are written in the study's folder too: always for a folder (they are its
+    /// results); for a database, unless this server's folder is a working copy (a server given only the URL), where
+    /// an erasure through another server could not reach them.
+    var keepsFiles: Bool { get }
+
+    /// The per-frame results the store is the record of, for an aggregation (a dashboard): a database's, every
+    /// server's participants whichever folder each writes; nil for a folder, whose manifest and files are read.
+    func record(sessions: [ParticipantSession], settings: CollectionSettings) -> StoredResults?
+
     /// The ledger as this server last saw it (reads for pages and dashboards; a decision goes through `transact`).
     func current() -> StudyLedger
 

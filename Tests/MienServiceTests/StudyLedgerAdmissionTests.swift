@@ -1,0 +1,201 @@
+import Foundation
+import Mien
+import Testing
+
+@testable import MienService
+
+/// Issue 77 item 1: admission, re-entry and quotas are decisions over a ledger value, tested here with no socket,
+/// file, store or clock (`StudyLedger+Admission.swift`).
+@Suite("Admission on a ledger value")
+struct StudyLedgerAdmissionTests {
+    static let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+    static func settings(
+        groups: [String] = ["A", "B"], order: CollectionSettings.Order = .counterbalanced, cap: Int? = nil,
+        targets: [String: Int] = [:], close: Bool = true
+    ) throws -> CollectionSettings {
+        var fieldwork = CollectionSettings.Fieldwork()
+        fieldwork.targets = targets
+        fieldwork.targetsClose = close
+        let stimuli = ["first", "second"].map {
+            CollectionSettings.Stimulus(
+                name: $0, file: "\($0).mp4", sha256: String(repeating: "0", count: 64), duration: 10)
+        }
+        return try CollectionSettings(
+            stimuli: stimuli, groups: groups, order: order, consent: "ok", maximumParticipants: cap,
+            fieldwork: fieldwork)
+    }
+
+    @Test func newParticipants_areNumberedBalancedAndRotated() throws {
+        let settings = try Self.settings()
+        var ledger = StudyLedger()
+        var placed: [(Int, String?, [String])] = []
+        for index in 1...4 {
+            guard
+                case .agreed(let session) = ledger.consent(
+                    "p\(index)", token: "t\(index)", linked: nil, open: [], server: "here", study: "ad",
+                    settings: settings,
+                    now: Self.start)
+            else {
+                Issue.record("p\(index) was not admitted")
+                return
+            }
+            placed.append((session.number, session.group, session.order))
+        }
+        #expect(placed.map(\.0) == [1, 2, 3, 4])
+        #expect(placed.map(\.1) == ["A", "B", "A", "B"])
+        #expect(
+            placed.map(\.2) == [["first", "second"], ["second", "first"], ["first", "second"], ["second", "first"]])
+        #expect(ledger.nextNumber == 5 && ledger.sessions.participant(token: "t3") == "p3")
+    }
+
+    @Test func aKnownID_comesBackWithinItsWindow_orIsRefusedSayingWhy() throws {
+        let settings = try Self.settings()
+        var ledger = StudyLedger()
+        _ = ledger.consent(
+            "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        // Live: a socket of theirs open on this server.
+        #expect(
+            ledger.consent(
+                "p1", token: "t2", linked: nil, open: ["p1"], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+                == .live)
+        // Left, then back within the window: the same session and number, a new token, its framing again.
+        ledger.sessions["p1"]?.state = .incomplete
+        ledger.sessions["p1"]?.framed = "yes"
+        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Self.start)
+        let later = Self.start.addingTimeInterval(30 * 60)
+        guard
+            case .cameBack(let session, .incomplete) = ledger.consent(
+                "p1", token: "t3", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
+        else {
+            Issue.record("p1 did not come back")
+            return
+        }
+        #expect(session.number == 1 && session.state == .started && session.reentries == 1 && session.framed == nil)
+        #expect(ledger.sessions.participant(token: "t3") == "p1" && ledger.sessions.participant(token: "t1") == nil)
+        // Past the window (60 min by default), complete, erased: refused, each counted by its reason.
+        ledger.sessions["p1"]?.state = .incomplete
+        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(later)
+        let past = later.addingTimeInterval(61 * 60)
+        #expect(
+            ledger.consent(
+                "p1", token: "t4", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: past)
+                == .refused("left more than 60 min ago"))
+        ledger.sessions["p1"]?.state = .complete
+        #expect(
+            ledger.consent(
+                "p1", token: "t5", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
+                == .refused("already complete"))
+        ledger.counts.erasedIDs.insert(FieldworkCounts.erasedDigest(study: "ad", participant: "p2"))
+        #expect(
+            ledger.consent(
+                "p2", token: "t6", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
+                == .refused("erased"))
+        #expect(ledger.refusedIDs == ["left more than 60 min ago": 1, "already complete": 1, "erased": 1])
+        #expect(ledger.sessions.count == 1)
+    }
+
+    @Test func resume_takesUpTheSession_andMarksAnotherServersSocketToBeGivenUp() throws {
+        let settings = try Self.settings()
+        var ledger = StudyLedger()
+        _ = ledger.consent(
+            "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        ledger.sockets["p1"] = SocketHolder(server: "elsewhere", socket: UUID())
+        ledger.sessions["p1"]?.state = .incomplete
+        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Self.start)
+        let back = try ledger.resume("p1", server: "here", settings: settings, now: Self.start.addingTimeInterval(60))
+        #expect(back.takesOver && back.from == .incomplete)
+        #expect(ledger.sessions["p1"]?.state == .started && ledger.sessions["p1"]?.reentries == 1)
+        #expect(ledger.sockets["p1"]?.replacedBy == "here")
+        // Back after the holding server stopped beating: still marked, so that no upkeep takes them for gone with it.
+        ledger.liveServers = ["here"]
+        ledger.sockets["p1"] = SocketHolder(server: "stopped", socket: UUID())
+        ledger.sessions["p1"]?.state = .incomplete
+        _ = try ledger.resume("p1", server: "here", settings: settings, now: Self.start.addingTimeInterval(60))
+        #expect(ledger.holder(of: "p1") == nil && ledger.sockets["p1"]?.replacedBy == "here")
+        ledger.sockets["p1"] = SocketHolder(server: "stopped", socket: UUID())
+        ledger.sessions["p1"]?.state = .incomplete
+        guard
+            case .cameBack = ledger.consent(
+                "p1", token: "t9", linked: nil, open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start.addingTimeInterval(60))
+        else {
+            Issue.record("p1 did not come back by consent")
+            return
+        }
+        #expect(ledger.sockets["p1"]?.replacedBy == "here")
+        ledger.sockets["p1"] = SocketHolder(server: "elsewhere", socket: UUID(), replacedBy: "here")
+        ledger.liveServers = nil
+        // A reload of a page still started: not a re-entry; a complete session stays as it is.
+        let reentries = ledger.sessions["p1"]?.reentries
+        #expect(try ledger.resume("p1", server: "here", settings: settings, now: Self.start).from == nil)
+        #expect(ledger.sessions["p1"]?.reentries == reentries)
+        ledger.sessions["p1"]?.state = .complete
+        #expect(try !ledger.resume("p1", server: "here", settings: settings, now: Self.start).takesOver)
+        ledger.sessions["p1"]?.state = .screenedOut
+        #expect(throws: ServiceRefusal.self) {
+            try ledger.resume("p1", server: "here", settings: settings, now: Self.start)
+        }
+        #expect(throws: ServiceRefusal.self) { try ledger.resume("p9", server: "here", settings: settings, now: .now) }
+    }
+
+    @Test func targets_closeTheirGroup_andTheStudy_unlessOnlyShown() throws {
+        var ledger = StudyLedger()
+        let closing = try Self.settings(targets: ["A": 1, "B": 2])
+        func consent(_ id: String, linked: String? = nil, _ settings: CollectionSettings) -> StudyLedger.Consent {
+            ledger.consent(
+                id, token: id, linked: linked, open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+        }
+        guard case .agreed = consent("p1", linked: "A", closing) else {
+            Issue.record("p1 was not admitted")
+            return
+        }
+        // A is full (one getting ready counts toward it): its link is refused; an unlinked consent goes to B.
+        #expect(consent("p2", linked: "A", closing) == .groupFull("A"))
+        #expect(ledger.counts.turnedAwayGroupFull == ["A": 1])
+        guard case .agreed(let second) = consent("p3", closing), second.group == "B" else {
+            Issue.record("p3 was not placed in B")
+            return
+        }
+        _ = consent("p4", closing)
+        #expect(consent("p5", closing) == .targetsMet)
+        // Shown only: the same ledger takes more.
+        let shown = try Self.settings(targets: ["A": 1, "B": 2], close: false)
+        guard case .agreed = consent("p6", linked: "A", shown) else {
+            Issue.record("p6 was not admitted under targets shown only")
+            return
+        }
+        // Someone screened out frees their place.
+        ledger.sessions["p1"]?.state = .screenedOut
+        ledger.sessions["p6"]?.state = .screenedOut
+        guard case .agreed(let freed) = consent("p7", linked: "A", closing), freed.group == "A" else {
+            Issue.record("p7 did not take the freed place in A")
+            return
+        }
+    }
+
+    @Test func theCap_countsThoseWhoStartedWatching() throws {
+        let settings = try Self.settings(cap: 1)
+        var ledger = StudyLedger()
+        _ = ledger.consent(
+            "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        // A consent that has not started watching does not fill the study.
+        guard
+            case .agreed = ledger.consent(
+                "p2", token: "t2", linked: nil, open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+        else {
+            Issue.record("p2 was refused before anyone watched")
+            return
+        }
+        ledger.sessions["p1"]?.watchingSince = CollectedStudy.timestamp(Self.start)
+        #expect(
+            ledger.consent(
+                "p3", token: "t3", linked: nil, open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+                == .full(1))
+        #expect(ledger.counts.turnedAwayFull == 1)
+    }
+}
