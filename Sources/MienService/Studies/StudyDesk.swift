@@ -97,8 +97,11 @@ final class StudyDesk: Sendable {
         for name in studies.keys.sorted() {
             guard let study = studies[name] else { continue }
             let counts = study.sessions.reduce(into: [String: Int]()) { $0[$1.state.rawValue, default: 0] += 1 }
+            // A fleet's servers name one another by this ID in the database (socket holders, heartbeats): the log says
+            // which one this is.
+            let server = database.map { " as server \($0.server)" } ?? ""
             logger.info(
-                "study \(name) served from \(study.store.description): \(counts.isEmpty ? "no participant yet" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))"
+                "study \(name) served from \(study.store.description)\(server): \(counts.isEmpty ? "no participant yet" : counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))"
             )
         }
         for (name, why) in refused.sorted(by: { $0.key < $1.key }) {

@@ -58,6 +58,7 @@ struct StudySocket {
     ) async throws {
         let study: CollectedStudy
         let id: String
+        var start = SocketStart()
         do {
             guard !desk.stopping else { return try await close(.serverRestarting) }
             study = try desk.study(name)
@@ -65,7 +66,9 @@ struct StudySocket {
         } catch {
             return try await refuse(error)
         }
+        start.passed("its token")
         await study.takeOver(id)
+        start.passed("taking over its earlier socket")
         let ticket = UUID()
         let relay = RateRelay()
         let wanted = stimulus == nil ? Self.framingRate : study.settings.frameRate
@@ -127,14 +130,17 @@ struct StudySocket {
             desk.budget.release(ticket)
             updateGauges()
         }
+        start.passed("a place in the analysis")
         try await serve(
-            study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay, messages: messages)
+            study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay, messages: messages,
+            start: start)
     }
 
     private func serve(
         study: CollectedStudy, id: String, stimulus: String?, ticket: UUID, rate: Double, relay: RateRelay,
-        messages: AsyncStream<WebSocketMessage>
+        messages: AsyncStream<WebSocketMessage>, start: SocketStart
     ) async throws {
+        var start = start
         let closer = Closer()
         let socket = CollectedStudy.OpenSocket(
             kind: stimulus ?? "framing", inStimulus: stimulus != nil, opened: study.clock(),
@@ -150,6 +156,7 @@ struct StudySocket {
             } else {
                 try await study.beginFraming(id, socket: socket)
             }
+            start.passed("its \(stimulus == nil ? "framing check" : "attempt") recorded")
             do {
                 opened = try await StimulusStream.open(
                     study: study, participant: id, stimulus: chosen, attempt: attempt, rate: rate, outbox: outbox,
@@ -169,6 +176,12 @@ struct StudySocket {
             }
         } catch {
             return try await refuse(error)
+        }
+        start.passed("its analysis opened")
+        if start.elapsed > SocketStart.slow {
+            CollectedStudy.logger.warning(
+                "study \(study.name): participant #\(study.session(id)?.number ?? 0)'s \(stimulus ?? "framing") socket was ready after \(start.summary)"
+            )
         }
         relay.attach(opened)
         try await outbound.write(

@@ -23,6 +23,17 @@ final class StudyDatabase: Sendable {
     /// and they are marked incomplete (`heartbeat()` runs every quarter of it).
     let lease: Duration
     private let running: Task<Void, Never>
+    /// Since when the database has answered every heartbeat of this server (nil: the last one failed).
+    private let answeredSince = Locked<ContinuousClock.Instant?>(.now)
+
+    /// Whether the database has answered this server's heartbeats for a whole lease: only then is another
+    /// server's lapsed heartbeat evidence that it is gone.
+    ///
+    /// After an outage every server's heartbeat has lapsed, not only a dead one's: the first server to look again
+    /// took the others for gone and marked the participants they were serving `serverStopped` while their
+    /// stimuli went on (fleet-faults seed 6: two participants who then watched to the end were refused their
+    /// code). A lease (fencing by lease) gives every live server time to beat again.
+    var steady: Bool { answeredSince.withLock { $0.map { .now - $0 >= lease } ?? false } }
 
     /// The schema's migrations, in order.
     ///
@@ -182,6 +193,16 @@ final class StudyDatabase: Sendable {
     /// Says this server is alive (every quarter of `lease`, and at start).
     /// - Parameter within: the deadline, when not the database's own.
     func heartbeat(within: Duration? = nil) async throws {
+        do {
+            try await beat(within: within)
+            answeredSince.withLock { $0 = $0 ?? .now }
+        } catch {
+            answeredSince.withLock { $0 = nil }
+            throw error
+        }
+    }
+
+    private func beat(within: Duration?) async throws {
         try await transaction(within: within) { [server, logger] connection in
             try await connection.query(
                 """

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import Mien
+import MienTesting
+import Testing
+
+@testable import MienService
+
+/// Issue 77 item 2: a participant is marked `serverStopped` only on evidence that their server is gone, never because
+/// the database was out for every server at once.
+@Suite("Leases after a database outage")
+struct StudyLeaseTests {
+    /// Both servers' heartbeats lapse while the database is frozen.
+    ///
+    /// Once it answers, B must not take A (still serving p1) for gone until B itself has been answered for a lease
+    /// and A has had the time to beat again. Before, B's first upkeep after the outage marked p1 incomplete
+    /// (fleet-faults seed 6).
+    @Test func anOutage_doesNotMakeALiveServersParticipantsStopped() async throws {
+        let server = try await PostgresServer.start()
+        defer {
+            server.resume()
+            server.stop()
+        }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        // A lease of 2 s (20 s in service) and a 3-s deadline (a loaded machine needs more than 1 s).
+        let logger = Logger(label: "mien.test.lease")
+        let databases = [
+            try await StudyDatabase.open(
+                try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)),
+            try await StudyDatabase.open(
+                try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder, database: databases[0])
+        let b = try await CollectedStudy(folder: folder, database: databases[1])
+        _ = try await a.admit(participant: "p1", group: nil)
+        try await StudyCollectionTests.framed(a, "p1")
+        _ = try await a.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        // B has been answered for a lease before the outage (it is steady), then the database freezes for over 3 s.
+        try await Task.sleep(for: .seconds(2.2))
+        try await databases[1].heartbeat()
+        server.pause()
+        await #expect(throws: (any Error).self) { try await databases[1].heartbeat() }
+        server.resume()
+        // Answered again: A's last heartbeat is over 3 s old, yet B does not take it for gone.
+        try await databases[1].heartbeat()
+        await b.upkeep()
+        try await b.store.refresh()
+        #expect(b.session("p1")?.state == .started, "released by B's first upkeep after the outage")
+        // A beats again within the lease: p1 stays with A, however many upkeeps B runs.
+        try await databases[0].heartbeat()
+        let clock = ContinuousClock()
+        let back = clock.now
+        while clock.now - back < .seconds(3) {
+            try await databases[0].heartbeat()
+            try await databases[1].heartbeat()
+            await b.upkeep()
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        try await b.store.refresh()
+        #expect(b.session("p1")?.state == .started && b.store.current().holder(of: "p1") != nil)
+        // A stops beating (killed): once B is steady, p1 is released as before.
+        while clock.now - back < .seconds(9), b.session("p1")?.state == .started {
+            try await databases[1].heartbeat()
+            await b.upkeep()
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect(b.session("p1")?.state == .incomplete && b.session("p1")?.reasonCode == .serverStopped)
+    }
+
+    /// A stopped server's socket ends (`restarting`) after the participant's page came back through another
+    /// server: what it measured is kept, but it no longer says where they are (before, they were marked incomplete
+    /// and their next stimulus met `sessionEnded`: fleet-faults seed 7, four pages).
+    @Test func aStoppedServersSocket_endingAfterThePageCameBackElsewhere_doesNotEndTheSession() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Logger(label: "mien.test.lease")),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Logger(label: "mien.test.lease")),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder, database: databases[0])
+        let b = try await CollectedStudy(folder: folder, database: databases[1])
+        let token = try await StudyCollectionTests.consented(a, "p1")
+        let socket = StudyCollectionTests.socket("first")
+        let (stimulus, attempt) = try await a.beginStimulus("p1", stimulus: "first", socket: socket)
+        // A is told to stop; the page hears `restarting` and comes back through B before A records the end.
+        #expect(try await b.resume(token: token).state == "started")
+        let cut = StudyCollectionTests.measured(to: 1.5, ended: false)
+        _ = await a.endStimulus("p1", stimulus: stimulus, progress: cut, end: .serverRestarting, socket: socket.id)
+        try await b.store.refresh()
+        let session = try #require(b.session("p1"))
+        #expect(session.state == .started && session.reasonCode == nil, "\(session.state) \(session.reason ?? "")")
+        #expect(session.stimuli["first"]?.frames == cut.frames, "what A measured is kept")
+        #expect(b.store.current().sockets["p1"] == nil, "A's socket released")
+        // The page's stimulus again through B: the cut attempt set aside under its number.
+        let again = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        #expect(again.attempt == attempt + 1)
+    }
+}
