@@ -156,7 +156,7 @@ slurm-test:
 
 ## fleet-check: one study on three mien serve sharing it through PostgreSQL, behind Debian's HAProxy, a burst of 40
 ## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold),
-## then two seeds of fleet-faults (below; about 80 s), one behind HAProxy and one behind nginx, each running its
+## then three seeds of fleet-faults (below; about 130 s), two behind HAProxy and one behind nginx, each running its
 ## example in deploy/balancer/. Installs haproxy and nginx-light when missing; 50-90 s (a refusal the client library
 ## loses waits 60 s), then the seeds.
 fleet-check:
@@ -167,15 +167,17 @@ fleet-check:
 	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds $(FLEET_CI_NGINX_SEED) --balancer nginx
 
 ## fleet-faults: the fleet (PostgreSQL, three replicas, HAProxy) with seeded faults while participants watch: replicas
-## killed or stopped and started again, the database frozen 5-15 s, a participant erased mid-stimulus; then issue
+## killed or stopped and started again, the database frozen 5-15 s, a participant erased mid-stimulus, and one of a
+## second tab, a page back through another server, the database restarted with TLS switched; then issue
 ## 77's invariants on what the database holds (one viewing per stored attempt, every code backed by a stored attempt,
 ## nobody asked to watch again after enough, an erasure leaves nothing, no password or path told). FLEET_SEEDS
 ## (default 1-10) picks the runs, about 40 s each (up to 4 min when a fault meets a page's longest waits); make test
-## runs seed 2 behind HAProxy (FLEET_CI_SEED: database outages and a SIGTERM) and seed 5 behind nginx
-## (FLEET_CI_NGINX_SEED: a kill -9 and two erasures), about 80 s, after fleet-check's burst. FLEET_BALANCER=nginx
+## runs seeds 2 and 4 behind HAProxy (FLEET_CI_SEED: database outages, a SIGTERM and a restart switching TLS on;
+## erasures, a SIGTERM and a page back through another server) and seed 5 behind nginx (FLEET_CI_NGINX_SEED: a
+## second tab, a kill -9 and two erasures), about 130 s, after fleet-check's burst. FLEET_BALANCER=nginx
 ## runs deploy/balancer/nginx.conf instead of haproxy.cfg.
 FLEET_SEEDS ?= 1,2,3,4,5,6,7,8,9,10
-FLEET_CI_SEED ?= 2
+FLEET_CI_SEED ?= 2,4
 FLEET_CI_NGINX_SEED ?= 5
 FLEET_BALANCER ?= haproxy
 fleet-faults:

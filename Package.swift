@@ -115,7 +115,7 @@ let package = Package(
         ),
 
         // MARK: - Fakes and synthetic inputs for tests, benchmarks and demos
-        .target(name: "MienTesting", dependencies: ["Mien"], swiftSettings: swiftSettings),
+        .target(name: "MienTesting", dependencies: ["Mien", "MienCore"], swiftSettings: swiftSettings),
 
         // MARK: - Command-line tools (thin layers over the library)
         .executableTarget(

@@ -28,6 +28,24 @@ struct FleetFaultRun {
         let servers: Locked<[ServerProcess]>
         /// Replicas a fault has stopped and not yet started again: a second fault on one waits for it.
         let down = Locked(Set<Int>())
+        /// One database fault at a time (a restart of a frozen database would wait for it).
+        let database = Turn()
+
+        /// Taken by one task at a time, waited for by polling (a fault waits seconds at most).
+        final class Turn: Sendable {
+            private let taken = Locked(false)
+            func acquire() async {
+                while !taken.withLock({ was in
+                    defer { was = true }
+                    return !was
+                }) {
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            func release() { taken.withLock { $0 = false } }
+        }
+        /// Whether the database serves TLS now (the restarts switch it).
+        let tls = Locked(false)
         init(_ servers: [ServerProcess]) { self.servers = Locked(servers) }
         subscript(index: Int) -> ServerProcess { servers.withLock { $0[index] } }
         func replace(_ index: Int, with server: ServerProcess) { servers.withLock { $0[index] = server } }
@@ -63,7 +81,10 @@ struct FleetFaultRun {
                 "--min-rate", "\(fps)", "--min-share", "0.2", "--consent-burst", "100000", "--consents-per-minute",
                 "100000", "--contact", "fleet@example.org",
             ], environment: ["MIEN_STUDIES_URL": database.url()])
-        let bareURL = "postgres://\(database.user)@127.0.0.1:\(database.port)/postgres?sslmode=disable"
+        // `prefer`, libpq's default: TLS when the database offers it, so that a restart switching TLS on or off is met
+        // as a real deployment meets it.
+        let bareURL = "postgres://\(database.user)@127.0.0.1:\(database.port)/postgres?sslmode=prefer"
+        let storeURL = database.url().replacingOccurrences(of: "sslmode=disable", with: "sslmode=prefer")
         // As `MienDev fleet`: two replicas on the study folder, the last given only the database's URL.
         let start = { @Sendable (index: Int, port: Int) throws -> ServerProcess in
             let alone = index == replicas - 1
@@ -74,7 +95,7 @@ struct FleetFaultRun {
                 log: work.appendingPathComponent("replica-\(index).log"),
                 environment: [
                     "TMPDIR": scratch.path, "PGPASSWORD": database.password,
-                    "MIEN_STUDIES_URL": alone ? "" : database.url(),
+                    "MIEN_STUDIES_URL": alone ? "" : storeURL,
                 ], port: port)
         }
         let servers = Replicas(try (0..<replicas).map { try start($0, 0) })
@@ -85,8 +106,10 @@ struct FleetFaultRun {
         let address = "127.0.0.1:\(balancer.port)"
         let clip = try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 30)
         let frames = try (0..<30).map { try clip.frame(at: $0).encoded(as: .jpeg(quality: 85)) }
+        let directions = FleetDirections()
         let client = FleetParticipant(
-            address: address, study: "fleet", stimulus: "stimulus", frames: frames, seconds: command.seconds, fps: fps)
+            address: address, study: "fleet", stimulus: "stimulus", frames: frames, seconds: command.seconds, fps: fps,
+            directions: directions)
         let plan = command.schedule(seed: seed, replicas: replicas)
         print("seed \(seed): " + plan.map { "\($0.fault) at \($0.at.rounded(toPlaces: 1)) s" }.joined(separator: "; "))
 
@@ -123,7 +146,8 @@ struct FleetFaultRun {
                             try? await Task.sleep(until: zero + .milliseconds(Int(at * 1000)))
                             await inject(
                                 fault, servers: servers, start: start, ports: ports, database: database,
-                                address: address, streaming: streaming, erased: erased)
+                                address: address, streaming: streaming, erased: erased,
+                                directions: directions, logs: work)
                         }
                     }
                 }
@@ -153,8 +177,14 @@ struct FleetFaultRun {
     private func inject(
         _ fault: FleetFaults.Fault, servers: Replicas,
         start: @escaping @Sendable (Int, Int) throws -> ServerProcess, ports: [Int], database: PostgresServer,
-        address: String, streaming: Locked<Set<String>>, erased: Locked<Set<String>>
+        address: String, streaming: Locked<Set<String>>, erased: Locked<Set<String>>,
+        directions: FleetDirections, logs: URL
     ) async {
+        // Someone watching now, not erased: the last in order (an erasure takes the first).
+        let watching = {
+            let gone = erased.withLock { $0 }
+            return streaming.withLock { $0.sorted().last { !gone.contains($0) } }
+        }
         switch fault {
         case .kill(let index), .stop(let index):
             while !servers.down.withLock({ $0.insert(index).inserted }) {
@@ -177,9 +207,52 @@ struct FleetFaultRun {
                 }
             }
         case .outage(let seconds):
+            await servers.database.acquire()
+            defer { servers.database.release() }
             database.pause()
             try? await Task.sleep(for: .seconds(seconds))
             database.resume()
+        case .restartSwitchingTLS:
+            await servers.database.acquire()
+            defer { servers.database.release() }
+            let tls = servers.tls.withLock { on in
+                on.toggle()
+                return on
+            }
+            do {
+                try await BlockingWork.run { try database.restart(tls: tls) }
+                print("fleet-faults: the database restarted with TLS \(tls ? "on" : "off")")
+            } catch {
+                print("fleet-faults: the database did not restart: \(error)")
+            }
+        case .secondTab:
+            guard let id = watching() else {
+                print("fleet-faults: nobody was watching to open a second tab")
+                return
+            }
+            directions.give(.secondTab, to: id)
+            print("fleet-faults: a second tab for \(id)")
+        case .returnElsewhere:
+            guard let id = watching() else {
+                print("fleet-faults: nobody was watching to come back elsewhere")
+                return
+            }
+            // The replica holding the socket, by the server ID the database names and its log gives.
+            let holder = try? FleetDatabase(server: database).value(
+                "SELECT socket_server FROM mien_sessions WHERE participant = '\(id)'")
+            let holding = (0..<replicas).first { index in
+                guard let holder, !holder.isEmpty,
+                    let log = try? String(
+                        contentsOf: logs.appendingPathComponent("replica-\(index).log"), encoding: .utf8)
+                else { return false }
+                return log.components(separatedBy: " as server ").last?.hasPrefix(holder) ?? false
+            }
+            let down = servers.down.withLock { $0 }
+            let other = (0..<replicas).first { $0 != holding && !down.contains($0) } ?? 0
+            directions.give(.returnThrough("127.0.0.1:\(ports[other])"), to: id)
+            print(
+                "fleet-faults: \(id) cut, back through replica \(other) (its socket was on \(holding.map { "replica \($0)" } ?? "a replica not known"))"
+            )
         case .erase:
             let gone = erased.withLock { $0 }
             guard let id = streaming.withLock({ $0.sorted().first { !gone.contains($0) } }),

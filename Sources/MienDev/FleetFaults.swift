@@ -11,8 +11,11 @@ import MienTesting
 ///
 /// The faults: a replica killed (SIGKILL) or stopped (SIGTERM), each started again on its port 3 s after it
 /// exited; the database frozen (SIGSTOP to every PostgreSQL process, as a network partition looks to a client) for
-/// a drawn number of seconds; a participant erased mid-stimulus. Every page whose socket is cut comes back once, as
-/// the participant page does by itself.
+/// a drawn number of seconds; a participant erased mid-stimulus; and, drawn from a generator of their own so that
+/// a seed's first faults stay what they were: a second tab of a participant who is watching, a page cut and sent
+/// back through another server than the one that held its socket, the database restarted (every connection cut)
+/// with TLS switched on or off while the servers ask for `sslmode=prefer`. Every page whose socket is cut comes back,
+/// as the participant page does by itself.
 struct FleetFaults: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-faults",
@@ -23,6 +26,10 @@ struct FleetFaults: AsyncParsableCommand {
     @Option(help: "Participants per run.") var participants = 12
     @Option(help: "Seconds of the stimulus.") var seconds = 6.0
     @Option(help: "Faults per run.") var faults = 3
+    @Option(
+        help:
+            "More faults per run, of the later kinds (a second tab, a page back through another server, the database restarted with TLS switched), drawn apart so that --faults' stay as they were."
+    ) var laterFaults = 1
     @Option(help: "The longest database outage drawn, seconds (the shortest is 5).") var longestOutage = 15.0
     @Option(help: "The load balancer, running its example in deploy/balancer/: haproxy or nginx.")
     var balancer: BalancerKind = .haproxy
@@ -40,8 +47,9 @@ struct FleetFaults: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard participants >= 2, seconds >= 2, faults >= 1, longestOutage >= 5 else {
-            throw ValidationError("at least 2 participants, 2 s of stimulus, 1 fault and outages of 5 s")
+        guard participants >= 2, seconds >= 2, faults >= 1, laterFaults >= 0, longestOutage >= 5 else {
+            throw ValidationError(
+                "at least 2 participants, 2 s of stimulus, 1 fault, 0 later faults and outages of 5 s")
         }
         guard !seedList.isEmpty else { throw ValidationError("--seeds: integers, comma-separated") }
     }
@@ -54,9 +62,15 @@ struct FleetFaults: AsyncParsableCommand {
         case stop(replica: Int)
         case outage(seconds: Double)
         case erase
+        case secondTab
+        case returnElsewhere
+        case restartSwitchingTLS
 
         var description: String {
             switch self {
+            case .secondTab: "a second tab of a participant watching"
+            case .returnElsewhere: "a page cut and back through another server"
+            case .restartSwitchingTLS: "the database restarted with TLS switched"
             case .kill(let replica): "kill -9 replica \(replica)"
             case .stop(let replica): "SIGTERM replica \(replica)"
             case .outage(let seconds): "database frozen \(Int(seconds)) s"
@@ -68,17 +82,24 @@ struct FleetFaults: AsyncParsableCommand {
     /// The faults of one seed, in time order.
     func schedule(seed: UInt64, replicas: Int) -> [(at: Double, fault: Fault)] {
         var generator = SeededGenerator(seed: seed)
-        return (0..<faults).map { _ -> (Double, Fault) in
-            let at = Double.random(in: 0.5...(seconds + 4), using: &generator)
-            let fault: Fault =
-                switch Int.random(in: 0..<4, using: &generator) {
-                case 0: .kill(replica: Int.random(in: 0..<replicas, using: &generator))
-                case 1: .stop(replica: Int.random(in: 0..<replicas, using: &generator))
-                case 2: .outage(seconds: Double(Int.random(in: 5...Int(longestOutage), using: &generator)))
-                default: .erase
-                }
-            return (at, fault)
-        }.sorted { $0.0 < $1.0 }
+        var later = SeededGenerator(seed: seed &+ 2)
+        let added = (0..<laterFaults).map { _ -> (Double, Fault) in
+            let at = Double.random(in: 0.5...(seconds - 1), using: &later)
+            let kinds: [Fault] = [.secondTab, .returnElsewhere, .restartSwitchingTLS]
+            return (at, kinds[Int.random(in: 0..<kinds.count, using: &later)])
+        }
+        return
+            ((0..<faults).map { _ -> (Double, Fault) in
+                let at = Double.random(in: 0.5...(seconds + 4), using: &generator)
+                let fault: Fault =
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0: .kill(replica: Int.random(in: 0..<replicas, using: &generator))
+                    case 1: .stop(replica: Int.random(in: 0..<replicas, using: &generator))
+                    case 2: .outage(seconds: Double(Int.random(in: 5...Int(longestOutage), using: &generator)))
+                    default: .erase
+                    }
+                return (at, fault)
+            } + added).sorted { $0.0 < $1.0 }
     }
 
     func run() async throws {

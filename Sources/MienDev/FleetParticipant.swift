@@ -1,11 +1,6 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import Mien
 import MienCore
-import NIOCore
-import NIOWebSocket
-import WSCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -18,17 +13,19 @@ import WSCore
 /// page does by itself (`POST /resume` with their token, the stimulus again, through whichever replica the balancer
 /// picks): `comesBack` decides, at the moment of the cut.
 struct FleetParticipant: Sendable {
-    /// The balancer's `host:port`.
-    let address: String
+    /// The balancer's `host:port` (a replica's, for a page sent back through it).
+    var address: String
     let study: String
     let stimulus: String
     let frames: [[UInt8]]
     /// The stimulus's length and the frames per second sent (until the server asks for fewer).
     let seconds: Double
     let fps: Double
+    /// What fleet-faults asks of participants while they watch (a second tab, a return through another server).
+    var directions: FleetDirections? = nil
 
     /// What the socket has heard (shared by its reading and sending tasks).
-    private final class Heard: Sendable {
+    final class Heard: Sendable {
         let state = Locked<
             (ready: Bool, ended: Bool, rate: Double, error: String?, types: [String], last: ContinuousClock.Instant)
         >((false, false, 0, nil, [], .now))
@@ -70,7 +67,14 @@ struct FleetParticipant: Sendable {
             var first: (End, Int, String, Bool)?
             for tries in 1...4 where first == nil {
                 do {
-                    first = try await watch(token: token, streaming: streaming)
+                    first = try await secondTab(id, after: try await watch(id, token: token, streaming: streaming))
+                    // As the page does: a framing check the server did not see pass (it could not save it: a
+                    // database outage) is made again before the stimulus.
+                    if let refused = first, refused.0 == .failed, refused.2.hasPrefix("socket: notFramed"), tries < 4 {
+                        first = nil
+                        try await FramingCheck.pass(
+                            url: "ws://\(address)/studies/\(study)/live?session=\(token)", frames: frames)
+                    }
                 } catch  where tries < 4 {
                     try await Task.sleep(for: .seconds(2))
                 }
@@ -78,20 +82,28 @@ struct FleetParticipant: Sendable {
             guard let first else { throw MienError(.internalFailure, "the stimulus's socket did not open") }
             var (end, sent, detail, ready) = first
             // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back, as
-            // the page does after every cut (three here).
+            // the page does after every cut (six times here, 1 s growing by half each time: about 20 s, a socket
+            // holder's lease, for a page that met `alreadyStreaming`).
             var comebacks = 0
-            while end == .cut, comebacks < 3, !ready || comesBack() {
+            while end == .cut, comebacks < 6, !ready || comesBack() {
+                try await Task.sleep(for: .seconds(pow(1.5, Double(comebacks))))
                 comebacks += 1
                 outcome.cameBack = true
-                try await Task.sleep(for: .seconds(1))
                 // As the page does, `resume` is asked again unless the session cannot go on (401, cannotTakePart):
                 // while the server cannot save (a database outage) or no replica answers, with the page's back-off
                 // (2 s growing to 15 s), for 90 s here.
+                // Through the balancer, or through the server fleet-faults sent this page to.
+                let page =
+                    directions?.takeReturn(id).map { other -> FleetParticipant in
+                        var copy = self
+                        copy.address = other
+                        return copy
+                    } ?? self
                 var resumed: [String: Any] = [:]
                 let asked = ContinuousClock.now
                 var delay = 2.0
                 while true {
-                    let (answer, code) = await ask("resume", token: token)
+                    let (answer, code) = await page.ask("resume", token: token)
                     resumed = answer
                     guard resumed["token"] == nil, code != "cannotTakePart", code != "unauthorized",
                         ContinuousClock.now - asked < .seconds(90)
@@ -107,13 +119,29 @@ struct FleetParticipant: Sendable {
                     (end, detail) = (.complete, "came back complete")
                     break
                 }
+                // As the page does: a stimulus watched and measured enough (a second tab's, or one whose `ended` was
+                // lost with the connection) is not watched again; it goes on to completion.
+                if (resumed["watched"] as? [String])?.contains(stimulus) == true {
+                    (end, detail) = (.complete, "came back: watched already")
+                    break
+                }
                 // As the page does, it tries the socket again when it cannot connect (a busy machine).
                 var tries = 0
+                var framedAgain = false
                 while true {
                     tries += 1
                     do {
-                        let again = try await watch(token: token, streaming: streaming)
+                        let again = try await secondTab(
+                            id, after: try await page.watch(id, token: token, streaming: streaming))
                         (end, sent, detail, ready) = (again.0, sent + again.1, "came back: " + again.2, again.3)
+                        // As the page does: a stimulus refused for want of a framing check the server saw (its
+                        // framing socket was cut) is preceded by one.
+                        if end == .failed, again.2.hasPrefix("socket: notFramed"), !framedAgain {
+                            framedAgain = true
+                            try await FramingCheck.pass(
+                                url: "ws://\(page.address)/studies/\(study)/live?session=\(token)", frames: frames)
+                            continue
+                        }
                         break
                     } catch  where tries < 3 {
                         try await Task.sleep(for: .seconds(1))
@@ -148,121 +176,24 @@ struct FleetParticipant: Sendable {
         return finished(outcome, since: started)
     }
 
+    /// What a participant met once their second tab, if fleet-faults opened one, has finished too: the first tab
+    /// was told `replaced`, so what the second met is where they are.
+    private func secondTab(
+        _ id: String, after first: (End, Int, String, Bool)
+    ) async throws -> (End, Int, String, Bool) {
+        guard let tab = directions?.takeTab(id) else { return first }
+        let second = try await tab.value
+        return (second.end, first.1 + second.sent, "first tab: \(first.2); second tab: \(second.detail)", second.ready)
+    }
+
     private func finished(_ outcome: Outcome, since started: ContinuousClock.Instant) -> Outcome {
         var outcome = outcome
         outcome.seconds = (ContinuousClock.now - started).milliseconds / 1000
         return outcome
     }
 
-    /// The stimulus's socket: frames until the media time reaches `seconds`, then the end.
-    /// - Returns: `.complete` when the server said the stimulus ended; `.cut` when the socket closed first, saying
-    ///   nothing; the frames sent; what went wrong; whether the socket was ready.
-    private func watch(
-        token: String, streaming: @escaping @Sendable (Bool) -> Void
-    ) async throws -> (End, Int, String, Bool) {
-        let heard = Heard()
-        heard.state.withLock { $0.rate = fps }
-        let sent = Locked(0)
-        let opened = Locked(false)
-        do {
-            try await connect(token: token, heard: heard, sent: sent, opened: opened, streaming: streaming)
-        } catch  where opened.withLock({ $0 }) {
-            // The socket was open, so what it heard decides: the client library can throw as it closes (seen behind
-            // nginx after "ended"), and a page that heard "ended" never opens the stimulus again.
-        }
-        let (ended, error, ready, types) = heard.state.withLock { ($0.ended, $0.error, $0.ready, $0.types) }
-        let count = sent.withLock { $0 }
-        if ended { return (.complete, count, "", ready) }
-        if error == "studyFull" { return (.full, count, "studyFull", ready) }
-        if error == "closed" || error == nil {
-            return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
-        }
-        return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
-    }
-
-    /// Connects the stimulus's socket and runs it: what it hears in `heard`, frames sent in `sent`, `opened` once
-    /// the upgrade succeeded.
-    /// - Throws: when the socket cannot be opened, or the client library fails.
-    private func connect(
-        token: String, heard: Heard, sent: Locked<Int>, opened: Locked<Bool>,
-        streaming: @escaping @Sendable (Bool) -> Void
-    ) async throws {
-        _ = try await WebSocketClient.connect(
-            url: "ws://\(address)/studies/\(study)/live?session=\(token)&stimulus=\(stimulus)",
-            configuration: .init(maxFrameSize: 1 << 24), logger: Logger(label: "fleet")
-        ) { [frames, seconds] inbound, outbound, _ in
-            opened.withLock { $0 = true }
-            heard.state.withLock { $0.last = .now }  // open: the server's silence is counted from here
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    // Ends when the server (or the balancer, its replica gone) closes the socket.
-                    do {
-                        for try await message in inbound.messages(maxSize: 1 << 24) {
-                            guard case .text(let text) = message,
-                                let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-                            else { continue }
-                            heard.state.withLock { state in
-                                state.types.append(object["type"] as? String ?? "?")
-                                state.last = .now
-                                switch object["type"] as? String {
-                                case "ready": state.ready = true
-                                case "ended": state.ended = true
-                                case "error":
-                                    // Frames sent ahead of the rate are refused, the socket goes on; any other
-                                    // error ends it.
-                                    let code = (object["error"] as? [String: Any])?["code"] as? String ?? "error"
-                                    if code != "tooFast" { state.error = code }
-                                default: break
-                                }
-                                if let rate = object["frameRate"] as? Double { state.rate = rate }
-                            }
-                            if heard.state.withLock({ $0.ended }) { return }
-                        }
-                    } catch {}
-                    heard.state.withLock { if $0.error == nil, !$0.ended { $0.error = "closed" } }
-                }
-                group.addTask {
-                    // A page coming back waits while its socket is taken over from a dead replica (10 s at most);
-                    // one in the queue hears its place when it changes, and may wait for a participant ahead to
-                    // finish (a 25-s limit failed two queued participants whose first message the client library
-                    // lost: they were let in later).
-                    while heard.state.withLock({ !$0.ready && $0.error == nil }) {
-                        guard ContinuousClock.now - heard.state.withLock({ $0.last }) < .seconds(60) else {
-                            heard.state.withLock { $0.error = "not ready, and nothing heard for 60 s" }
-                            try? await outbound.close(.normalClosure, reason: nil)
-                            return
-                        }
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
-                    guard heard.state.withLock({ $0.error == nil }) else { return }
-                    streaming(true)
-                    defer { streaming(false) }
-                    let start = ContinuousClock.now
-                    while heard.state.withLock({ $0.error == nil }) {
-                        let media = (ContinuousClock.now - start).milliseconds / 1000
-                        guard media < seconds else { break }
-                        var bits = (media * 1000).bitPattern.littleEndian
-                        let message =
-                            withUnsafeBytes(of: &bits) { Array($0) } + frames[sent.withLock { $0 } % frames.count]
-                        do {
-                            try await outbound.write(.binary(ByteBuffer(bytes: message)))
-                        } catch {
-                            return
-                        }
-                        sent.withLock { $0 += 1 }
-                        try await Task.sleep(for: .milliseconds(Int(1000 / heard.state.withLock { $0.rate })))
-                    }
-                    guard heard.state.withLock({ $0.error == nil }) else { return }
-                    try? await outbound.write(.text(#"{"type":"end"}"#))
-                }
-                // Both end: the reader when the socket closes (after "ended", or cut), the writer after the end.
-                try await group.waitForAll()
-            }
-        }
-    }
-
     /// A participant route's answer and its error's code; a request that fails is the code `unreachable`.
-    private func ask(_ route: String, token: String) async -> ([String: Any], String?) {
+    func ask(_ route: String, token: String) async -> ([String: Any], String?) {
         let answer: [String: Any]
         do {
             answer = try await post(route, body: "{}", token: token)

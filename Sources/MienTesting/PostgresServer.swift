@@ -1,4 +1,5 @@
 package import Foundation
+import MienCore
 
 /// A PostgreSQL server of a test's own, from Debian's `postgresql` package: a cluster made by `initdb` in a
 /// temporary folder (a password for its one user, scram-sha-256), started by `pg_ctl` on a free loopback port,
@@ -8,7 +9,9 @@ package import Foundation
 package final class PostgresServer: Sendable {
     package let folder: URL
     package let port: Int
-    package let pid: Int32
+    /// The postmaster's PID (a new one after `restart(tls:)`).
+    package var pid: Int32 { postmaster.withLock { $0 } }
+    private let postmaster: Locked<Int32>
     package let user = "mien"
     package let password: String
 
@@ -20,7 +23,7 @@ package final class PostgresServer: Sendable {
     private init(folder: URL, port: Int, pid: Int32, password: String) {
         self.folder = folder
         self.port = port
-        self.pid = pid
+        postmaster = Locked(pid)
         self.password = password
     }
 
@@ -88,9 +91,35 @@ package final class PostgresServer: Sendable {
                 "-D", data.path, "-U", "mien", "--auth=scram-sha-256", "--pwfile=\(passwordFile.path)", "-E", "UTF8",
                 "--no-sync",
             ], as: asRoot ? "postgres" : nil)
-        let settings = tls ? try makeCertificates(in: folder.appendingPathComponent("tls")) : []
-        if tls, asRoot { try run("/bin/chown", ["-R", "postgres:postgres", folder.path], as: nil) }
         let port = try freePort()
+        let pid = try launch(folder: folder, port: port, tls: tls, asRoot: asRoot, bin: bin)
+        // Should this process die without stop() (a test killed, a CI timeout), the server follows it (the PID read
+        // when it ends: a restart changes it).
+        let pidFile = data.appendingPathComponent("postmaster.pid").path
+        try spawnWatchdog(
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -INT $(head -1 '\(pidFile)' 2>/dev/null || echo \(pid)) 2>/dev/null; sleep 3; rm -rf '\(folder.path)'"
+        )
+        return PostgresServer(folder: folder, port: port, pid: pid, password: password)
+    }
+
+    /// Starts the cluster in `folder` on `port` (`pg_ctl start`, waiting until it accepts connections), serving TLS
+    /// or not (its certificates made once).
+    /// - Returns: the postmaster's PID.
+    private static func launch(folder: URL, port: Int, tls: Bool, asRoot: Bool, bin: String) throws -> Int32 {
+        let data = folder.appendingPathComponent("data")
+        let certificates = folder.appendingPathComponent("tls")
+        var settings: [String] = []
+        if tls {
+            if FileManager.default.fileExists(atPath: certificates.appendingPathComponent("server.crt").path) {
+                func path(_ name: String) -> String { certificates.appendingPathComponent(name).path }
+                settings = [
+                    "-c ssl=on", "-c ssl_cert_file=\(path("server.crt"))", "-c ssl_key_file=\(path("server.key"))",
+                ]
+            } else {
+                settings = try makeCertificates(in: certificates)
+                if asRoot { try run("/bin/chown", ["-R", "postgres:postgres", folder.path], as: nil) }
+            }
+        }
         let log = folder.appendingPathComponent("server.log")
         try run(
             "\(bin)/pg_ctl",
@@ -104,11 +133,22 @@ package final class PostgresServer: Sendable {
         guard let pid = pidText.split(separator: "\n").first.flatMap({ Int32($0) }) else {
             throw Unavailable(description: "PostgreSQL started without a postmaster.pid: \(tail(log))")
         }
-        // Should this process die without stop() (a test killed, a CI timeout), the server follows it.
-        try spawnWatchdog(
-            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -INT \(pid) 2>/dev/null; rm -rf '\(folder.path)'"
-        )
-        return PostgresServer(folder: folder, port: port, pid: pid, password: password)
+        return pid
+    }
+
+    /// Restarts the server, serving TLS or not: a database an operator restarts with TLS switched on or off.
+    ///
+    /// A fast shutdown (every connection cut, as a restart does), then a start on the same port. Blocks (pg_ctl
+    /// waits).
+    /// - Throws: `Unavailable` with the server's log when it does not start again.
+    package func restart(tls: Bool) throws {
+        guard let bin = Self.binaries() else { throw Unavailable(description: "PostgreSQL's pg_ctl is not installed") }
+        let asRoot = getuid() == 0
+        try Self.run(
+            "\(bin)/pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
+            as: asRoot ? "postgres" : nil)
+        let pid = try Self.launch(folder: folder, port: port, tls: tls, asRoot: asRoot, bin: bin)
+        postmaster.withLock { $0 = pid }
     }
 
     private static func spawnWatchdog(_ script: String) throws {
