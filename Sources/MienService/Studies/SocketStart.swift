@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// When a participant socket's start passed each of its steps, so that a start that kept its page waiting says
 /// where in the log (a page hears nothing until `ready` unless it is queued).
@@ -13,6 +14,13 @@ struct SocketStart: Sendable {
     mutating func passed(_ name: String) { steps.append((name, .now)) }
 
     var elapsed: Duration { .now - began }
+
+    /// Logs the steps of a start that took longer than `slow`.
+    func logIfSlow(study: String, participant number: Int?, socket: String) {
+        guard elapsed > Self.slow else { return }
+        CollectedStudy.logger.warning(
+            "study \(study): participant #\(number ?? 0)'s \(socket) socket was ready after \(summary)")
+    }
 
     /// "12.3 s (its token 0.0 s, taking over its earlier socket 10.1 s, …)": each step's own time.
     var summary: String {

@@ -178,11 +178,7 @@ struct StudySocket {
             return try await refuse(error)
         }
         start.passed("its analysis opened")
-        if start.elapsed > SocketStart.slow {
-            CollectedStudy.logger.warning(
-                "study \(study.name): participant #\(study.session(id)?.number ?? 0)'s \(stimulus ?? "framing") socket was ready after \(start.summary)"
-            )
-        }
+        start.logIfSlow(study: study.name, participant: study.session(id)?.number, socket: stimulus ?? "framing")
         relay.attach(opened)
         try await outbound.write(
             .text(#"{"attempt":\#(attempt),"frameRate":\#(LiveMessage.number(rate)),"type":"ready"}"#))
