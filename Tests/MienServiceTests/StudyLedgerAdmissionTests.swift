@@ -198,4 +198,63 @@ struct StudyLedgerAdmissionTests {
                 == .full(1))
         #expect(ledger.counts.turnedAwayFull == 1)
     }
+
+    /// An attempt's start: refused saying why, numbered one past every attempt begun, the earlier set aside under
+    /// its number with what it measured, and turned away when the study is full before they started watching.
+    @Test func attempts_areNumbered_setAside_andRefusedSayingWhy() throws {
+        let settings = try Self.settings(groups: [], cap: 1)
+        var ledger = StudyLedger()
+        _ = ledger.consent(
+            "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        _ = ledger.consent(
+            "p2", token: "t2", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        func begin(_ id: String, _ stimulus: String = "first", openHere: Bool = false) throws
+            -> StudyLedger.AttemptStart?
+        {
+            try ledger.beginAttempt(
+                id, stimulus: stimulus, holder: SocketHolder(server: "here", socket: UUID()), openHere: openHere,
+                recovering: { nil }, settings: settings, now: Self.start)
+        }
+        func refused(_ code: String, _ start: () throws -> StudyLedger.AttemptStart?) {
+            #expect(throws: ServiceRefusal.self) { _ = try start() }
+            do { _ = try start() } catch let refusal as ServiceRefusal {
+                #expect(refusal.code == code, "\(refusal.code)")
+            } catch { Issue.record("\(error)") }
+        }
+        refused("notFramed") { try begin("p1") }
+        ledger.sessions["p1"]?.framed = "yes"
+        ledger.sessions["p2"]?.framed = "yes"
+        refused("notFound") { try begin("p1", "third") }
+        refused("alreadyStreaming") { try begin("p1", openHere: true) }
+        #expect(try begin("p1") == .init(number: 1, setAside: nil))
+        #expect(ledger.holder(of: "p1") != nil && ledger.sessions["p1"]?.watchingSince != nil)
+        refused("alreadyStreaming") { try begin("p1") }
+        // A refused start never recovers files: they may be the open socket's own.
+        _ = try? ledger.beginAttempt(
+            "p1", stimulus: "first", holder: SocketHolder(server: "here", socket: UUID()), openHere: false,
+            recovering: {
+                Issue.record("files recovered while a socket of theirs is open")
+                return nil
+            }, settings: settings, now: Self.start)
+        // p1 is watching: the cap of 1 turns p2 away, changing nothing.
+        #expect(try begin("p2") == nil && ledger.holder(of: "p2") == nil)
+        // Cut at 40 %: the next attempt is 2, the first set aside with what it measured.
+        ledger.sockets["p1"] = nil
+        ledger.sessions["p1"]?.stimuli["first"] = StudyCollectionTests.measured(to: 4, ended: false, duration: 10)
+        #expect(try begin("p1") == .init(number: 2, setAside: 1))
+        let aside = try #require(ledger.sessions["p1"]?.attempts.first)
+        #expect(aside.number == 1 && aside.reason.hasPrefix("interrupted at") && aside.progress.frames > 0)
+        #expect(ledger.sessions["p1"]?.stimuli["first"] == nil && ledger.sessions["p1"]?.step == "first")
+        // A third, then none left; a stimulus watched enough is not watched again.
+        ledger.sockets["p1"] = nil
+        ledger.sessions["p1"]?.stimuli["first"] = StudyCollectionTests.measured(to: 2, ended: false, duration: 10)
+        #expect(try begin("p1") == .init(number: 3, setAside: 2))
+        ledger.sockets["p1"] = nil
+        ledger.sessions["p1"]?.stimuli["first"] = StudyCollectionTests.measured(to: 1, ended: true, duration: 10)
+        refused("noAttemptsLeft") { try begin("p1") }
+        ledger.sessions["p1"]?.stimuli["second"] = StudyCollectionTests.measured(to: 10, ended: true, duration: 10)
+        refused("alreadyWatched") { try begin("p1", "second") }
+        ledger.sessions["p1"]?.state = .complete
+        refused("sessionEnded") { try begin("p1", "second") }
+    }
 }

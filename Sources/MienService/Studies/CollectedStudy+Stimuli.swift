@@ -73,75 +73,40 @@ extension CollectedStudy {
                 status: .notFound, code: "notFound", message: "this study has no stimulus of that name")
         }
         let now = clock()
+        let holder = SocketHolder(server: store.server, socket: socket.id)
         // The attempt's number, or nil when the study was full.
-        let (session, attempt) = try await opening(id, socket) {
-            try await decide(id) { [self] session, ledger -> Int? in
-                guard session.state == .started else {
-                    throw ServiceRefusal(
-                        status: .conflict, code: "sessionEnded",
-                        message: "this session has ended (\(session.state.rawValue))")
-                }
-                guard session.order.contains(stimulus) else {
-                    throw ServiceRefusal(
-                        status: .notFound, code: "notFound", message: "this is not one of your stimuli")
-                }
-                if let progress = session.stimuli[stimulus], progress.counts(settings.fieldwork) {
-                    throw ServiceRefusal(
-                        status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
-                }
-                guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
-                    throw Self.alreadyStreaming
-                }
-                // The framing check is the server's, not the page's alone: a client that skips it gets no stimulus.
-                guard session.framed != nil else { throw Self.notFramed }
-                guard session.attemptCount(stimulus) < settings.fieldwork.attemptsPerStimulus else {
-                    throw ServiceRefusal(
-                        status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
-                }
-                if session.watchingSince == nil, let maximum = settings.maximumParticipants,
-                    ledger.sessions.watching >= maximum
-                {
-                    return nil
-                }
-                // What an earlier attempt left unfinished (a write failure, a kill) becomes its files first.
-                do {
-                    if var recovered = try folder.recover(
-                        participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
-                    {
-                        recovered.ended = false
-                        session.stimuli[stimulus] = recovered
+        let attempt = try await opening(id, socket) {
+            try await kept {
+                try await store.transact { [self] ledger -> Int? in
+                    let number = ledger.sessions[id]?.number ?? 0
+                    guard
+                        let start = try ledger.beginAttempt(
+                            id, stimulus: stimulus, holder: holder, openHere: local.withLock { $0.open[id] != nil },
+                            recovering: {
+                                // What an earlier attempt left unfinished (a write failure, a kill) becomes its
+                                // files first.
+                                do {
+                                    return try folder.recover(
+                                        participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
+                                } catch {
+                                    // It stays where it is for the next start; the new attempt writes its own files.
+                                    Self.logger.error(
+                                        "study \(name): participant #\(number): an earlier attempt cannot be recovered yet: \(error)"
+                                    )
+                                    return nil
+                                }
+                            }, settings: settings, now: now)
+                    else { return nil }
+                    if let number = start.setAside {
+                        try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
                     }
-                } catch {
-                    // It stays where it is for the next start; the new attempt writes files of its own.
-                    Self.logger.error(
-                        "study \(name): participant #\(session.number): an earlier attempt cannot be recovered yet: \(error)"
-                    )
+                    try open(id, socket)
+                    return start.number
                 }
-                let earlierNumber = session.lastAttemptBegun(stimulus)
-                if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
-                    let number = earlierNumber
-                    try folder.setAside(participant: id, stimulus: stimulus, attempt: number)
-                    session.attempts.append(
-                        .init(
-                            stimulus: stimulus, number: number, progress: earlier,
-                            reason: !earlier.ended
-                                ? "interrupted at \(Self.percent(earlier.coverage))"
-                                : earlier.lacksFace(settings.fieldwork)
-                                    ? "measured with a face \(Self.percent(earlier.faceCoverage ?? 0)) (minimum \(Self.percent(settings.fieldwork.faceShareNeeded)))"
-                                    : "measured \(Self.percent(earlier.coverage)) (minimum \(Self.percent(settings.fieldwork.minimumShare)))",
-                            ended: Self.timestamp(now)))
-                }
-                session.watchingSince = session.watchingSince ?? Self.timestamp(now)
-                session.step = stimulus
-                session.lastSeen = Self.timestamp(now)
-                try open(id, socket)
-                ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
-                // One past every attempt begun, recorded or not: a database may hold frames of one whose end was
-                // never recorded, under its own number, which the new attempt must not take.
-                let number = earlierNumber + 1
-                session.attemptsBegun = (session.attemptsBegun ?? [:]).merging([stimulus: number]) { _, new in new }
-                return number
             }
+        }
+        guard let session = session(id) else {
+            throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
         }
         guard let attempt else {
             _ = await record(id) { session in
