@@ -102,4 +102,49 @@ struct StudyLeaseTests {
         let again = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         #expect(again.attempt == attempt + 1)
     }
+
+    /// A server that could not reach the database for a lease while the others could is taken for gone, and its
+    /// participants marked `serverStopped`, while it still serves them; when such an attempt then ends measured
+    /// enough, they go on and complete (fleet-faults seed 3: the attempt was stored, the completion refused).
+    @Test func anAttemptEndingWellAfterItsServerWasTakenForGone_goesOn() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let database = try await StudyDatabase.open(try DatabaseURL(server.url()), logger: Logger(label: "mien.test"))
+        defer { database.close() }
+        let study = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: database)
+        _ = try await StudyCollectionTests.consented(study, "p1")
+        var ids: [UUID] = []
+        for name in ["first", "second"] {
+            let socket = StudyCollectionTests.socket(name)
+            ids.append(socket.id)
+            let (stimulus, _) = try await study.beginStimulus("p1", stimulus: name, socket: socket)
+            // What another server's upkeep does when this one's heartbeat has lapsed.
+            try await study.store.transact { ledger in
+                ledger.sockets["p1"] = nil
+                ledger.sessions["p1"]?.state = .incomplete
+                ledger.sessions["p1"]?.reasonCode = .serverStopped
+                ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Date())
+            }
+            let outcome = await study.endStimulus(
+                "p1", stimulus: stimulus, progress: StudyCollectionTests.measured(to: 3, ended: true), end: .ended,
+                socket: socket.id)
+            #expect(outcome.enough && study.session("p1")?.state == .started, "\(name)")
+        }
+        #expect(try await study.complete("p1").code.isEmpty == false)
+        // A cut attempt is no such evidence: they stay marked.
+        _ = try await StudyCollectionTests.consented(study, "p2")
+        let socket = StudyCollectionTests.socket("first")
+        let (stimulus, _) = try await study.beginStimulus("p2", stimulus: "first", socket: socket)
+        try await study.store.transact { ledger in
+            ledger.sockets["p2"] = nil
+            ledger.sessions["p2"]?.state = .incomplete
+            ledger.sessions["p2"]?.reasonCode = .serverStopped
+        }
+        _ = await study.endStimulus(
+            "p2", stimulus: stimulus, progress: StudyCollectionTests.measured(to: 1, ended: false), end: .left,
+            socket: socket.id)
+        #expect(study.session("p2")?.state == .incomplete && study.session("p2")?.reasonCode == .serverStopped)
+    }
 }

@@ -156,6 +156,15 @@ extension CollectedStudy {
             session.stimuli[stimulus.name] = progress
             session.lastSeen = now
             let left = attempts - session.attemptCount(stimulus.name)
+            // Taken for gone with this server while it still served them (it could not reach the database for a
+            // lease while others could: fleet-faults seed 3 after a database restart), and the attempt ended measured
+            // enough: that is the evidence it was not. They go on, so that their completion is not refused.
+            if session.state == .incomplete, session.reasonCode == .serverStopped, enough, standing == .speaks,
+                session.step == stimulus.name
+            {
+                session.state = .started
+                (session.reasonCode, session.reason, session.finished) = (nil, nil, nil)
+            }
             guard session.state == .started else { return (max(0, left), false) }  // ended meanwhile
             let measured = Self.percent(progress.coverage)
             switch end {
