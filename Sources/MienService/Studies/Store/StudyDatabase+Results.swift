@@ -233,9 +233,19 @@ extension StudyDatabase {
             }
             do {
                 try await work(connection)
-            } catch let error as PSQLError where error.code == .server {
+            } catch let error as PSQLError where error.code == .server && !Self.passes(error) {
                 throw ResultsRefused(reason: .refused, description: Self.describe(error))
             }
         }
+    }
+
+    /// Whether a server's error is one that passes (sent again, as an outage is), not a refusal of the results.
+    ///
+    /// SQLSTATE classes 08 (connection), 40 (rolled back: serialization, deadlock), 53 (resources) and 57 (operator
+    /// intervention). A database restarted mid-write said 57P01 ("terminating connection due to administrator
+    /// command"), and a participant's fully measured attempt was called NOT SAVED (fleet-faults seed 3).
+    static func passes(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return ["08", "40", "53", "57"].contains(String(state.prefix(2)))
     }
 }
