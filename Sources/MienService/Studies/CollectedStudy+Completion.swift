@@ -16,32 +16,10 @@ extension CollectedStudy {
     ///   folder cannot be written.
     func complete(_ id: String) async throws -> (url: String?, code: String) {
         let now = clock()
-        let session = try await commit(id) { [self] session, _ in
-            if session.state == .complete { return }  // a page asking again is told its code again
-            guard session.state == .started else {
-                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
-            }
-            let missing = session.order.filter { session.stimuli[$0]?.ended != true }
-            guard missing.isEmpty else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "notWatched",
-                    message: "not yet watched: \(missing.joined(separator: ", "))")
-            }
-            guard session.measuredEnough(settings.fieldwork) else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "tooLittleMeasured",
-                    message: "too little of a video was measured (with a face in view) for this study to count it")
-            }
-            if settings.record, !session.recordingComplete {
-                throw ServiceRefusal(
-                    status: .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
-            }
-            var generator = SystemRandomNumberGenerator()
-            session.state = .complete
-            session.step = "done"
-            session.code = String(format: "%08X", UInt32.random(in: 0...UInt32.max, using: &generator))
-            session.finished = Self.timestamp(now)
-            session.lastSeen = Self.timestamp(now)
+        var generator = SystemRandomNumberGenerator()
+        let code = String(format: "%08X", UInt32.random(in: 0...UInt32.max, using: &generator))
+        let session = try await commit(id) { [settings] session, _ in
+            try session.complete(code: code, settings: settings, now: now)
         }
         let seconds = (Self.date(session.finished) ?? now).timeIntervalSince(Self.date(session.started) ?? now)
         Self.logger.info("study \(name): participant #\(session.number) complete after \(Int(seconds.rounded())) s")

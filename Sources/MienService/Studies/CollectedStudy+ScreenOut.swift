@@ -18,15 +18,8 @@ extension CollectedStudy {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidArgument", message: "a screen-out reason is noCamera or noFace")
         }
-        let session = try await commit(id) { [self] session, _ in
-            guard session.state == .started else {
-                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
-            }
-            session.state = .screenedOut
-            session.reasonCode = reason
-            session.reason = said
-            session.finished = Self.timestamp(clock())
-        }
+        let now = clock()
+        let session = try await commit(id) { session, _ in try session.screenOut(reason, said: said, now: now) }
         Self.logger.info("study \(name): participant #\(session.number) screened out (\(reason.rawValue))")
         return screenoutRedirect(participant: id, reason: reason.rawValue)
     }

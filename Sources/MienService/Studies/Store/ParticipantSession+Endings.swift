@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Mien
+
+/// How a session ends, as decisions over its value: completion and screen-out. `CollectedStudy` runs each inside
+/// one store transaction (`complete`, `screenOut`); the tests run them on a value (`StudyLedgerAdmissionTests`).
+extension ParticipantSession {
+    /// Marks the session complete with `code`, once every stimulus was watched and measured enough (and the
+    /// recording uploaded, when the study records); a session already complete stays as it is (a page asking again is
+    /// told its code again).
+    /// - Throws: `ServiceRefusal` 409: `sessionEnded`, `notWatched` naming the stimuli, `tooLittleMeasured`,
+    ///   `recordingMissing`.
+    mutating func complete(code: String, settings: CollectionSettings, now: Date) throws {
+        if state == .complete { return }
+        guard state == .started else {
+            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+        }
+        let missing = order.filter { stimuli[$0]?.ended != true }
+        guard missing.isEmpty else {
+            throw ServiceRefusal(
+                status: .conflict, code: "notWatched", message: "not yet watched: \(missing.joined(separator: ", "))")
+        }
+        guard measuredEnough(settings.fieldwork) else {
+            throw ServiceRefusal(
+                status: .conflict, code: "tooLittleMeasured",
+                message: "too little of a video was measured (with a face in view) for this study to count it")
+        }
+        if settings.record, !recordingComplete {
+            throw ServiceRefusal(
+                status: .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
+        }
+        state = .complete
+        step = "done"
+        self.code = code
+        finished = CollectedStudy.timestamp(now)
+        lastSeen = CollectedStudy.timestamp(now)
+    }
+
+    /// Screens the session out for `reason`, said in the researcher's words.
+    /// - Throws: `ServiceRefusal` 409 `sessionEnded` for a session that is not started.
+    mutating func screenOut(_ reason: Reason, said: String, now: Date) throws {
+        guard state == .started else {
+            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+        }
+        state = .screenedOut
+        reasonCode = reason
+        self.reason = said
+        finished = CollectedStudy.timestamp(now)
+    }
+}
