@@ -177,10 +177,12 @@ struct Fleet: AsyncParsableCommand {
         let survivor = noKill ? servers[0] : servers[1]
         let rows = try await Self.rows(port: survivor.port)
         // The client library was seen to miss a refusal and the close that came with the WebSocket's 101 (HAProxy's
-        // log shows the bytes sent and a normal close): such a participant is taken as the server recorded them.
+        // log shows the bytes sent and a normal close; the replica's log "turned away: the study is full"): the page
+        // comes back from the silent socket and is told it cannot take part, so such a participant is taken as the
+        // server recorded them. (A silent socket that was let in comes back and watches: seen in CI as a `ready`
+        // never heard, the participant left "started".)
         var unheard = 0
-        for index in outcomes.indices
-        where outcomes[index].end == .failed && outcomes[index].detail.contains("not ready") {
+        for index in outcomes.indices where outcomes[index].end == .failed && outcomes[index].silent > 0 {
             let row = rows.first { $0.participant == outcomes[index].participant }
             if row?.state == "screenedOut", row?.reasonCode == "studyFull" {
                 outcomes[index].end = .full
@@ -209,6 +211,15 @@ struct Fleet: AsyncParsableCommand {
                 password: database.password,
                 logs: (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") })
         checks.print()
+        // A silent socket the page came back from is no failure, but is worth reading (make test runs on machines
+        // whose logs are gone when they end).
+        for outcome in outcomes where outcome.silent > 0 {
+            print("silent socket: \(outcome.participant), \(outcome.silent) time(s), then \(outcome.end.rawValue)")
+        }
+        let failed = outcomes.filter { $0.end == .failed || $0.silent > 0 }.map(\.participant)
+        FleetChecks.traces(
+            of: rows.filter { failed.contains($0.participant) }.map(\.number),
+            logs: (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") })
 
         let watched = outcomes.filter { $0.end == .complete || $0.end == .cut }
         let participantSeconds = watched.reduce(0) { $0 + $1.seconds }

@@ -98,3 +98,25 @@ extension FleetChecks {
         return checks
     }
 }
+
+extension FleetChecks {
+    /// What the replicas logged about each participant numbered in `numbers` (a failure's trace, for a run on a
+    /// machine whose logs are gone when it ends, as CI's are), 12 lines each at most, the last ones.
+    static func traces(of numbers: [Int], logs: [URL]) {
+        // "mien: 2026-12-04T07:26:44Z study …": the time is the second word.
+        func time(_ line: String) -> String { line.split(separator: " ").dropFirst(2).first.map(String.init) ?? "" }
+        for number in numbers {
+            let mark = "participant #\(number)"
+            let lines = logs.enumerated().flatMap { index, log -> [String] in
+                let text = FileManager.default.contents(atPath: log.path).map { String(decoding: $0, as: UTF8.self) }
+                return (text ?? "").split(separator: "\n").filter { line in
+                    guard let range = line.range(of: mark) else { return false }
+                    // "#19" and "#19's", not "#190".
+                    return line[range.upperBound...].first.map { !$0.isNumber } ?? true
+                }.map { "replica-\(index): \($0)" }
+            }.sorted { time($0) < time($1) }
+            Swift.print("what the replicas logged of \(mark) (\(lines.count) lines):")
+            for line in lines.suffix(12) { Swift.print("  \(line)") }
+        }
+    }
+}

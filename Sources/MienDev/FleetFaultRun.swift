@@ -167,6 +167,9 @@ struct FleetFaultRun {
         for outcome in outcomes where outcome.end != .complete {
             print("  \(outcome.participant): \(outcome.end.rawValue) \(outcome.detail)")
         }
+        for outcome in outcomes where outcome.silent > 0 {
+            print("  silent socket: \(outcome.participant), \(outcome.silent) time(s), then \(outcome.end.rawValue)")
+        }
         return Result(
             checks: checks, faults: plan.map { "\($0.fault) at \($0.at.rounded(toPlaces: 1)) s" },
             complete: outcomes.filter { $0.code != nil }.count,

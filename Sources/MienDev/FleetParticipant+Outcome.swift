@@ -24,5 +24,7 @@ extension FleetParticipant {
         var detail: String
         /// Cut mid-stimulus, then came back (their end is that of the second attempt).
         var cameBack = false
+        /// Sockets of theirs silent for a minute before they were ready (each closed, and come back from).
+        var silent = 0
     }
 }

@@ -34,12 +34,20 @@ extension FleetParticipant {
         if error == "alreadyStreaming" {
             return (.cut, count, "alreadyStreaming (heard \(types.joined(separator: ", ")))", ready)
         }
-        // Told another tab of theirs went on: a cut here (where that tab is, `secondTab` says).
+        // Told another tab of theirs went on: a cut here (where that tab is, `secondTab` says). A socket silent for a
+        // minute before it was ready is closed by the page, which comes back as after a cut (participant.html's
+        // `socket`); `silent` says so, and what the replicas logged of it is printed.
+        if error == Self.silent {
+            return (.cut, count, "\(Self.silent) (heard \(types.joined(separator: ", ")))", ready)
+        }
         if error == "closed" || error == "replaced" || error == nil {
             return (.cut, count, "socket closed after \(count) frames (heard \(types.joined(separator: ", ")))", ready)
         }
         return (.failed, count, "socket: \(error ?? "closed") (heard \(types.joined(separator: ", ")))", ready)
     }
+
+    /// The page's words for a socket silent for a minute before it was ready.
+    static let silent = "not ready, and nothing heard for 60 s"
 
     /// Connects the stimulus's socket and runs it: what it hears in `heard`, frames sent in `sent`, `opened` once
     /// the upgrade succeeded.
@@ -90,7 +98,7 @@ extension FleetParticipant {
                     // lost: they were let in later).
                     while heard.state.withLock({ !$0.ready && $0.error == nil }) {
                         guard ContinuousClock.now - heard.state.withLock({ $0.last }) < .seconds(60) else {
-                            heard.state.withLock { $0.error = "not ready, and nothing heard for 60 s" }
+                            heard.state.withLock { $0.error = Self.silent }
                             try? await outbound.close(.normalClosure, reason: nil)
                             return
                         }

@@ -81,6 +81,7 @@ struct FleetParticipant: Sendable {
             }
             guard let first else { throw MienError(.internalFailure, "the stimulus's socket did not open") }
             var (end, sent, detail, ready) = first
+            if detail.hasPrefix(Self.silent) { outcome.silent += 1 }
             // A page whose socket closed before it was ready has shown nothing but "connecting": it comes back, as
             // the page does after every cut (six times here, 1 s growing by half each time: about 20 s, a socket
             // holder's lease, for a page that met `alreadyStreaming`).
@@ -134,6 +135,7 @@ struct FleetParticipant: Sendable {
                         let again = try await secondTab(
                             id, after: try await page.watch(id, token: token, streaming: streaming))
                         (end, sent, detail, ready) = (again.0, sent + again.1, "came back: " + again.2, again.3)
+                        if again.2.hasPrefix(Self.silent) { outcome.silent += 1 }
                         // As the page does: a stimulus refused for want of a framing check the server saw (its
                         // framing socket was cut) is preceded by one.
                         if end == .failed, again.2.hasPrefix("socket: notFramed"), !framedAgain {

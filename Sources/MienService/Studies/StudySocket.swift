@@ -58,7 +58,8 @@ struct StudySocket {
     ) async throws {
         let study: CollectedStudy
         let id: String
-        var start = SocketStart()
+        let start = SocketStart()
+        defer { start.finish() }
         do {
             guard !desk.stopping else { return try await close(.serverRestarting) }
             study = try desk.study(name)
@@ -67,6 +68,7 @@ struct StudySocket {
             return try await refuse(error)
         }
         start.passed("its token")
+        start.watch(study: name, participant: study.session(id)?.number, socket: stimulus ?? "framing")
         await study.takeOver(id)
         start.passed("taking over its earlier socket")
         let ticket = UUID()
@@ -106,6 +108,7 @@ struct StudySocket {
                 break queue
             case .queued(let position, let waiting):
                 if !told {
+                    start.finish()
                     if let number = study.session(id)?.number {
                         CollectedStudy.tally.note(
                             "\(name) queued",
@@ -131,6 +134,7 @@ struct StudySocket {
             updateGauges()
         }
         start.passed("a place in the analysis")
+        if told { start.watch(study: name, participant: study.session(id)?.number, socket: stimulus ?? "framing") }
         try await serve(
             study: study, id: id, stimulus: stimulus, ticket: ticket, rate: rate, relay: relay, messages: messages,
             start: start)
@@ -140,7 +144,6 @@ struct StudySocket {
         study: CollectedStudy, id: String, stimulus: String?, ticket: UUID, rate: Double, relay: RateRelay,
         messages: AsyncStream<WebSocketMessage>, start: SocketStart
     ) async throws {
-        var start = start
         let closer = Closer()
         let socket = CollectedStudy.OpenSocket(
             kind: stimulus ?? "framing", inStimulus: stimulus != nil, opened: study.clock(),
@@ -178,6 +181,7 @@ struct StudySocket {
             return try await refuse(error)
         }
         start.passed("its analysis opened")
+        start.finish()
         start.logIfSlow(study: study.name, participant: study.session(id)?.number, socket: stimulus ?? "framing")
         relay.attach(opened)
         try await outbound.write(
