@@ -60,10 +60,12 @@ extension StudyCommand {
         let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
         var settings = settings
         settings.title = settings.title ?? name
+        let rules = try ViewingRules(parsing: quality)
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,
-            minimumShare: minMeasured ?? collection.fieldwork.minimumShare, content: content)
-        let study = Study(participants: participants, settings: settings, segments: segments)
+            minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
+        var study = Study(participants: participants, settings: settings, segments: segments)
+        study.notes.append(Self.viewingNote(participants, rules: rules))
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
             analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),
@@ -78,5 +80,21 @@ extension StudyCommand {
             "mien study: collected study \(source): \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(participants.filter(\.included).count) of \(participants.count + manifest.problems.count) rows included (measured as they came, nothing analysed again); \(output)\n"
         )
         if !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
+    }
+
+    /// "Viewing and data quality": how many rows' pages recorded the viewing, the rules, and how many each left out.
+    static func viewingNote(_ participants: [ParticipantSeries], rules: ViewingRules) -> String {
+        let recorded = participants.filter { $0.row.viewing != nil }.count
+        var byRule: [String: Int] = [:]
+        for series in participants {
+            for part in (series.exclusion ?? "").components(separatedBy: "; ") where part.hasPrefix("viewing rule ") {
+                let name = part.dropFirst("viewing rule ".count).prefix { $0 != ":" }
+                byRule[String(name), default: 0] += 1
+            }
+        }
+        let left = participants.filter { ($0.exclusion ?? "").hasPrefix("viewing rule ") }.count
+        let counts = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return
+            "Viewing and data quality: the page recorded the viewing for \(recorded) of \(participants.count) rows (the rest say \"viewing not recorded\"); rules (--quality): \(rules); \(left) row\(left == 1 ? "" : "s") left out by them\(counts.isEmpty ? "" : " (\(counts))"). Frames sent while the page was hidden were not counted."
     }
 }

@@ -101,6 +101,12 @@ struct StudyCommand: ParsableCommand {
     )
     var minMeasured: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "A collected study: the viewing rules a viewer must meet to be included: 'off', or the defaults changed by NAME=VALUE pairs (hidden, fullscreen, focus: shares 0...1 of a stimulus; stalls: seconds; camera-fps; timing: milliseconds; a value 'off' drops the rule).",
+            valueName: "rules"))
+    var quality = "hidden=0.1,stalls=3,camera-fps=5,timing=250"
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 
@@ -118,6 +124,11 @@ struct StudyCommand: ParsableCommand {
         }
         if let minMeasured, !(0...1).contains(minMeasured) {
             throw ValidationError("--min-measured must be within 0...1")
+        }
+        do {
+            _ = try ViewingRules(parsing: quality)
+        } catch {
+            throw ValidationError("\(error)")
         }
         if let output {
             var isDirectory: ObjCBool = false

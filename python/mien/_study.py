@@ -28,8 +28,9 @@ class Study(NamedTuple):
     ``curves``: one row per stimulus, group (``all`` = the whole panel), metric and time bin (``time``: the bin's
     start, seconds of stimulus time): ``n`` participants measured, ``mean``, its 95 % interval ``low``..``high``
     and ``episodeShare`` (0..1, participants in an episode). ``participants``: one row per manifest row, with
-    ``included`` and the ``exclusion`` reason, ``faceShare``, per-metric means (``mean.<metric>``) and episode
-    counts. ``moments``: peaks (with bootstrap intervals for ``time`` and ``value``), ``response`` stretches (a
+    ``included`` and the ``exclusion`` reason, ``faceShare``, for a collected study what the page recorded of the
+    viewing (``viewing``: ``recorded`` or ``not recorded``, ``hiddenSeconds``, ``stallSeconds``, ``cameraFps``,
+    ``timingSpreadMs``, ...), per-metric means (``mean.<metric>``) and episode counts. ``moments``: peaks (with bootstrap intervals for ``time`` and ``value``), ``response`` stretches (a
     group against its own baseline) and group ``difference`` stretches, the last two with their corrected ``p``,
     cluster ``mass``, ``method`` and ``permutations``. ``isc``: leave-one-out inter-subject correlation per metric
     with ``p`` (against circularly shifted series, corrected over metrics), its bootstrap interval ``low``..``high``

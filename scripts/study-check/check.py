@@ -243,6 +243,45 @@ with sync_playwright() as playwright:
 
     codes["r1"] = take_part(browser, "adrec", "participant=r1")
     print(f"  r1: {codes['r1']}")
+
+    # Issue 79: v1 switches to another tab mid-stimulus (headless Chromium never hides a page by itself: the page is
+    # shown what a tab switch shows it), and v2's network is throttled so that the stimulus stalls.
+    ctx, page = new_page(browser)
+    page.add_init_script(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => window.__hidden === true});"
+        "Object.defineProperty(document, 'visibilityState', {configurable: true,"
+        " get: () => window.__hidden ? 'hidden' : 'visible'});")
+    page.goto(f"{args.base}/studies/viewing/?participant=v1&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    page.wait_for_function("document.getElementById('stimulus').currentTime > 0.2", timeout=30_000)
+    switch = ("(hidden) => { window.__hidden = hidden; document.dispatchEvent(new Event('visibilitychange'));"
+              " return document.getElementById('stimulus').currentTime; }")
+    switched = {"hidden": page.evaluate(switch, True)}
+    time.sleep(0.5)
+    switched["visible"] = page.evaluate(switch, False)
+    codes["v1"] = wait_done(page)
+    ctx.close()
+    print(f"  v1 (hid the tab at {switched['hidden']:.2f} s of the stimulus, back at {switched['visible']:.2f} s): "
+          f"{codes['v1']}")
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/viewing/?participant=v2&redirect=0")
+    agree(page)
+    page.get_by_role("button", name="Turn on the camera").click()
+    start = page.get_by_role("button", name="Start watching")
+    expect(start).to_be_enabled(timeout=60_000)
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    # 100 kB/s down for a 530-kB stimulus: it waits for data; frames go up as before.
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 50, "downloadThroughput": 100_000,
+                                                   "uploadThroughput": 4_000_000})
+    began = time.monotonic()
+    start.click()
+    codes["v2"] = wait_done(page)
+    stalled_for = time.monotonic() - began
+    ctx.close()
+    print(f"  v2 (a throttled network, {stalled_for:.1f} s from Start watching to the end): {codes['v2']}")
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
 time.sleep(1)
@@ -293,6 +332,43 @@ stored = open(os.path.join(ad, "STORED.md")).read() + open(os.path.join(ad, "con
 for words in ("34 points", "gender", "study@example.org", "how your head is turned"):
     check(words in stored, f"STORED.md and consent.md say what is kept: {words}")
 
+# Issue 79: what the pages recorded of the viewing.
+view = os.path.join(args.studies, "viewing")
+
+
+def viewing_of(participant):
+    session = json.load(open(os.path.join(view, "participants", participant, "session.json")))
+    return session["stimuli"].get("astronaut-pan-zoom", {}).get("viewing") or {}
+
+
+v1 = viewing_of("v1")
+kinds = [event["kind"] for event in v1.get("events", [])]
+hidden = [event["at"] for event in v1.get("events", []) if event["kind"] == "hidden"]
+shown = [event["at"] for event in v1.get("events", []) if event["kind"] == "visible"]
+check(len(hidden) == 1 and len(shown) == 1, f"v1: one tab switch recorded: {v1.get('events')}")
+if hidden and shown:
+    # Within a frame interval of the stimulus (15 fps) at its time, and within a second in length.
+    check(abs(hidden[0] - switched["hidden"]) <= 1 / 15 and abs(shown[0] - switched["visible"]) <= 1 / 15,
+          f"v1: the switch at the stimulus's times: {hidden[0]}, {shown[0]} / {switched}")
+    check(abs((shown[0] - hidden[0]) - (switched["visible"] - switched["hidden"])) <= 1.0,
+          f"v1: the hidden stretch's length: {shown[0] - hidden[0]:.2f} s")
+camera = v1.get("camera") or {}
+check(camera.get("width") == 640 and camera.get("height") == 360, f"v1: the camera's picture recorded: {camera}")
+check((v1.get("screen") or {}).get("width", 0) > 0, f"v1: the screen recorded: {v1.get('screen')}")
+timing = v1.get("timing")
+print(f"  v1: events {kinds}; camera {camera}; playback {v1.get('playback')}; timing {timing}")
+v2 = viewing_of("v2")
+stalls = [event for event in v2.get("events", []) if event["kind"] == "stall"]
+stall_seconds = sum(event.get("length", 0) for event in stalls)
+check(stalls and 0.5 <= stall_seconds <= stalled_for, f"v2: the stalls recorded ({stall_seconds:.1f} s): {v2}")
+print(f"  v2: {len(stalls)} stall(s), {stall_seconds:.1f} s; timing {v2.get('timing')}")
+row = sessions("viewing").get("v1", {})
+check(abs(((row.get("viewing") or {}).get("hiddenSeconds") or 0) - (shown[0] - hidden[0] if hidden and shown else 0))
+      < 0.01, f"the dashboard shows v1's hidden seconds: {row.get('viewing')}")
+review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
+check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
+      f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")
+
 # 3. Aggregation, and live against recorded ---------------------------------------------------------------------
 print("== mien study on the collected folders")
 live_out, recorded_out = os.path.join(args.out, "results", "live"), os.path.join(args.out, "results", "recorded")
@@ -304,6 +380,27 @@ with open(os.path.join(args.out, "results", "ad", "participants.csv")) as file:
     aggregated = {row["participant"]: row for row in csv.DictReader(file)}
 check(all(aggregated.get(p, {}).get("included") == "1" for p in completed),
       f"every completer included: {[(p, aggregated.get(p, {}).get('included'), aggregated.get(p, {}).get('exclusion')) for p in aggregated]}")
+check(all(aggregated.get(p, {}).get("viewing") == "recorded" for p in completed),
+      f"participants.csv says each page recorded the viewing: {[aggregated.get(p, {}).get('viewing') for p in completed]}")
+# Issue 79: the viewing rules: v1 hid the tab for about a sixth of the stimulus (the default allows 10 %), v2 stalled (a
+# rule of 1 s here: its stall's length depends on the machine); with --quality off both are included.
+for quality, expected in (("stalls=1", {"v1": "viewing rule hidden", "v2": "viewing rule stalls"}),
+                          ("off", {"v1": None, "v2": None})):
+    out = os.path.join(args.out, "results", f"viewing-{quality}")
+    run = subprocess.run([args.mien, "study", view, "--output", out, "--quality", quality], capture_output=True,
+                         text=True)
+    check(run.returncode == 0, f"mien study viewing --quality {quality}: {run.returncode} {run.stderr[-300:]}")
+    with open(os.path.join(out, "participants.csv")) as file:
+        judged = {row["participant"]: row for row in csv.DictReader(file)}
+    for participant, rule in expected.items():
+        row = judged.get(participant, {})
+        if rule:
+            check(row.get("included") == "0" and rule in row.get("exclusion", ""),
+                  f"--quality {quality}: {participant} left out by {rule}: {row.get('exclusion')}")
+        else:
+            check(row.get("included") == "1", f"--quality off: {participant} included: {row.get('exclusion')}")
+    print(f"  --quality {quality}: " + "; ".join(f"{p}: {judged.get(p, {}).get('exclusion') or 'included'}"
+                                                 for p in expected))
 page_html = open(os.path.join(args.out, "results", "ad", "study.html")).read()
 check("<h1>Study ad</h1>" in page_html and "Participants included: all 8" in page_html,
       "the study page is titled with the study and its n")

@@ -260,6 +260,10 @@ for participant, code in codes.items():
           f"{participant}: complete with the code shown: {row.get('state')}, {row.get('code')} / {code}")
     check((row.get("analysedShare") or 0) >= 0.9 and (row.get("coverage") or 0) >= 0.9,
           f"{participant}: frames analysed {row.get('analysedShare')}, stimulus measured {row.get('coverage')}")
+    # Issue 79: each engine's page records the viewing; its stamps' spread where the engine can measure it.
+    viewing = row.get("viewing")
+    check(viewing is not None, f"{participant}: the page recorded the viewing: {row}")
+    print(f"  {participant}: viewing {viewing}")
 
 verdict(" (Firefox, WebKitGTK)")
 print(f"study-check: Firefox and WebKitGTK, laptop and phone: every check passed ({time.monotonic() - started:.0f} s)")

@@ -29,10 +29,14 @@ public struct StudyManifest: Sendable {
         public var status: String?
         /// A collected study's share of the stimulus measured, 0...1 (column `measured`), nil elsewhere.
         public var measured: Double?
+        /// What a collected viewer's page recorded of the viewing (columns `ViewingFigures.columns`); nil when it
+        /// recorded nothing, and elsewhere.
+        public var viewing: ViewingFigures?
 
         public init(
             line: Int, recording: String, participant: String, stimulus: String, onset: Double,
-            duration: Double? = nil, group: String? = nil, status: String? = nil, measured: Double? = nil
+            duration: Double? = nil, group: String? = nil, status: String? = nil, measured: Double? = nil,
+            viewing: ViewingFigures? = nil
         ) {
             self.line = line
             self.recording = recording
@@ -43,6 +47,7 @@ public struct StudyManifest: Sendable {
             self.group = group
             self.status = status
             self.measured = measured
+            self.viewing = viewing
         }
     }
 
@@ -180,7 +185,8 @@ public struct StudyManifest: Sendable {
                 Row(
                     line: line, recording: resolved, participant: participant, stimulus: stimulus, onset: onset,
                     duration: duration, group: group, status: cells["status"].flatMap { $0.isEmpty ? nil : $0 },
-                    measured: cells["measured"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }))
+                    measured: cells["measured"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil },
+                    viewing: ViewingFigures(cells: cells)))
         }
         if rows.isEmpty {
             let reasons = problems.prefix(3).map { "line \($0.line): \($0.message)" }.joined(separator: "; ")

@@ -16,11 +16,14 @@ package enum StudyTables {
         let means = Set(study.participants.flatMap(\.means.keys))
         let meanColumns = StudyRecordingReader.scored.map(\.name).filter(means.contains)
         let episodeColumns = Set(study.participants.flatMap(\.episodeCounts.keys)).sorted()
+        // A collected study's rows say what the page recorded of the viewing ("not recorded": it sent nothing).
+        let collected = study.participants.contains { $0.row.status != nil }
+        let viewingColumns = collected ? ["viewing"] + ViewingFigures.columns : []
         let header: [String] =
             [
                 "participant", "stimulus", "group", "recording", "onset", "duration", "included", "exclusion",
                 "faceId", "frames", "faceFrames", "faceShare", "facesSeen", "framesWithSeveralFaces", "notes",
-            ] + meanColumns.map { "mean." + $0 } + episodeColumns.map { "episodes." + $0 }
+            ] + viewingColumns + meanColumns.map { "mean." + $0 } + episodeColumns.map { "episodes." + $0 }
         var lines = [header.map(ResultTable.quoted).joined(separator: ",")]
         for series in study.participants {
             let row = series.row
@@ -33,6 +36,11 @@ package enum StudyTables {
                 figure(series.faceShare), String(series.facesSeen), String(series.framesWithSeveralFaces),
                 series.notes.joined(separator: "; "),
             ]
+            if collected {
+                cells +=
+                    [row.viewing == nil ? "not recorded" : "recorded"]
+                    + (row.viewing?.cells ?? Array(repeating: "", count: ViewingFigures.columns.count))
+            }
             cells += meanColumns.map { figure(series.means[$0]) }
             cells += episodeColumns.map { series.episodeCounts[$0].map(String.init) ?? "" }
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))

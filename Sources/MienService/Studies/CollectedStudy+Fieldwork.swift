@@ -36,6 +36,8 @@ extension CollectedStudy {
         /// Why `mien study` leaves them out, when it does.
         var exclusion: String?
         var recordingBytes: Int
+        /// What their pages recorded of the viewing, over the stimuli so far (nil: not recorded).
+        var viewing: ViewingFigures?
         /// While a stimulus socket is open: the stimulus, its time, and what is measured so far.
         var live: Live?
     }
@@ -120,7 +122,11 @@ extension CollectedStudy {
                 code: session.code, reason: session.reason, reasonCode: session.reasonCode?.rawValue,
                 framingFailures: session.framingFailures, reentries: session.reentries,
                 attempts: session.attempts.count, exclusion: exclusions[session.participant],
-                recordingBytes: session.recordingBytes, live: live)
+                recordingBytes: session.recordingBytes,
+                viewing: ViewingFigures.combined(
+                    settings.stimuli.compactMap { stimulus in
+                        session.stimuli[stimulus.name]?.viewing?.figures(duration: stimulus.duration)
+                    }), live: live)
         }
     }
 
@@ -190,13 +196,14 @@ extension CollectedStudy {
     }
 
     /// The list to give the panel provider: one line per participant with their completion code (to approve),
-    /// or why they have none; times in `zone`.
+    /// or why they have none, and what to review before paying (a viewing that breaks `ViewingRules.standard`:
+    /// "ad: viewing rule hidden: the page was hidden 14 s of 30 s …"); times in `zone`.
     func approvals(in zone: TimeZone) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
         let now = clock()
         let open = local.withLock { $0.open }
-        var lines = ["participant,number,group,status,decision,code,started,finished,seconds,measured,reason"]
+        var lines = ["participant,number,group,status,decision,code,started,finished,seconds,measured,reason,review"]
         for session in sessions {
             let started = Self.date(session.started)
             let finished = Self.date(session.finished)
@@ -212,10 +219,20 @@ extension CollectedStudy {
                 session.participant, String(session.number), session.group ?? "", shown, decision, session.code ?? "",
                 started.map(formatter.string) ?? "", finished.map(formatter.string) ?? "",
                 started.flatMap { start in finished.map { String(Int($0.timeIntervalSince(start).rounded())) } } ?? "",
-                String(format: "%.3f", session.coverage(of: settings)), session.reason ?? "",
+                String(format: "%.3f", session.coverage(of: settings)), session.reason ?? "", review(session),
             ]
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What of a participant's viewing breaks the default rules, per stimulus ("" when nothing, or not recorded).
+    func review(_ session: ParticipantSession) -> String {
+        settings.stimuli.flatMap { stimulus -> [String] in
+            guard let viewing = session.stimuli[stimulus.name]?.viewing else { return [] }
+            return ViewingRules.standard.broken(
+                by: viewing.figures(duration: stimulus.duration), duration: stimulus.duration
+            ).map { "\(stimulus.name): \($0)" }
+        }.joined(separator: "; ")
     }
 }

@@ -56,7 +56,7 @@ final class DashboardCache: Sendable {
                 settings.title = collected.name
                 let series = CollectionFolder.series(
                     of: manifest, settings: settings, watched: watched,
-                    minimumShare: collected.settings.fieldwork.minimumShare
+                    minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: .standard
                 ) { recording in
                     // On the dashboard's blocking thread, a recording at a time.
                     try BlockingWork.awaiting { try await results.content(ofRecording: recording) }
@@ -86,7 +86,8 @@ final class DashboardCache: Sendable {
             var settings = StudySettings.standard
             settings.title = collected.name
             let series = CollectionFolder.series(
-                of: rows, settings: settings, watched: watched, minimumShare: collected.settings.fieldwork.minimumShare)
+                of: rows, settings: settings, watched: watched, minimumShare: collected.settings.fieldwork.minimumShare,
+                viewingRules: .standard)
             entry.study = Study(
                 participants: series.map { series in
                     var series = series

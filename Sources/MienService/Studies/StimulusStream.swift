@@ -39,6 +39,8 @@ final class StimulusStream: Sendable {
         var endedTooSoon = false
         var lastFrame: ContinuousClock.Instant?
         var lastReport: ContinuousClock.Instant
+        /// What the page said of the viewing (`ViewingLog`).
+        var viewing = ViewingLog()
     }
     private let state: Locked<State>
 
@@ -200,6 +202,13 @@ final class StimulusStream: Sendable {
                         "a frame's stimulus time (\(message.timestamp) s) is past the stimulus's end (\(duration) s); it is not counted",
                         input: "live frame")
                 }
+                // A hidden page's frames are not a viewing (its timers are throttled, its stimulus may play on
+                // unseen): not counted, so a stimulus hidden too long is not counted as watched.
+                if state.withLock({ $0.viewing.hidden }) {
+                    throw MienError(
+                        .invalidArgument, "a frame sent while the page said it was hidden is not counted",
+                        input: "live frame")
+                }
                 let side = study.settings.maximumFrameSide
                 let frame = EncodedFrame(
                     bytes: message.image, timestamp: message.timestamp, name: "live frame", maximumPixels: side * side)
@@ -255,13 +264,16 @@ final class StimulusStream: Sendable {
             state.withLock { $0.framed = true }
         case "failed" where stimulus == nil:
             state.withLock { $0.failed = true }
+        case "viewing" where stimulus != nil:
+            let refusal = state.withLock { $0.viewing.receive(text, duration: stimulus?.duration) }
+            if let refusal { send(ErrorBody(code: "invalidArgument", message: refusal, input: "viewing event")) }
         default:
             send(
                 ErrorBody(
                     code: "invalidArgument",
                     message: stimulus == nil
                         ? #"the framing socket takes {"type":"framed"} or {"type":"failed"}"#
-                        : #"a stimulus socket takes {"type":"end"}"#,
+                        : #"a stimulus socket takes {"type":"end"} and {"type":"viewing", …}"#,
                     input: "control message"))
         }
     }
@@ -275,7 +287,11 @@ final class StimulusStream: Sendable {
     }
 
     /// What was measured so far, and the rate asked for (the dashboard's live progress).
-    func liveProgress() -> (ParticipantSession.StimulusProgress, Double) { (counter.progress(), rate) }
+    func liveProgress() -> (ParticipantSession.StimulusProgress, Double) {
+        var progress = counter.progress()
+        progress.viewing = state.withLock { $0.viewing.kept }
+        return (progress, rate)
+    }
 
     /// Stops the run after the frames it holds, and records what was measured (a framing check: whether it
     /// passed).
@@ -295,9 +311,11 @@ final class StimulusStream: Sendable {
             await study.framingEnded(participant, socket: socket, passed: framed ? true : failed ? false : nil)
             return nil
         }
+        var progress = counter.progress(ended: ended && !tooSoon && recorded == nil)
+        progress.viewing = state.withLock { $0.viewing.kept }
         return await study.endStimulus(
-            participant, stimulus: stimulus, progress: counter.progress(ended: ended && !tooSoon && recorded == nil),
-            end: recorded ?? (ended ? .ended : .left), socket: socket)
+            participant, stimulus: stimulus, progress: progress, end: recorded ?? (ended ? .ended : .left),
+            socket: socket)
     }
 
     private func send(_ body: ErrorBody) { outbox.send(LiveMessage.failure(body).text()) }

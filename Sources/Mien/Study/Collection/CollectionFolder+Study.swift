@@ -9,12 +9,14 @@ extension CollectionFolder {
     ///   - watched: whether the episode tracker followed a metric in the analysis.
     ///   - minimumShare: a row measured for less of its stimulus (the manifest's `measured`) is excluded, saying
     ///     so; an incomplete viewer measured enough is included and labelled (the study's `minimumShare`).
+    ///   - viewingRules: a row whose page recorded a viewing that breaks one is excluded, naming the rule and by
+    ///     how much; a row whose page recorded nothing is labelled "viewing not recorded" (nil: neither).
     ///   - content: where a recording's results are (nil: it has none); by default its files.
     /// - Returns: each row's series, in the manifest's order; a row whose files cannot be read is excluded with
     ///   the reason.
     package static func series(
         of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool,
-        minimumShare: Double? = nil,
+        minimumShare: Double? = nil, viewingRules: ViewingRules? = nil,
         content: (String) throws -> StudyRecordingReader.Content? = CollectionFolder.resultFiles(ofRecording:)
     ) -> [ParticipantSeries] {
         var byLine: [Int: ParticipantSeries] = [:]
@@ -25,7 +27,7 @@ extension CollectionFolder {
                 byLine[series.row.line] = series
             }
         }
-        return labelled(manifest, byLine, minimumShare: minimumShare)
+        return labelled(manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules)
     }
 
     /// One recording's rows, read from its results (excluded, saying why, when it has none or they cannot be read).
@@ -46,9 +48,11 @@ extension CollectionFolder {
         }
     }
 
-    /// The rows in the manifest's order, an incomplete viewer's labelled (or excluded under `minimumShare`).
+    /// The rows in the manifest's order, an incomplete viewer's labelled (or excluded under `minimumShare`), each
+    /// viewing judged by `viewingRules`.
     private static func labelled(
-        _ manifest: StudyManifest, _ byLine: [Int: ParticipantSeries], minimumShare: Double?
+        _ manifest: StudyManifest, _ byLine: [Int: ParticipantSeries], minimumShare: Double?,
+        viewingRules: ViewingRules?
     ) -> [ParticipantSeries] {
         manifest.rows.compactMap { row in
             guard var series = byLine[row.line] else { return nil }
@@ -64,6 +68,14 @@ extension CollectionFolder {
                     series.exclusion = "\(words) (the study's minimum \(StudyRecordingReader.percent(minimumShare)))"
                 } else {
                     series.notes.append(words)
+                }
+            }
+            if let viewingRules, row.status != nil {
+                if let figures = row.viewing {
+                    let broken = viewingRules.broken(by: figures, duration: row.duration ?? 0)
+                    if !broken.isEmpty, series.included { series.exclusion = broken.joined(separator: "; ") }
+                } else {
+                    series.notes.append("viewing not recorded")
                 }
             }
             return series

@@ -110,7 +110,8 @@ package struct CollectionFolder: Sendable {
     /// Writes `manifest.csv` (and `recorded.csv` when any recording is complete) from the sessions: one row per
     /// participant and stimulus with frames measured, onset 0 (the frames carry stimulus time), the stimulus's
     /// duration, the group, the participant's state and the share of the stimulus measured (`mien study`
-    /// excludes a row measured for less than the study's minimum and labels an incomplete viewer's).
+    /// excludes a row measured for less than the study's minimum and labels an incomplete viewer's), and what the
+    /// page recorded of the viewing (`ViewingFigures`).
     /// - Throws: `.ioFailure` naming the file.
     package func writeManifests(_ sessions: [ParticipantSession], settings: CollectionSettings) throws {
         let (live, recorded) = Self.manifests(sessions, settings: settings)
@@ -122,7 +123,9 @@ package struct CollectionFolder: Sendable {
     package static func manifests(_ sessions: [ParticipantSession], settings: CollectionSettings) -> (
         live: String, recorded: String?
     ) {
-        var live = "recording,participant,stimulus,onset,duration,group,status,measured\n"
+        var live =
+            "recording,participant,stimulus,onset,duration,group,status,measured,"
+            + ViewingFigures.columns.joined(separator: ",") + "\n"
         var recorded = live
         var anyRecorded = false
         for session in sessions.sorted(by: { $0.participant < $1.participant }) {
@@ -130,8 +133,13 @@ package struct CollectionFolder: Sendable {
                 guard let progress = session.stimuli[stimulus.name], progress.frames > 0 else { continue }
                 let name = recordingName(participant: session.participant, stimulus: stimulus.name)
                 let duration = number(stimulus.duration)
+                // Empty where the page recorded nothing of the viewing.
+                let viewing =
+                    progress.viewing?.figures(duration: stimulus.duration).cells
+                    ?? Array(repeating: "", count: ViewingFigures.columns.count)
                 let tail =
-                    "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage))"
+                    "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage)),"
+                    + viewing.joined(separator: ",")
                 live += "\(name),\(session.participant),\(stimulus.name),0,\(tail)\n"
                 if session.recordingComplete, let onset = progress.recordingOnset {
                     anyRecorded = true

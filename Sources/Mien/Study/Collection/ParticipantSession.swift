@@ -61,6 +61,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         package var lowestRate: Double?
         /// Where in the webcam recording the stimulus started, in seconds (with `record`).
         package var recordingOnset: Double?
+        /// What the page recorded of the viewing (hidden, full screen, stalls, camera, timing); nil when it sent
+        /// nothing ("viewing not recorded": an older page, or a client with no page).
+        package var viewing: Viewing?
 
         package init() {}
 
