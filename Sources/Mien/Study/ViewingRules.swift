@@ -8,21 +8,21 @@ import Foundation
 /// here: the page hidden for at most 10 % of a stimulus, stalls of at most 3 s in all, a camera of at least 5
 /// frames per second, frame stamps off by at most 250 ms (95th percentile). Full screen and focus are recorded but
 /// not judged by default: a viewer in a window still watches, and phones refuse full screen.
-public struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertible {
+package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertible {
     /// Largest share (0...1) of a stimulus the page may have been hidden for.
-    public var hidden: Double?
+    package var hidden: Double?
     /// Largest share (0...1) of a stimulus played out of full screen.
-    public var fullscreen: Double?
+    package var fullscreen: Double?
     /// Largest share (0...1) of a stimulus played with the window out of focus.
-    public var focus: Double?
+    package var focus: Double?
     /// Most seconds of stalls in a stimulus.
-    public var stalls: Double?
+    package var stalls: Double?
     /// Fewest frames per second the camera may deliver.
-    public var cameraFps: Double?
+    package var cameraFps: Double?
     /// Largest 95th percentile of the stamps' spread, milliseconds.
-    public var timing: Double?
+    package var timing: Double?
 
-    public init(
+    package init(
         hidden: Double? = nil, fullscreen: Double? = nil, focus: Double? = nil, stalls: Double? = nil,
         cameraFps: Double? = nil, timing: Double? = nil
     ) {
@@ -35,18 +35,18 @@ public struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertibl
     }
 
     /// The defaults (see the type's documentation).
-    public static let standard = ViewingRules(hidden: 0.1, stalls: 3, cameraFps: 5, timing: 250)
+    package static let standard = ViewingRules(hidden: 0.1, stalls: 3, cameraFps: 5, timing: 250)
 
     /// No rule: every viewing is included, its figures still listed.
-    public static let none = ViewingRules()
+    package static let none = ViewingRules()
 
     /// The rules' names in `--quality`, in order.
-    public static let names = ["hidden", "fullscreen", "focus", "stalls", "camera-fps", "timing"]
+    package static let names = ["hidden", "fullscreen", "focus", "stalls", "camera-fps", "timing"]
 
     /// Reads `--quality`: `off`, or the defaults changed by `NAME=VALUE` pairs separated by commas (a value `off`
     /// drops that rule): `hidden=0.2,fullscreen=0.5,timing=off`.
     /// - Throws: `MienError` `.invalidArgument` naming the pair that is not a rule or not a number in its range.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "off" {
             self = .none
@@ -87,7 +87,7 @@ public struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertibl
     }
 
     /// The rules in words, for `study.html` and the notes.
-    public var description: String {
+    package var description: String {
         let parts = [
             hidden.map { "the page hidden for at most \(Self.percent($0)) of a stimulus" },
             fullscreen.map { "out of full screen for at most \(Self.percent($0))" },
@@ -103,7 +103,7 @@ public struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertibl
     ///
     /// "viewing rule hidden: the page was hidden 4.5 s of 30 s (15 %; at most 10 %)"; empty when it breaks none. A
     /// figure the browser could not measure (a camera's rate, the stamps' spread) breaks nothing.
-    public func broken(by figures: ViewingFigures, duration: Double) -> [String] {
+    package func broken(by figures: ViewingFigures, duration: Double) -> [String] {
         func share(_ name: String, _ what: String, _ seconds: Double, _ limit: Double?) -> String? {
             guard let limit, duration > 0, seconds / duration > limit + 1e-9 else { return nil }
             return
