@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Mien
 
 /// What the results of a file's analysis depend on, for the commands that analyse files into output folders
@@ -22,6 +23,13 @@ struct AnalysisArguments: ParsableArguments {
     @Option(help: "With --reidentify: minutes a lost face is remembered (default 10).")
     var reidentifyWindow: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where the watched screen lies for onScreen: its centre's yaw and pitch from the camera's direction, "
+                + "then its width and height, degrees as seen from the seat (default 0,-10,32,18: a 14\" laptop's "
+                + "screen below its camera).", valueName: "yaw,pitch,width,height"))
+    var screen: String?
+
     @OptionGroup var detection: DetectionArguments
 
     /// The detector's options for these flags.
@@ -34,10 +42,24 @@ struct AnalysisArguments: ParsableArguments {
             return try DetectorOptions(
                 detection: detection.options(), maxProcessRate: rate, metrics: selected, landmarks: landmarks,
                 reidentification: reidentification(), episodes: episodes.settings(),
-                shotCutThreshold: episodes.shotCuts())
+                shotCutThreshold: episodes.shotCuts(), screen: screenGeometry())
         } catch let error as MienError {
             throw ValidationError(error.message)
         }
+    }
+
+    /// `--screen`, or the laptop's.
+    private func screenGeometry() throws -> ScreenGeometry {
+        guard let screen else { return .laptop }
+        let values = screen.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard values.count == 4, let yaw = values[0], let pitch = values[1], let width = values[2],
+            let height = values[3]
+        else {
+            throw ValidationError("--screen takes four numbers of degrees: yaw,pitch,width,height (got '\(screen)')")
+        }
+        return try ScreenGeometry(centreYaw: yaw, centrePitch: pitch, width: width, height: height)
     }
 
     /// `--reidentify` and its window, or nil.

@@ -10,7 +10,8 @@ struct Eval: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run only these sections (detection, geometry, expressions, affect, identity, events, lookingAtCamera);"
+            "Run only these sections (detection, geometry, expressions, affect, identity, events, lookingAtCamera,"
+                + " viewing);"
                 + " all when omitted."))
     var only: [String] = []
 
@@ -32,6 +33,7 @@ struct Eval: ParsableCommand {
             ("identity", { try IdentityEvaluation(sets: sets, models: models).run() }),
             ("events", { try EventEvaluation(sets: sets, models: models).run() }),
             ("lookingAtCamera", { try LookingAtCameraEvaluation(sets: sets, models: models).run() }),
+            ("viewing", { try ViewingEvaluation(sets: sets, models: models).run() }),
         ]
         for (name, section) in sections where only.isEmpty || only.contains(name) {
             let measured = try section()

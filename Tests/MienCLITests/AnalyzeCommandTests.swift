@@ -96,6 +96,23 @@ struct AnalyzeCommandTests {
             try runMien(["analyze", SampleMedia.astronautPath, "--resume"]).status == 64, "--resume needs --output")
     }
 
+    @Test func aScreenElsewhere_changesOnScreen_andABadOneIsNamed() throws {
+        func onScreen(_ extra: [String]) throws -> Double? {
+            let run = try runMien(["analyze", SampleMedia.astronautPath, "--metrics", "gaze"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let line = try #require(run.stdout.split(separator: "\n").first)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let faces = object?["faces"] as? [String: [String: Any]]
+            return faces?.values.first?["onScreen"] as? Double
+        }
+        #expect(try onScreen([]) == 100, "the astronaut looks into the camera, just above a laptop's screen")
+        #expect(try onScreen(["--screen", "40,0,20,20"]) == 0, "a screen 40° aside")
+        for bad in ["40,0,20", "a,0,20,20", "0,0,0,20", "90,0,20,20"] {
+            let run = try runMien(["analyze", SampleMedia.astronautPath, "--screen", bad])
+            #expect(run.status == 64 && run.stderr.contains("screen"), "\(bad): \(run.stderr)")
+        }
+    }
+
     @Test func sigint_stopsCleanly_leavingValidFilesForTheFramesDone() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

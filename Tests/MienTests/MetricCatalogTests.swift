@@ -63,7 +63,7 @@ struct MetricCatalogTests {
                 + "noseWrinkle,upperLipRaise,lipSuck,lipPucker,lipPress,mouthOpen,lipCornerDepressor,chinRaise,smirk,"
                 + "smile,cheekRaise,dimpler,eyeWiden,jawDrop,lidTighten,lipStretch,laughing,smiley,relaxed,wink,"
                 + "kissing,kissingClosedEyes,stuckOutTongueWinkingEye,stuckOutTongue,stuckOutTongueClosedEyes,"
-                + "flushed,disappointed,rage,scream,smirkEmoji,dominantEmoji,blinkRate,file")
+                + "flushed,disappointed,rage,scream,smirkEmoji,dominantEmoji,blinkRate,eyesClosed,talking,file")
     }
 
     /// Every field a metric writes is declared by the JSON schema, and every face property of the schema is

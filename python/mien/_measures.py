@@ -21,6 +21,13 @@ class StoredMetrics:
         return self.data.get('lookingAtCamera')
 
     @property
+    def on_screen(self) -> Optional[float]:
+        """Whether the person looks at the screen: 100 on it or within 5° of its edge, 0 from 15° beyond or
+        with the head turned away (from the gaze, where the eyes are in the frame and the screen's place, by
+        default a laptop's below its camera). (``onScreen``, score; group ``gaze``)"""
+        return self.data.get('onScreen')
+
+    @property
     def valence(self) -> Optional[float]:
         """How positive the expression is: -100 (negative) ... 100 (positive). (``valence``, signed score;
         group ``emotions``)"""
@@ -42,3 +49,16 @@ class StoredMetrics:
         """Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).
         (``blinkRate``, per minute; group ``expressions``)"""
         return self.data.get('blinkRate')
+
+    @property
+    def eyes_closed(self) -> Optional[float]:
+        """100 while both eyes have stayed shut longer than a blink (0.5 s: dozing, looking down), else 0; in
+        streams with eye closure on. (``eyesClosed``, score; group ``expressions``)"""
+        return self.data.get('eyesClosed')
+
+    @property
+    def talking(self) -> Optional[float]:
+        """100 while the mouth opens and shuts as speech does (3 or more reversals of 12 points in 1.5 s;
+        laughter's bursts too), else 0; in streams with mouthOpen and jawDrop on, after a face's first 1.5 s.
+        (``talking``, score; group ``expressions``)"""
+        return self.data.get('talking')

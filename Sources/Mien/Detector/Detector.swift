@@ -214,7 +214,7 @@ public final class Detector: Sendable {
                 engine = try DetectorEngine(
                     source: source, mode: mode, firstFaceId: plan.firstFaceId, options: options, stages: stages)
             }
-            if mode.tracks && options.episodes.enabled && !options.detectionOnly {
+            if mode.tracks && (options.episodes.enabled || options.measuresActivity) && !options.detectionOnly {
                 // A resumed stream's episodes are rebuilt by analysing its frames again (see `replayUntil`).
                 tracker = try EpisodeTracker(settings: options.episodes, facesReturn: options.reidentification != nil)
             } else {

@@ -50,6 +50,10 @@ public struct DetectorOptions: Sendable, Equatable {
     /// Default `defaultShotCutThreshold`; nil looks for no cut (one continuous shot). Cameras and
     /// live sources, which drop frames when behind, are one shot: no cut is looked for in them.
     public let shotCutThreshold: Double?
+    /// Where the screen the person watches lies, as seen from their seat (`onScreen` reads it).
+    ///
+    /// Default `ScreenGeometry.laptop`: a 14" laptop's screen below its camera.
+    public let screen: ScreenGeometry
     /// The default `shotCutThreshold`, 0.12 (how it was chosen: `ShotCutDetector`).
     public static let defaultShotCutThreshold = ShotCutDetector.defaultThreshold
 
@@ -60,7 +64,8 @@ public struct DetectorOptions: Sendable, Equatable {
         detection: DetectionOptions, maxProcessRate: Double? = nil, metrics: Set<Metric> = [], baseline: Bool = true,
         landmarks: Bool = false, blendshapes: Bool = false, detectionOnly: Bool = false,
         reidentification: ReidentificationOptions? = nil,
-        episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = defaultShotCutThreshold
+        episodes: EpisodeSettings = .standard, shotCutThreshold: Double? = defaultShotCutThreshold,
+        screen: ScreenGeometry = .laptop
     ) throws {
         let unknown = metrics.filter { MetricCatalog.entry(for: $0) == nil }.map { "\($0)" }.sorted()
         if !unknown.isEmpty {
@@ -98,6 +103,7 @@ public struct DetectorOptions: Sendable, Equatable {
         self.reidentification = reidentification
         self.episodes = episodes
         self.shotCutThreshold = shotCutThreshold
+        self.screen = screen
     }
 
     /// The Affdex-style initializer: the detection settings by name, with `DetectionOptions`' defaults.
@@ -128,6 +134,13 @@ public struct DetectorOptions: Sendable, Equatable {
 
     /// Whether any metric needs the appearance networks: the catalog's appearance group.
     var needsAppearance: Bool { metrics.contains { MetricCatalog.entry(for: $0)?.group == .appearance } }
+
+    /// Whether a stream measures what needs a face's recent frames (`ViewerActivity`): eye closure is on, or the
+    /// mouth's opening (`mouthOpen` and `jawDrop`).
+    var measuresActivity: Bool {
+        metrics.contains(.expression(.eyeClosure))
+            || (metrics.contains(.expression(.mouthOpen)) && metrics.contains(.expression(.jawDrop)))
+    }
 
     /// The stages the catalog names for the metrics asked for.
     private var stages: Set<MetricDescriptor.Stage> { Set(metrics.compactMap { MetricCatalog.entry(for: $0)?.stage }) }

@@ -190,10 +190,12 @@ final class DetectorRun: Sendable {
                 result.events = state.lostAtBreak.map { .lost(faceId: $0) } + result.events
                 state.lostAtBreak = []
             }
-            guard state.episodes != nil else { return }
+            guard let tracker = state.episodes else { return }
             // A cut ends the old shot's episodes before the new shot's frame is looked at.
             let ended = result.shotCut ? state.episodes?.cut() ?? [] : []
-            result.episodes = ended + (state.episodes?.update(&result) ?? [])
+            let found = ended + (state.episodes?.update(&result) ?? [])
+            // With episodes off the tracker measures the viewer's activity only: no episode list is reported.
+            if tracker.settings.enabled { result.episodes = found }
         }
         // A resumed stream's frames up to the break were analysed again only to restore its state: the
         // stopped run already delivered them (its checkpoint is replayed into the writers).

@@ -1,7 +1,8 @@
 import MienCore
 
 /// Finds the episodes of every face's watched metrics, and their blinks, from a stream's results in order
-/// (`EpisodeSettings`).
+/// (`EpisodeSettings`), and measures what needs a face's recent frames (`ViewerActivity`: eyes closed past a blink,
+/// talking).
 ///
 /// A pure function of the results: feeding it the same results (a run, or the results a checkpoint
 /// replays) gives the same episodes. A face that cannot be measured on a frame (any quality flag) or a
@@ -37,6 +38,8 @@ struct EpisodeTracker: Sendable {
         var lastSeen: Double
         /// Lost, waiting to be re-identified.
         var away = false
+        /// Eyes closed past a blink, talking (optional: a checkpoint written before it decodes without).
+        var activity: ViewerActivity?
     }
 
     /// - Throws: `.invalidOptions` for a smoothing time constant that is not a positive number of seconds.
@@ -49,7 +52,8 @@ struct EpisodeTracker: Sendable {
     /// The episodes that start or finish on `result`'s frame, in face and metric order; sets each face's
     /// `blinkRate` and, with `smoothScores`, its smoothed scores.
     mutating func update(_ result: inout DetectorResult) -> [EpisodeEvent] {
-        guard settings.enabled, var measured = result.faces else { return [] }
+        // Episodes are off when `settings` say so (`watches`); the viewer's activity is measured still.
+        guard var measured = result.faces else { return [] }
         var events: [EpisodeEvent] = []
         for case .lost(let id) in result.events { events += lose(id) }
         let time = result.timestamp
@@ -61,6 +65,9 @@ struct EpisodeTracker: Sendable {
             state.away = false
             state.lastSeen = time
             let trusted = face.flags.isEmpty
+            var activity = state.activity ?? ViewerActivity()
+            activity.update(&face, at: time, blinks: settings.blinks)
+            state.activity = activity
             for (metric, value) in Self.series(of: face) where settings.watches(metric) {
                 var score = trusted ? value : nil
                 if let fresh = smoother, let raw = score {

@@ -117,7 +117,7 @@ public struct FaceResult: Sendable, Equatable {
             measures[entry.name] = entry.measure?(measured)
         }
         for entry in MetricCatalog.derivedEntries where entry.needs.isSubset(of: metrics) {
-            measures[entry.name] = entry.derive?(self, frameSize)
+            measures[entry.name] = entry.derive?(self, frameSize, options)
         }
     }
 

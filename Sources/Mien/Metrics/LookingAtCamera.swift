@@ -25,7 +25,7 @@ package enum LookingAtCamera {
     static let entry = MetricDescriptor.derived(
         "lookingAtCamera", group: .gaze, stage: .gaze, needs: [.gaze],
         doc: "How directly the person looks into the camera: 100 within 10° of it, 0 beyond 20° (from the gaze and "
-            + "where the eyes are in the frame).", derive: score(of:in:))
+            + "where the eyes are in the frame).", derive: { face, size, _ in score(of: face, in: size) })
 
     /// The face's score in a frame of `size`, nil when its gaze was not measured.
     static func score(of face: FaceResult, in size: FrameSize) -> Double? {
@@ -50,7 +50,7 @@ package enum LookingAtCamera {
     }
 
     /// The mean of the measured iris centres, or the box's centre when no eye has one.
-    private static func eyes(of face: FaceResult) -> Point {
+    static func eyes(of face: FaceResult) -> Point {
         let irises = [face.gaze?.left?.origin, face.gaze?.right?.origin].compactMap { $0 }
         guard !irises.isEmpty else { return face.faceBounds.center }
         let count = Double(irises.count)

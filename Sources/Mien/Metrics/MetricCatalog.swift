@@ -6,8 +6,14 @@
 public enum MetricCatalog {
     /// Every metric, in CSV column order.
     public static let entries: [MetricDescriptor] =
-        appearance + [gaze, LookingAtCamera.entry] + emotions + expressions + [LipTightener.entry] + emoji
-        + [dominantEmoji, blinkRate]
+        appearance + [gaze, LookingAtCamera.entry, OnScreen.entry] + emotions + expressions + [LipTightener.entry]
+        + emoji
+        + [dominantEmoji, blinkRate, eyesClosed, talking]
+
+    /// The metrics that say whether the person watched rather than how they responded: a study charts their curves
+    /// but leaves them out of the responses, differences, peaks and correlations it tests, whose error control
+    /// covers the responses alone.
+    public static let viewing: Set<String> = ["onScreen", "eyesClosed", "talking"]
 
     /// The entry named `name` (`expressions.smile`), if there is one.
     public static func entry(named name: String) -> MetricDescriptor? { byName[name] }
@@ -126,6 +132,18 @@ public enum MetricCatalog {
         "blinkRate", group: .expressions, metric: nil, stage: .blinks, unit: .perMinute, summarized: false,
         episodes: false, actionUnit: nil, onlyInStreams: true,
         doc: "Blinks per minute over the last minute, in streams with eye closure on (after a face's first 5 s).")
+
+    private static let eyesClosed = MetricDescriptor.stored(
+        "eyesClosed", group: .expressions, metric: nil, stage: .blinks, unit: .score, episodes: false,
+        actionUnit: nil, onlyInStreams: true,
+        doc: "100 while both eyes have stayed shut longer than a blink (0.5 s: dozing, looking down), else 0; in "
+            + "streams with eye closure on.")
+
+    private static let talking = MetricDescriptor.stored(
+        "talking", group: .expressions, metric: nil, stage: .blinks, unit: .score, episodes: false,
+        actionUnit: nil, onlyInStreams: true,
+        doc: "100 while the mouth opens and shuts as speech does (3 or more reversals of 12 points in 1.5 s; "
+            + "laughter's bursts too), else 0; in streams with mouthOpen and jawDrop on, after a face's first 1.5 s.")
 
     private static func emotionDoc(_ emotion: Emotion) -> String {
         emotion == .neutral

@@ -30,7 +30,8 @@ public struct MetricDescriptor: Sendable {
         case affect
         /// `GazeEstimator`: eye rotation from the iris points and the head pose.
         case gaze
-        /// The blink tracker, from eye closure over time.
+        /// The stream tracker (`EpisodeTracker`): blinks, eyes shut past a blink and talking, from a face's recent
+        /// frames.
         case blinks
     }
 
@@ -66,9 +67,10 @@ public struct MetricDescriptor: Sendable {
     public var stored: Bool { value?.store != nil }
     /// For a metric the catalog computes from the face's other fields and the frame's size: its value.
     ///
-    /// No stage measures such a metric (`lookingAtCamera` comes from the gaze and where the face is). It is
-    /// present when every switch in `needs` is on and this gives a number, and lands in `FaceResult.measures`.
-    var derive: (@Sendable (FaceResult, FrameSize) -> Double?)? = nil
+    /// No stage measures such a metric (`lookingAtCamera` comes from the gaze and where the face is; `onScreen`
+    /// reads the options' screen too). It is present when every switch in `needs` is on and this gives a number, and
+    /// lands in `FaceResult.measures`.
+    var derive: (@Sendable (FaceResult, FrameSize, DetectorOptions) -> Double?)? = nil
     /// For a metric its entry measures from the located face: its value, when its switch is on.
     ///
     /// It reads the mesh's pose-normalised geometry and the blendshapes (`MeasuredFace`); no stage names it, and
@@ -84,7 +86,7 @@ public struct MetricDescriptor: Sendable {
     /// and in a CSV column of that name, summarized and watched by episodes.
     static func derived(
         _ name: String, group: MetricGroup, stage: Stage, needs: Set<Metric>, doc: String,
-        derive: @escaping @Sendable (FaceResult, FrameSize) -> Double?
+        derive: @escaping @Sendable (FaceResult, FrameSize, DetectorOptions) -> Double?
     ) -> MetricDescriptor {
         var entry = stored(
             name, group: group, metric: nil, stage: stage, unit: .score, episodes: true, actionUnit: nil,

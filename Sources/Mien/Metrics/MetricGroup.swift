@@ -20,7 +20,7 @@ public enum MetricGroup: String, Sendable, CaseIterable, Codable, Comparable {
         case .emoji: "the 14 emoji and the dominant one"
         case .emotions: "the 7 emotions, neutral, valence and engagement"
         case .appearance: "perceived gender, apparent age and glasses"
-        case .gaze: "where the person looks (angles in degrees) and lookingAtCamera (0-100)"
+        case .gaze: "where the person looks (angles in degrees), lookingAtCamera and onScreen (0-100)"
         }
     }
 

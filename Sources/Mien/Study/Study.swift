@@ -46,15 +46,17 @@ public struct Study: Sendable, Codable {
             let binCount = panel.map(\.binCount).max() ?? 0
             let present = Set(panel.flatMap(\.bins.keys))
             let metrics = StudyRecordingReader.scored.map(\.name).filter(present.contains)
+            // Whether people watched is charted, not tested: the tests' error control is over the responses.
             let context = StudyContext(
-                stimulus: stimulus, metrics: metrics, binCount: binCount, settings: settings)
+                stimulus: stimulus, metrics: metrics.filter { !MetricCatalog.viewing.contains($0) },
+                binCount: binCount, settings: settings)
             for group in groups {
                 for metric in metrics {
                     let points = (0..<binCount).map { bin in
                         context.point(group: group, metric: metric, bin: bin)
                     }
                     curves += points
-                    moments += context.peaks(points, group: group)
+                    if !MetricCatalog.viewing.contains(metric) { moments += context.peaks(points, group: group) }
                     for segment in segments where segment.stimulus == stimulus {
                         self.segments.append(context.figure(segment, group: group, metric: metric))
                     }

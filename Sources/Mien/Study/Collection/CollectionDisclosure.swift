@@ -23,11 +23,18 @@ package enum CollectionDisclosure {
                 words:
                     "how your head is turned (up/down, left/right, tilt, in degrees) and the distance between your eyes in pixels"
             ),
-            Field(keys: ["gaze", "lookingAtCamera"], words: "where your eyes look, and whether at the camera"),
+            Field(
+                keys: ["gaze", "lookingAtCamera", "onScreen"],
+                words: "where your eyes look, and whether at the camera and at the screen"),
             Field(
                 keys: ["expressions", "lipTighten"],
                 words:
                     "scores of 21 facial expressions (smile, brow raise, eye closure and others, with left and right sides), from which blinks are counted"
+            ),
+            Field(
+                keys: ["eyesClosed", "talking"],
+                words:
+                    "whether your eyes stayed closed longer than a blink, and whether your mouth moved as in talking (no sound is recorded)"
             ),
             Field(keys: ["emoji"], words: "scores of 14 emoji-like expressions"),
             Field(
