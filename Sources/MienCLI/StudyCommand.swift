@@ -107,6 +107,12 @@ struct StudyCommand: ParsableCommand {
             valueName: "rules"))
     var quality = "hidden=0.1,stalls=3,camera-fps=5,timing=250"
 
+    @Flag(
+        help:
+            "Curves, tests and correlations over every frame of the face; by default frames where the viewer did not watch (onScreen below 50, eyes shut past a blink) are left out."
+    )
+    var allFrames = false
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 
@@ -157,6 +163,7 @@ struct StudyCommand: ParsableCommand {
                 correction: correction, baseline: baseline, iscMinimumBins: iscMinBins,
                 minimumParticipants: minParticipants, charts: chart)
             settings.title = title
+            settings.allFrames = allFrames
             return settings
         } catch let error as MienError {
             throw ValidationError(error.message)

@@ -20,7 +20,7 @@ struct StudyDocument: Encodable {
     var timing: Timing
 
     private enum CodingKeys: String, CodingKey {
-        case generator, manifest, settings, analysis, models, timing, problems, participants, curves, moments
+        case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention, moments
         case correlations, segments, notes, requestedAnalysis, analysisPerRecording
     }
 
@@ -41,6 +41,7 @@ struct StudyDocument: Encodable {
         try container.encode(manifest.problems, forKey: .problems)
         try container.encode(study.participants, forKey: .participants)
         try container.encode(study.curves, forKey: .curves)
+        try container.encode(study.attention, forKey: .attention)
         try container.encode(study.moments, forKey: .moments)
         try container.encode(study.correlations, forKey: .correlations)
         try container.encode(study.segments, forKey: .segments)
@@ -51,7 +52,7 @@ struct StudyDocument: Encodable {
     /// - Throws: `.ioFailure` naming the file that cannot be written.
     func write(to folder: String, segments: Bool) throws {
         var files: [(String, String)] = [
-            ("curves.csv", StudyTables.curves(study)),
+            ("curves.csv", StudyTables.curves(study)), ("attention.csv", StudyTables.attention(study)),
             ("participants.csv", StudyTables.participants(study, problems: manifest.problems)),
             ("moments.csv", StudyTables.moments(study)), ("isc.csv", StudyTables.correlations(study)),
         ]

@@ -7,9 +7,10 @@ import MienStatistics
 struct StatisticsReference: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statistics",
-        abstract: "Compute t quantiles, Welch intervals and cluster permutation tests for cases read as JSON.")
+        abstract:
+            "Compute t quantiles, Welch and Wilson intervals and cluster permutation tests for cases read as JSON.")
 
-    @Argument(help: "The cases (JSON: quantiles, welch, twoSample, oneSample).")
+    @Argument(help: "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival).")
     var input: String
 
     struct Cases: Decodable {
@@ -22,6 +23,10 @@ struct StatisticsReference: ParsableCommand {
         var fdr: [[Double]]
         /// Participants × bins, one panel per case.
         var isc: [[[Double]]]
+        /// Each [successes, trials].
+        var wilson: [[Int]]
+        /// Each case: groups of viewers, each viewer [time, left (1) or censored (0)].
+        var survival: [[[[Double]]]]
     }
 
     struct TwoSample: Decodable {
@@ -45,6 +50,16 @@ struct StatisticsReference: ParsableCommand {
         var oneSample: [Test]
         var fdr: [[Double]]
         var isc: [Correlation]
+        /// Each [low, high].
+        var wilson: [[Double]]
+        var survival: [SurvivalAnswer]
+    }
+
+    struct SurvivalAnswer: Encodable {
+        /// The first group's Kaplan-Meier steps: [time, retained, low, high] (nil bounds where undefined).
+        var steps: [[Double?]]
+        var statistic: Double?
+        var p: Double?
     }
 
     struct Correlation: Encodable {
@@ -105,6 +120,15 @@ struct StatisticsReference: ParsableCommand {
                     samples: 1000, seed: 5)[0]
                 return Correlation(
                     isc: figure.isc, participants: figure.participants, low: figure.low, high: figure.high)
+            },
+            wilson: cases.wilson.map { pair in
+                Descriptive.wilson(successes: pair[0], trials: pair[1]).map { [$0.low, $0.high] } ?? []
+            },
+            survival: cases.survival.map { groups in
+                let viewers = groups.map { group in group.map { Survival.Viewer(time: $0[0], left: $0[1] == 1) } }
+                let steps = Survival.kaplanMeier(viewers.first ?? []).map { [$0.time, $0.retained, $0.low, $0.high] }
+                let test = Survival.logRank(viewers)
+                return SurvivalAnswer(steps: steps, statistic: test?.statistic, p: test?.p)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -56,6 +56,19 @@ package enum Descriptive {
         let fraction = position - Double(below)
         return sorted[below] + (sorted[above] - sorted[below]) * fraction
     }
+
+    /// The 95 % Wilson score interval of a share of `successes` out of `trials` (0...1 each end): unlike the normal
+    /// approximation it stays within 0...1 and is not empty at 0 or all; nil for no trial.
+    package static func wilson(successes: Int, trials: Int) -> (low: Double, high: Double)? {
+        guard trials > 0, (0...trials).contains(successes) else { return nil }
+        let n = Double(trials)
+        let share = Double(successes) / n
+        let z = 1.959_963_984_540_054
+        let z2 = z * z
+        let centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+        let half = z / (1 + z2 / n) * (share * (1 - share) / n + z2 / (4 * n * n)).squareRoot()
+        return (max(0, centre - half), min(1, centre + half))
+    }
 }
 
 /// Welch's comparison of two means (`Descriptive.welch`).

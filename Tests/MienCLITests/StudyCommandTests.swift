@@ -10,6 +10,7 @@ struct StudyCommandTests {
     struct StudyFile: Decodable {
         var participants: [ParticipantSeries]
         var curves: [StudyCurvePoint]
+        var attention: [StudyCurvePoint]
         var moments: [StudyMoment]
         var correlations: [StudyCorrelation]
         var problems: [StudyManifest.Problem]
@@ -139,7 +140,10 @@ struct StudyCommandTests {
         // (One of the 8 has a smile episode on the neutral picture too, at the start: 1 in 8.)
         #expect(share.filter { $0.group == "smiling" }.map(\.episodeShare).dropFirst() == [1, 1, 0])
         #expect(share.filter { $0.group == "neutral" }.allSatisfy { ($0.episodeShare ?? 1) <= 0.125 })
-        #expect(share.filter { $0.group == "all" }.map(\.n) == [16, 16, 16, 16])
+        // Every participant measured in every bin, but where one looked away from the screen (the frames the curves
+        // leave out by default: 1 bin of 64 here).
+        let measured = share.filter { $0.group == "all" }.map(\.n)
+        #expect(measured.count == 4 && measured.allSatisfy { $0 >= 15 } && measured.reduce(0, +) >= 63, "\(measured)")
         // Per scene: the smiling group smiles in the scene named for it, not before it; the other stimuli have none.
         let scenes = study.segments.filter { $0.metric == "expressions.smile" }
         let smiling = try #require(scenes.first { $0.group == "smiling" && $0.segment == "smile" })
@@ -197,6 +201,48 @@ struct StudyCommandTests {
             !study.curves.isEmpty && study.curves.allSatisfy { $0.n == 1 || ($0.metric == "talking" && $0.time < 1.5) })
         let table = try String(contentsOf: output.appendingPathComponent("participants.csv"), encoding: .utf8)
         #expect(table.contains("manifest line 7: onset 'abc' is not a number of seconds"))
+    }
+
+    /// The sample looks into the camera, just above a laptop's screen: watched throughout.
+    ///
+    /// With a screen 40° aside
+    /// (`--screen`) no frame is watched: the responses' curves are empty by default and back with `--all-frames`,
+    /// the attention curve at 0 either way.
+    @Test func framesNotWatched_leaveTheCurves_andTheAttentionCurveCountsViewers() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = SampleMedia.astronautClipPath
+        let path = try manifest(
+            ["recording,participant,stimulus,onset,duration", "\(clip),p1,clip,0,", "\(clip),p2,clip,0,"], in: folder)
+        func study(_ name: String, _ extra: [String]) throws -> (StudyFile, String) {
+            let output = folder.appendingPathComponent(name)
+            let run = try runMien(["study", path, "--output", output.path, "--metrics", "expressions,gaze"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let page = try String(contentsOf: output.appendingPathComponent("study.html"), encoding: .utf8)
+            return (try readStudy(in: output), page)
+        }
+        func smiles(_ study: StudyFile) -> [Double] {
+            study.curves.filter { $0.metric == "expressions.smile" && $0.group == "all" }.compactMap(\.mean)
+        }
+        let (watched, page) = try study("watched", [])
+        #expect(
+            watched.participants.allSatisfy { ($0.onScreenShare ?? 0) > 0.95 },
+            "\(watched.participants.map(\.onScreenShare))")
+        #expect(!watched.attention.isEmpty && watched.attention.allSatisfy { $0.mean == 100 && $0.n == 2 })
+        let wilson = try #require(watched.attention.first?.low)
+        #expect(abs(wilson - 34.24) < 0.01, "Wilson's interval of 2 of 2: [34.2 %, 100 %], got \(wilson)")
+        #expect(page.contains("Viewing and data quality") && page.contains("watched a median of"))
+        let (aside, _) = try study("aside", ["--screen", "40,0,20,20"])
+        #expect(aside.participants.allSatisfy { $0.onScreenShare == 0 && $0.included })
+        #expect(aside.attention.allSatisfy { $0.mean == 0 })
+        #expect(smiles(aside).isEmpty, "no frame watched: no response curve")
+        #expect(
+            aside.curves.contains { $0.metric == "onScreen" && $0.mean == 0 }, "the viewing metrics' own curves stay")
+        let (every, _) = try study("every", ["--screen", "40,0,20,20", "--all-frames"])
+        #expect(smiles(every) == smiles(watched) && !smiles(every).isEmpty)
+        let table = try String(
+            contentsOf: folder.appendingPathComponent("every/attention.csv"), encoding: .utf8)
+        #expect(table.hasPrefix("stimulus,group,time,n,onScreen,low,high\n"))
     }
 
     @Test func listRecordings_printsEachRecordingOnce_resolvedFromTheManifestsFolder() throws {

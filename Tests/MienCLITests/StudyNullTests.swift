@@ -59,11 +59,13 @@ struct StudyNullTests {
                 line: index + 2, recording: wolfgang.jsonl, participant: "p\(index)", stimulus: "clip", onset: 2,
                 duration: 5)
         }
+        // Every frame: she looks away from the screen often (onScreen), and this is about the ISC of the same footage.
+        var every = try StudySettings(bin: 0.5)
+        every.allFrames = true
         let aligned = try StudyRecordingReader(
-            jsonl: wolfgang.jsonl, events: wolfgang.events, settings: try StudySettings(bin: 0.5),
-            watched: { _ in false }
+            jsonl: wolfgang.jsonl, events: wolfgang.events, settings: every, watched: { _ in false }
         ).read(rows)
-        let study = Study(participants: aligned, settings: try StudySettings(bin: 0.5))
+        let study = Study(participants: aligned, settings: every)
         let computed = study.correlations.filter { $0.isc != nil }
         #expect(computed.count > 20)
         #expect(computed.allSatisfy { abs(($0.isc ?? 0) - 1) < 1e-9 && ($0.p ?? 1) < 0.05 && $0.bins == 10 })

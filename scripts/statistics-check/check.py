@@ -65,8 +65,15 @@ for n, effect in [(12, 6), (6, 12), (20, 0), (9, 9)]:
                        "seed": 11})
 fdr = [list(rng.uniform(0, 0.2, 30)), [0.01, 0.04, 0.03, 0.2]]
 isc = [panel(8, 30, 0, slice(0, 0)).tolist(), (panel(12, 20, 0, slice(0, 0)) + np.sin(np.arange(20))[None, :] * 8).tolist()]
+wilson = [[0, 5], [5, 5], [3, 10], [17, 40], [1, 1], [250, 301]]
+def viewers(n, scale, end):
+    """Skips drawn exponential with mean `scale` s, at 0.5-s steps (ties, as a page's clock gives); watched to `end`: censored."""
+    times = np.minimum(np.round(rng.exponential(scale, n) * 2) / 2 + 0.5, end)
+    return [[float(t), 1.0 if t < end else 0.0] for t in times]
+survival = [[viewers(40, 12, 30), viewers(35, 25, 30)], [viewers(12, 8, 15), viewers(15, 8, 15)],
+            [viewers(60, 20, 30), viewers(50, 10, 30)]]
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
-         "isc": isc}
+         "isc": isc, "wilson": wilson, "survival": survival}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -88,6 +95,34 @@ for (a, b), answer in zip(welch, mien["welch"]):
     for name, mine, theirs in [("difference", difference, a.mean() - b.mean()), ("t", t, result.statistic),
                                ("df", df, result.df), ("low", low, interval.low), ("high", high, interval.high)]:
         check(abs(mine - theirs) <= 1e-9 * max(1, abs(theirs)), f"Welch {len(a)}+{len(b)} {name}: {mine} vs scipy {theirs}")
+# The attention curve's interval: the share of viewers on screen in a bin, Wilson's score interval.
+for (k, n), (low, high) in zip(wilson, mien["wilson"]):
+    reference = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+    check(abs(low - reference.low) <= 1e-9 and abs(high - reference.high) <= 1e-9,
+          f"Wilson {k}/{n}: [{low}, {high}] vs scipy [{reference.low}, {reference.high}]")
+# Retention (issue 79): Kaplan-Meier's steps and their log(-log) band against scipy.stats.ecdf on censored data,
+# and the log-rank test of two groups against scipy.stats.logrank (its statistic is the signed root of ours).
+for index, (groups, answer) in enumerate(zip(survival, mien["survival"])):
+    def censored(group):
+        return stats.CensoredData(uncensored=[t for t, left in group if left == 1],
+                                  right=[t for t, left in group if left == 0])
+    result = stats.ecdf(censored(groups[0]))
+    band = result.sf.confidence_interval(0.95, method="log-log")
+    times = np.array([step[0] for step in answer["steps"]])
+    events = sorted({t for t, left in groups[0] if left == 1})
+    check(np.allclose(times, events), f"KM {index}: a step at each time someone left")
+    check(np.allclose([step[1] for step in answer["steps"]], result.sf.evaluate(times), atol=1e-12),
+          f"KM {index}: retained vs scipy")
+    for step, low, high in zip(answer["steps"], band.low.evaluate(times), band.high.evaluate(times)):
+        if step[2] is None:
+            check(not (np.isfinite(low) and 0 < low < 1), f"KM {index} at {step[0]}: no band where scipy has {low}")
+            continue
+        check(abs(step[2] - low) < 1e-9 and abs(step[3] - high) < 1e-9,
+              f"KM {index} at {step[0]}: band [{step[2]}, {step[3]}] vs scipy [{low}, {high}]")
+    reference = stats.logrank(censored(groups[0]), censored(groups[1]))
+    check(abs(answer["statistic"] - reference.statistic ** 2) < 1e-9 * max(1, reference.statistic ** 2)
+          and abs(answer["p"] - reference.pvalue) < 1e-9,
+          f"log-rank {index}: chi2 {answer['statistic']}, p {answer['p']} vs scipy z^2 {reference.statistic ** 2}, p {reference.pvalue}")
 for p, adjusted in zip(fdr, mien["fdr"]):
     reference = stats.false_discovery_control(p, method="bh")
     check(np.allclose(adjusted, reference, atol=1e-12, rtol=0), f"Benjamini-Hochberg: {adjusted} vs scipy {list(reference)}")

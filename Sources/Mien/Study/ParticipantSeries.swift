@@ -35,6 +35,15 @@ public struct ParticipantSeries: Sendable, Codable {
     /// Episode metric name (`expressions.smile`, `blink`) to the number of the face's episodes whose onset lies
     /// within the window.
     public var episodeCounts: [String: Int]
+    /// The share (0...1) of the stimulus the viewer watched.
+    ///
+    /// Of the processed frames in the window where it could be judged, those with the face looking at the screen (`onScreen` 50 or more, eyes not shut past a blink; a
+    /// frame without the face counts as not watching), times the part of the stimulus the page was visible when the
+    /// page recorded it. Nil when no frame measured `onScreen` (gaze off, an older recording).
+    public var onScreenShare: Double?
+    /// The same share per bin of the window (nil where no frame of the bin could be judged): what the attention
+    /// curve counts.
+    public var onScreenBins: [Double?]?
 
     /// The face's mean of `metric` in `bin`; nil where it was not measured or the recording does not reach.
     public func value(_ metric: String, bin: Int) -> Double? { Self.at(bin, of: bins[metric]) }
@@ -71,7 +80,8 @@ public struct ParticipantSeries: Sendable, Codable {
     init(
         row: StudyManifest.Row, faceId: Int?, frames: Int, faceFrames: Int, faceShare: Double, facesSeen: Int,
         framesWithSeveralFaces: Int, exclusion: String?, notes: [String], binCount: Int, bins: [String: [Double?]],
-        episodeBins: [String: [Double?]], means: [String: Double], episodeCounts: [String: Int]
+        episodeBins: [String: [Double?]], means: [String: Double], episodeCounts: [String: Int],
+        onScreenShare: Double? = nil, onScreenBins: [Double?]? = nil
     ) {
         self.row = row
         self.faceId = faceId
@@ -87,5 +97,7 @@ public struct ParticipantSeries: Sendable, Codable {
         self.episodeBins = episodeBins
         self.means = means
         self.episodeCounts = episodeCounts
+        self.onScreenShare = onScreenShare
+        self.onScreenBins = onScreenBins
     }
 }

@@ -11,6 +11,9 @@ public struct Study: Sendable, Codable {
     /// Every manifest row's participant, included or not, in the manifest's order.
     public var participants: [ParticipantSeries]
     public var curves: [StudyCurvePoint]
+    /// The attention curve of each stimulus and group (`viewers.onScreen`: the share of viewers watching, percent,
+    /// with Wilson's 95 % interval); empty where no frame measured `onScreen`.
+    public var attention: [StudyCurvePoint]
     /// Peaks, responses and differences; responses and differences only where their corrected p is below alpha.
     public var moments: [StudyMoment]
     public var correlations: [StudyCorrelation]
@@ -29,6 +32,7 @@ public struct Study: Sendable, Codable {
         self.settings = settings
         self.participants = participants
         curves = []
+        attention = []
         moments = []
         correlations = []
         self.segments = []
@@ -51,6 +55,9 @@ public struct Study: Sendable, Codable {
                 stimulus: stimulus, metrics: metrics.filter { !MetricCatalog.viewing.contains($0) },
                 binCount: binCount, settings: settings)
             for group in groups {
+                attention += StudyAttention.points(
+                    stimulus: stimulus, group: group.name, members: group.members, binCount: binCount,
+                    bin: settings.bin)
                 for metric in metrics {
                     let points = (0..<binCount).map { bin in
                         context.point(group: group, metric: metric, bin: bin)

@@ -33,6 +33,7 @@ extension StudyPage {
         var hasCurves: Bool
         var chosenByStudy: Bool
         var legend: [HTMLReport.LegendView]
+        var viewing: ViewingView?
         var metrics: [MetricView]
     }
 
@@ -79,7 +80,7 @@ extension StudyPage {
         let included = panel.filter(\.included)
         var view = SectionView(
             name: stimulus, included: included.count, panel: panel.count, hasCurves: !curves.isEmpty,
-            chosenByStudy: !settings.charts.isEmpty, legend: [], metrics: [])
+            chosenByStudy: !settings.charts.isEmpty, legend: [], viewing: nil, metrics: [])
         guard !curves.isEmpty else { return view }
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
         view.legend = groups.enumerated().map { HTMLReport.LegendView(name: $0.element, colour: colour($0.offset)) }
@@ -87,6 +88,7 @@ extension StudyPage {
         let charted = charted(stimulus, study: study)
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count
         let end = Double(binCount) * settings.bin
+        view.viewing = viewing(stimulus, study: study, end: end, groups: groups, chart: chart)
         view.metrics = charted.map { metric in
             let isc = study.correlations.first {
                 $0.stimulus == stimulus && $0.group == StudyManifest.wholePanel && $0.metric == metric

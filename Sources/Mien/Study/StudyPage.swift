@@ -60,7 +60,9 @@ package enum StudyPage {
         }
         let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
             .sorted { strength($0) > strength($1) }
-        let highest = measured.sorted { maximum(curves, $0) > maximum(curves, $1) }
+        // Whether people watched has its own chart (the attention curve): not among the highest responses.
+        let highest = measured.filter { !MetricCatalog.viewing.contains($0) }
+            .sorted { maximum(curves, $0) > maximum(curves, $1) }
         let first = firstCharted.filter(measured.contains)
         let rest = (withMoments + highest.filter { !withMoments.contains($0) }).filter { !first.contains($0) }
         return Array((first + rest).prefix(chartedPerStimulus))

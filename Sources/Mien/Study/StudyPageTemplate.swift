@@ -32,6 +32,11 @@ enum StudyPageTemplate {
         {{#hasCurves}}
         <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: smile, joy and valence, then the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
         <p class="legend">{{#legend}}<span><i style="background:{{colour}}"></i>{{name}}</span>{{/legend}}</p>
+        {{#viewing}}
+        <h3 class="viewing">Viewing and data quality</h3>
+        <ul class="note">{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
+        {{#hasChart}}{{{chart}}}{{/hasChart}}
+        {{/viewing}}
         {{#metrics}}
         <h3>{{label}}</h3>
         <p class="note">{{doc}} <code>{{metric}}</code>{{#hasIsc}} · ISC {{isc}}{{/hasIsc}}{{#hasNoIscReason}} · no ISC: {{noIscReason}}{{/hasNoIscReason}}{{#thin}} · <span class="thin">thin: fewer than {{minimumParticipants}} participants in some bins (dashed, no band)</span>{{/thin}}</p>

@@ -52,6 +52,8 @@ package struct StudyRecordingReader: Sendable {
     /// One face's sums within a window: per metric, per bin.
     private struct FaceSums {
         var times: [Int] = []
+        /// The frames where whether the face watched could be judged (`watching(_:)`): time, watching.
+        var judged: [Int: Bool] = [:]
         var sums: [String: [Double]] = [:]
         var counts: [String: [Int]] = [:]
 
@@ -96,7 +98,11 @@ package struct StudyRecordingReader: Sendable {
                 for (id, face) in faces {
                     var sums = windows[index].faces[id] ?? FaceSums()
                     sums.times.append(relative)
-                    for entry in Self.scored {
+                    let watching = Self.watching(face)
+                    if let watching { sums.judged[relative] = watching }
+                    // A frame the viewer did not watch counts for the viewing metrics only (unless --all-frames).
+                    let responses = settings.allFrames || watching != false
+                    for entry in Self.scored where responses || MetricCatalog.viewing.contains(entry.name) {
                         if let value = entry.score?(face), value.isFinite {
                             sums.add(value, metric: entry.name, bin: bin)
                         }
@@ -224,10 +230,50 @@ package struct StudyRecordingReader: Sendable {
                 }
             }
         }
+        let attention = onScreen(
+            window: window, chosen: chosen?.value, binCount: binCount, visible: visibleShare(row))
         return ParticipantSeries(
             row: row, faceId: chosen?.key, frames: window.frames, faceFrames: faceFrames, faceShare: share,
             facesSeen: window.faces.count, framesWithSeveralFaces: window.severalFaces, exclusion: exclusion,
-            notes: notes, binCount: binCount, bins: bins, episodeBins: episodeBins, means: means, episodeCounts: counts)
+            notes: notes, binCount: binCount, bins: bins, episodeBins: episodeBins, means: means, episodeCounts: counts,
+            onScreenShare: attention?.share, onScreenBins: attention?.bins)
+    }
+
+    /// Whether the viewer watched on a frame of their face: false with the eyes shut past a blink or `onScreen`
+    /// below 50, true with `onScreen` 50 or more, nil when neither was measured.
+    static func watching(_ face: FaceResult) -> Bool? {
+        if face.measures["eyesClosed"] == 100 { return false }
+        return face.measures["onScreen"].map { $0 >= 50 }
+    }
+
+    /// The share of the window's judged frames the chosen face watched, overall (scaled by `visible`) and per bin.
+    ///
+    /// A processed frame without the face is not watching. Nil when no frame of any face was judged.
+    private func onScreen(window: Window, chosen: FaceSums?, binCount: Int, visible: Double)
+        -> (share: Double, bins: [Double?])?
+    {
+        guard window.faces.values.contains(where: { !$0.judged.isEmpty }) else { return nil }
+        let present = Set(chosen?.times ?? [])
+        var on = [Int](repeating: 0, count: binCount)
+        var judged = [Int](repeating: 0, count: binCount)
+        for time in window.frameTimes {
+            let bin = time / settings.binMilliseconds
+            guard bin < binCount else { continue }
+            let watching: Bool? = present.contains(time) ? chosen?.judged[time] : false
+            guard let watching else { continue }
+            judged[bin] += 1
+            if watching { on[bin] += 1 }
+        }
+        let total = judged.reduce(0, +)
+        guard total > 0 else { return nil }
+        let share = Double(on.reduce(0, +)) / Double(total) * visible
+        return (share, zip(on, judged).map { $1 == 0 ? nil : Double($0) / Double($1) })
+    }
+
+    /// The part (0...1) of the row's stimulus its page was visible, from the page's viewing; 1 when not recorded.
+    private func visibleShare(_ row: StudyManifest.Row) -> Double {
+        guard let viewing = row.viewing, let duration = row.duration, duration > 0 else { return 1 }
+        return max(0, 1 - viewing.hiddenSeconds / duration)
     }
 
     static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }

@@ -55,6 +55,13 @@ public struct StudySettings: Sendable, Equatable, Codable {
     public var charts: [String]
     /// The study's name, shown at the top of its page (nil: "Study").
     public var title: String?
+    /// Whether the curves, tests and correlations read every frame of the participant's face (`mien study
+    /// --all-frames`).
+    ///
+    /// Default false: frames where the viewer did not watch are left out, those with `onScreen` below 50 or their
+    /// eyes shut past a blink (`eyesClosed`); frames that measured neither (no gaze measured) stay. The viewing
+    /// metrics' own curves and the attention curve read every frame either way.
+    public var allFrames = false
 
     /// The defaults `mien study` uses.
     public static let standard = StudySettings(

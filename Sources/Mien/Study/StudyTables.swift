@@ -10,6 +10,16 @@ package enum StudyTables {
         }
     }
 
+    /// The attention curves: per stimulus, group and bin, the included viewers judged (`n`) and the share of them
+    /// watching, percent, with Wilson's 95 % interval.
+    package static func attention(_ study: Study) -> String {
+        table(["stimulus", "group", "time", "n", "onScreen", "low", "high"], study.attention) {
+            [
+                $0.stimulus, $0.group, time($0.time), String($0.n), figure($0.mean), figure($0.low), figure($0.high),
+            ]
+        }
+    }
+
     /// One row per participant and stimulus (manifest rows that could not be used last), then the per-metric
     /// means (`mean.<metric>`) and episode counts (`episodes.<metric>`).
     package static func participants(_ study: Study, problems: [StudyManifest.Problem]) -> String {
@@ -23,6 +33,7 @@ package enum StudyTables {
             [
                 "participant", "stimulus", "group", "recording", "onset", "duration", "included", "exclusion",
                 "faceId", "frames", "faceFrames", "faceShare", "facesSeen", "framesWithSeveralFaces", "notes",
+                "onScreenShare",
             ] + viewingColumns + meanColumns.map { "mean." + $0 } + episodeColumns.map { "episodes." + $0 }
         var lines = [header.map(ResultTable.quoted).joined(separator: ",")]
         for series in study.participants {
@@ -34,7 +45,7 @@ package enum StudyTables {
             cells += [
                 series.faceId.map(String.init) ?? "", String(series.frames), String(series.faceFrames),
                 figure(series.faceShare), String(series.facesSeen), String(series.framesWithSeveralFaces),
-                series.notes.joined(separator: "; "),
+                series.notes.joined(separator: "; "), figure(series.onScreenShare),
             ]
             if collected {
                 cells +=
