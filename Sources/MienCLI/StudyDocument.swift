@@ -20,7 +20,8 @@ struct StudyDocument: Encodable {
     var timing: Timing
 
     private enum CodingKeys: String, CodingKey {
-        case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention, moments
+        case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
+            retention, retentionTests, moments
         case correlations, segments, notes, requestedAnalysis, analysisPerRecording
     }
 
@@ -42,6 +43,8 @@ struct StudyDocument: Encodable {
         try container.encode(study.participants, forKey: .participants)
         try container.encode(study.curves, forKey: .curves)
         try container.encode(study.attention, forKey: .attention)
+        try container.encode(study.retention, forKey: .retention)
+        try container.encode(study.retentionTests, forKey: .retentionTests)
         try container.encode(study.moments, forKey: .moments)
         try container.encode(study.correlations, forKey: .correlations)
         try container.encode(study.segments, forKey: .segments)
@@ -53,6 +56,7 @@ struct StudyDocument: Encodable {
     func write(to folder: String, segments: Bool) throws {
         var files: [(String, String)] = [
             ("curves.csv", StudyTables.curves(study)), ("attention.csv", StudyTables.attention(study)),
+            ("retention.csv", StudyTables.retention(study)),
             ("participants.csv", StudyTables.participants(study, problems: manifest.problems)),
             ("moments.csv", StudyTables.moments(study)), ("isc.csv", StudyTables.correlations(study)),
         ]

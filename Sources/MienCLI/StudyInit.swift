@@ -53,6 +53,12 @@ struct StudyInit: ParsableCommand {
     @Option(help: "Camera frames per second the page sends during a stimulus.")
     var rate = 10.0
 
+    @Option(
+        help:
+            "Seconds into each stimulus after which the page shows a Skip button, as a pre-roll does; mien study then draws who stayed (retention). Default: no Skip button."
+    )
+    var skippableAfter: Double?
+
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
@@ -184,7 +190,8 @@ struct StudyInit: ParsableCommand {
                 stimuli: stimuli,
                 groups: groups.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
                 order: order, consent: given ?? "", record: record, completionURL: completionUrl,
-                frameRate: rate, maximumParticipants: maxParticipants, fieldwork: fieldwork,
+                frameRate: rate, maximumParticipants: maxParticipants, skippableAfter: skippableAfter,
+                fieldwork: fieldwork,
                 stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
                 researcher: .init(name: researcher, contact: contact, retention: retention))
             if given == nil {

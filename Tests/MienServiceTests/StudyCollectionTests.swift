@@ -17,7 +17,7 @@ struct StudyCollectionTests {
     /// A studies folder holding one study `ad` with two stimuli (copies of the sample clip, 3 s each).
     static func studies(
         groups: [String] = ["A", "B"], order: CollectionSettings.Order = .fixed, maximum: Int? = nil,
-        fieldwork: CollectionSettings.Fieldwork = .init()
+        fieldwork: CollectionSettings.Fieldwork = .init(), skippableAfter: Double? = nil
     ) throws -> URL {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
         let folder = CollectionFolder(parent.appendingPathComponent("ad"))
@@ -33,7 +33,7 @@ struct StudyCollectionTests {
         }
         let settings = try CollectionSettings(
             stimuli: stimuli, groups: groups, order: order, consent: "ok", maximumParticipants: maximum,
-            fieldwork: fieldwork)
+            skippableAfter: skippableAfter, fieldwork: fieldwork)
         try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
         return parent
     }

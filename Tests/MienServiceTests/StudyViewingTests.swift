@@ -157,4 +157,45 @@ struct StudyViewingTests {
         #expect(earlier.progress.viewing?.events.map(\.kind) == [.hidden, .visible], "\(earlier)")
         #expect(session.stimuli["first"]?.viewing == nil, "the second page sent no events: \(session)")
     }
+
+    /// A skip ends the stimulus where it came, measured over what played.
+    ///
+    /// The Skip button shows after 1 s: a skip at 1.5 s ends the 3-s stimulus there (enough: the viewer goes on),
+    /// kept with the viewing; a skip before the button shows, or a second one, is refused. A study without the
+    /// button refuses any skip.
+    @Test func aSkip_endsTheStimulusThere_andCountsWhatPlayed() async throws {
+        let parent = try StudyCollectionTests.studies(skippableAfter: 1)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let options = try ServiceOptions(port: 0, studiesFolder: parent.path, analysisFramesPerSecond: 40)
+        let service = try MienService(options: options, models: ModelStore())
+        let study = try #require(service.studies?.studies["ad"])
+        let token = try await StudyCollectionTests.consented(study, "skipper")
+        var steps: [Step] = (0..<8).map { .frame(Double($0) * 200) }
+        steps += [Self.event("skip", 0.4), Self.event("skip", 1.5), Self.event("skip", 1.6)]
+        let played = steps
+        try await service.application().test(.live) { client in
+            let log = try await Self.play(client, token: token, steps: played, gap: .milliseconds(200))
+            let errors = log.filter { $0.contains(#""type":"error""#) }
+            #expect(errors.contains { $0.contains("before the Skip button shows") }, "\(errors)")
+            #expect(errors.contains { $0.contains("already skipped") }, "\(errors)")
+            let ended = try #require(log.first { $0.contains(#""type":"ended""#) }, "\(log)")
+            #expect(ended.contains(#""enough":true"#), "1.4 s measured of the 1.5 s that played: \(ended)")
+        }
+        let progress = try #require(study.session("skipper")?.stimuli["first"])
+        #expect(progress.viewing?.skippedAt == 1.5 && progress.coverage >= 0.9, "\(progress)")
+        let figures = try #require(progress.viewing?.figures(duration: 3))
+        #expect(figures.skippedAt == 1.5)
+        let row = try #require(study.rows(exclusions: [:]).first { $0.participant == "skipper" })
+        #expect(row.viewing?.skippedAt == 1.5, "manifest.csv carries it: \(row)")
+
+        let (other, plain, _, unskippable) = try StudySocketTests.served(framesPerSecond: 40)
+        defer { try? FileManager.default.removeItem(at: other) }
+        let second = try await StudyCollectionTests.consented(unskippable, "viewer")
+        try await plain.application().test(.live) { client in
+            let log = try await Self.play(
+                client, token: second, steps: [.frame(0), Self.event("skip", 1.5)], gap: .milliseconds(50))
+            #expect(log.contains { $0.contains("shows no Skip button") }, "\(log)")
+        }
+        #expect(unskippable.session("viewer")?.stimuli["first"]?.viewing?.skippedAt == nil)
+    }
 }

@@ -35,8 +35,11 @@ class Study(NamedTuple):
     cluster ``mass``, ``method`` and ``permutations``. ``isc``: leave-one-out inter-subject correlation per metric
     with ``p`` (against circularly shifted series, corrected over metrics), its bootstrap interval ``low``..``high``
     and ``bins``, or the ``reason`` there is none. ``segments``: per named scene (empty without ``segments=``).
-    ``info``: the rest of ``study.json`` (settings, what was tested in ``notes``, versions, model checksums,
-    timing).
+    ``info``: the rest of ``study.json`` (settings, what was tested in ``notes``, each skippable stimulus's
+    log-rank test in ``retentionTests``, versions, model checksums, timing). ``attention``: per stimulus, group
+    and bin, the share of viewers watching (``onScreen``, percent, Wilson's 95 % interval ``low``..``high``, ``n``
+    judged). ``retention``: for skippable stimuli, per group and bin, viewers still watching (``atRisk``), those
+    who ``skipped`` and Kaplan-Meier's percent ``retained`` with its band (empty when nobody skipped).
     """
 
     curves: pd.DataFrame
@@ -45,6 +48,8 @@ class Study(NamedTuple):
     isc: pd.DataFrame
     segments: pd.DataFrame
     info: Dict[str, Any]
+    attention: pd.DataFrame
+    retention: pd.DataFrame
 
 
 def study(
@@ -157,7 +162,7 @@ def read_study(folder: PathLike) -> Study:
     if not (path / "study.json").is_file():
         raise FileNotFoundError(f"{path}: no study.json (is it a `mien study` folder?)")
     info = json.loads((path / "study.json").read_text(encoding="utf-8"))
-    for bulky in ("participants", "curves", "moments", "correlations", "segments"):
+    for bulky in ("participants", "curves", "attention", "retention", "moments", "correlations", "segments"):
         info.pop(bulky, None)
 
     def table(name: str) -> pd.DataFrame:
@@ -172,7 +177,7 @@ def read_study(folder: PathLike) -> Study:
             if column in frame:
                 frame[column] = frame[column].astype("string")
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
-                 info)
+                 info, table("attention.csv"), table("retention.csv"))
 
 
 def _recordings(manifest: str) -> int:

@@ -14,6 +14,10 @@ public struct Study: Sendable, Codable {
     /// The attention curve of each stimulus and group (`viewers.onScreen`: the share of viewers watching, percent,
     /// with Wilson's 95 % interval); empty where no frame measured `onScreen`.
     public var attention: [StudyCurvePoint]
+    /// The retention curve of each skippable stimulus and group (Kaplan-Meier); empty where nobody skipped.
+    public var retention: [StudyRetentionPoint]
+    /// The log-rank test of each skippable stimulus's groups.
+    public var retentionTests: [StudyRetentionTest]
     /// Peaks, responses and differences; responses and differences only where their corrected p is below alpha.
     public var moments: [StudyMoment]
     public var correlations: [StudyCorrelation]
@@ -33,6 +37,8 @@ public struct Study: Sendable, Codable {
         self.participants = participants
         curves = []
         attention = []
+        retention = []
+        retentionTests = []
         moments = []
         correlations = []
         self.segments = []
@@ -54,7 +60,12 @@ public struct Study: Sendable, Codable {
             let context = StudyContext(
                 stimulus: stimulus, metrics: metrics.filter { !MetricCatalog.viewing.contains($0) },
                 binCount: binCount, settings: settings)
+            var leaving: [(String, [Survival.Viewer])] = []
             for group in groups {
+                let viewers = StudyRetention.viewers(group.members)
+                retention += StudyRetention.points(
+                    stimulus: stimulus, group: group.name, viewers: viewers, binCount: binCount, bin: settings.bin)
+                if group.name != StudyManifest.wholePanel { leaving.append((group.name, viewers)) }
                 attention += StudyAttention.points(
                     stimulus: stimulus, group: group.name, members: group.members, binCount: binCount,
                     bin: settings.bin)
@@ -74,6 +85,14 @@ public struct Study: Sendable, Codable {
                 let (figures, correlationNote) = context.correlations(group)
                 correlations += figures
                 notes.append(correlationNote)
+            }
+            if let test = StudyRetention.test(stimulus: stimulus, groups: leaving) {
+                retentionTests.append(test)
+                notes.append(
+                    "\(stimulus): whether the groups skip at the same rate: log-rank test, chi-square "
+                        + "\(ResultTable.number(test.statistic, places: 2)) with \(test.degrees) degree(s) of freedom, p = "
+                        + "\(ResultTable.number(test.p, places: 4)) (one test per stimulus, not corrected with the responses)"
+                )
             }
             let (differences, differenceNote) = context.differences(Array(groups.dropFirst()))
             moments += differences

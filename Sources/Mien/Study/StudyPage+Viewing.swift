@@ -8,6 +8,9 @@ extension StudyPage {
         var lines: [TextView]
         var hasChart: Bool
         var chart: String
+        var hasRetention: Bool
+        var retentionLines: [TextView]
+        var retention: String
     }
 
     static func viewing(_ stimulus: String, study: Study, end: Double, groups: [String], chart: MustacheTemplate)
@@ -51,6 +54,7 @@ extension StudyPage {
                 "Attention: the share of viewers watching in each bin (on screen for half its frames or more), with "
                     + "Wilson's 95 % interval where \(settings.minimumParticipants) or more are judged.")
         }
+        let (retentionLines, retention) = retention(stimulus, study: study, end: end, groups: groups, chart: chart)
         return ViewingView(
             lines: lines.map(TextView.init), hasChart: drawn,
             chart: drawn
@@ -58,7 +62,49 @@ extension StudyPage {
                     label: StudyAttention.metric, end: end, range: 0...100, groups: groups, points: points,
                     value: \.mean, band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants,
                     template: chart)
-                : "")
+                : "", hasRetention: !retention.isEmpty, retentionLines: retentionLines.map(TextView.init),
+            retention: retention)
+    }
+
+    /// The retention of a skippable stimulus: its chart (Kaplan-Meier per group, with its band), where viewers left
+    /// fastest, and the log-rank test; nothing when nobody skipped.
+    private static func retention(
+        _ stimulus: String, study: Study, end: Double, groups: [String], chart: MustacheTemplate
+    ) -> ([String], String) {
+        let settings = study.settings
+        let points = study.retention.filter { $0.stimulus == stimulus }
+        guard !points.isEmpty else { return ([], "") }
+        var lines = [
+            "Retention: the share still watching (Kaplan-Meier; a viewer who watched to the end counts as still "
+                + "watching, censored), with its 95 % band (Greenwood, log(-log)) where \(settings.minimumParticipants) "
+                + "or more are still watching."
+        ]
+        let whole = points.filter { $0.group == StudyManifest.wholePanel }
+        let fastest = StudyRetention.fastest(whole)
+        if !fastest.isEmpty {
+            lines.append(
+                "Viewers leave fastest at "
+                    + fastest.map {
+                        "\(number($0.time))–\(number($0.time + settings.bin)) s (\($0.skipped) of \($0.atRisk) "
+                            + "still watching skipped, \(number(100 * Double($0.skipped) / Double($0.atRisk))) %)"
+                    }.joined(separator: "; ") + ".")
+        }
+        if let test = study.retentionTests.first(where: { $0.stimulus == stimulus }) {
+            lines.append(
+                "Groups \(test.groups.joined(separator: ", ")): \(test.p < settings.alpha ? "skip at different rates" : "no difference in when they skip shown"), "
+                    + "log-rank chi-square \(number(test.statistic)) (\(test.degrees) df), p = \(probability(test.p)).")
+        }
+        let curve = points.map { point in
+            StudyCurvePoint(
+                stimulus: point.stimulus, group: point.group, metric: "viewers.retained", time: point.time,
+                n: point.atRisk, mean: point.retained, low: point.low, high: point.high, episodeShare: nil)
+        }
+        return (
+            lines,
+            StudyPage.chart(
+                label: "viewers.retained", end: end, range: 0...100, groups: groups, points: curve, value: \.mean,
+                band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants, template: chart)
+        )
     }
 
     /// An exclusion's rule, without its figures: "viewing rule hidden", "face measured too little".

@@ -36,6 +36,8 @@ enum StudyPageTemplate {
         <h3 class="viewing">Viewing and data quality</h3>
         <ul class="note">{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
         {{#hasChart}}{{{chart}}}{{/hasChart}}
+        {{#hasRetention}}<ul class="note">{{#retentionLines}}<li>{{text}}</li>{{/retentionLines}}</ul>
+        {{{retention}}}{{/hasRetention}}
         {{/viewing}}
         {{#metrics}}
         <h3>{{label}}</h3>

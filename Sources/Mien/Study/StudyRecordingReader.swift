@@ -164,7 +164,10 @@ package struct StudyRecordingReader: Sendable {
                     "onset \(Self.seconds(window.start)) s is beyond the recording's end (\(Self.seconds(reach)) s)")
         }
         let end = window.end ?? reach
-        if let stated = window.end, reach < stated {
+        // A viewer who skipped watched until the skip: their share is of that part, and their recording ends there.
+        let skipped = row.viewing?.skippedAt.map { window.start + Self.milliseconds($0) }
+        let watchedEnd = min(end, skipped ?? end)
+        if let stated = window.end, reach < stated, skipped == nil {
             notes.append(
                 "the recording ends \(Self.seconds(stated - reach)) s before the stimulus does (duration \(Self.seconds(stated - window.start)) s)"
             )
@@ -180,9 +183,11 @@ package struct StudyRecordingReader: Sendable {
         for (index, time) in window.frameTimes.enumerated() where faceTimes.contains(time) {
             let next = index + 1 < window.frameTimes.count ? window.frameTimes[index + 1] : time + max(interval, 1)
             let from = index == 0 ? max(0, time - interval) : time
-            faceTime += max(0, min(next, min(end, reach) - window.start) - from)
+            faceTime += max(0, min(next, min(watchedEnd, reach) - window.start) - from)
         }
-        let share = window.frames == 0 ? 0 : min(1, Double(faceTime) / Double(end - window.start))
+        let share =
+            window.frames == 0 || watchedEnd <= window.start
+            ? 0 : min(1, Double(faceTime) / Double(watchedEnd - window.start))
         if window.faces.count > 1, let chosen {
             notes.append(
                 "\(window.faces.count) faces seen, \(window.severalFaces) frames with more than one: the participant is face \(chosen.key), seen longest"

@@ -20,6 +20,20 @@ package enum StudyTables {
         }
     }
 
+    /// The retention curves of skippable stimuli: per stimulus, group and bin, the viewers still watching at its
+    /// start, those who skipped in it, and the percent still watching at its end with its 95 % band (each
+    /// stimulus's log-rank test is in `study.json` and the notes).
+    package static func retention(_ study: Study) -> String {
+        table(
+            ["stimulus", "group", "time", "atRisk", "skipped", "retained", "low", "high"], study.retention
+        ) {
+            [
+                $0.stimulus, $0.group, time($0.time), String($0.atRisk), String($0.skipped), figure($0.retained),
+                figure($0.low), figure($0.high),
+            ]
+        }
+    }
+
     /// One row per participant and stimulus (manifest rows that could not be used last), then the per-metric
     /// means (`mean.<metric>`) and episode counts (`episodes.<metric>`).
     package static func participants(_ study: Study, problems: [StudyManifest.Problem]) -> String {

@@ -23,10 +23,12 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
     /// The 95th percentile of the stamps' spread (camera capture to the stimulus frame on screen), milliseconds;
     /// nil when the browser could not measure it.
     public var timingSpreadMs: Double?
+    /// When the viewer pressed Skip, seconds of the stimulus (a skippable study's); nil when they did not.
+    public var skippedAt: Double?
 
     public init(
         hiddenSeconds: Double, outOfFullscreenSeconds: Double, unfocusedSeconds: Double, stalls: Int,
-        stallSeconds: Double, seeks: Int, cameraFps: Double?, timingSpreadMs: Double?
+        stallSeconds: Double, seeks: Int, cameraFps: Double?, timingSpreadMs: Double?, skippedAt: Double? = nil
     ) {
         self.hiddenSeconds = hiddenSeconds
         self.outOfFullscreenSeconds = outOfFullscreenSeconds
@@ -36,6 +38,7 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
         self.seeks = seeks
         self.cameraFps = cameraFps
         self.timingSpreadMs = timingSpreadMs
+        self.skippedAt = skippedAt
     }
 
     /// Several stimuli's figures as one (a participant's on the dashboard): seconds, stalls and seeks added, the
@@ -49,14 +52,15 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
                 unfocusedSeconds: sum.unfocusedSeconds + next.unfocusedSeconds, stalls: sum.stalls + next.stalls,
                 stallSeconds: sum.stallSeconds + next.stallSeconds, seeks: sum.seeks + next.seeks,
                 cameraFps: [sum.cameraFps, next.cameraFps].compactMap { $0 }.min(),
-                timingSpreadMs: [sum.timingSpreadMs, next.timingSpreadMs].compactMap { $0 }.max())
+                timingSpreadMs: [sum.timingSpreadMs, next.timingSpreadMs].compactMap { $0 }.max(),
+                skippedAt: sum.skippedAt ?? next.skippedAt)
         }
     }
 
     /// The columns, in `manifest.csv` and `participants.csv` alike (empty cells: not recorded).
     public static let columns = [
         "hiddenSeconds", "outOfFullscreenSeconds", "unfocusedSeconds", "stalls", "stallSeconds", "seeks", "cameraFps",
-        "timingSpreadMs",
+        "timingSpreadMs", "skippedAt",
     ]
 
     /// The cells under `columns`, seconds and milliseconds to 3 decimals.
@@ -64,7 +68,7 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
         func number(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
         return [
             number(hiddenSeconds), number(outOfFullscreenSeconds), number(unfocusedSeconds), String(stalls),
-            number(stallSeconds), String(seeks), number(cameraFps), number(timingSpreadMs),
+            number(stallSeconds), String(seeks), number(cameraFps), number(timingSpreadMs), number(skippedAt),
         ]
     }
 
@@ -83,6 +87,6 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
         self.init(
             hiddenSeconds: hidden, outOfFullscreenSeconds: outOfFullscreen, unfocusedSeconds: unfocused,
             stalls: Int(stalls), stallSeconds: stallSeconds, seeks: Int(seeks), cameraFps: number("cameraFps"),
-            timingSpreadMs: number("timingSpreadMs"))
+            timingSpreadMs: number("timingSpreadMs"), skippedAt: number("skippedAt"))
     }
 }

@@ -11,7 +11,7 @@ import NIOCore
 ///   targets; `…/dashboard/participants`: every participant's state, step, times, code, share measured, live
 ///   progress and why they are excluded; `…/dashboard/approvals.csv?tz=ZONE`: the list for the panel provider;
 ///   `…/dashboard/study.html`: the study page of the participants measured so far (aggregated again when one has
-///   finished a stimulus since); `…/dashboard/{table}`: `curves.csv`, `attention.csv`, `participants.csv`, `moments.csv`,
+///   finished a stimulus since); `…/dashboard/{table}`: `curves.csv`, `attention.csv`, `retention.csv`, `participants.csv`, `moments.csv`,
 ///   `isc.csv`, `manifest.csv`. No export holds a path of the server's.
 /// - `DELETE /studies/{name}/participants/{id}`: every file of that participant (the right to erasure).
 struct DashboardRoutes: RouteGroup {
@@ -67,6 +67,7 @@ struct DashboardRoutes: RouteGroup {
             case "study.html": text = try StudyPage.render(aggregated, generator: "mien serve --studies")
             case "curves.csv": text = StudyTables.curves(aggregated)
             case "attention.csv": text = StudyTables.attention(aggregated)
+            case "retention.csv": text = StudyTables.retention(aggregated)
             case "participants.csv": text = StudyTables.participants(aggregated, problems: entry.problems)
             case "moments.csv": text = StudyTables.moments(aggregated)
             case "isc.csv": text = StudyTables.correlations(aggregated)
@@ -74,7 +75,7 @@ struct DashboardRoutes: RouteGroup {
                 throw ServiceRefusal(
                     status: .notFound, code: "notFound",
                     message:
-                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
+                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, retention.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
                 )
             }
             let type = table.hasSuffix(".html") ? "text/html; charset=utf-8" : "text/csv; charset=utf-8"

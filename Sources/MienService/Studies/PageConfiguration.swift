@@ -17,6 +17,8 @@ struct PageConfiguration: Encodable {
     var maximumFrameSide: Int
     var record: Bool
     var framing: CollectionSettings.Framing
+    /// Seconds into a stimulus after which its Skip button shows; nil: none.
+    var skippableAfter: Double?
     var researcher: CollectionSettings.Researcher
     /// The panel's screen-out and over-quota links for the page's dead ends when the server cannot be asked
     /// (declined, no camera, no face; full): made by the server in the panel's conventions, with
@@ -44,6 +46,7 @@ struct PageConfiguration: Encodable {
         maximumFrameSide = study.settings.maximumFrameSide
         record = study.settings.record
         framing = study.settings.framing
+        skippableAfter = study.settings.skippableAfter
         researcher = study.settings.researcher
         var exits: [String: String] = [:]
         for exit in [PanelConventions.Exit.screenout, .overquota] {

@@ -36,6 +36,11 @@ final class StimulusCounter: ResultWriter, Sendable {
         state.withLock { $0.tally.received(at: time) }
     }
 
+    /// The viewer skipped the stimulus at `time` seconds.
+    func skipped(at time: Double) {
+        state.withLock { $0.tally.skipped(at: time) }
+    }
+
     /// The page was asked for `rate` frames per second.
     func asked(rate: Double) {
         state.withLock { $0.tally.asked(rate: rate) }

@@ -156,7 +156,9 @@ final class StimulusStream: Sendable {
         }
         switch kind {
         case "end" where stimulus != nil:
-            let soon = stimulus.flatMap { cadence.endedTooSoon(at: clock.now, duration: $0.duration) }
+            // A skipped stimulus played until the skip.
+            let skipped = state.withLock { $0.viewing.viewing.skippedAt }
+            let soon = stimulus.flatMap { cadence.endedTooSoon(at: clock.now, duration: skipped ?? $0.duration) }
             state.withLock { state in
                 state.ended = true
                 state.endedTooSoon = soon != nil
@@ -184,7 +186,14 @@ final class StimulusStream: Sendable {
         case "failed" where stimulus == nil:
             state.withLock { $0.failed = true }
         case "viewing" where stimulus != nil:
-            let refusal = state.withLock { $0.viewing.receive(text, duration: stimulus?.duration) }
+            let skippable = study.settings.skippableAfter
+            let (refusal, skipped) = state.withLock { state in
+                let before = state.viewing.viewing.skippedAt
+                let refusal = state.viewing.receive(text, duration: stimulus?.duration, skippableAfter: skippable)
+                let after = state.viewing.viewing.skippedAt
+                return (refusal, before == nil ? after : nil)
+            }
+            if let skipped { counter.skipped(at: skipped) }
             if let refusal { send(ErrorBody(code: "invalidArgument", message: refusal, input: "viewing event")) }
         default:
             send(

@@ -25,13 +25,13 @@ struct ViewingLog: Sendable {
         var timing: Viewing.Timing?
     }
 
-    /// Takes one message of a stimulus lasting `duration` seconds.
+    /// Takes one message of a stimulus lasting `duration` seconds that may be skipped after `skippableAfter`.
     /// - Returns: what to tell the page when the message was refused (nil when kept, or refused quietly).
-    mutating func receive(_ text: String, duration: Double?) -> String? {
+    mutating func receive(_ text: String, duration: Double?, skippableAfter: Double? = nil) -> String? {
         do {
             let message = try JSONDecoder().decode(Message.self, from: Data(text.utf8))
             if let event = message.event {
-                try viewing.adding(event, duration: duration)
+                try viewing.adding(event, duration: duration, skippableAfter: skippableAfter)
                 if event.kind == .hidden { hidden = true }
                 if event.kind == .visible { hidden = false }
             }

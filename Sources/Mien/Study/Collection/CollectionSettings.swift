@@ -97,6 +97,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     /// The largest webcam recording accepted, in bytes (with `record`).
     package var maximumRecordingBytes: Int
     package var framing: Framing
+    /// Seconds into each stimulus after which the page shows a Skip button (as a pre-roll does), and the viewer
+    /// may leave it there; nil: no Skip button (`--skippable-after`).
+    package var skippableAfter: Double?
     package var fieldwork: Fieldwork
     package var stored: Stored
     package var researcher: Researcher
@@ -106,7 +109,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         stimuli: [Stimulus], groups: [String] = [], order: Order = .fixed, consent: String, record: Bool = false,
         completionURL: String? = nil, frameRate: Double = 10, maximumParticipants: Int? = nil,
         maximumFrameSide: Int = 1280, maximumRecordingBytes: Int = 512 << 20, framing: Framing = Framing(),
-        fieldwork: Fieldwork = Fieldwork(), stored: Stored = Stored(), researcher: Researcher = Researcher()
+        skippableAfter: Double? = nil, fieldwork: Fieldwork = Fieldwork(), stored: Stored = Stored(),
+        researcher: Researcher = Researcher()
     ) throws {
         self.stimuli = stimuli
         self.groups = groups
@@ -119,6 +123,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         self.maximumFrameSide = maximumFrameSide
         self.maximumRecordingBytes = maximumRecordingBytes
         self.framing = framing
+        self.skippableAfter = skippableAfter
         self.fieldwork = fieldwork
         self.stored = stored
         self.researcher = researcher
@@ -138,6 +143,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         maximumFrameSide = try container.decodeIfPresent(Int.self, forKey: .maximumFrameSide) ?? 1280
         maximumRecordingBytes = try container.decodeIfPresent(Int.self, forKey: .maximumRecordingBytes) ?? 512 << 20
         framing = try container.decodeIfPresent(Framing.self, forKey: .framing) ?? Framing()
+        skippableAfter = try container.decodeIfPresent(Double.self, forKey: .skippableAfter)
         fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
         stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
         researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
@@ -188,6 +194,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             framing.timeoutSeconds > framing.seconds, framing.attempts >= 1
         else {
             throw refuse("the framing check's limits must be positive (and its timeout longer than its seconds)")
+        }
+        if let skippableAfter, !(skippableAfter > 0 && skippableAfter.isFinite) {
+            throw refuse("skippableAfter must be a positive number of seconds, got \(skippableAfter)")
         }
         try fieldwork.validate(groups: groups, frameRate: frameRate)
         try fieldwork.panelConventions.validate(

@@ -5,8 +5,8 @@
 /// as all of it. Why not frames over the expected count: a page slowed down by a busy server (down to the
 /// study's floor rate) still measures every moment, which `span` (two intervals at the floor) covers.
 package struct MeasuredTime: Sendable, Equatable {
-    /// The stimulus's length, in seconds.
-    package let duration: Double
+    /// The stimulus's length, in seconds (until a skip, once skipped).
+    package private(set) var duration: Double
     /// Seconds of stimulus time one frame measures (`CollectionSettings.Fieldwork.frameSpan`).
     package let span: Double
     /// Seconds measured so far.
@@ -27,6 +27,13 @@ package struct MeasuredTime: Sendable, Equatable {
         let from = max(low, end)
         if high > from { seconds += high - from }
         end = max(end, high)
+    }
+
+    /// The stimulus ended at `time` seconds (the viewer skipped it): the share is of the part that played.
+    package mutating func end(at time: Double) {
+        guard time.isFinite, time > 0, time < duration else { return }
+        duration = time
+        seconds = min(seconds, time)
     }
 
     /// The share of the duration measured, 0...1, to three decimals.

@@ -33,6 +33,14 @@ package struct ProgressTally: Sendable {
         progress.faceCoverage = withFace.share
     }
 
+    /// The viewer skipped the stimulus at `time` seconds: what was measured is a share of what played.
+    package mutating func skipped(at time: Double) {
+        measured.end(at: time)
+        withFace.end(at: time)
+        progress.coverage = measured.share
+        if progress.faceCoverage != nil { progress.faceCoverage = withFace.share }
+    }
+
     /// The page was asked for `rate` frames per second.
     package mutating func asked(rate: Double) { progress.lowestRate = min(progress.lowestRate ?? rate, rate) }
 }

@@ -26,6 +26,8 @@ extension Viewing {
 
     /// The figures, over a stimulus lasting `duration` seconds.
     package func figures(duration: Double) -> ViewingFigures {
+        // A skipped stimulus played until the skip: what was still open then ends there.
+        let duration = skippedAt.map { min($0, duration) } ?? duration
         func total(_ spans: [ClosedRange<Double>]) -> Double {
             spans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
         }
@@ -36,6 +38,6 @@ extension Viewing {
             unfocusedSeconds: total(spans(from: .blur, to: .focus, duration: duration)),
             stalls: stalls.count, stallSeconds: stalls.reduce(0) { $0 + ($1.length ?? 0) },
             seeks: events.filter { $0.kind == .seek || $0.kind == .rate }.count,
-            cameraFps: camera?.frameRate, timingSpreadMs: timing?.p95)
+            cameraFps: camera?.frameRate, timingSpreadMs: timing?.p95, skippedAt: skippedAt)
     }
 }

@@ -21,6 +21,9 @@ package struct Viewing: Sendable, Codable, Equatable {
         case seek
         /// The playback rate changed (`rate`).
         case rate
+        /// The viewer pressed Skip, where the study shows one (`mien study init --skippable-after`): the stimulus
+        /// ended there.
+        case skip
     }
 
     /// One event, at a time of the stimulus.
@@ -125,12 +128,30 @@ package struct Viewing: Sendable, Codable, Equatable {
         package init(description: String) { self.description = description }
     }
 
-    /// Records `event` of a stimulus lasting `duration` seconds (nil: unknown).
+    /// When the viewer skipped the stimulus (seconds of it), nil when they did not.
+    package var skippedAt: Double? { events.first { $0.kind == .skip }?.at }
+
+    /// Records `event` of a stimulus lasting `duration` seconds (nil: unknown) that may be skipped after
+    /// `skippableAfter` seconds (nil: no Skip button).
     /// - Throws: `Refusal` for a time that is not a number, negative, past the end, or earlier than the previous
     ///   event's without a seek between (events come in playback order), for a negative or endless stall or rate,
-    ///   and past `limit`; the refused event is counted and nothing else changes.
-    package mutating func adding(_ event: Event, duration: Double?) throws {
+    ///   a skip where the study has no Skip button, before it shows or after another, and past `limit`; the
+    ///   refused event is counted and nothing else changes.
+    package mutating func adding(_ event: Event, duration: Double?, skippableAfter: Double? = nil) throws {
         do {
+            if event.kind == .skip {
+                guard let skippableAfter else {
+                    throw Refusal(description: "this study shows no Skip button: a skip is not a viewing event of it")
+                }
+                guard skippedAt == nil else { throw Refusal(description: "the stimulus was already skipped") }
+                // Half a second of slack: the button shows on a timer's tick.
+                guard event.at.isFinite, event.at >= skippableAfter - 0.5 else {
+                    throw Refusal(
+                        description:
+                            "a skip at \(Self.seconds(event.at)) comes before the Skip button shows (\(Self.seconds(skippableAfter)))"
+                    )
+                }
+            }
             events.append(try checked(event, duration: duration))
         } catch {
             refused += 1
