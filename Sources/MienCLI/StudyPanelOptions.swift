@@ -43,11 +43,21 @@ struct StudyPanelOptions: ParsableArguments {
     )
     var targets: TargetMode = .close
 
+    @Option(
+        help:
+            "Who counts toward the targets: usable (complete, and their viewing meets mien study's default viewing rules; a viewer below them is still approved and paid, the quota goes on filling) or everyone who completed."
+    )
+    var targetsCount: TargetCount = .usable
+
     @Flag(help: "Refuse consent without the participant ID a panel's link carries (always for cint and dynata).")
     var requireId = false
 
     enum TargetMode: String, ExpressibleByArgument, CaseIterable {
         case close, display
+    }
+
+    enum TargetCount: String, ExpressibleByArgument, CaseIterable {
+        case usable, everyone
     }
 
     /// Sets the panel's part of `fieldwork`.
@@ -60,6 +70,7 @@ struct StudyPanelOptions: ParsableArguments {
         fieldwork.panel = panel == .generic ? nil : panel
         fieldwork.targets = try parsedTargets()
         if !fieldwork.targets.isEmpty { fieldwork.targetsClose = targets == .close }
+        fieldwork.targetsCountEveryone = targetsCount == .everyone ? true : nil
         // Cint and Dynata credit a participant by the ID their link carried: a made-up one could not be paid.
         fieldwork.requireParticipantID = requireId || [.cint, .dynata].contains(panel)
     }

@@ -176,6 +176,53 @@ struct StudyLedgerAdmissionTests {
         }
     }
 
+    /// Issue 79 item 5: a participant who completes with a viewing below the published rules (the page hidden for
+    /// half of each stimulus) is approved with their code, but does not fill their group's target, unless the study
+    /// counts everyone who completes.
+    @Test func aCompleteViewerBelowTheViewingRules_doesNotFillTheQuota_unlessEveryoneCounts() throws {
+        for everyone in [false, true] {
+            var settings = try Self.settings(targets: ["A": 1, "B": 1])
+            settings.fieldwork.targetsCountEveryone = everyone ? true : nil
+            var ledger = StudyLedger()
+            guard
+                case .agreed = ledger.consent(
+                    "p1", token: "t1", linked: "A", open: [], server: "here", study: "ad", settings: settings,
+                    now: Self.start)
+            else {
+                Issue.record("p1 was not admitted")
+                return
+            }
+            var session = try #require(ledger.sessions["p1"])
+            for stimulus in ["first", "second"] {
+                var progress = ParticipantSession.StimulusProgress()
+                progress.ended = true
+                progress.coverage = 1
+                var viewing = Viewing()
+                try viewing.adding(.init(kind: .hidden, at: 2), duration: 10)
+                try viewing.adding(.init(kind: .visible, at: 7), duration: 10)
+                progress.viewing = viewing
+                session.stimuli[stimulus] = progress
+            }
+            try session.complete(code: "C1", settings: settings, now: Self.start)
+            #expect(session.state == .complete && session.code == "C1", "their completion stands")
+            #expect(
+                (session.belowQuality?.contains("first: viewing rule hidden: the page was hidden 5 s of 10 s") ?? false)
+                    == !everyone, "\(session.belowQuality ?? "counts")")
+            ledger.sessions["p1"] = session
+            let next = ledger.consent(
+                "p2", token: "t2", linked: "A", open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+            if everyone {
+                #expect(next == .groupFull("A"), "everyone counts: A's one place is taken")
+            } else {
+                guard case .agreed(let placed) = next, placed.group == "A" else {
+                    Issue.record("p2 was not let into A, whose only complete viewer is below the rules: \(next)")
+                    return
+                }
+            }
+        }
+    }
+
     @Test func theCap_countsThoseWhoStartedWatching() throws {
         let settings = try Self.settings(cap: 1)
         var ledger = StudyLedger()

@@ -282,6 +282,21 @@ with sync_playwright() as playwright:
     stalled_for = time.monotonic() - began
     ctx.close()
     print(f"  v2 (a throttled network, {stalled_for:.1f} s from Start watching to the end): {codes['v2']}")
+    # Issue 79's retention: s1 presses Skip as soon as it shows (after 1 s), s2 watches to the end.
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/skip/?participant=s1&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    skip_button = page.locator("#skip")
+    expect(skip_button).to_be_visible(timeout=30_000)
+    skipped_at = page.evaluate("document.getElementById('stimulus').currentTime")
+    skip_button.click()
+    codes["s1"] = wait_done(page)
+    ctx.close()
+    print(f"  s1 (pressed Skip at about {skipped_at:.2f} s): {codes['s1']}")
+    codes["s2"] = take_part(browser, "skip", "participant=s2&redirect=0")
+    print(f"  s2 (watched to the end): {codes['s2']}")
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
 time.sleep(1)
@@ -401,6 +416,30 @@ for quality, expected in (("stalls=1", {"v1": "viewing rule hidden", "v2": "view
             check(row.get("included") == "1", f"--quality off: {participant} included: {row.get('exclusion')}")
     print(f"  --quality {quality}: " + "; ".join(f"{p}: {judged.get(p, {}).get('exclusion') or 'included'}"
                                                  for p in expected))
+# Issue 79: who watched (the attention curve) and who stayed (retention of the skippable study).
+with open(os.path.join(args.out, "results", "ad", "attention.csv")) as file:
+    attention = [row for row in csv.DictReader(file) if row["group"] == "all"]
+check(attention and all(int(row["n"]) > 0 for row in attention), f"attention.csv has the panel's bins: {attention[:3]}")
+print("  attention (share of viewers watching per bin, %): "
+      + ", ".join(f"{float(row['time']):g} s {row['onScreen']}" for row in attention))
+skip_out = os.path.join(args.out, "results", "skip")
+run = subprocess.run([args.mien, "study", os.path.join(args.studies, "skip"), "--output", skip_out, "--bin", "0.5"],
+                     capture_output=True, text=True)
+check(run.returncode == 0, f"mien study skip: {run.returncode} {run.stderr[-300:]}")
+if run.returncode == 0:
+    with open(os.path.join(skip_out, "participants.csv")) as file:
+        skippers = {row["participant"]: row for row in csv.DictReader(file)}
+    s1_at = float(skippers.get("s1", {}).get("skippedAt") or "nan")
+    check(abs(s1_at - skipped_at) <= 0.5, f"s1's skip at its time: {s1_at} (pressed at about {skipped_at:.2f} s)")
+    check(skippers.get("s1", {}).get("included") == "1" and skippers.get("s2", {}).get("skippedAt") == "",
+          f"s1 included over the part it played, s2 did not skip: {skippers}")
+    with open(os.path.join(skip_out, "retention.csv")) as file:
+        retention = [row for row in csv.DictReader(file) if row["group"] == "all"]
+    left = [row for row in retention if int(row["skipped"]) > 0]
+    check(len(left) == 1 and float(left[0]["time"]) <= s1_at < float(left[0]["time"]) + 0.5
+          and abs(float(retention[-1]["retained"]) - 50) < 1e-6, f"retention: 1 of 2 left at the skip: {retention}")
+    check("Retention" in open(os.path.join(skip_out, "study.html")).read(), "study.html draws the retention")
+    print(f"  retention: s1 skipped at {s1_at:.2f} s; still watching at the end: {retention[-1]['retained'] if retention else '?'} %")
 page_html = open(os.path.join(args.out, "results", "ad", "study.html")).read()
 check("<h1>Study ad</h1>" in page_html and "Participants included: all 8" in page_html,
       "the study page is titled with the study and its n")

@@ -50,6 +50,10 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 "$MIEN" study init "$OUT/studies/viewing" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --min-share 0.3 \
     "${PANEL[@]}" >/dev/null
 
+# Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
+"$MIEN" study init "$OUT/studies/skip" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --skippable-after 1 \
+    "${PANEL[@]}" >/dev/null
+
 TOKEN=study-check-$$-$RANDOM
 SERVER=
 cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; true; }

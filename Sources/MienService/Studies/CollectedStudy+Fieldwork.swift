@@ -35,6 +35,8 @@ extension CollectedStudy {
         var attempts: Int
         /// Why `mien study` leaves them out, when it does.
         var exclusion: String?
+        /// Complete, but not counted toward the target: the viewing rules they broke.
+        var belowQuality: String?
         var recordingBytes: Int
         /// What their pages recorded of the viewing, over the stimuli so far (nil: not recorded).
         var viewing: ViewingFigures?
@@ -61,6 +63,9 @@ extension CollectedStudy {
         var preparing = 0
         var watching = 0
         var complete = 0
+        /// Of `complete`, those whose viewing broke the published rules: not counted toward the target (unless the
+        /// study counts everyone), still approved.
+        var belowQuality = 0
         var incomplete = 0
         var screenedOut = 0
         var abandoned = 0
@@ -122,6 +127,7 @@ extension CollectedStudy {
                 code: session.code, reason: session.reason, reasonCode: session.reasonCode?.rawValue,
                 framingFailures: session.framingFailures, reentries: session.reentries,
                 attempts: session.attempts.count, exclusion: exclusions[session.participant],
+                belowQuality: session.belowQuality,
                 recordingBytes: session.recordingBytes,
                 viewing: ViewingFigures.combined(
                     settings.stimuli.compactMap { stimulus in
@@ -159,7 +165,9 @@ extension CollectedStudy {
             add(session.group) { counts in
                 counts.agreed += 1
                 switch shown {
-                case "complete": counts.complete += 1
+                case "complete":
+                    counts.complete += 1
+                    if session.belowQuality != nil { counts.belowQuality += 1 }
                 case "abandoned": counts.abandoned += 1
                 case "screenedOut":
                     counts.screenedOut += 1

@@ -57,6 +57,11 @@ extension CollectionSettings {
         /// still taking part reach them (`--targets close`, what `mien study init` writes); nil or false: the
         /// targets are only shown (`--targets display`, and studies made before targets could close).
         package var targetsClose: Bool?
+        /// Whether everyone who completes counts toward a target (`--targets-count everyone`; some panels pay and
+        /// count all who finished); nil or false: a participant whose viewing breaks the published rules
+        /// (`ViewingRules.standard`, as `mien study` applies them) does not count, so the quota fills with usable
+        /// viewers (they are still approved, paid and told "thank you").
+        package var targetsCountEveryone: Bool?
         /// The panel provider's conventions for its links back (nil: `generic`, kept out of `settings.json`).
         package var panel: PanelConventions?
         /// The panel's conventions in force.
@@ -102,6 +107,7 @@ extension CollectionSettings {
             requireParticipantID = try value(.requireParticipantID, standard.requireParticipantID)
             targets = try value(.targets, standard.targets)
             targetsClose = try container.decodeIfPresent(Bool.self, forKey: .targetsClose)
+            targetsCountEveryone = try container.decodeIfPresent(Bool.self, forKey: .targetsCountEveryone)
             panel = try container.decodeIfPresent(PanelConventions.self, forKey: .panel)
             groupLinkKey = try container.decodeIfPresent(String.self, forKey: .groupLinkKey)
             groupsFromLink = try container.decodeIfPresent(Bool.self, forKey: .groupsFromLink)

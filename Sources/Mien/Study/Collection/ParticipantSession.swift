@@ -142,6 +142,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var reentries: Int
     /// The completion code they were given.
     package var code: String?
+    /// Why a complete participant does not count toward their group's target: the viewing rules their viewing broke
+    /// (`CollectionSettings.Fieldwork.targetsCountEveryone`); nil when they count.
+    package var belowQuality: String?
     /// The webcam recording's bytes received so far, and whether the upload finished (with `record`).
     package var recordingBytes: Int
     package var recordingComplete: Bool
@@ -188,6 +191,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         reasonCode = try container.decodeIfPresent(Reason.self, forKey: .reasonCode)
         reentries = try container.decodeIfPresent(Int.self, forKey: .reentries) ?? 0
         code = try container.decodeIfPresent(String.self, forKey: .code)
+        belowQuality = try container.decodeIfPresent(String.self, forKey: .belowQuality)
         recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
         recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
     }
@@ -227,6 +231,17 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// that was kept, one past those set aside).
     package func currentAttempt(_ stimulus: String) -> Int {
         attemptsBegun?[stimulus] ?? attempts.filter { $0.stimulus == stimulus }.count + 1
+    }
+
+    /// The viewing rules (`ViewingRules.standard`) each stimulus's recorded viewing breaks, "stimulus: rule …"; empty
+    /// when none does or nothing was recorded.
+    package func viewingBroken(_ settings: CollectionSettings) -> [String] {
+        settings.stimuli.flatMap { stimulus -> [String] in
+            guard let viewing = stimuli[stimulus.name]?.viewing else { return [] }
+            return ViewingRules.standard.broken(
+                by: viewing.figures(duration: stimulus.duration), duration: stimulus.duration
+            ).map { "\(stimulus.name): \($0)" }
+        }
     }
 
     /// Whether every stimulus played to its end, each measured (and with a face) for the study's minimum shares.

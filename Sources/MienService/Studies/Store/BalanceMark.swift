@@ -24,7 +24,7 @@ struct BalanceMark: Sendable, Equatable {
     }
     var key: Key { Key(group: group, kind: kind) }
 
-    /// Nil for a session that never counts (screened out, left before watching).
+    /// Nil for a session that never counts (screened out, left before watching, complete below the viewing rules).
     ///
     /// A session without a group counts under `""` (the whole study's target counts every group).
     init?(_ session: ParticipantSession) {
@@ -32,6 +32,8 @@ struct BalanceMark: Sendable, Equatable {
         group = session.group ?? ""
         switch session.state {
         case .complete:
+            // A viewer below the published viewing rules does not fill the quota (unless the study counts everyone).
+            guard session.belowQuality == nil else { return nil }
             kind = .complete
             seen = nil
         case .screenedOut:

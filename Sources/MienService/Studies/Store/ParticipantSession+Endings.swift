@@ -32,6 +32,11 @@ extension ParticipantSession {
         state = .complete
         step = "done"
         self.code = code
+        // Never told to the participant: their completion stands; the rules only decide whom the quota counts.
+        if settings.fieldwork.targetsCountEveryone != true {
+            let broken = viewingBroken(settings)
+            belowQuality = broken.isEmpty ? nil : broken.joined(separator: "; ")
+        }
         finished = CollectedStudy.timestamp(now)
         lastSeen = CollectedStudy.timestamp(now)
     }
