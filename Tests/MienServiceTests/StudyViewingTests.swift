@@ -100,6 +100,10 @@ struct StudyViewingTests {
         #expect(viewing.playback?.droppedFrames == 2 && viewing.timing?.p95 == 14)
         let summary = viewing.figures(duration: 3)
         #expect(abs(summary.hiddenSeconds - 0.7) < 1e-9 && summary.stalls == 1, "\(summary)")
+        // The stall's place on the time line, through manifest.csv's cells and back.
+        #expect(summary.stallSpans.count == 1 && abs((summary.stallSpans.first?.upperBound ?? 0) - 2.5) < 1e-9)
+        let cells = Dictionary(uniqueKeysWithValues: zip(ViewingFigures.columns, summary.cells))
+        #expect(cells["stallsAt"] == "2.100+0.400" && ViewingFigures(cells: cells)?.stallSpans == summary.stallSpans)
         // Hidden for 23 % of the stimulus: the panel's list says what to review (the default allows 10 %).
         let line = study.approvals(in: .gmt).split(separator: "\n").first { $0.hasPrefix("viewer,") } ?? ""
         #expect(line.contains("first: viewing rule hidden: the page was hidden 0.7 s of 3 s (23 %"), "\(line)")

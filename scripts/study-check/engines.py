@@ -250,6 +250,89 @@ for engine, prefix in ((Firefox, "ff"), (WebKit, "wk")):
         browser.close()
     print(f"  {engine.name}: {time.monotonic() - engine_started:.1f} s")
 
+
+
+def chromium_tab_switch():
+    """Issue 79: a real tab switch, once. Headed Chromium under Xvfb: headless Chromium never hides a page, and a
+    page Playwright drives always stays visible (it emulates focus), so this one is driven over the DevTools
+    protocol itself, as Firefox is above. Mid-stimulus another tab opens in front of it (`/json/new`), which hides
+    the page for real; it comes back to the front after 0.8 s. Returns the stimulus times of the switch (as the page
+    saw them), what the page's visibility was behind the other tab, and the completion code."""
+    port = 9800 + os.getpid() % 150
+    profile = tempfile.mkdtemp(prefix="mien-chromium-")
+    process = subprocess.Popen(
+        [shutil.which("chromium") or "/usr/bin/chromium", "--no-sandbox", "--no-first-run", f"--user-data-dir={profile}",
+         f"--remote-debugging-port={port}", "--use-fake-ui-for-media-stream",
+         "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    devtools = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                tabs = json.loads(urllib.request.urlopen(f"{devtools}/json", timeout=5).read())
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("Chromium did not open its DevTools port")
+                time.sleep(0.25)
+        tab = next(t for t in tabs if t["type"] == "page")
+        socket = connect(tab["webSocketDebuggerUrl"], max_size=None, open_timeout=10)
+        sequence = [0]
+
+        def evaluate(expression):
+            sequence[0] += 1
+            socket.send(json.dumps({"id": sequence[0], "method": "Runtime.evaluate",
+                                    "params": {"expression": expression, "awaitPromise": True, "returnByValue": True}}))
+            while True:
+                message = json.loads(socket.recv(timeout=30))
+                if message.get("id") == sequence[0]:
+                    return message.get("result", {}).get("result", {}).get("value")
+
+        def until(condition, what, seconds=60):
+            deadline = time.monotonic() + seconds
+            while not evaluate(condition):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"not within {seconds} s: {what}")
+                time.sleep(0.1)
+
+        sequence[0] += 1
+        socket.send(json.dumps({"id": sequence[0], "method": "Page.navigate", "params": {
+            "url": f"{args.base}/studies/{args.study}/?participant=cr-tabs&redirect=0"}}))
+        until("document.documentElement.dataset.stage === 'consent'", "the consent")
+        evaluate("document.getElementById('agree-box').click(); document.getElementById('agree').click()")
+        until("document.documentElement.dataset.stage === 'camera'", "the camera step")
+        evaluate(CAMERA)
+        evaluate("[...document.querySelectorAll('button')].find(b => b.textContent.includes('Turn on the camera')).click()")
+        until("!document.querySelector('#start-watching').disabled", "the framing check passed")
+        evaluate("document.getElementById('start-watching').click()")
+        until("document.getElementById('stimulus').currentTime > 0.3", "the stimulus playing")
+        hidden_at = evaluate("document.getElementById('stimulus').currentTime")
+        urllib.request.urlopen(urllib.request.Request(f"{devtools}/json/new?about:blank", method="PUT"), timeout=10)
+        time.sleep(0.8)
+        behind = evaluate("document.visibilityState")
+        urllib.request.urlopen(f"{devtools}/json/activate/{tab['id']}", timeout=10)
+        until("document.visibilityState === 'visible'", "the page in front again", seconds=10)
+        shown_at = evaluate("document.getElementById('stimulus').currentTime")
+        until("document.documentElement.dataset.stage === 'done'", "the end", seconds=90)
+        return hidden_at, shown_at, behind, evaluate("document.documentElement.dataset.code || ''")
+    finally:
+        process.kill()
+        process.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+tab_started = time.monotonic()
+try:
+    tab_switch = chromium_tab_switch()
+    codes["cr-tabs"] = tab_switch[3]
+    check(tab_switch[2] == "hidden", f"Chromium headed: the page behind another tab is hidden: {tab_switch[2]}")
+    print(f"  Chromium (headed, Xvfb): another tab in front from {tab_switch[0]:.2f} s to {tab_switch[1]:.2f} s of the "
+          f"stimulus (the page {tab_switch[2]} meanwhile), code {tab_switch[3]} ({time.monotonic() - tab_started:.1f} s)")
+except Exception as error:
+    tab_switch = None
+    check(False, f"Chromium headed, a real tab switch: {error}")
+
 request = urllib.request.Request(f"{args.base}/studies/{args.study}/dashboard/participants",
                                  headers={"Authorization": f"Bearer {args.token}"})
 with urllib.request.urlopen(request, timeout=30) as response:
@@ -258,12 +341,20 @@ for participant, code in codes.items():
     row = rows.get(participant, {})
     check(row.get("state") == "complete" and code and row.get("code") == code,
           f"{participant}: complete with the code shown: {row.get('state')}, {row.get('code')} / {code}")
-    check((row.get("analysedShare") or 0) >= 0.9 and (row.get("coverage") or 0) >= 0.9,
+    # (cr-tabs sends no frame while behind the other tab: its stimulus is measured for less.)
+    check((row.get("analysedShare") or 0) >= 0.9 and (row.get("coverage") or 0) >= (0.5 if participant == "cr-tabs" else 0.9),
           f"{participant}: frames analysed {row.get('analysedShare')}, stimulus measured {row.get('coverage')}")
     # Issue 79: each engine's page records the viewing; its stamps' spread where the engine can measure it.
     viewing = row.get("viewing")
     check(viewing is not None, f"{participant}: the page recorded the viewing: {row}")
     print(f"  {participant}: viewing {viewing}")
 
-verdict(" (Firefox, WebKitGTK)")
-print(f"study-check: Firefox and WebKitGTK, laptop and phone: every check passed ({time.monotonic() - started:.0f} s)")
+if tab_switch:
+    hidden = (rows.get("cr-tabs", {}).get("viewing") or {}).get("hiddenSeconds") or 0
+    # The page hid for real, and the stretch it recorded is the stimulus time it was behind the other tab (within
+    # a second: the page's clock and the evaluate calls' round trips).
+    check(0 < hidden and abs(hidden - (tab_switch[1] - tab_switch[0])) <= 1.0,
+          f"cr-tabs: a real tab switch recorded: {hidden:.2f} s hidden, {tab_switch[1] - tab_switch[0]:.2f} s switched")
+
+verdict(" (Firefox, WebKitGTK, Chromium headed)")
+print(f"study-check: Firefox and WebKitGTK, laptop and phone, and a real tab switch in Chromium: every check passed ({time.monotonic() - started:.0f} s)")

@@ -9,7 +9,7 @@ extension StudyPage {
     static func chart(
         label: String, end: Double, range: ClosedRange<Double>, groups: [String], points: [StudyCurvePoint],
         value: (StudyCurvePoint) -> Double?, band: Bool, moments: [StudyMoment], bin: Double, minimum: Int,
-        template: MustacheTemplate
+        template: MustacheTemplate, marks: [(label: String, range: ClosedRange<Double>)] = []
     ) -> String {
         let scale = LineChart.Scale(timeRange: 0...max(end, 1e-9), valueRange: range)
         let bands = moments.filter { $0.kind == .difference }.map { moment in
@@ -59,6 +59,15 @@ extension StudyPage {
                         x1: scale.x(moment.start), x2: scale.x(moment.end),
                         y: LineChart.height - LineChart.bottom - 3 - Double(index) * 4))
             }
+        }
+        // Marks on the time line (stalls), each under the plot, a short one widened to a pixel or two.
+        for (index, mark) in marks.enumerated() {
+            let x1 = scale.x(mark.range.lowerBound)
+            spans.append(
+                LineChart.Span(
+                    label: mark.label, x1: x1, x2: max(scale.x(min(mark.range.upperBound, end)), x1 + 2),
+                    y: LineChart.height - LineChart.bottom - 3 - Double(groups.count + index % 4) * 4, colour: "#e07b00"
+                ))
         }
         var chart = LineChart(
             title: label, scale: scale, paths: paths, bands: bands, areas: areas, markers: markers, spans: spans)

@@ -49,6 +49,22 @@ extension StudyPage {
         }
         let points = study.attention.filter { $0.stimulus == stimulus }
         let drawn = points.contains { $0.mean != nil }
+        // Stalls on the stimulus's time line: where each included viewer's stimulus waited for data, and how long.
+        let stalls = included.flatMap { member in
+            (member.row.viewing?.stallSpans ?? []).map { span in
+                (
+                    label:
+                        "\(member.row.participant): stalled at \(number(span.lowerBound)) s for "
+                        + "\(number(span.upperBound - span.lowerBound)) s",
+                    range: span
+                )
+            }
+        }
+        if !stalls.isEmpty {
+            lines.append(
+                "Stalls (the stimulus waiting for data), marked under the attention chart: "
+                    + stalls.map(\.label).joined(separator: "; ") + ".")
+        }
         if drawn {
             lines.append(
                 "Attention: the share of viewers watching in each bin (on screen for half its frames or more), with "
@@ -61,7 +77,7 @@ extension StudyPage {
                 ? StudyPage.chart(
                     label: StudyAttention.metric, end: end, range: 0...100, groups: groups, points: points,
                     value: \.mean, band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants,
-                    template: chart)
+                    template: chart, marks: stalls)
                 : "", hasRetention: !retention.isEmpty, retentionLines: retentionLines.map(TextView.init),
             retention: retention)
     }

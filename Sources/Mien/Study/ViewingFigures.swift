@@ -25,6 +25,9 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
     public var timingSpreadMs: Double?
     /// When the viewer pressed Skip, seconds of the stimulus (a skippable study's); nil when they did not.
     public var skippedAt: Double?
+    /// Where the stimulus stalled: each stall from its stimulus time to that time plus its length (seconds of the
+    /// wall clock it waited), for `study.html`'s time line.
+    public var stallSpans: [ClosedRange<Double>] = []
 
     public init(
         hiddenSeconds: Double, outOfFullscreenSeconds: Double, unfocusedSeconds: Double, stalls: Int,
@@ -60,7 +63,7 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
     /// The columns, in `manifest.csv` and `participants.csv` alike (empty cells: not recorded).
     public static let columns = [
         "hiddenSeconds", "outOfFullscreenSeconds", "unfocusedSeconds", "stalls", "stallSeconds", "seeks", "cameraFps",
-        "timingSpreadMs", "skippedAt",
+        "timingSpreadMs", "skippedAt", "stallsAt",
     ]
 
     /// The cells under `columns`, seconds and milliseconds to 3 decimals.
@@ -69,6 +72,8 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
         return [
             number(hiddenSeconds), number(outOfFullscreenSeconds), number(unfocusedSeconds), String(stalls),
             number(stallSeconds), String(seeks), number(cameraFps), number(timingSpreadMs), number(skippedAt),
+            stallSpans.map { number($0.lowerBound) + "+" + number($0.upperBound - $0.lowerBound) }.joined(
+                separator: ";"),
         ]
     }
 
@@ -88,5 +93,12 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
             hiddenSeconds: hidden, outOfFullscreenSeconds: outOfFullscreen, unfocusedSeconds: unfocused,
             stalls: Int(stalls), stallSeconds: stallSeconds, seeks: Int(seeks), cameraFps: number("cameraFps"),
             timingSpreadMs: number("timingSpreadMs"), skippedAt: number("skippedAt"))
+        // "2.100+0.400;5.000+1.200": each stall's time and length; one that does not read is left out.
+        let spans = (cells["stallsAt"] ?? cells["stallsat"] ?? "").split(separator: ";").compactMap { pair in
+            let parts = pair.split(separator: "+").compactMap { Double($0) }
+            return parts.count == 2 && parts.allSatisfy({ $0.isFinite && $0 >= 0 })
+                ? parts[0]...(parts[0] + parts[1]) : nil
+        }
+        stallSpans = spans
     }
 }

@@ -94,10 +94,16 @@ struct DashboardRoutes: RouteGroup {
     private func rows(_ study: CollectedStudy) throws -> [CollectedStudy.Row] {
         let entry = try desk.dashboards.exclusionsEntry(of: study)
         var exclusions: [String: String] = [:]
-        for series in entry?.study?.participants ?? [] where !series.included {
-            exclusions[series.row.participant] = series.exclusion
+        // The share watched over each participant's stimuli, weighted by their length.
+        var watched: [String: (seconds: Double, of: Double)] = [:]
+        for series in entry?.study?.participants ?? [] {
+            if !series.included { exclusions[series.row.participant] = series.exclusion }
+            if let share = series.onScreenShare, let duration = series.row.duration, duration > 0 {
+                let sum = watched[series.row.participant, default: (0, 0)]
+                watched[series.row.participant] = (sum.seconds + share * duration, sum.of + duration)
+            }
         }
-        return study.rows(exclusions: exclusions)
+        return study.rows(exclusions: exclusions, onScreen: watched.mapValues { $0.seconds / $0.of })
     }
 
     /// The time zone a `tz=` names (an IANA name such as `Europe/Berlin`); UTC without one.

@@ -37,6 +37,9 @@ extension CollectedStudy {
         var exclusion: String?
         /// Complete, but not counted toward the target: the viewing rules they broke.
         var belowQuality: String?
+        /// The share of the stimuli's time they watched (on screen, eyes open, the page visible), as `mien study`
+        /// measures it over the stimuli they finished; nil before one, or without gaze.
+        var onScreenShare: Double?
         var recordingBytes: Int
         /// What their pages recorded of the viewing, over the stimuli so far (nil: not recorded).
         var viewing: ViewingFigures?
@@ -93,7 +96,10 @@ extension CollectedStudy {
     }
 
     /// Every participant, by number, with live progress for those watching.
-    func rows(exclusions: [String: String]) -> [Row] {
+    /// - Parameters:
+    ///   - exclusions: why `mien study` leaves a participant out, by ID.
+    ///   - onScreen: the share of their stimuli's time each watched (`ParticipantSeries.onScreenShare`), by ID.
+    func rows(exclusions: [String: String], onScreen: [String: Double] = [:]) -> [Row] {
         let now = clock()
         let sessions = Array(store.current().sessions.values)
         let open = local.withLock { $0.open }
@@ -127,7 +133,7 @@ extension CollectedStudy {
                 code: session.code, reason: session.reason, reasonCode: session.reasonCode?.rawValue,
                 framingFailures: session.framingFailures, reentries: session.reentries,
                 attempts: session.attempts.count, exclusion: exclusions[session.participant],
-                belowQuality: session.belowQuality,
+                belowQuality: session.belowQuality, onScreenShare: onScreen[session.participant],
                 recordingBytes: session.recordingBytes,
                 viewing: ViewingFigures.combined(
                     settings.stimuli.compactMap { stimulus in

@@ -28,7 +28,7 @@ package enum ChartSVG {
         {{/paths}}
         {{#markers}}<circle cx="{{x}}" cy="{{y}}" r="4.5" fill="none" stroke="{{colour}}" stroke-width="2"><title>{{label}}</title></circle>
         {{/markers}}
-        {{#spans}}<line x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}" stroke="#2a9d3a" stroke-width="3"><title>{{label}}</title></line>
+        {{#spans}}<line x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}" stroke="{{colour}}" stroke-width="3"><title>{{label}}</title></line>
         {{/spans}}
         </svg>
         """

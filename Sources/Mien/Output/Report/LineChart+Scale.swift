@@ -21,6 +21,8 @@ extension LineChart {
         package var x1: Double
         package var x2: Double
         package var y: Double
+        /// Green for a response; a study's stalls are orange.
+        package var colour = "#2a9d3a"
     }
 
     /// Where a time (seconds) and a value (the metric's units) land in the plot area, SVG user units.

@@ -32,12 +32,14 @@ extension Viewing {
             spans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
         }
         let stalls = events.filter { $0.kind == .stall }
-        return ViewingFigures(
+        var figures = ViewingFigures(
             hiddenSeconds: total(spans(from: .hidden, to: .visible, duration: duration)),
             outOfFullscreenSeconds: total(spans(from: .fullscreenExit, to: .fullscreenEnter, duration: duration)),
             unfocusedSeconds: total(spans(from: .blur, to: .focus, duration: duration)),
             stalls: stalls.count, stallSeconds: stalls.reduce(0) { $0 + ($1.length ?? 0) },
             seeks: events.filter { $0.kind == .seek || $0.kind == .rate }.count,
             cameraFps: camera?.frameRate, timingSpreadMs: timing?.p95, skippedAt: skippedAt)
+        figures.stallSpans = stalls.map { $0.at...($0.at + ($0.length ?? 0)) }
+        return figures
     }
 }
