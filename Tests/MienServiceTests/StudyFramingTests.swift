@@ -51,6 +51,24 @@ struct StudyFramingTests {
         #expect(later == [false, false] && judge.passed, "said once; a face that moves away does not undo it")
     }
 
+    /// Issue 79: the check's median look, from the passing run's faces with a gaze, is where the screen is.
+    @Test func theJudge_takesTheMedianLookOfThePassingRun() {
+        var judge = FramingJudge(limits: CollectionSettings.Framing())
+        for (index, pitch) in [-12.0, -14, -13, -40, -11, -12].enumerated() {
+            var looked = result(side: 100)
+            looked.width = 640
+            looked.height = 480
+            // The face at the frame's centre: its look relative to the camera is its gaze.
+            looked.faces?[1]?.faceBounds = Rect(x: 270, y: 190, width: 100, height: 100)
+            looked.faces?[1]?.gaze = Gaze(yaw: 3, pitch: pitch, eyeYaw: 0, eyePitch: 0, left: nil, right: nil)
+            #expect(judge.look == nil || index >= 5)
+            _ = judge.judge(looked, at: Double(index) * 0.5)
+        }
+        let look = judge.look
+        #expect(
+            abs((look?.yaw ?? 0) - 3) < 1e-9 && abs((look?.pitch ?? 0) + 12.5) < 1e-9, "\(String(describing: look))")
+    }
+
     /// The framing socket's frames and `{"type":"framed"}` (then `{"type":"failed"}` when `failing`, as the page
     /// says when a try's time ran out); returns every text message up to the close.
     private func frame(
@@ -119,6 +137,10 @@ struct StudyFramingTests {
             #expect(framed.contains { $0.contains(#""type":"positioned""#) }, "\(framed)")
             #expect(framed.contains { $0.contains(#""type":"ended""#) }, "\(framed)")
             #expect(study.session("p1")?.framed != nil)
+            // Where they looked at their picture is their screen: the astronaut looks into the camera.
+            let look = try #require(study.session("p1")?.screenLook, "the check measured the gaze")
+            #expect(look.count == 2 && abs(look[0]) < 15 && abs(look[1]) < 15, "\(look)")
+            #expect(study.session("p1")?.screen?.centrePitch == look[1])
             #expect(
                 study.session("p1")?.framingFailures == 1, "the refused start was not a failure, the timed-out try was")
             let watched = try await StudySocketTests.play(client, token: token, stamps: [0, 100]) { _ in portrait }

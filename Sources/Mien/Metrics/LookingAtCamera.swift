@@ -50,7 +50,7 @@ package enum LookingAtCamera {
     }
 
     /// The mean of the measured iris centres, or the box's centre when no eye has one.
-    static func eyes(of face: FaceResult) -> Point {
+    package static func eyes(of face: FaceResult) -> Point {
         let irises = [face.gaze?.left?.origin, face.gaze?.right?.origin].compactMap { $0 }
         guard !irises.isEmpty else { return face.faceBounds.center }
         let count = Double(irises.count)

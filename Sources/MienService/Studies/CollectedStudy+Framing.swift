@@ -65,13 +65,16 @@ extension CollectedStudy {
     /// A framing check ended: passed (as the server judged it: `FramingJudge`), failed (the page said its try's
     /// time ran out), or neither (nil: the page closed it otherwise, a reload or a refused start, or the server
     /// could not run it; not a failure on the dashboard).
-    func framingEnded(_ id: String, socket: UUID, passed: Bool?) async {
+    /// - Parameter look: where they looked at their own picture during a check that passed (their screen's centre).
+    func framingEnded(_ id: String, socket: UUID, passed: Bool?, look: (yaw: Double, pitch: Double)? = nil) async {
         closed(id, socket)
         let now = Self.timestamp(clock())
         await record(id, releasing: socket) { session in
             session.lastSeen = now
             switch passed {
-            case true: session.framed = now
+            case true:
+                session.framed = now
+                if let look { session.screenLook = [look.yaw, look.pitch] }
             case false: session.framingFailures += 1
             case nil: break
             }

@@ -19,17 +19,40 @@ struct FramingJudge: Sendable {
     /// Whether a run lasted long enough at some point (a face that moves away afterwards does not undo it: the
     /// page disables its button then, and the stimulus's own face share is what pays).
     private(set) var passed = false
+    /// Where the fitting face looked on the passing run's results (degrees from the direction of the camera,
+    /// `OnScreen.relativeLook`): the participant watching their own picture on the screen.
+    private var looks: [(yaw: Double, pitch: Double)] = []
+    /// Looks kept at most (a check lasts a few seconds at the study's rate).
+    static let keptLooks = 300
 
     init(limits: CollectionSettings.Framing) { self.limits = limits }
+
+    /// The median look of the check's passing results, once there are 5 or more: where the participant's screen
+    /// is, seen from their seat (its centre, taken as where their preview sat); nil without gaze.
+    var look: (yaw: Double, pitch: Double)? {
+        guard looks.count >= 5 else { return nil }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        }
+        return (median(looks.map(\.yaw)), median(looks.map(\.pitch)))
+    }
 
     /// Judges one result measured at `time` (seconds).
     /// - Returns: true on the result that made the check pass (once).
     mutating func judge(_ result: DetectorResult, at time: Double) -> Bool {
         // A frame not analysed (dropped for want of time) says nothing either way.
         guard let faces = result.faces else { return false }
-        guard faces.values.contains(where: fits) else {
+        guard let face = faces.values.sorted(by: { $0.faceId < $1.faceId }).first(where: fits) else {
             passingSince = nil
             return false
+        }
+        if looks.count < Self.keptLooks, let gaze = face.gaze, let width = result.width, let height = result.height,
+            let look = OnScreen.relativeLook(
+                gaze: gaze, eyes: LookingAtCamera.eyes(of: face), in: FrameSize(width: width, height: height))
+        {
+            looks.append(look)
         }
         let since = passingSince ?? time
         passingSince = since

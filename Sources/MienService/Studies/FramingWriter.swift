@@ -19,6 +19,9 @@ final class FramingWriter: ResultWriter, Sendable {
     /// Whether the server saw the check pass.
     var passed: Bool { judge.withLock { $0.passed } }
 
+    /// Where the participant looked during the check (`FramingJudge.look`), once it passed.
+    var look: (yaw: Double, pitch: Double)? { judge.withLock { $0.passed ? $0.look : nil } }
+
     func write(_ result: DetectorResult, frame: Frame?) throws {
         let time = (clock.now - start).seconds
         if judge.withLock({ $0.judge(result, at: time) }) { outbox.send(#"{"type":"positioned"}"#) }

@@ -19,10 +19,13 @@ extension StimulusStream {
         outbox: LiveOutbox, models: ModelStore, metrics: ServiceMetrics, cadenceWindow: Duration = .seconds(20),
         onFailure: @escaping @Sendable (CollectedStudy.SocketEnd) -> Void
     ) async throws -> StimulusStream {
+        // The framing check measures the gaze too: where the participant looks at their own picture is where their
+        // screen is (`FramingJudge.look`), and their stimuli's `onScreen` is judged against it.
         let options =
             try stimulus == nil
-            ? DetectorOptions(detection: DetectionOptions(), metrics: [])
-            : CollectionAnalysis.options(study.settings.stored)
+            ? DetectorOptions(detection: DetectionOptions(), metrics: [.gaze])
+            : CollectionAnalysis.options(
+                study.settings.stored, screen: study.session(participant)?.screen ?? .laptop)
         let upload: ResultUpload?
         do {
             upload =

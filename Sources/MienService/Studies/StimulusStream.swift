@@ -236,7 +236,8 @@ final class StimulusStream: Sendable {
         let recorded = end
         // The store writes the session (a folder off the cooperative pool).
         guard let stimulus else {
-            await study.framingEnded(participant, socket: socket, passed: framed ? true : failed ? false : nil)
+            await study.framingEnded(
+                participant, socket: socket, passed: framed ? true : failed ? false : nil, look: framing?.look)
             return nil
         }
         var progress = counter.progress(ended: ended && !tooSoon && recorded == nil)

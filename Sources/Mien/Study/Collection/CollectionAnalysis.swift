@@ -15,11 +15,15 @@ package enum CollectionAnalysis {
     /// out by the cap's grid when the page's timer jitters.
     package static let analysisRate = 100.0
 
-    /// The detector options of every stimulus socket of a study with `stored`.
-    package static func options(_ stored: CollectionSettings.Stored = .init()) throws -> DetectorOptions {
+    /// The detector options of every stimulus socket of a study with `stored`, for a participant whose screen lies
+    /// where `screen` says (their framing check's, or a laptop's).
+    package static func options(_ stored: CollectionSettings.Stored = .init(), screen: ScreenGeometry = .laptop) throws
+        -> DetectorOptions
+    {
         var metrics = try MetricGroup.metrics(named: [])
         if !stored.appearance { metrics.subtract(MetricGroup.appearance.metrics) }
-        return try DetectorOptions(detection: DetectionOptions(), maxProcessRate: analysisRate, metrics: metrics)
+        return try DetectorOptions(
+            detection: DetectionOptions(), maxProcessRate: analysisRate, metrics: metrics, screen: screen)
     }
 
     /// `writers` as the study stores: without landmarks when it keeps none.

@@ -82,7 +82,7 @@ package enum CollectionDisclosure {
             For each picture:
             \(perFrame(settings.stored))
 
-            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), while each video played when this page was hidden, left full screen or not in front and when the video stood still or was moved (in seconds of the video), the size and frame rate of your camera's pictures and the size of your screen, how often the position check did not pass and when it last passed, why you stopped if you did not finish, and the completion code you were given.
+            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), while each video played when this page was hidden, left full screen or not in front and when the video stood still or was moved (in seconds of the video), the size and frame rate of your camera's pictures and the size of your screen, how often the position check did not pass and when it last passed, where your eyes looked at your own picture during it (to know where your screen is), when you pressed Skip if a video had one, why you stopped if you did not finish, and the completion code you were given.
 
             These numbers are kept \(settings.researcher.retention ?? "[RETENTION: how long the data is kept, e.g. until 31 December 2028]") on the study's server. The researchers read them through a dashboard that needs their password, and whoever runs that server for them can read its files; nobody else can. This page can send your results but cannot read them back.
 
@@ -111,7 +111,9 @@ package enum CollectionDisclosure {
             recorded of the viewing (when it was hidden, out of full screen or out of focus, stalls, seeks and rate \
             changes, in seconds of the stimulus; the stimulus's frames shown and dropped; the camera's picture size and \
             frame rate, the screen's size and how far the frames' time stamps can be off), earlier interrupted \
-            attempts, framing failures and when a framing check last passed, why they are incomplete or screened out, and their completion code. Their \
+            attempts, framing failures and when a framing check last passed, where they looked at their own picture \
+            during it (their screen's centre, degrees), when they skipped a stimulus, whether their viewing leaves them \
+            out of the targets, why they are incomplete or screened out, and their completion code. Their \
             session token is kept only as its SHA-256.
             - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json` (and `STIMULUS.attemptN.*` for an \
             earlier, interrupted attempt): for each analysed camera picture:

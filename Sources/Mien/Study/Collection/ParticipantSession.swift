@@ -142,6 +142,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var reentries: Int
     /// The completion code they were given.
     package var code: String?
+    /// Where the participant looked while the framing check showed them their picture: their screen's centre,
+    /// degrees from the camera's direction ([yaw, pitch]); nil before a check that measured it.
+    package var screenLook: [Double]?
     /// Why a complete participant does not count toward their group's target: the viewing rules their viewing broke
     /// (`CollectionSettings.Fieldwork.targetsCountEveryone`); nil when they count.
     package var belowQuality: String?
@@ -192,6 +195,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         reentries = try container.decodeIfPresent(Int.self, forKey: .reentries) ?? 0
         code = try container.decodeIfPresent(String.self, forKey: .code)
         belowQuality = try container.decodeIfPresent(String.self, forKey: .belowQuality)
+        screenLook = try container.decodeIfPresent([Double].self, forKey: .screenLook)
         recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
         recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
     }
@@ -231,6 +235,13 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// that was kept, one past those set aside).
     package func currentAttempt(_ stimulus: String) -> Int {
         attemptsBegun?[stimulus] ?? attempts.filter { $0.stimulus == stimulus }.count + 1
+    }
+
+    /// The screen their stimuli's `onScreen` is judged against: a laptop's, centred where they looked during the
+    /// framing check; nil when it was not measured.
+    package var screen: ScreenGeometry? {
+        guard let look = screenLook, look.count == 2 else { return nil }
+        return ScreenGeometry.laptop.centred(onYaw: look[0], pitch: look[1])
     }
 
     /// The viewing rules (`ViewingRules.standard`) each stimulus's recorded viewing breaks, "stimulus: rule …"; empty
