@@ -1,4 +1,5 @@
 import Foundation
+import MienStatistics
 import Mustache
 
 /// The study page's "Viewing and data quality" part of a stimulus: who was left out and why, how much of the
@@ -32,13 +33,10 @@ extension StudyPage {
         if shares.isEmpty {
             lines.append("Whether viewers looked at the screen was not measured (no gaze in the recordings).")
         } else {
-            let sorted = shares.sorted()
-            let median =
-                sorted.count % 2 == 1
-                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            let median = Descriptive.quantile(shares, 0.5) ?? 0
             lines.append(
                 "Included viewers watched a median of \(number(median * 100)) % of the stimulus (least "
-                    + "\(number(sorted[0] * 100)) %): on screen, eyes open, the page visible; a frame without the face "
+                    + "\(number((shares.min() ?? 0) * 100)) %): on screen, eyes open, the page visible; a frame without the face "
                     + "counts as not watching.")
             lines.append(
                 settings.allFrames

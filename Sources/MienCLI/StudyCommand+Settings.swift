@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Mien
+
+/// How `mien study`'s flags are checked before anything runs, and become the study's settings.
+extension StudyCommand {
+    func validate() throws {
+        if output == nil && !listRecordings { throw ValidationError("--output is required (the study's folder)") }
+        if jobs < 1 || jobs > 64 { throw ValidationError("--jobs must be within 1...64") }
+        if store != nil && listRecordings {
+            throw ValidationError("--list-recordings lists a manifest's videos; a collected study has none to analyse")
+        }
+        if let minMeasured, !(0...1).contains(minMeasured) {
+            throw ValidationError("--min-measured must be within 0...1")
+        }
+        do {
+            _ = try ViewingRules(parsing: quality)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if let output {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw ValidationError("--output \(output) is a file; give a folder")
+            }
+        }
+        _ = try settings()
+        _ = try analysis.detectorOptions()
+    }
+
+    func settings() throws -> StudySettings {
+        do {
+            let unknown = chart.filter { name in
+                MetricCatalog.entry(named: name).map { [.category, .flag].contains($0.unit) } ?? true
+            }
+            if !unknown.isEmpty {
+                throw MienError(
+                    .invalidArgument,
+                    "--chart: \(unknown.joined(separator: ", ")) \(unknown.count == 1 ? "is not a metric" : "are not metrics") with a score (mien metrics lists them)"
+                )
+            }
+            var settings = try StudySettings(
+                bin: bin, minimumFaceShare: minFaceShare, minimumDifference: minDifference,
+                peakProminence: peakProminence, alpha: alpha, permutations: permutations, seed: seed,
+                correction: correction, baseline: baseline, iscMinimumBins: iscMinBins,
+                minimumParticipants: minParticipants, charts: chart)
+            settings.title = title
+            settings.allFrames = allFrames
+            return settings
+        } catch let error as MienError {
+            throw ValidationError(error.message)
+        }
+    }
+}
