@@ -39,6 +39,12 @@ struct StudyRetentionTests {
         let test = try #require(study.retentionTests.first)
         #expect(
             test.groups == ["A", "B"] && test.degrees == 1 && test.p < 0.05 && test.method == "log-rank", "\(test)")
+        #expect(test.p == test.uncorrectedP, "one retention test: nothing to correct for")
+        // Two stimuli's tests corrected together: the larger p stays, the smaller doubles (Benjamini-Hochberg).
+        var other = test
+        other.uncorrectedP = 0.04
+        let both = StudyRetention.corrected([test, other])
+        #expect(abs(both[1].p - 0.04) < 1e-12 && abs(both[0].p - min(2 * test.uncorrectedP, 0.04)) < 1e-12, "\(both)")
         let fastest = StudyRetention.fastest(whole)
         #expect(fastest.map(\.time) == [2, 3], "2 of 12 at 2-3 s and 2 of 10 at 3-4 s: \(fastest)")
         let table = StudyTables.retention(study)

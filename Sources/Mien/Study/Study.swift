@@ -86,17 +86,19 @@ public struct Study: Sendable, Codable {
                 correlations += figures
                 notes.append(correlationNote)
             }
-            if let test = StudyRetention.test(stimulus: stimulus, groups: leaving) {
-                retentionTests.append(test)
-                notes.append(
-                    "\(stimulus): whether the groups skip at the same rate: log-rank test, chi-square "
-                        + "\(ResultTable.number(test.statistic, places: 2)) with \(test.degrees) degree(s) of freedom, p = "
-                        + "\(ResultTable.number(test.p, places: 4)) (one test per stimulus, not corrected with the responses)"
-                )
-            }
+            if let test = StudyRetention.test(stimulus: stimulus, groups: leaving) { retentionTests.append(test) }
             let (differences, differenceNote) = context.differences(Array(groups.dropFirst()))
             moments += differences
             notes.append(differenceNote)
+        }
+        // One log-rank test per skippable stimulus: their false discoveries held at alpha together (Benjamini-Hochberg).
+        retentionTests = StudyRetention.corrected(retentionTests)
+        for test in retentionTests {
+            notes.append(
+                "\(test.stimulus): whether the groups skip at the same rate: log-rank test, chi-square "
+                    + "\(ResultTable.number(test.statistic, places: 2)) with \(test.degrees) degree(s) of freedom, p = "
+                    + "\(ResultTable.number(test.p, places: 4)) (Benjamini-Hochberg over the study's \(retentionTests.count) "
+                    + "retention test(s); uncorrected \(ResultTable.number(test.uncorrectedP, places: 4)))")
         }
     }
 }

@@ -27,7 +27,10 @@ public struct StudyRetentionTest: Sendable, Codable, Equatable {
     /// The log-rank statistic, chi-square with `degrees` degrees of freedom (groups − 1).
     public var statistic: Double
     public var degrees: Int
+    /// The p corrected over the study's retention tests (Benjamini-Hochberg: false discoveries held at alpha).
     public var p: Double
+    /// This test's own p, for one stimulus chosen before looking.
+    public var uncorrectedP: Double
     /// `log-rank`.
     public var method: String
 }
@@ -69,7 +72,17 @@ enum StudyRetention {
         guard tested.count >= 2, let result = Survival.logRank(tested.map(\.1)) else { return nil }
         return StudyRetentionTest(
             stimulus: stimulus, groups: tested.map(\.0), statistic: result.statistic, degrees: result.degrees,
-            p: result.p, method: "log-rank")
+            p: result.p, uncorrectedP: result.p, method: "log-rank")
+    }
+
+    /// `tests` with their p corrected together (Benjamini-Hochberg), each keeping its own as `uncorrectedP`.
+    static func corrected(_ tests: [StudyRetentionTest]) -> [StudyRetentionTest] {
+        let adjusted = BenjaminiHochberg.adjust(tests.map(\.uncorrectedP))
+        return zip(tests, adjusted).map { test, p in
+            var test = test
+            test.p = p
+            return test
+        }
     }
 
     /// Where viewers leave fastest: up to three bins with the highest share of those still watching who skip in
