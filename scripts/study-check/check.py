@@ -30,6 +30,7 @@ import urllib.error
 import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
+import away
 from checks import check, pass_framing, verdict
 from websockets.sync.client import connect
 
@@ -297,6 +298,9 @@ with sync_playwright() as playwright:
     print(f"  s1 (pressed Skip at about {skipped_at:.2f} s): {codes['s1']}")
     codes["s2"] = take_part(browser, "skip", "participant=s2&redirect=0")
     print(f"  s2 (watched to the end): {codes['s2']}")
+    # Issue 79: v3's face leaves the camera's frame for a known stretch of the stimulus (away.py).
+    codes["v3"] = away.take_part(browser, args.base, agree, framing_then_watch, wait_done)
+    print(f"  v3 (out of frame {away.AWAY[0]}-{away.AWAY[1]} s): {codes['v3']}")
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
 time.sleep(1)
@@ -380,6 +384,7 @@ print(f"  v2: {len(stalls)} stall(s), {stall_seconds:.1f} s; timing {v2.get('tim
 row = sessions("viewing").get("v1", {})
 check(abs(((row.get("viewing") or {}).get("hiddenSeconds") or 0) - (shown[0] - hidden[0] if hidden and shown else 0))
       < 0.01, f"the dashboard shows v1's hidden seconds: {row.get('viewing')}")
+away.verify(args.studies, args.out, args.mien, sessions)
 review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
 check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
       f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")

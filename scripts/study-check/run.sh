@@ -50,6 +50,8 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 "$MIEN" study init "$OUT/studies/viewing" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --min-share 0.3 \
     "${PANEL[@]}" >/dev/null
 
+# Issue 79's viewer whose face leaves the camera's frame from 0.9 to 2.1 s of the stimulus (away.py).
+"$MIEN" study init "$OUT/studies/away" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
 "$MIEN" study init "$OUT/studies/skip" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --skippable-after 1 \
     "${PANEL[@]}" >/dev/null

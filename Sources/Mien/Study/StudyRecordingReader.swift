@@ -49,29 +49,6 @@ package struct StudyRecordingReader: Sendable {
         func contains(_ time: Int) -> Bool { time >= start && (end.map { time < $0 } ?? true) }
     }
 
-    /// One face's sums within a window: per metric, per bin.
-    private struct FaceSums {
-        var times: [Int] = []
-        /// The frames where whether the face watched could be judged (`watching(_:)`): time, watching.
-        var judged: [Int: Bool] = [:]
-        var sums: [String: [Double]] = [:]
-        var counts: [String: [Int]] = [:]
-
-        mutating func add(_ value: Double, metric: String, bin: Int) {
-            if sums[metric] == nil {
-                sums[metric] = []
-                counts[metric] = []
-            }
-            if sums[metric, default: []].count <= bin {
-                let missing = bin + 1 - sums[metric, default: []].count
-                sums[metric, default: []] += repeatElement(0, count: missing)
-                counts[metric, default: []] += repeatElement(0, count: missing)
-            }
-            sums[metric, default: []][bin] += value
-            counts[metric, default: []][bin] += 1
-        }
-    }
-
     /// The series of each row (rows of other recordings are not read).
     /// - Throws: `.unreadable` / `.corruptData` naming the JSON Lines or events file.
     package func read(_ rows: [StudyManifest.Row]) throws -> [ParticipantSeries] {
@@ -173,12 +150,12 @@ package struct StudyRecordingReader: Sendable {
             )
         }
         let binCount = max(1, (end - window.start + binMs - 1) / binMs)
-        let chosen = window.faces.max { ($0.value.times.count, $1.key) < ($1.value.times.count, $0.key) }
-        let faceFrames = chosen?.value.times.count ?? 0
+        let chosen = Self.viewer(window.faces)
+        let faceFrames = chosen?.sums.times.count ?? 0
         // The share of the stimulus's time, not of its frames: each processed frame stands for the time until the
         // next one (the last, for one frame interval; the first, also for the part of an interval before it that
         // the window holds), so a recording whose rate varies is not weighted by it.
-        let faceTimes = Set(chosen?.value.times ?? [])
+        let faceTimes = Set(chosen?.sums.times ?? [])
         var faceTime = 0
         for (index, time) in window.frameTimes.enumerated() where faceTimes.contains(time) {
             let next = index + 1 < window.frameTimes.count ? window.frameTimes[index + 1] : time + max(interval, 1)
@@ -188,9 +165,14 @@ package struct StudyRecordingReader: Sendable {
         let share =
             window.frames == 0 || watchedEnd <= window.start
             ? 0 : min(1, Double(faceTime) / Double(watchedEnd - window.start))
-        if window.faces.count > 1, let chosen {
+        if let chosen, chosen.faces.count > 1 {
             notes.append(
-                "\(window.faces.count) faces seen, \(window.severalFaces) frames with more than one: the participant is face \(chosen.key), seen longest"
+                "faces \(chosen.faces.map(String.init).joined(separator: ", ")) taken as the participant, never in a frame together (a face that leaves the picture and comes back is given a new ID)"
+            )
+        }
+        if let chosen, window.faces.count > chosen.faces.count {
+            notes.append(
+                "\(window.faces.count) faces seen, \(window.severalFaces) frames with more than one: the participant is face \(chosen.id), seen longest"
             )
         }
         var exclusion: String?
@@ -206,7 +188,8 @@ package struct StudyRecordingReader: Sendable {
         var means: [String: Double] = [:]
         var episodeBins: [String: [Double?]] = [:]
         var counts: [String: Int] = [:]
-        if let (id, sums) = chosen {
+        if let chosen {
+            let sums = chosen.sums
             for (metric, binSums) in sums.sums {
                 let binCounts = sums.counts[metric] ?? []
                 var values = [Double?](repeating: nil, count: binCount)
@@ -217,7 +200,7 @@ package struct StudyRecordingReader: Sendable {
                 let total = binCounts.reduce(0, +)
                 if total > 0 { means[metric] = binSums.reduce(0, +) / Double(total) }
             }
-            if let faceEpisodes = episodes?[id] ?? (episodes == nil ? nil : [:]) {
+            if let faceEpisodes = episodes.map({ Self.merged(chosen.faces, of: $0) }) {
                 for (metric, spans) in faceEpisodes {
                     counts[metric] = spans.filter { window.contains($0.0) }.count
                 }
@@ -236,9 +219,9 @@ package struct StudyRecordingReader: Sendable {
             }
         }
         let attention = onScreen(
-            window: window, chosen: chosen?.value, binCount: binCount, visible: visibleShare(row))
+            window: window, chosen: chosen?.sums, binCount: binCount, visible: visibleShare(row))
         return ParticipantSeries(
-            row: row, faceId: chosen?.key, frames: window.frames, faceFrames: faceFrames, faceShare: share,
+            row: row, faceId: chosen?.id, frames: window.frames, faceFrames: faceFrames, faceShare: share,
             facesSeen: window.faces.count, framesWithSeveralFaces: window.severalFaces, exclusion: exclusion,
             notes: notes, binCount: binCount, bins: bins, episodeBins: episodeBins, means: means, episodeCounts: counts,
             onScreenShare: attention?.share, onScreenBins: attention?.bins)
