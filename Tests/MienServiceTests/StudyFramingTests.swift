@@ -72,7 +72,8 @@ struct StudyFramingTests {
     /// The framing socket's frames and `{"type":"framed"}` (then `{"type":"failed"}` when `failing`, as the page
     /// says when a try's time ran out); returns every text message up to the close.
     private func frame(
-        _ client: some TestClientProtocol, token: String, picture: [UInt8], failing: Bool = false
+        _ client: some TestClientProtocol, token: String, picture: [UInt8], failing: Bool = false,
+        framed: String = #"{"type":"framed"}"#
     ) async throws -> [String] {
         let log = TextLog()
         _ = try await client.ws("/studies/ad/live?session=\(token)") { inbound, outbound, _ in
@@ -87,7 +88,7 @@ struct StudyFramingTests {
                         try await outbound.write(.binary(ByteBuffer(bytes: stamp + picture)))
                         try await Task.sleep(for: .milliseconds(200))
                     }
-                    try await outbound.write(.text(#"{"type":"framed"}"#))
+                    try await outbound.write(.text(framed))
                     if failing { try await outbound.write(.text(#"{"type":"failed"}"#)) }
                     // Passed: the server ends the socket once the session holds it; refused: the page closes it.
                     try await Task.sleep(for: .seconds(1))
@@ -153,5 +154,25 @@ struct StudyFramingTests {
             _ = try await study.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         }
         #expect(try await study.participant(token: again.token) == "p1")
+    }
+
+    /// The page says where the preview was on the participant's screen: the look at it is moved to the screen's
+    /// centre by a laptop screen's size (32° × 18°).
+    @Test func aPreviewRightOfAndAboveTheScreensCentre_putsTheCentreLeftOfAndBelowTheLook() async throws {
+        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
+        let plain = try await study.admit(participant: "p1", group: nil).token
+        let placed = try await study.admit(participant: "p2", group: nil).token
+        try await service.application().test(.live) { client in
+            _ = try await frame(client, token: plain, picture: portrait)
+            _ = try await frame(
+                client, token: placed, picture: portrait, framed: #"{"type":"framed","preview":{"x":0.75,"y":0.25}}"#)
+        }
+        // The same picture in every frame: the same look at it in both checks.
+        let look = try #require(study.session("p1")?.screenLook)
+        let centre = try #require(study.session("p2")?.screenLook)
+        #expect(abs(centre[0] - (look[0] + 8)) < 1e-9 && abs(centre[1] - (look[1] - 4.5)) < 1e-9, "\(look) \(centre)")
+        #expect(study.session("p2")?.screen?.centreYaw == centre[0])
     }
 }

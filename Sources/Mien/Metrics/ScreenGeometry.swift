@@ -50,6 +50,15 @@ public struct ScreenGeometry: Sendable, Equatable, Codable {
         return ScreenGeometry(checked: yaw, pitch, width, height)
     }
 
+    /// The look at this screen's centre, from a look (`yaw`, `pitch`, degrees) at its point `x`, `y` (fractions of its
+    /// width from the left and of its height from the top, as the person sees it): a point right of the centre is
+    /// at a lower yaw (yaw grows to the person's left), a point above it at a higher pitch.
+    package func centreLook(fromLook yaw: Double, pitch: Double, atX x: Double, y: Double) -> (
+        yaw: Double, pitch: Double
+    ) {
+        (yaw + (x - 0.5) * width, pitch + (y - 0.5) * height)
+    }
+
     /// How far (degrees) a look at (`yaw`, `pitch`) relative to the camera's direction falls outside the screen:
     /// 0 on it.
     func angleOutside(yaw: Double, pitch: Double) -> Double {

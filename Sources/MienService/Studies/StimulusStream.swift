@@ -32,6 +32,8 @@ final class StimulusStream: Sendable {
         var allowance: FrameAllowance
         var rate: Double
         var framed = false
+        /// Where the framing check's preview was on the participant's screen (`{"type":"framed","preview":…}`).
+        var preview: (x: Double, y: Double)?
         /// The page said a framing try failed (its time ran out): only that counts as a failure, not a reload.
         var failed = false
         var ended = false
@@ -91,12 +93,12 @@ final class StimulusStream: Sendable {
     /// - Returns: frames received and analysed since the last report, about once a second (for the budget).
     func receiveFrame(_ bytes: [UInt8]) -> (received: Int, analysed: Int)? {
         let arrival = clock.now
-        let (admitted, notify, rate, report) = state.withLock { state in
+        let (admitted, notify, rate, report, hidden) = state.withLock { state in
             let (admitted, notify) = state.allowance.admit(at: arrival)
             state.lastFrame = arrival
             let report = arrival - state.lastReport >= .seconds(1)
             if report { state.lastReport = arrival }
-            return (admitted, notify, state.rate, report)
+            return (admitted, notify, state.rate, report, state.viewing.hidden)
         }
         if !admitted {
             if notify {
@@ -123,7 +125,7 @@ final class StimulusStream: Sendable {
                 }
                 // A hidden page's frames are not a viewing (its timers are throttled, its stimulus may play on
                 // unseen): not counted, so a stimulus hidden too long is not counted as watched.
-                if state.withLock({ $0.viewing.hidden }) {
+                if hidden {
                     throw MienError(
                         .invalidArgument, "a frame sent while the page said it was hidden is not counted",
                         input: "live frame")
@@ -147,13 +149,18 @@ final class StimulusStream: Sendable {
     /// A text message: `{"type":"end"}` (the stimulus played to its end), `{"type":"framed"}` (the framing
     /// check passed) or `{"type":"failed"}` (a framing try's time ran out).
     func receiveText(_ text: String) {
-        struct Kind: Decodable { var type: String }
-        let kind: String?
-        do {
-            kind = try JSONDecoder().decode(Kind.self, from: Data(text.utf8)).type
-        } catch {
-            kind = nil
+        struct Point: Decodable { var x: Double, y: Double }
+        struct Kind: Decodable {
+            var type: String
+            var preview: Point?
         }
+        let message: Kind?
+        do {
+            message = try JSONDecoder().decode(Kind.self, from: Data(text.utf8))
+        } catch {
+            message = nil
+        }
+        let kind = message?.type
         switch kind {
         case "end" where stimulus != nil:
             // A skipped stimulus played until the skip.
@@ -182,7 +189,14 @@ final class StimulusStream: Sendable {
                         input: "control message"))
                 return
             }
-            state.withLock { $0.framed = true }
+            // A preview off the screen (or a page that gives none) leaves the look where it was measured.
+            let preview = message?.preview.flatMap {
+                (0...1).contains($0.x) && (0...1).contains($0.y) ? ($0.x, $0.y) : nil
+            }
+            state.withLock { state in
+                state.framed = true
+                state.preview = preview
+            }
         case "failed" where stimulus == nil:
             state.withLock { $0.failed = true }
         case "viewing" where stimulus != nil:
@@ -232,12 +246,21 @@ final class StimulusStream: Sendable {
         if case .failed(let error) = runEnd, stimulus != nil, end == nil || end == .ended {
             end = Self.end(of: error, upload: upload)
         }
-        let (ended, framed, failed, tooSoon) = state.withLock { ($0.ended, $0.framed, $0.failed, $0.endedTooSoon) }
+        let (ended, framed, failed, tooSoon, preview) = state.withLock {
+            ($0.ended, $0.framed, $0.failed, $0.endedTooSoon, $0.preview)
+        }
         let recorded = end
         // The store writes the session (a folder off the cooperative pool).
         guard let stimulus else {
+            // The look at the preview, moved to the screen's centre by where the preview was on it (a laptop's size).
+            let look = framing?.look.map { look in
+                preview.map {
+                    ScreenGeometry.laptop.centreLook(fromLook: look.yaw, pitch: look.pitch, atX: $0.x, y: $0.y)
+                }
+                    ?? look
+            }
             await study.framingEnded(
-                participant, socket: socket, passed: framed ? true : failed ? false : nil, look: framing?.look)
+                participant, socket: socket, passed: framed ? true : failed ? false : nil, look: look)
             return nil
         }
         var progress = counter.progress(ended: ended && !tooSoon && recorded == nil)

@@ -112,7 +112,7 @@ package enum CollectionDisclosure {
             changes, in seconds of the stimulus; the stimulus's frames shown and dropped; the camera's picture size and \
             frame rate, the screen's size and how far the frames' time stamps can be off), earlier interrupted \
             attempts, framing failures and when a framing check last passed, where they looked at their own picture \
-            during it (their screen's centre, degrees), when they skipped a stimulus, whether their viewing leaves them \
+            during it, moved by where that picture was on their screen (their screen's centre, degrees), when they skipped a stimulus, whether their viewing leaves them \
             out of the targets, why they are incomplete or screened out, and their completion code. Their \
             session token is kept only as its SHA-256.
             - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json` (and `STIMULUS.attemptN.*` for an \

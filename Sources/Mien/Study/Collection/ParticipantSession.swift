@@ -142,8 +142,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var reentries: Int
     /// The completion code they were given.
     package var code: String?
-    /// Where the participant looked while the framing check showed them their picture: their screen's centre,
-    /// degrees from the camera's direction ([yaw, pitch]); nil before a check that measured it.
+    /// Where the participant's screen's centre is, degrees from the camera's direction ([yaw, pitch]): where they
+    /// looked while the framing check showed them their picture, moved by where the picture was on their screen
+    /// when the page said so; nil before a check that measured it.
     package var screenLook: [Double]?
     /// Why a complete participant does not count toward their group's target: the viewing rules their viewing broke
     /// (`CollectionSettings.Fieldwork.targetsCountEveryone`); nil when they count.
