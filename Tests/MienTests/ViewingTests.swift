@@ -58,7 +58,7 @@ struct ViewingTests {
         #expect(summary.hiddenSeconds == 9, "4 s, then 5 s to the end: \(summary)")
         #expect(summary.outOfFullscreenSeconds == 8 && summary.unfocusedSeconds == 0)
         #expect(summary.stalls == 2 && summary.stallSeconds == 3.5 && summary.cameraFps == 24)
-        #expect(viewing.hidden(at: 7, duration: 30) && !viewing.hidden(at: 10, duration: 30))
+        #expect(viewing.spans(from: .hidden, to: .visible, duration: 30) == [5...9, 25...30])
     }
 
     @Test func aSessionWrittenBeforeViewingWasRecorded_reads_withNone() throws {

@@ -19,11 +19,6 @@ extension Viewing {
         return spans
     }
 
-    /// Whether stimulus time `time` lies in a span the page was hidden.
-    package func hidden(at time: Double, duration: Double) -> Bool {
-        spans(from: .hidden, to: .visible, duration: duration).contains { $0.contains(time) }
-    }
-
     /// The figures, over a stimulus lasting `duration` seconds.
     package func figures(duration: Double) -> ViewingFigures {
         // A skipped stimulus played until the skip: what was still open then ends there.
