@@ -100,8 +100,6 @@ struct Serve: ParsableCommand {
         Secret.warnIfPasswordInArguments(studies, option: "--studies", command: "mien serve")
         let models = try CommandModels.load()
         let host = options.host
-        let outcome = Locked<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
         // The service shuts down gracefully on SIGTERM / SIGINT (MienService.run); should a connection outlive
         // that, the process still ends on its own deadline after the signal.
         let deadlines = [Int32(SIGTERM), Int32(SIGINT)].map { (signalNumber: Int32) -> any DispatchSourceSignal in
@@ -116,18 +114,17 @@ struct Serve: ParsableCommand {
             source.resume()
             return source
         }
-        // The command line is synchronous; the service runs on Swift's concurrency pool until a signal.
-        let startup = Locked<(any Error)?>(nil)
-        Task {
+        // The command line is synchronous; the service runs on Swift's concurrency pool until a signal, and this
+        // thread (not the pool's) waits for it.
+        let ending = try BlockingWork.awaiting { () async -> Ending in
             let service: MienService
             do {
                 // Connecting to a studies store is the one part that waits on the network.
                 service = try await MienService.open(options: options, models: models)
             } catch {
-                startup.withLock { $0 = error }
-                done.signal()
-                return
+                return .notStarted(error)
             }
+            var failure: (any Error)?
             do {
                 try await service.run(
                     shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain),
@@ -143,7 +140,7 @@ struct Serve: ParsableCommand {
                         Console.error("mien serve: metrics without the token on http://\(host):\(port)/metrics\n")
                     })
             } catch {
-                outcome.withLock { $0 = error }
+                failure = error
             }
             // Served from a database: the working folder held copies and results the database keeps.
             if options.studiesFromStore, let folder = options.studiesFolder {
@@ -151,17 +148,24 @@ struct Serve: ParsableCommand {
                     Console.error("mien serve: the studies' working folder \(folder) could not be removed: \(error)\n")
                 }
             }
-            done.signal()
+            return .stopped(failure)
         }
-        done.wait()
         for deadline in deadlines { deadline.cancel() }
-        if let error = startup.withLock({ $0 }) {
+        switch ending {
+        case .notStarted(let error):
             Diagnostics.report(error)
             throw ExitCode.failure
-        }
-        if let error = outcome.withLock({ $0 }) {
+        case .stopped(let error?):
             Console.error("mien serve: \(error)\n")
             throw ExitCode.failure
+        case .stopped(nil):
+            break
         }
+    }
+
+    /// How the service ended: it could not start, or it stopped (after a signal, or failing).
+    private enum Ending: Sendable {
+        case notStarted(any Error)
+        case stopped((any Error)?)
     }
 }

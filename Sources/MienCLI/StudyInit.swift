@@ -220,20 +220,9 @@ struct StudyInit: ParsableCommand {
         let store = try Secret.store.resolve(store, file: storeFile)
         if let store {
             // The command line is synchronous; registering waits on the network, on Swift's concurrency pool.
-            let outcome = Locked<Result<Void, any Error>>(.success(()))
-            let done = DispatchSemaphore(value: 0)
             let folder = study.url
-            Task {
-                do {
-                    try await MienService.registerStudy(folder: folder, store: store)
-                } catch {
-                    outcome.withLock { $0 = .failure(error) }
-                }
-                done.signal()
-            }
-            done.wait()
             do {
-                try outcome.withLock { $0 }.get()
+                try BlockingWork.awaiting { try await MienService.registerStudy(folder: folder, store: store) }
             } catch {
                 // Not registered: the folder just written is not a study either, so the command can be run again.
                 do { try FileManager.default.removeItem(at: study.url) } catch {
