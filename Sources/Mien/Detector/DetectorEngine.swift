@@ -38,7 +38,7 @@ final class DetectorEngine: Sendable {
     }
 
     private init(
-        options: DetectorOptions, firstStage: FirstStage, measurer: FaceMeasurer, runsExpressions: Bool,
+        options: DetectorOptions, firstStage: sending FirstStage, measurer: sending FaceMeasurer, runsExpressions: Bool,
         runsAffect: Bool
     ) {
         self.options = options
@@ -75,9 +75,15 @@ final class DetectorEngine: Sendable {
             reidentification: options.reidentification,
             firstFaceId: firstFaceId,
             cuts: try Self.cuts(source: source, options: options), models: models)
+        let runsExpressions = measurer.expressions != nil
+        let runsAffect = measurer.runsAffectStage
+        // Built by one call, so the compiler sees the two stages as one region and would not hand them to two
+        // locks; they share nothing mutable (only `HeadPoseEstimator`, a Sendable value), so each is its own.
+        nonisolated(unsafe) let locating = FirstStage(locating: .locate(locator), rate: rate)
+        nonisolated(unsafe) let measuring = measurer
         self.init(
-            options: options, firstStage: FirstStage(locating: .locate(locator), rate: rate), measurer: measurer,
-            runsExpressions: measurer.expressions != nil, runsAffect: measurer.runsAffectStage)
+            options: options, firstStage: locating, measurer: measuring, runsExpressions: runsExpressions,
+            runsAffect: runsAffect)
     }
 
     /// Compiles the networks `options` needs for a stream, ahead of a `Detector` made with them (its start then
