@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import Mien
+import MienCore
 import NIOCore
 import NIOWebSocket
 
@@ -60,18 +61,41 @@ struct StudyRoutes: RouteGroup {
             let study = try desk.study(try context.parameters.require("name"))
             return JSONBody.response(PageConfiguration(study))
         }
-        router.get("/studies/{name}/stimuli/{file}") { [desk] _, context in
+        router.get("/studies/{name}/stimuli/{file}") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let file = try context.parameters.require("file")
             // Only a file the settings list: nothing a client sends becomes a path by itself.
-            guard let stimulus = study.settings.stimuli.first(where: { $0.file == file }),
-                let data = FileManager.default.contents(
-                    atPath: study.folder.stimuli.appendingPathComponent(stimulus.file).path)
-            else { throw ServiceRefusal(status: .notFound, code: "notFound", message: "no such stimulus") }
-            let type = file.lowercased().hasSuffix(".webm") ? "video/webm" : "video/mp4"
-            return Response(
-                status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            guard let stimulus = study.settings.stimuli.first(where: { $0.file == file }) else {
+                throw ServiceRefusal(status: .notFound, code: "notFound", message: "no such stimulus")
+            }
+            let path = study.folder.stimuli.appendingPathComponent(stimulus.file).path
+            let size: Int
+            do {
+                size = try await BlockingWork.run {
+                    (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+                }
+            } catch {
+                throw ServiceRefusal(status: .notFound, code: "notFound", message: "no such stimulus")
+            }
+            var headers: HTTPFields = [
+                .contentType: file.lowercased().hasSuffix(".webm") ? "video/webm" : "video/mp4",
+                .cacheControl: "private, max-age=3600", .acceptRanges: "bytes",
+            ]
+            // Streamed from the file in chunks on NIO's file thread pool, by the range a video element asks for:
+            // never the whole stimulus in memory per request.
+            switch ByteRange.request(request.headers[.range], size: size) {
+            case .whole:
+                guard size > 0 else { return Response(status: .ok, headers: headers) }
+                let body = try await FileIO().loadFile(path: path, range: 0...(size - 1), context: context)
+                return Response(status: .ok, headers: headers, body: body)
+            case .part(let part):
+                headers[.contentRange] = part.contentRange(of: size)
+                let body = try await FileIO().loadFile(path: path, range: part.bytes, context: context)
+                return Response(status: .partialContent, headers: headers, body: body)
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
         }
         router.post("/studies/{name}/sessions") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
