@@ -280,6 +280,12 @@ struct StudyResultsDatabaseTests {
         await StudyCollectionTests.refusal(.conflict, code: "wrongOffset") {
             _ = try await a.appendRecording("p1", offset: half, chunk: [1, 2, 3])
         }
+        // While a chunk of theirs is being written through A, another through A waits its turn (told so).
+        a.local.withLock { _ = $0.appending.insert("p1") }
+        await StudyCollectionTests.refusal(.conflict, code: "uploadBusy") {
+            _ = try await a.appendRecording("p1", offset: clip.count, chunk: [1, 2, 3])
+        }
+        a.local.withLock { _ = $0.appending.remove("p1") }
         try await b.finishRecording("p1", onsets: ["first": 0.5])
         #expect(try Data(contentsOf: folder.webcam("p1")) == clip)
         try await a.store.refresh()

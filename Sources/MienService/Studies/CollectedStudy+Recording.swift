@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienCore
 
 /// The webcam recording of a study with `record`: uploaded after the stimuli in chunks, each at the offset
 /// the server has (so an upload cut by the network resumes where it stopped), into the participant's folder.
@@ -35,56 +36,23 @@ extension CollectedStudy {
         guard settings.record else {
             throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
         }
-        let session = session(id)
-        let total = try local.withLock { local -> Int in
-            guard let session, !session.recordingComplete, session.state != .complete else {
-                throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this recording is complete")
-            }
-            let have = Self.size(of: partial(id)) ?? 0
-            guard offset == have else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "wrongOffset",
-                    message: "the recording has \(have) bytes; send the chunk at offset \(have)")
-            }
-            guard have + chunk.count <= settings.maximumRecordingBytes else {
-                throw ServiceRefusal(
-                    status: .contentTooLarge, code: "tooLarge",
-                    message: "a recording may hold \(settings.maximumRecordingBytes) bytes at most")
-            }
-            if offset == 0 {
-                guard Self.isVideo(chunk) else {
-                    throw ServiceRefusal(
-                        status: .unsupportedMediaType, code: "unsupportedFormat",
-                        message: "a recording is WebM or MP4 (MediaRecorder's output); this does not start like one")
-                }
-                do {
-                    try FileManager.default.createDirectory(
-                        at: folder.participant(id), withIntermediateDirectories: true)
-                } catch {
-                    Self.logger.error("study \(name): a recording cannot be created: \(error)")
-                    throw Self.unavailable
-                }
-                guard FileManager.default.createFile(atPath: partial(id).path, contents: nil) else {
-                    Self.logger.error("study \(name): a recording cannot be created in \(folder.participant(id).path)")
-                    throw Self.unavailable
-                }
-            }
-            do {
-                let handle = try FileHandle(forWritingTo: partial(id))
-                defer { try? handle.close() }
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data(chunk))
-                try handle.synchronize()  // the offset the page is told is on disk
-            } catch {
-                Self.logger.error("study \(name): a recording cannot be written: \(error)")
-                // A chunk half written is cut back, so the offset the server has stays the one it said.
-                if let handle = try? FileHandle(forWritingTo: partial(id)) {
-                    try? handle.truncate(atOffset: UInt64(have))
-                    try? handle.close()
-                }
-                throw Self.unavailable
-            }
-            return have + chunk.count
+        guard let session = session(id), !session.recordingComplete, session.state != .complete else {
+            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this recording is complete")
+        }
+        // One chunk at a time per participant (a second tab, a retried request): the claim is held over the write,
+        // never the study's lock, and the write (up to a chunk's size, then fsync) runs off the cooperative pool.
+        guard local.withLock({ $0.appending.insert(id).inserted }) else {
+            throw ServiceRefusal(
+                status: .conflict, code: "uploadBusy",
+                message: "another chunk of this recording is being written; send this one again after it")
+        }
+        defer { local.withLock { _ = $0.appending.remove(id) } }
+        let (file, participantFolder, maximum, study) = (
+            partial(id), folder.participant(id), settings.maximumRecordingBytes, name
+        )
+        let total = try await BlockingWork.run {
+            try Self.append(
+                chunk, at: offset, to: file, in: participantFolder, maximumBytes: maximum, study: study)
         }
         await record(id) { session in
             session.recordingBytes = total
@@ -110,10 +78,11 @@ extension CollectedStudy {
                 message: "onsets are seconds (0 or more) of this participant's stimuli")
         }
         let final = folder.webcam(id)
+        let file = partial(id).path
         do {
-            // Opened as a job's upload is (FFmpeg reads its container and streams); its frames are read only
-            // when someone analyses it, by a Detector.
-            _ = try InputSource.open(path: partial(id).path)
+            // Opened as a job's upload is (FFmpeg reads its container and streams), off the cooperative pool; its
+            // frames are read only when someone analyses it, by a Detector.
+            try await BlockingWork.run { _ = try InputSource.open(path: file) }
         } catch {
             try? FileManager.default.removeItem(at: partial(id))
             throw ServiceRefusal(
@@ -130,6 +99,59 @@ extension CollectedStudy {
             session.recordingComplete = true
             for (stimulus, onset) in onsets { session.stimuli[stimulus, default: .init()].recordingOnset = onset }
         }
+    }
+
+    /// Appends `chunk` to the partial recording `file` (in `participantFolder`) at `offset`, which must be its size,
+    /// and puts it on disk; creates the file for the first chunk, which must start like a video.
+    /// - Returns: the file's size after it.
+    /// - Throws: `ServiceRefusal` as `appendRecording` says; 503 when the file cannot be created or written (a
+    ///   chunk half written is cut back, so the offset the server has stays the one it said).
+    private static func append(
+        _ chunk: [UInt8], at offset: Int, to file: URL, in participantFolder: URL, maximumBytes: Int, study: String
+    ) throws -> Int {
+        let have = size(of: file) ?? 0
+        guard offset == have else {
+            throw ServiceRefusal(
+                status: .conflict, code: "wrongOffset",
+                message: "the recording has \(have) bytes; send the chunk at offset \(have)")
+        }
+        guard have + chunk.count <= maximumBytes else {
+            throw ServiceRefusal(
+                status: .contentTooLarge, code: "tooLarge",
+                message: "a recording may hold \(maximumBytes) bytes at most")
+        }
+        if offset == 0 {
+            guard isVideo(chunk) else {
+                throw ServiceRefusal(
+                    status: .unsupportedMediaType, code: "unsupportedFormat",
+                    message: "a recording is WebM or MP4 (MediaRecorder's output); this does not start like one")
+            }
+            do {
+                try FileManager.default.createDirectory(at: participantFolder, withIntermediateDirectories: true)
+            } catch {
+                logger.error("study \(study): a recording cannot be created: \(error)")
+                throw unavailable
+            }
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                logger.error("study \(study): a recording cannot be created in \(participantFolder.path)")
+                throw unavailable
+            }
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(chunk))
+            try handle.synchronize()  // the offset the page is told is on disk
+        } catch {
+            logger.error("study \(study): a recording cannot be written: \(error)")
+            if let handle = try? FileHandle(forWritingTo: file) {
+                try? handle.truncate(atOffset: UInt64(have))
+                try? handle.close()
+            }
+            throw unavailable
+        }
+        return have + chunk.count
     }
 
     /// WebM (EBML header) or MP4/MOV (`ftyp` box).

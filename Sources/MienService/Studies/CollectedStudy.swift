@@ -35,6 +35,8 @@ final class CollectedStudy: Sendable {
         var open: [String: OpenSocket] = [:]
         /// When consents were last looked through for expired ones (`expireConsents`).
         var expirySwept: Date?
+        /// Participants a chunk of whose recording is being written (`appendRecording`).
+        var appending: Set<String> = []
     }
     let local = Locked(Local())
 
