@@ -15,18 +15,15 @@ extension StudyRecordingReader {
         var sums: [String: [Double]] = [:]
         var counts: [String: [Int]] = [:]
 
-        mutating func add(_ value: Double, metric: String, bin: Int) {
-            if sums[metric] == nil {
-                sums[metric] = []
-                counts[metric] = []
-            }
-            if sums[metric, default: []].count <= bin {
-                let missing = bin + 1 - sums[metric, default: []].count
-                sums[metric, default: []] += repeatElement(0, count: missing)
-                counts[metric, default: []] += repeatElement(0, count: missing)
+        /// Adds `value` to `metric`'s sum in `bin`, as `count` frames (one frame's score, or another face's sum).
+        mutating func add(_ value: Double, count: Int = 1, metric: String, bin: Int) {
+            let have = sums[metric]?.count ?? 0
+            if have <= bin {
+                sums[metric, default: []] += repeatElement(0, count: bin + 1 - have)
+                counts[metric, default: []] += repeatElement(0, count: bin + 1 - have)
             }
             sums[metric, default: []][bin] += value
-            counts[metric, default: []][bin] += 1
+            counts[metric, default: []][bin] += count
         }
 
         /// Adds another face's frames, which share none with these.
@@ -36,13 +33,7 @@ extension StudyRecordingReader {
             for (metric, binSums) in other.sums {
                 let binCounts = other.counts[metric] ?? []
                 for bin in binSums.indices where binCounts[bin] > 0 {
-                    if sums[metric, default: []].count <= bin {
-                        let missing = bin + 1 - sums[metric, default: []].count
-                        sums[metric, default: []] += repeatElement(0, count: missing)
-                        counts[metric, default: []] += repeatElement(0, count: missing)
-                    }
-                    sums[metric, default: []][bin] += binSums[bin]
-                    counts[metric, default: []][bin] += binCounts[bin]
+                    add(binSums[bin], count: binCounts[bin], metric: metric, bin: bin)
                 }
             }
         }
