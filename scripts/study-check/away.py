@@ -15,34 +15,12 @@ import json
 import os
 import subprocess
 
-from checks import check
+from checks import canvas_camera, check
 
 AWAY = (0.9, 2.1)  # stimulus seconds; the 0.5-s bins 1.0-1.5 and 1.5-2.0 lie inside with a frame interval to spare
 FRAME = 1 / 15  # the camera stream's frame interval, s
 
-CAMERA = """
-(() => {
-  navigator.mediaDevices.getUserMedia = async () => {
-    const config = await (await fetch(location.pathname.replace(/\\/?$/, '/config'))).json();
-    const video = document.createElement('video');
-    video.src = config.stimuli[0].url; video.muted = true; video.loop = true; video.playsInline = true;
-    await video.play();
-    const canvas = document.createElement('canvas');
-    canvas.width = 640; canvas.height = 360;
-    const context = canvas.getContext('2d');
-    const draw = () => {
-      const time = document.getElementById('stimulus')?.currentTime ?? 0;
-      const away = document.documentElement.dataset.stage?.startsWith('stimulus:') && time >= %s && time < %s;
-      context.fillStyle = '#808080';
-      context.fillRect(0, 0, canvas.width, canvas.height);
-      if (!away) context.drawImage(video, 0, 0, canvas.width, canvas.height);
-    };
-    setInterval(draw, 1000 / 30);
-    draw();
-    return canvas.captureStream(15);
-  };
-})()
-""" % AWAY
+CAMERA = canvas_camera(AWAY)
 
 
 def take_part(browser, base, agree, framing_then_watch, wait_done):

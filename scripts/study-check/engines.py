@@ -18,7 +18,7 @@ import tempfile
 import time
 import urllib.request
 
-from checks import check, verdict
+from checks import canvas_camera, check, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
@@ -28,25 +28,7 @@ args = parser.parse_args()
 
 
 # A camera for engines without a file-playing fake device: the study's stimulus (a face) drawn on a canvas.
-CAMERA = """
-(() => {
-  const url = document.querySelector('meta[name=x-camera]')?.content;
-  if (!navigator.mediaDevices) Object.defineProperty(navigator, 'mediaDevices', { value: {}, configurable: true });
-  navigator.mediaDevices.getUserMedia = async () => {
-    const config = await (await fetch(location.pathname.replace(/\\/?$/, '/config'))).json();
-    const video = document.createElement('video');
-    video.src = config.stimuli[0].url; video.muted = true; video.loop = true; video.playsInline = true;
-    await video.play();
-    const canvas = document.createElement('canvas');
-    canvas.width = 640; canvas.height = 360;
-    const context = canvas.getContext('2d');
-    setInterval(() => context.drawImage(video, 0, 0, canvas.width, canvas.height), 1000 / 15);
-    context.drawImage(video, 0, 0, canvas.width, canvas.height);
-    return canvas.captureStream(15);
-  };
-  return true;
-})()
-"""
+CAMERA = canvas_camera()
 IN_VIEW = """((selector) => { const box = document.querySelector(selector).getBoundingClientRect();
   return box.top >= 0 && box.bottom <= innerHeight + 1 && box.height > 0; })"""
 
