@@ -12,7 +12,12 @@ extension StudyCommand {
         try aggregate(
             collection: collection, name: collected.url.lastPathComponent, source: collected.url.path,
             manifest: manifest, segments: segments, settings: settings, output: output,
-            content: CollectionFolder.resultFiles(ofRecording:))
+            content: CollectionFolder.resultFiles(ofRecording:),
+            sessions: {
+                let (sessions, problems) = collected.sessions()
+                for problem in problems { Console.error("mien study: a session left out of answers.csv: \(problem)\n") }
+                return sessions
+            })
     }
 
     /// A collected study in a database (`--store`): its sessions, manifest and per-frame results read from it,
@@ -40,13 +45,14 @@ extension StudyCommand {
         try aggregate(
             collection: archive.settings, name: study, source: "\(archive.source) study \(study)", manifest: manifest,
             segments: segments, settings: settings, output: output,
-            content: { recording in try Blocking.run { try await archive.content(ofRecording: recording) } })
+            content: { recording in try Blocking.run { try await archive.content(ofRecording: recording) } },
+            sessions: { archive.sessions })
     }
 
     private func aggregate(
         collection: CollectionSettings, name: String, source: String, manifest: StudyManifest,
         segments: [StudySegment], settings: StudySettings, output: String,
-        content: (String) throws -> StudyRecordingReader.Content?
+        content: (String) throws -> StudyRecordingReader.Content?, sessions: () -> [ParticipantSession]
     ) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -72,6 +78,12 @@ extension StudyCommand {
             timing: .init(analysisSeconds: 0, aggregationSeconds: ProgressBoard.seconds(clock.now - start)))
         do {
             try document.write(to: output, segments: !segments.isEmpty)
+            // The answers to the study's questions, as every participant's session holds them.
+            if let questions = collection.questions {
+                try AnswerTable.csv(sessions(), questions: questions).write(
+                    toFile: (output as NSString).appendingPathComponent("answers.csv"), atomically: true,
+                    encoding: .utf8)
+            }
         } catch {
             Diagnostics.report(error)
             throw ExitStatus.inputFailed

@@ -10,7 +10,8 @@ struct StudyExport: ParsableCommand {
         commandName: "export",
         abstract: "Write a collected study from its PostgreSQL database as a study folder (mien study DIR reads it).",
         discussion: """
-            DIR gets settings.json, consent.md, STORED.md, stimuli/, fieldwork.json, manifest.csv and \
+            DIR gets settings.json, consent.md, STORED.md, stimuli/, fieldwork.json, manifest.csv, answers.csv (a \
+            study with --questions: every participant's answers) and \
             participants/<id>/ (session.json, and each stimulus's .jsonl, .csv, .events.csv and .summary.json, \
             earlier attempts as <stimulus>.attempt<n>.*, and as <stimulus>.unrecovered<n>.* an attempt a killed \
             server left that the study folder never set aside), as mien serve --studies writes a study folder. Webcam \

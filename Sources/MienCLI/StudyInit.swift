@@ -59,6 +59,12 @@ struct StudyInit: ParsableCommand {
     )
     var skippableAfter: Double?
 
+    @Option(
+        help:
+            "A questions file: Likert scales, choices and free text, each after a named stimulus or at the end (docs/studies.md, \"Questions\"; a sample in Samples/)."
+    )
+    var questions: String?
+
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
@@ -169,6 +175,21 @@ struct StudyInit: ParsableCommand {
                     duration: (duration * 1000).rounded() / 1000, aspect: aspects.last ?? nil))
             copies.append((path, study.stimuli.appendingPathComponent(file)))
         }
+        var asked: StudyQuestions?
+        if let questions {
+            let text: String
+            do {
+                text = try String(contentsOfFile: questions, encoding: .utf8)
+            } catch {
+                throw ValidationError(
+                    "--questions \(questions): cannot be read as UTF-8 text (\(error.localizedDescription))")
+            }
+            do {
+                asked = try StudyQuestions(parsing: text, file: questions, stimuli: stimuli.map(\.name))
+            } catch let error as MienError {
+                throw ValidationError("--questions \(questions): \(error.message)")
+            }
+        }
         var settings: CollectionSettings
         do {
             var fieldwork = CollectionSettings.Fieldwork()
@@ -191,7 +212,7 @@ struct StudyInit: ParsableCommand {
                 groups: groups.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? [],
                 order: order, consent: given ?? "", record: record, completionURL: completionUrl,
                 frameRate: rate, maximumParticipants: maxParticipants, skippableAfter: skippableAfter,
-                fieldwork: fieldwork,
+                questions: asked, fieldwork: fieldwork,
                 stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
                 researcher: .init(name: researcher, contact: contact, retention: retention))
             if given == nil {
@@ -255,7 +276,7 @@ struct StudyInit: ParsableCommand {
             """
             study \(study.url.lastPathComponent): \(settings.stimuli.count) stimul\(settings.stimuli.count == 1 ? "us" : "i") (\(String(format: "%.1f", total)) s), \
             \(settings.groups.isEmpty ? "one group" : "groups \(settings.groups.joined(separator: ", "))"), \(settings.order.rawValue) order, \
-            \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s
+            \(settings.record ? "webcam recorded" : "numbers only, no video kept"), \(settings.frameRate) frames/s\(settings.questions.map { ", \($0.questions.count) question\($0.questions.count == 1 ? "" : "s") asked" } ?? "")
             serve it:  mien serve --studies \(study.url.deletingLastPathComponent().path) --token-file TOKEN-FILE\(store == nil ? "" : " --store-file URL-FILE") (or MIEN_TOKEN\(store == nil ? "" : " and MIEN_STUDIES_URL") set)
             the link:  http://HOST:PORT/studies/\(name)/?\(id)\(settings.groups.isEmpty ? "" : " (the server balances the groups), or one group's:\(links)")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN

@@ -17,7 +17,8 @@ struct StudyCollectionTests {
     /// A studies folder holding one study `ad` with two stimuli (copies of the sample clip, 3 s each).
     static func studies(
         groups: [String] = ["A", "B"], order: CollectionSettings.Order = .fixed, maximum: Int? = nil,
-        fieldwork: CollectionSettings.Fieldwork = .init(), skippableAfter: Double? = nil
+        fieldwork: CollectionSettings.Fieldwork = .init(), skippableAfter: Double? = nil,
+        questions: StudyQuestions? = nil
     ) throws -> URL {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
         let folder = CollectionFolder(parent.appendingPathComponent("ad"))
@@ -33,7 +34,7 @@ struct StudyCollectionTests {
         }
         let settings = try CollectionSettings(
             stimuli: stimuli, groups: groups, order: order, consent: "ok", maximumParticipants: maximum,
-            skippableAfter: skippableAfter, fieldwork: fieldwork)
+            skippableAfter: skippableAfter, questions: questions, fieldwork: fieldwork)
         try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
         return parent
     }

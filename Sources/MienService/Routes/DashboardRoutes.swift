@@ -12,7 +12,7 @@ import NIOCore
 ///   progress and why they are excluded; `…/dashboard/approvals.csv?tz=ZONE`: the list for the panel provider;
 ///   `…/dashboard/study.html`: the study page of the participants measured so far (aggregated again when one has
 ///   finished a stimulus since); `…/dashboard/{table}`: `curves.csv`, `attention.csv`, `retention.csv`, `participants.csv`, `moments.csv`,
-///   `isc.csv`, `manifest.csv`. No export holds a path of the server's.
+///   `isc.csv`, `manifest.csv`, `answers.csv` (a study with questions). No export holds a path of the server's.
 /// - `DELETE /studies/{name}/participants/{id}`: every file of that participant (the right to erasure).
 struct DashboardRoutes: RouteGroup {
     let desk: StudyDesk
@@ -48,6 +48,14 @@ struct DashboardRoutes: RouteGroup {
                 let zone = try Self.zone(request.uri.queryParameters["tz"].map(String.init))
                 return DocumentRoutes.file(Array(study.approvals(in: zone).utf8), type: "text/csv; charset=utf-8")
             }
+            if table == "answers.csv" {
+                guard let questions = study.settings.questions else {
+                    throw ServiceRefusal(status: .notFound, code: "notFound", message: "this study asks no questions")
+                }
+                let sessions = Array(study.store.current().sessions.values)
+                return DocumentRoutes.file(
+                    Array(AnswerTable.csv(sessions, questions: questions).utf8), type: "text/csv; charset=utf-8")
+            }
             if table == "manifest.csv" {
                 let data = FileManager.default.contents(atPath: study.folder.manifest.path) ?? Data()
                 return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
@@ -75,7 +83,7 @@ struct DashboardRoutes: RouteGroup {
                 throw ServiceRefusal(
                     status: .notFound, code: "notFound",
                     message:
-                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, retention.csv, participants.csv, moments.csv, isc.csv, manifest.csv"
+                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, retention.csv, participants.csv, moments.csv, isc.csv, manifest.csv, answers.csv"
                 )
             }
             let type = table.hasSuffix(".html") ? "text/html; charset=utf-8" : "text/csv; charset=utf-8"

@@ -19,6 +19,8 @@ import NIOWebSocket
 /// - `POST /studies/{name}/screenout` (`{"reason": "noCamera" | "noFace"}`) → the screen-out redirect.
 /// - `GET /studies/{name}/live?session=TOKEN[&stimulus=NAME]` (WebSocket, `StudySocket`): camera frames in
 ///   (`LiveFrameMessage` stamped with the stimulus's media time); without `stimulus`, the framing check.
+/// - `POST /studies/{name}/answers` (`{"answers": {"QUESTION": VALUE | null, ...}}`, one page of the study's
+///   questions, with `Authorization: Bearer TOKEN`) → every question answered so far.
 /// - `POST /studies/{name}/complete`, `GET|PUT /studies/{name}/recording[?offset=N]`,
 ///   `POST /studies/{name}/recording/complete`: with `Authorization: Bearer TOKEN`.
 ///
@@ -31,6 +33,9 @@ struct StudyRoutes: RouteGroup {
 
     /// The largest consent or completion body, in bytes.
     static let smallBody = 4096
+    /// The largest page of answers, in bytes (50 free-text answers of 1,000 characters fit; thousands of answers do
+    /// not).
+    static let answersBody = 64 << 10
     /// The largest recording chunk, in bytes.
     static let chunkBytes = 8 << 20
 
@@ -39,7 +44,7 @@ struct StudyRoutes: RouteGroup {
             ("/studies/{name}", [.get]), ("/studies/{name}/config", [.get]), ("/studies/{name}/stimuli/{file}", [.get]),
             ("/studies/{name}/sessions", [.post]), ("/studies/{name}/resume", [.post]),
             ("/studies/{name}/declines", [.post]), ("/studies/{name}/screenout", [.post]),
-            ("/studies/{name}/live", [.get]), ("/studies/{name}/complete", [.post]),
+            ("/studies/{name}/live", [.get]), ("/studies/{name}/answers", [.post]), ("/studies/{name}/complete", [.post]),
             ("/studies/{name}/recording", [.get, .put]), ("/studies/{name}/recording/complete", [.post]),
         ]
     }
@@ -154,6 +159,37 @@ struct StudyRoutes: RouteGroup {
                     status: .badRequest, code: "invalidArgument", message: #"send {"reason": "noCamera" or "noFace"}"#)
             }
             return JSONBody.response(Redirect(redirect: try await study.screenOut(id, reason: reason)))
+        }
+        router.post("/studies/{name}/answers") { [desk] request, context in
+            let study = try desk.study(try context.parameters.require("name"))
+            let id = try await study.participant(token: Self.bearer(request))
+            struct Page: Decodable {
+                var answers: [String: StudyAnswer.Given]
+                /// Whose answers the page thinks they are: refused when not the token's.
+                var participant: String?
+            }
+            let data: Data
+            do {
+                data = Data([UInt8](buffer: try await request.body.collect(upTo: Self.answersBody)))
+            } catch {
+                throw ServiceRefusal(
+                    status: .contentTooLarge, code: "tooLarge",
+                    message: "a page of answers is at most \(Self.answersBody) bytes")
+            }
+            let page: Page
+            do {
+                page = try JSONDecoder().decode(Page.self, from: data)
+            } catch {
+                throw ServiceRefusal(
+                    status: .badRequest, code: "invalidArgument",
+                    message: #"send {"answers": {"QUESTION": a number, an option, a list of options, text or null}}"#)
+            }
+            if let participant = page.participant, participant != id {
+                throw ServiceRefusal(
+                    status: .forbidden, code: "notYours", message: "a session sends only its own participant's answers")
+            }
+            struct Answered: Encodable { var answered: [String] }
+            return JSONBody.response(Answered(answered: try await study.answer(id, page.answers)))
         }
         router.post("/studies/{name}/complete") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))

@@ -15,6 +15,8 @@ extension CollectedStudy {
         var order: [String]
         /// The stimuli watched to their end and measured enough: the page goes on with the first one not here.
         var watched: [String]
+        /// The questions whose pages were sent (`--questions`): the page asks only the others.
+        var answered: [String]
         /// `started`, or `complete` for a participant who comes back after finishing (the page shows their code).
         var state: String
         /// Their completion code, once complete.
@@ -148,6 +150,7 @@ extension CollectedStudy {
             watched: session.order.filter { name in
                 session.stimuli[name]?.counts(settings.fieldwork) ?? false
             },
+            answered: (session.answers ?? []).map(\.question),
             state: session.state.rawValue, code: session.state == .complete ? session.code : nil)
     }
 

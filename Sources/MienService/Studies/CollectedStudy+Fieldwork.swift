@@ -41,6 +41,9 @@ extension CollectedStudy {
         /// measures it over the stimuli they finished; nil before one, or without gaze.
         var onScreenShare: Double?
         var recordingBytes: Int
+        /// Of the study's questions, how many they answered or left unanswered on a page they sent (nil: the study
+        /// asks none).
+        var answered: Int?
         /// What their pages recorded of the viewing, over the stimuli so far (nil: not recorded).
         var viewing: ViewingFigures?
         /// While a stimulus socket is open: the stimulus, its time, and what is measured so far.
@@ -73,6 +76,8 @@ extension CollectedStudy {
         var screenedOut = 0
         var abandoned = 0
         var declined = 0
+        /// Those who sent every page of the study's questions.
+        var answeredAll = 0
         /// Incomplete and screened out, by reason code; incomplete by step.
         var byReason: [String: Int] = [:]
         var byStep: [String: Int] = [:]
@@ -90,6 +95,8 @@ extension CollectedStudy {
         /// Whether reaching a target closes its group to new consents (`--targets close`) or is only shown.
         var targetsClose: Bool
         var refusedIDs: [String: Int]
+        /// The questions the study asks (0: none).
+        var questions: Int
         var minimumShare: Double
         var reentryMinutes: Double
         var abandonMinutes: Double
@@ -135,6 +142,7 @@ extension CollectedStudy {
                 attempts: session.attempts.count, exclusion: exclusions[session.participant],
                 belowQuality: session.belowQuality, onScreenShare: onScreen[session.participant],
                 recordingBytes: session.recordingBytes,
+                answered: settings.questions.map { _ in session.answers?.count ?? 0 },
                 viewing: ViewingFigures.combined(
                     settings.stimuli.compactMap { stimulus in
                         session.stimuli[stimulus.name]?.viewing?.figures(duration: stimulus.duration)
@@ -168,8 +176,10 @@ extension CollectedStudy {
         }
         for session in sessions {
             let shown = displayState(session, open: open[session.participant] != nil, now: now)
+            let answeredAll = settings.questions != nil && session.unanswered(settings).isEmpty
             add(session.group) { counts in
                 counts.agreed += 1
+                if answeredAll { counts.answeredAll += 1 }
                 switch shown {
                 case "complete":
                     counts.complete += 1
@@ -194,7 +204,7 @@ extension CollectedStudy {
             study: name, now: Self.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
             turnedAwayFull: counts.turnedAwayFull, turnedAwayGroupFull: counts.turnedAwayGroupFull,
             targetsClose: settings.fieldwork.targetsClose == true, refusedIDs: refused,
-            minimumShare: settings.fieldwork.minimumShare,
+            questions: settings.questions?.questions.count ?? 0, minimumShare: settings.fieldwork.minimumShare,
             reentryMinutes: settings.fieldwork.reentryMinutes, abandonMinutes: settings.fieldwork.abandonMinutes)
     }
 

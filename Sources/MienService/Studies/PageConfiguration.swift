@@ -19,6 +19,8 @@ struct PageConfiguration: Encodable {
     var framing: CollectionSettings.Framing
     /// Seconds into a stimulus after which its Skip button shows; nil: none.
     var skippableAfter: Double?
+    /// What the page asks after a stimulus or at the end; nil: nothing.
+    var questions: StudyQuestions?
     var researcher: CollectionSettings.Researcher
     /// The panel's screen-out and over-quota links for the page's dead ends when the server cannot be asked
     /// (declined, no camera, no face; full): made by the server in the panel's conventions, with
@@ -47,6 +49,7 @@ struct PageConfiguration: Encodable {
         record = study.settings.record
         framing = study.settings.framing
         skippableAfter = study.settings.skippableAfter
+        questions = study.settings.questions
         researcher = study.settings.researcher
         var exits: [String: String] = [:]
         for exit in [PanelConventions.Exit.screenout, .overquota] {

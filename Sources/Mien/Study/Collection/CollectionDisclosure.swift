@@ -84,7 +84,7 @@ package enum CollectionDisclosure {
 
             From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), while each video played when this page was hidden, left full screen or not in front and when the video stood still or was moved (in seconds of the video), the size and frame rate of your camera's pictures and the size of your screen, how often the position check did not pass and when it last passed, where your eyes looked at your own picture during it (to know where your screen is), when you pressed Skip if a video had one, why you stopped if you did not finish, and the completion code you were given.
 
-            These numbers are kept \(settings.researcher.retention ?? "[RETENTION: how long the data is kept, e.g. until 31 December 2028]") on the study's server. The researchers read them through a dashboard that needs their password, and whoever runs that server for them can read its files; nobody else can. This page can send your results but cannot read them back.
+            \(answersSentence(settings))These numbers are kept \(settings.researcher.retention ?? "[RETENTION: how long the data is kept, e.g. until 31 December 2028]") on the study's server. The researchers read them through a dashboard that needs their password, and whoever runs that server for them can read its files; nobody else can. This page can send your results but cannot read them back.
 
             You may stop at any time by closing this page; what was measured until then is kept unless you ask for it to be deleted. To ask a question, or to have every file of yours deleted, write to \(contact) with your participant ID. Once your data is deleted, only a one-way code made from your participant ID is kept, so that the ID cannot take part (and be paid) again.
 
@@ -113,7 +113,7 @@ package enum CollectionDisclosure {
             frame rate, the screen's size and how far the frames' time stamps can be off), earlier interrupted \
             attempts, framing failures and when a framing check last passed, where they looked at their own picture \
             during it, moved by where that picture was on their screen (their screen's centre, degrees), when they skipped a stimulus, whether their viewing leaves them \
-            out of the targets, why they are incomplete or screened out, and their completion code. Their \
+            out of the targets, why they are incomplete or screened out, and their completion code\(storedAnswers(settings)). Their \
             session token is kept only as its SHA-256.
             - `participants/ID/STIMULUS.jsonl`, `.csv`, `.events.csv`, `.summary.json` (and `STIMULUS.attemptN.*` for an \
             earlier, interrupted attempt): for each analysed camera picture:
@@ -134,5 +134,22 @@ package enum CollectionDisclosure {
             read by the researchers through the dashboard (the service token) and by whoever runs the server.
 
             """
+    }
+
+    /// The consent's paragraph on the study's questions (empty when it asks none), ending in a blank line.
+    static func answersSentence(_ settings: CollectionSettings) -> String {
+        guard let questions = settings.questions?.questions, !questions.isEmpty else { return "" }
+        let free = questions.contains { $0.kind == .text }
+        let count = questions.count == 1 ? "a question" : "\(questions.count) questions"
+        return
+            "The study also asks you \(count) after the videos. Your answers are kept with these numbers, each with when you sent it\(free ? "; what you type in a box is kept as you typed it, so please do not type your name or anything else that tells who you are" : ""). Answers are sent only when you choose \(settings.questions?.submit ?? "Continue").\n\n"
+    }
+
+    /// STORED.md's words on the answers a session holds (empty when the study asks no questions).
+    static func storedAnswers(_ settings: CollectionSettings) -> String {
+        guard let questions = settings.questions?.questions, !questions.isEmpty else { return "" }
+        let free = questions.contains { $0.kind == .text }
+        return
+            ", and their answers to the study's \(questions.count) question\(questions.count == 1 ? "" : "s") (the point chosen on each scale, the options chosen\(free ? ", free text as typed" : "")), with when each page of answers was sent (`mien study` writes them to answers.csv)"
     }
 }

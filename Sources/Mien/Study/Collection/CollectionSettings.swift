@@ -100,6 +100,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     /// Seconds into each stimulus after which the page shows a Skip button (as a pre-roll does), and the viewer
     /// may leave it there; nil: no Skip button (`--skippable-after`).
     package var skippableAfter: Double?
+    /// What the page asks after a stimulus or at the end (`--questions`); nil: nothing.
+    package var questions: StudyQuestions?
     package var fieldwork: Fieldwork
     package var stored: Stored
     package var researcher: Researcher
@@ -109,8 +111,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         stimuli: [Stimulus], groups: [String] = [], order: Order = .fixed, consent: String, record: Bool = false,
         completionURL: String? = nil, frameRate: Double = 10, maximumParticipants: Int? = nil,
         maximumFrameSide: Int = 1280, maximumRecordingBytes: Int = 512 << 20, framing: Framing = Framing(),
-        skippableAfter: Double? = nil, fieldwork: Fieldwork = Fieldwork(), stored: Stored = Stored(),
-        researcher: Researcher = Researcher()
+        skippableAfter: Double? = nil, questions: StudyQuestions? = nil, fieldwork: Fieldwork = Fieldwork(),
+        stored: Stored = Stored(), researcher: Researcher = Researcher()
     ) throws {
         self.stimuli = stimuli
         self.groups = groups
@@ -124,6 +126,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         self.maximumRecordingBytes = maximumRecordingBytes
         self.framing = framing
         self.skippableAfter = skippableAfter
+        self.questions = questions
         self.fieldwork = fieldwork
         self.stored = stored
         self.researcher = researcher
@@ -144,6 +147,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         maximumRecordingBytes = try container.decodeIfPresent(Int.self, forKey: .maximumRecordingBytes) ?? 512 << 20
         framing = try container.decodeIfPresent(Framing.self, forKey: .framing) ?? Framing()
         skippableAfter = try container.decodeIfPresent(Double.self, forKey: .skippableAfter)
+        questions = try container.decodeIfPresent(StudyQuestions.self, forKey: .questions)
         fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
         stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
         researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
@@ -198,6 +202,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         if let skippableAfter, !(skippableAfter > 0 && skippableAfter.isFinite) {
             throw refuse("skippableAfter must be a positive number of seconds, got \(skippableAfter)")
         }
+        try questions?.validate(stimuli: stimuli.map(\.name))
         try fieldwork.validate(groups: groups, frameRate: frameRate)
         try fieldwork.panelConventions.validate(
             completionURL: completionURL, screenoutURL: fieldwork.screenoutURL, screenoutCode: fieldwork.screenoutCode)

@@ -2,8 +2,8 @@ import Foundation
 
 /// One participant of a collected study, as the study folder keeps it: `participants/<id>/session.json`.
 ///
-/// Holds no picture and nothing the participant typed but their ID: where they are in the flow, which group
-/// and order they were given, and per stimulus how much of it was measured. The token the server issued at
+/// Holds no picture, and of what the participant typed only their ID and their answers to the study's questions:
+/// where they are in the flow, which group and order they were given, and per stimulus how much of it was measured. The token the server issued at
 /// consent is kept only as its SHA-256, so the file cannot be used to write as them.
 package struct ParticipantSession: Sendable, Codable, Equatable {
     /// Where a participant is in the flow.
@@ -152,6 +152,8 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// The webcam recording's bytes received so far, and whether the upload finished (with `record`).
     package var recordingBytes: Int
     package var recordingComplete: Bool
+    /// Their answers to the study's questions, a page at a time as sent (nil: none yet, or the study asks none).
+    package var answers: [StudyAnswer]?
 
     package init(
         participant: String, number: Int, group: String?, order: [String], tokenDigest: String, started: String
@@ -199,7 +201,11 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         screenLook = try container.decodeIfPresent([Double].self, forKey: .screenLook)
         recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
         recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
+        answers = try container.decodeIfPresent([StudyAnswer].self, forKey: .answers)
     }
+
+    /// Their answer to the question with this ID, if its page was sent.
+    package func answer(_ question: String) -> StudyAnswer? { answers?.first { $0.question == question } }
 
     /// The share of the study's stimuli time this participant was measured for, 0...1.
     package func coverage(of settings: CollectionSettings) -> Double {

@@ -6,10 +6,10 @@ import Mien
 /// one store transaction (`complete`, `screenOut`); the tests run them on a value (`StudyLedgerAdmissionTests`).
 extension ParticipantSession {
     /// Marks the session complete with `code`, once every stimulus was watched and measured enough (and the
-    /// recording uploaded, when the study records); a session already complete stays as it is (a page asking again is
-    /// told its code again).
+    /// recording uploaded, when the study records, and every page of the study's questions sent); a session already
+    /// complete stays as it is (a page asking again is told its code again).
     /// - Throws: `ServiceRefusal` 409: `sessionEnded`, `notWatched` naming the stimuli, `tooLittleMeasured`,
-    ///   `recordingMissing`.
+    ///   `recordingMissing`, `notAnswered` naming the questions.
     mutating func complete(code: String, settings: CollectionSettings, now: Date) throws {
         if state == .complete { return }
         guard state == .started else {
@@ -28,6 +28,12 @@ extension ParticipantSession {
         if settings.record, !recordingComplete {
             throw ServiceRefusal(
                 status: .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
+        }
+        let unanswered = unanswered(settings).map(\.id)
+        guard unanswered.isEmpty else {
+            throw ServiceRefusal(
+                status: .conflict, code: "notAnswered",
+                message: "not yet answered: \(unanswered.joined(separator: ", "))")
         }
         state = .complete
         step = "done"

@@ -123,6 +123,11 @@ package final class StudyArchive: Sendable {
                 Data(CollectionDisclosure.storedNote(settings).utf8), to: url.appendingPathComponent("STORED.md").path)
             try counts.write(to: folder)
             for session in sessions { try folder.write(session) }
+            if let questions = settings.questions {
+                try CollectionFolder.writeAtomically(
+                    Data(AnswerTable.csv(sessions, questions: questions).utf8),
+                    to: url.appendingPathComponent("answers.csv").path)
+            }
         }
         try await database.writeStimuli(study: study, into: folder)
         let byParticipant = Dictionary(uniqueKeysWithValues: sessions.map { ($0.participant, $0) })
