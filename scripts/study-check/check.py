@@ -31,6 +31,7 @@ import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
 import away
+import questions
 from checks import check, pass_framing, verdict
 from websockets.sync.client import connect
 
@@ -301,6 +302,12 @@ with sync_playwright() as playwright:
     # Issue 79: v3's face leaves the camera's frame for a known stretch of the stimulus (away.py).
     codes["v3"] = away.take_part(browser, args.base, agree, framing_then_watch, wait_done)
     print(f"  v3 (out of frame {away.AWAY[0]}-{away.AWAY[1]} s): {codes['v3']}")
+    # Issue 80: questions after the advert and at the end, answered as the test sets (questions.py).
+    answered, answer_tokens, early = questions.take_part(browser, args.base, args.out, agree, framing_then_watch,
+                                                         wait_done, new_page)
+    codes.update(answered)
+    for problem in early:
+        check(False, problem)
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
 time.sleep(1)
@@ -385,6 +392,7 @@ row = sessions("viewing").get("v1", {})
 check(abs(((row.get("viewing") or {}).get("hiddenSeconds") or 0) - (shown[0] - hidden[0] if hidden and shown else 0))
       < 0.01, f"the dashboard shows v1's hidden seconds: {row.get('viewing')}")
 away.verify(args.studies, args.out, args.mien, sessions)
+questions.verify(args.studies, args.out, args.mien, sessions, dashboard, http, codes, answer_tokens)
 review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
 check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
       f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")

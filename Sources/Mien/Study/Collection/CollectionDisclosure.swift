@@ -142,7 +142,7 @@ package enum CollectionDisclosure {
         let free = questions.contains { $0.kind == .text }
         let count = questions.count == 1 ? "a question" : "\(questions.count) questions"
         return
-            "The study also asks you \(count) after the videos. Your answers are kept with these numbers, each with when you sent it\(free ? "; what you type in a box is kept as you typed it, so please do not type your name or anything else that tells who you are" : ""). Answers are sent only when you choose \(settings.questions?.submit ?? "Continue").\n\n"
+            "The study also asks you \(count) (after a video or at the end). Your answers are kept with these numbers, each with when you sent it\(free ? "; what you type in a box is kept as you typed it, so please do not type your name or anything else that tells who you are" : ""). Answers are sent only when you choose \(settings.questions?.submit ?? "Continue").\n\n"
     }
 
     /// STORED.md's words on the answers a session holds (empty when the study asks no questions).

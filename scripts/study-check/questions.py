@@ -1,0 +1,203 @@
+"""Issue 80's questions after the advert, in Chromium (study-check part 1, called by check.py).
+
+Study `questions` asks Samples/advert-questions.txt: a 7-point liking scale and an 11-point purchase intent after the
+stimulus, then at the end a single choice, a multiple choice and free text. Four participants answer, their answers
+set here (two like the advert, two do not):
+- a1 presses Continue with nothing chosen first: told which questions need an answer, nothing sent;
+- a2 answers with the keyboard alone (Tab, the arrow keys, Space, Enter);
+- a3 answers one question, reloads: the answer is still there (nothing was sent), the page asks the rest;
+- a4 on a phone: the 11-point scale fits the screen's width.
+No page sends an answer before its Continue. Then each surface must hold exactly these answers: every session.json,
+the dashboard's answers.csv and participant rows, `mien study`'s answers.csv; and an answer after completion, for
+another participant or out of range is refused with nothing stored.
+"""
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+
+from checks import check
+
+STIMULUS = "astronaut-pan-zoom"
+# What each participant answers: liking (1-7), intent (0-10), seen, where (a list), comments.
+ANSWERS = {
+    "a1": (6, 8, "No", ["Television", "Social media"], "Nice, calm music"),
+    "a2": (7, 9, "Yes", ["Television"], ""),
+    "a3": (2, 1, "Not sure", [], "Too slow, I got bored"),
+    "a4": (1, 2, "No", ["Video sites"], "=1+1 not for me"),
+}
+
+
+def group(page, words):
+    return page.get_by_role("group", name=re.compile(re.escape(words)))
+
+
+def point(page, question, value):
+    """The radio of a scale's point, by its accessible name ("6", or "7, Very much" at an anchored end)."""
+    return group(page, question).get_by_role("radio", name=re.compile(rf"^{value}(,|$)"))
+
+
+def wait_questions(page, after):
+    page.wait_for_function(f"document.documentElement.dataset.stage === 'questions:{after}'", timeout=60_000)
+
+
+def answer_first_page(page, liking, intent):
+    point(page, "How much did you like this advert?", liking).check()
+    point(page, "How likely are you to buy the product", intent).check()
+    page.get_by_role("button", name="Continue").click()
+
+
+def answer_end_page(page, seen, where, comments):
+    group(page, "Had you seen this advert before today?").get_by_role("radio", name=seen, exact=True).check()
+    for option in where:
+        group(page, "Where do you usually see adverts").get_by_role("checkbox", name=option).check()
+    if comments:
+        group(page, "Is there anything else").get_by_role("textbox").fill(comments)
+    page.get_by_role("button", name="Continue").click()
+
+
+def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page):
+    """The four participants above; returns their completions, their tokens, and the answers their pages sent before
+    their Continue (none expected)."""
+    codes, tokens, early = {}, {}, []
+    for participant, (liking, intent, seen, where, comments) in ANSWERS.items():
+        phone = participant == "a4"
+        ctx, page = new_page(browser, **({"viewport": {"width": 360, "height": 740}, "is_mobile": True,
+                                          "has_touch": True} if phone else {}))
+        clicked = {"continue": 0}
+        sent = []
+        page.on("request", lambda request: request.url.endswith("/answers") and sent.append(clicked["continue"]))
+        page.goto(f"{base}/studies/questions/?participant={participant}&redirect=0")
+        agree(page)
+        framing_then_watch(page)
+        wait_questions(page, STIMULUS)
+        if participant == "a1":
+            page.get_by_role("button", name="Continue").click()
+            error = page.locator("#error-liking")
+            check(error.is_visible() and "Please answer" in error.inner_text(),
+                  f"a1: Continue with nothing chosen says what is missing: {error.inner_text()}")
+            check(group(page, "How much did you like").get_attribute("aria-describedby") == "error-liking",
+                  "a1: the message is the question's description, for a screen reader")
+            check(page.evaluate("document.activeElement.name") == "q-liking", "a1: focus on the first question missing")
+            check(not sent, f"a1: nothing sent for an incomplete page: {sent}")
+        if participant == "a2":
+            # The keyboard alone: Tab into each scale, arrow keys to the point, Tab to Continue, Enter.
+            page.keyboard.press("Tab")
+            for _ in range(liking - 1):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Tab")
+            for _ in range(intent):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Tab")
+            clicked["continue"] += 1
+            page.keyboard.press("Enter")
+        elif participant == "a3":
+            point(page, "How much did you like this advert?", liking).check()
+            page.reload()
+            wait_questions(page, STIMULUS)
+            check(point(page, "How much did you like this advert?", liking).is_checked(),
+                  "a3: the answer chosen before the reload is still chosen")
+            check(not sent, f"a3: nothing was sent before Continue: {sent}")
+            point(page, "How likely are you to buy the product", intent).check()
+            clicked["continue"] += 1
+            page.get_by_role("button", name="Continue").click()
+        else:
+            if phone:
+                width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                check(width[0] <= width[1], f"a4: the 11-point scale fits a phone's width: {width}")
+                page.screenshot(path=os.path.join(out, "phone-questions.png"))
+            clicked["continue"] += 1
+            answer_first_page(page, liking, intent)
+        wait_questions(page, "end")
+        if participant == "a2":
+            page.keyboard.press("Tab")
+            target = ["Yes", "No", "Not sure"].index(seen)
+            for _ in range(target):
+                page.keyboard.press("ArrowDown")
+            if target == 0:
+                page.keyboard.press("Space")
+            page.keyboard.press("Tab")  # the first option of "where"
+            page.keyboard.press("Space")  # Television
+            for _ in range(5):  # past the other options to the text box
+                page.keyboard.press("Tab")
+            page.keyboard.type(comments)
+            page.keyboard.press("Tab")
+            clicked["continue"] += 1
+            page.keyboard.press("Enter")
+        else:
+            clicked["continue"] += 1
+            answer_end_page(page, seen, where, comments)
+        codes[participant] = wait_done(page)
+        tokens[participant] = page.evaluate("Object.entries(localStorage).find(([key]) => key.startsWith('mien:'))?.[1]")
+        early += [f"{participant}: an answer sent before Continue" for count in sent if count == 0]
+        ctx.close()
+        print(f"  {participant} answered {ANSWERS[participant][:3]}: {codes[participant]}")
+    return codes, tokens, early
+
+
+def expected_rows(participant):
+    liking, intent, seen, where, comments = ANSWERS[participant]
+    return [
+        (participant, "liking", STIMULUS, "scale 7", str(liking), str(liking)),
+        (participant, "intent", STIMULUS, "scale 11", str(intent), str(intent)),
+        (participant, "seen", "end", "single", "", seen),
+        (participant, "where", "end", "multiple", "", " | ".join(where)),
+        (participant, "comments", "end", "text", "", ("'" + comments) if comments.startswith("=") else comments),
+    ]
+
+
+def rows_of(text):
+    return sorted((r["participant"], r["question"], r["after"], r["type"], r["score"], r["answer"])
+                  for r in csv.DictReader(io.StringIO(text)))
+
+
+def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
+    """Every surface holds exactly the answers set above; refusals keep nothing."""
+    folder = os.path.join(studies, "questions")
+    expected = sorted(row for participant in ANSWERS for row in expected_rows(participant))
+    rows = sessions("questions")
+    for participant, (liking, intent, seen, where, comments) in ANSWERS.items():
+        check(rows.get(participant, {}).get("state") == "complete" and codes.get(participant, (None,))[0] ==
+              rows.get(participant, {}).get("code"), f"{participant} complete with their code: {rows.get(participant)}")
+        check(rows.get(participant, {}).get("answered") == 5, f"the dashboard: {participant} answered 5 of 5")
+        session = json.load(open(os.path.join(folder, "participants", participant, "session.json")))
+        kept = {a["question"]: a for a in session.get("answers") or []}
+        check(kept.get("liking", {}).get("score") == liking and kept.get("intent", {}).get("score") == intent
+              and kept.get("seen", {}).get("choices") == [seen] and (kept.get("where", {}).get("choices") or []) == where
+              and kept.get("comments", {}).get("text", "") == comments,
+              f"{participant}'s session.json holds their answers: {kept}")
+    summary = json.loads(dashboard("questions", "fieldwork"))
+    check(summary["all"].get("answeredAll") == len(ANSWERS) and summary.get("questions") == 5,
+          f"the dashboard counts those who answered every page: {summary['all'].get('answeredAll')}")
+    check(rows_of(dashboard("questions", "answers.csv").decode()) == expected, "the dashboard's answers.csv")
+    result = os.path.join(out, "results", "questions")
+    run = subprocess.run([mien, "study", folder, "--output", result], capture_output=True, text=True)
+    if check(run.returncode == 0, f"mien study questions: {run.returncode} {run.stderr[-300:]}"):
+        got = rows_of(open(os.path.join(result, "answers.csv")).read())
+        check(got == expected, f"mien study's answers.csv: {got}")
+    consent = open(os.path.join(folder, "consent.md")).read() + open(os.path.join(folder, "STORED.md")).read()
+    check("asks you 5 questions" in consent and "answers to the study's 5 questions" in consent,
+          "consent.md and STORED.md say the answers are kept")
+    # Refused, nothing stored: after completion (a1's own token), another participant's, one before its stimulus.
+    before = open(os.path.join(folder, "participants", "a1", "session.json")).read()
+    status, data = http("POST", "/studies/questions/answers", json.dumps({"answers": {"liking": 1, "intent": 0}}).encode(),
+                        token=tokens.get("a1"), headers={"Content-Type": "application/json"})
+    check(status == 409 and b"sessionEnded" in data, f"an answer after completion refused: {status} {data[:120]}")
+    check(open(os.path.join(folder, "participants", "a1", "session.json")).read() == before,
+          "a1's session unchanged by the refused answer")
+    status, data = http("POST", "/studies/questions/sessions", json.dumps({"agreed": True, "participant": "a9"}).encode(),
+                        headers={"Content-Type": "application/json"})
+    token = json.loads(data)["token"] if status == 201 else None
+    status, data = http("POST", "/studies/questions/answers",
+                        json.dumps({"participant": "a1", "answers": {"liking": 3}}).encode(), token=token,
+                        headers={"Content-Type": "application/json"})
+    check(status == 403 and b"notYours" in data, f"another participant's answers refused: {status} {data[:120]}")
+    status, data = http("POST", "/studies/questions/answers", json.dumps({"answers": {"liking": 5, "intent": 5}}).encode(),
+                        token=token, headers={"Content-Type": "application/json"})
+    check(status == 409 and b"notYetAsked" in data, f"an answer before its stimulus refused: {status} {data[:120]}")
+    kept = sessions("questions").get("a9", {}).get("answered")
+    check(kept == 0, f"nothing kept of the refused answers: {kept}")
+    print(f"  answers: {len(expected)} rows the same in session.json, the dashboard's and mien study's answers.csv")
