@@ -66,6 +66,9 @@ extension StudyCommand {
         let watched: @Sendable (String) -> Bool = { analysis.episodes.watches($0) }
         var settings = settings
         settings.title = settings.title ?? name
+        settings.marks = try resolvedMarks(
+            durations: Dictionary(collection.stimuli.map { ($0.name, $0.duration) }, uniquingKeysWith: { max($0, $1) }),
+            given: collection.marks)
         let rules = try ViewingRules(parsing: quality)
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,

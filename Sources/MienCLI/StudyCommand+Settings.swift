@@ -29,6 +29,30 @@ extension StudyCommand {
         _ = try analysis.detectorOptions()
     }
 
+    /// The marks `--marks` gives (a file or NAME=SECONDS each), else `given` (a collected study's own), checked against
+    /// the stimuli's `durations` (seconds).
+    func resolvedMarks(durations: [String: Double], given: [StudyMark]? = nil) throws -> [StudyMark] {
+        do {
+            guard !marks.isEmpty else { return try StudyMark.checked(given ?? [], durations: durations) }
+            let stimuli = durations.keys.sorted()
+            let all = try marks.flatMap { value -> [StudyMark] in
+                guard FileManager.default.fileExists(atPath: value) else {
+                    return try StudyMark.parse(value, stimuli: stimuli)
+                }
+                let text: String
+                do {
+                    text = try String(contentsOfFile: value, encoding: .utf8)
+                } catch {
+                    throw MienError(.unreadable, "cannot be read as UTF-8 text", input: value)
+                }
+                return try StudyMark.read(csv: text, file: value)
+            }
+            return try StudyMark.checked(all, durations: durations)
+        } catch let error as MienError {
+            throw ValidationError(error.input.map { "--marks \($0): \(error.message)" } ?? error.message)
+        }
+    }
+
     func settings() throws -> StudySettings {
         do {
             let unknown = chart.filter { name in

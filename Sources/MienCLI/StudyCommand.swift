@@ -96,6 +96,12 @@ struct StudyCommand: ParsableCommand {
     var title: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Moments of a stimulus drawn on every chart and kept in marks.csv: [STIMULUS:]NAME=SECONDS[,SECONDS...] (brand=12.4,27; the stimulus may be left out when there is one), or a file as marks.csv holds them (stimulus,mark,time); repeat for more. A collected study's own marks (mien study init --marks) are used unless given.",
+            valueName: "marks"))
+    var marks: [String] = []
+
+    @Option(
         help:
             "A collected study: least share (0...1) of a stimulus an incomplete viewer must have been measured for to be included (default: the study's minimum share)."
     )
@@ -153,11 +159,15 @@ struct StudyCommand: ParsableCommand {
             Diagnostics.logger.warning("\(self.manifest) line \(problem.line): \(problem.message); row left out")
         }
         let options = try analysis.detectorOptions()
-        let settings = try settings()
+        var settings = try settings()
         if let collected = manifestSource.collected {
             return try aggregate(
                 collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
         }
+        // A stimulus whose rows give no duration is checked only for marks before its start.
+        settings.marks = try resolvedMarks(
+            durations: Dictionary(
+                manifest.rows.map { ($0.stimulus, $0.duration ?? .infinity) }, uniquingKeysWith: { max($0, $1) }))
         let folder = URL(fileURLWithPath: output).appendingPathComponent("recordings").path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -61,6 +61,7 @@ struct StudyDocument: Encodable {
             ("moments.csv", StudyTables.moments(study)), ("isc.csv", StudyTables.correlations(study)),
         ]
         if segments { files.append(("segments.csv", StudyTables.segments(study))) }
+        if !study.settings.marks.isEmpty { files.append(("marks.csv", StudyMark.csv(study.settings.marks))) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))

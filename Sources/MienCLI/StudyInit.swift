@@ -65,6 +65,12 @@ struct StudyInit: ParsableCommand {
     )
     var questions: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Moments of a stimulus mien study draws on every chart: [STIMULUS:]NAME=SECONDS[,SECONDS...] (brand=12.4,27); repeat for more. mien study DIR --marks replaces them after collection.",
+            valueName: "marks"))
+    var marks: [String] = []
+
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
@@ -190,6 +196,12 @@ struct StudyInit: ParsableCommand {
                 throw ValidationError("--questions \(questions): \(error.message)")
             }
         }
+        let marked: [StudyMark]
+        do {
+            marked = try marks.flatMap { try StudyMark.parse($0, stimuli: stimuli.map(\.name)) }
+        } catch let error as MienError {
+            throw ValidationError(error.message)
+        }
         var settings: CollectionSettings
         do {
             var fieldwork = CollectionSettings.Fieldwork()
@@ -215,6 +227,10 @@ struct StudyInit: ParsableCommand {
                 questions: asked, fieldwork: fieldwork,
                 stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
                 researcher: .init(name: researcher, contact: contact, retention: retention))
+            if !marked.isEmpty {
+                settings.marks = marked
+                try settings.validate()
+            }
             if given == nil {
                 settings.consent = CollectionDisclosure.consent(settings)
             }

@@ -64,10 +64,14 @@ struct StudyAnswersTests {
                 try CollectedStudy(folder: folder)
             }
         let token = try await Collection.consented(study, "p1")
-        await Collection.refusal(.conflict, code: "notYetAsked") { _ = try await answer(study, "p1", ["liking": .number(6)]) }
+        await Collection.refusal(.conflict, code: "notYetAsked") {
+            _ = try await answer(study, "p1", ["liking": .number(6)])
+        }
         try await Collection.watch(study, "p1", "first", progress: Collection.measured(to: 2.9, ended: true))
         // Refused whole, nothing kept: out of range, a page not whole, two pages at once, an unknown question.
-        await Collection.refusal(.badRequest, code: "invalidAnswer") { _ = try await answer(study, "p1", ["liking": .number(8)]) }
+        await Collection.refusal(.badRequest, code: "invalidAnswer") {
+            _ = try await answer(study, "p1", ["liking": .number(8)])
+        }
         await Collection.refusal(.badRequest, code: "invalidAnswer") {
             _ = try await answer(study, "p1", ["liking": .number(6), "seen": .string("Yes"), "why": .none])
         }
@@ -77,7 +81,9 @@ struct StudyAnswersTests {
         #expect(study.session("p1")?.answers == nil)
         #expect(try await answer(study, "p1", ["liking": .number(6)]) == ["liking"])
         #expect(try await answer(study, "p1", ["liking": .number(6)]) == ["liking"], "the same page again: nothing new")
-        await Collection.refusal(.conflict, code: "alreadyAnswered") { _ = try await answer(study, "p1", ["liking": .number(2)]) }
+        await Collection.refusal(.conflict, code: "alreadyAnswered") {
+            _ = try await answer(study, "p1", ["liking": .number(2)])
+        }
         await Collection.refusal(.conflict, code: "notYetAsked") {
             _ = try await answer(study, "p1", ["seen": .string("No"), "why": .none])
         }
@@ -91,7 +97,9 @@ struct StudyAnswersTests {
                 == ["liking", "seen", "why"])
         #expect(try await study.resume(token: token).answered.count == 3, "a page coming back asks none again")
         _ = try await study.complete("p1")
-        await Collection.refusal(.conflict, code: "sessionEnded") { _ = try await answer(study, "p1", ["liking": .number(6)]) }
+        await Collection.refusal(.conflict, code: "sessionEnded") {
+            _ = try await answer(study, "p1", ["liking": .number(6)])
+        }
         // What the store keeps: the folder's session file, or the database's rows as an export reads them.
         let kept: [ParticipantSession]
         if let server {
@@ -103,12 +111,17 @@ struct StudyAnswersTests {
         }
         let answers = try #require(kept.first { $0.participant == "p1" }?.answers)
         #expect(answers.map(\.question) == ["liking", "seen", "why"])
-        #expect(answers.map(\.score) == [6, nil, nil] && answers[1].choices == ["No"] && answers[2].text == #"Liked the "end""#)
+        #expect(
+            answers.map(\.score) == [6, nil, nil] && answers[1].choices == ["No"]
+                && answers[2].text == #"Liked the "end""#)
         let rows = AnswerTable.csv(kept, questions: try Self.questions()).split(separator: "\n").dropFirst().map {
             $0.split(separator: ",", omittingEmptySubsequences: false).prefix(8).joined(separator: ",")
         }
         #expect(
-            rows == ["p1,,complete,liking,first,scale 7,6,6", "p1,,complete,seen,end,single,,No", #"p1,,complete,why,end,text,,"Liked the ""end""""#])
+            rows == [
+                "p1,,complete,liking,first,scale 7,6,6", "p1,,complete,seen,end,single,,No",
+                #"p1,,complete,why,end,text,,"Liked the ""end""""#,
+            ])
     }
 
     /// Over HTTP: the token's own participant only, a body of at most 64 KiB, thousands of answers refused, a study
@@ -126,7 +139,8 @@ struct StudyAnswersTests {
         try await service.application().test(.router) { client in
             func post(_ body: String, headers: HTTPFields? = nil) async throws -> (HTTPResponse.Status, String) {
                 try await client.execute(
-                    uri: "/studies/ad/answers", method: .post, headers: headers ?? bearer, body: ByteBuffer(string: body)
+                    uri: "/studies/ad/answers", method: .post, headers: headers ?? bearer,
+                    body: ByteBuffer(string: body)
                 ) { ($0.status, String(buffer: $0.body)) }
             }
             #expect(try await post(#"{"answers":{"liking":6}}"#, headers: [:]).0 == .unauthorized)
@@ -150,7 +164,8 @@ struct StudyAnswersTests {
             try await client.execute(
                 uri: "/studies/ad/dashboard/participants", method: .get, headers: [.authorization: "Bearer s3cret"]
             ) { response in
-                let rows = (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: response.body)))) as? [[String: Any]]
+                let rows =
+                    (try? JSONSerialization.jsonObject(with: Data([UInt8](buffer: response.body)))) as? [[String: Any]]
                 #expect(rows?.first { $0["participant"] as? String == "p1" }?["answered"] as? Int == 1)
             }
         }
@@ -159,6 +174,8 @@ struct StudyAnswersTests {
         defer { try? FileManager.default.removeItem(at: plain) }
         let without = try CollectedStudy(folder: plain.appendingPathComponent("ad"))
         _ = try await Collection.consented(without, "p1")
-        await Collection.refusal(.notFound, code: "noQuestions") { _ = try await answer(without, "p1", ["liking": .number(6)]) }
+        await Collection.refusal(.notFound, code: "noQuestions") {
+            _ = try await answer(without, "p1", ["liking": .number(6)])
+        }
     }
 }

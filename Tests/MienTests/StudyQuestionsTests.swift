@@ -42,21 +42,33 @@ struct StudyQuestionsTests {
         ("question: a\ntype: slider\ntext: x", "line 2: question a: unknown type 'slider'"),
         ("question: a\ntype: scale 7\ntext: How much?", "line 2: question a: a scale needs anchors"),
         ("question: a\ntype: scale 6\ntext: x\nanchors: a | b", "line 2: question a: a scale has 5, 7 or 11 points"),
-        ("\n\nquestion: a\nafter: advert\ntype: text\ntext: x", "line 4: question a follows 'advert', which is not a stimulus"),
-        ("question: a\ntype: text\ntext: x\n\nquestion: a\ntype: text\ntext: y", "line 5: the question ID a is used twice (first at line 1)"),
+        (
+            "\n\nquestion: a\nafter: advert\ntype: text\ntext: x",
+            "line 4: question a follows 'advert', which is not a stimulus"
+        ),
+        (
+            "question: a\ntype: text\ntext: x\n\nquestion: a\ntype: text\ntext: y",
+            "line 5: the question ID a is used twice (first at line 1)"
+        ),
         ("question: a\ntyp: text\ntext: x", "line 2: question a: unknown field 'typ'"),
         ("language: en\nfoo: bar", "line 2: unknown field 'foo' before the first question"),
         ("question: a\ntype: single\ntext: x\noptions: one", "line 4: question a: a choice has 2-20 options, got 1"),
         ("question: a\ntype: single\ntext: x\noptions: one | one", "line 4: question a: an option is listed twice"),
         ("question: a\ntype: single\ntext: x", "line 2: question a: a choice needs 'options"),
-        ("question: a\ntype: text\ntext: x\nanchors: a | b", "line 4: question a: a free-text question takes no anchors"),
+        (
+            "question: a\ntype: text\ntext: x\nanchors: a | b",
+            "line 4: question a: a free-text question takes no anchors"
+        ),
         ("question: a\ntype: text\ntext: x\nrequired: maybe", "line 4: question a: required is yes or no"),
         ("question: a\ntype: text\ntext: x\nlength: 99999", "line 4: question a: length is a number of characters"),
         ("question: a\ntype: text\ntext: x\ntext: y", "line 4: question a gives 'text' twice (first at line 3)"),
         ("question: a b\ntype: text\ntext: x", "line 1: question ID 'a b'"),
         ("question: a\ntext: x", "line 1: question a has no type"),
         ("question: a\ntype: text", "line 1: question a has no text"),
-        ("question: a\ntype: scale 5\ntext: x\nanchors: low | | high", "line 4: question a: an empty item in 'anchors'"),
+        (
+            "question: a\ntype: scale 5\ntext: x\nanchors: low | | high",
+            "line 4: question a: an empty item in 'anchors'"
+        ),
         ("just a line", "line 1: expected 'field: value'"),
         ("# only comments\n", "no question"),
         ("language: english!\nquestion: a\ntype: text\ntext: x", "line 1: language 'english!'"),

@@ -40,6 +40,10 @@ class Study(NamedTuple):
     and bin, the share of viewers watching (``onScreen``, percent, Wilson's 95 % interval ``low``..``high``, ``n``
     judged). ``retention``: for skippable stimuli, per group and bin, viewers still watching (``atRisk``), those
     who ``skipped`` and Kaplan-Meier's percent ``retained`` with its band (empty when nobody skipped).
+    ``answers``: a collected study's answers to its questions (``mien study init --questions``), a row per
+    participant and question on a page they sent: ``participant``, ``group``, ``state``, ``question``, ``after`` (a
+    stimulus, or ``end``), ``type``, ``score`` (a scale's point, nullable integer), ``answer`` (text: the point,
+    the option, options joined by `` | ``, or free text) and ``answered`` (UTC time); empty for other studies.
     """
 
     curves: pd.DataFrame
@@ -50,6 +54,7 @@ class Study(NamedTuple):
     info: Dict[str, Any]
     attention: pd.DataFrame
     retention: pd.DataFrame
+    answers: pd.DataFrame
 
 
 def study(
@@ -176,8 +181,14 @@ def read_study(folder: PathLike) -> Study:
         for column in ("group", "exclusion", "notes"):
             if column in frame:
                 frame[column] = frame[column].astype("string")
+    answers = table("answers.csv")
+    if not answers.empty:
+        for column in ("participant", "group", "state", "question", "after", "type", "answer"):
+            answers[column] = answers[column].astype("string")
+        answers["score"] = answers["score"].astype("Int64")
+        answers["answered"] = pd.to_datetime(answers["answered"], utc=True)
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
-                 info, table("attention.csv"), table("retention.csv"))
+                 info, table("attention.csv"), table("retention.csv"), answers)
 
 
 def _recordings(manifest: str) -> int:

@@ -178,6 +178,17 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     if check(run.returncode == 0, f"mien study questions: {run.returncode} {run.stderr[-300:]}"):
         got = rows_of(open(os.path.join(result, "answers.csv")).read())
         check(got == expected, f"mien study's answers.csv: {got}")
+        # The mark given at init, on every chart and in marks.csv; --marks after collection replaces it.
+        page = open(os.path.join(result, "study.html")).read()
+        charts = page.count('<svg class="chart"')
+        check(open(os.path.join(result, "marks.csv")).read() == f"stimulus,mark,time\n{STIMULUS},brand,1.2\n"
+              and charts > 2 and page.count(">brand 1.2 s</text>") == charts,
+              f"the study's mark on every one of its {charts} charts: {page.count('>brand 1.2 s</text>')}")
+        again = subprocess.run([mien, "study", folder, "--output", result + "-marks", "--marks", "offer=2.5,0.4"],
+                               capture_output=True, text=True)
+        marks = open(os.path.join(result + "-marks", "marks.csv")).read() if again.returncode == 0 else again.stderr
+        check(marks == f"stimulus,mark,time\n{STIMULUS},offer,0.4\n{STIMULUS},offer,2.5\n",
+              f"--marks after collection replaces the study's: {marks}")
     consent = open(os.path.join(folder, "consent.md")).read() + open(os.path.join(folder, "STORED.md")).read()
     check("asks you 5 questions" in consent and "answers to the study's 5 questions" in consent,
           "consent.md and STORED.md say the answers are kept")

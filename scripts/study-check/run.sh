@@ -52,9 +52,9 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 
 # Issue 79's viewer whose face leaves the camera's frame from 0.9 to 2.1 s of the stimulus (away.py).
 "$MIEN" study init "$OUT/studies/away" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
-# Issue 80's questions after the advert and at the end: the bundled sample file.
+# Issue 80's questions after the advert and at the end (the bundled sample file), and a mark at its brand's moment.
 "$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
-    --questions "$ROOT/Samples/advert-questions.txt" "${PANEL[@]}" >/dev/null
+    --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 "${PANEL[@]}" >/dev/null
 # Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
 "$MIEN" study init "$OUT/studies/skip" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --skippable-after 1 \
     "${PANEL[@]}" >/dev/null

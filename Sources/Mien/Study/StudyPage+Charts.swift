@@ -5,11 +5,11 @@ import Mustache
 extension StudyPage {
     /// One chart of a stimulus: each group's curve (solid where `minimum` participants or more are measured,
     /// dashed where fewer), its 95 % band over the solid runs, and the moments marked, laid out by the report's
-    /// `LineChart` and drawn by its `ChartSVG` template.
+    /// `LineChart` and drawn by its `ChartSVG` template; the stimulus's marks (`rules`) are lines across it.
     static func chart(
         label: String, end: Double, range: ClosedRange<Double>, groups: [String], points: [StudyCurvePoint],
         value: (StudyCurvePoint) -> Double?, band: Bool, moments: [StudyMoment], bin: Double, minimum: Int,
-        template: MustacheTemplate, marks: [(label: String, range: ClosedRange<Double>)] = []
+        template: MustacheTemplate, marks: [(label: String, range: ClosedRange<Double>)] = [], rules: [StudyMark] = []
     ) -> String {
         let scale = LineChart.Scale(timeRange: 0...max(end, 1e-9), valueRange: range)
         let bands = moments.filter { $0.kind == .difference }.map { moment in
@@ -72,6 +72,15 @@ extension StudyPage {
         var chart = LineChart(
             title: label, scale: scale, paths: paths, bands: bands, areas: areas, markers: markers, spans: spans)
         chart.bandOpacity = 0.25
+        let right = LineChart.width - LineChart.right
+        chart.rules = rules.map { mark in
+            let x = scale.x(min(mark.time, end))
+            let late = x > right - 60
+            return LineChart.Rule(
+                label: "\(mark.name) \(number(mark.time)) s", x: x, top: LineChart.top,
+                bottom: LineChart.height - LineChart.bottom, textX: late ? x - 3 : x + 3, anchor: late ? "end" : "start"
+            )
+        }
         return ChartSVG.render(chart, with: template) + "\n"
     }
 

@@ -75,7 +75,7 @@ extension StudyPage {
                 ? StudyPage.chart(
                     label: StudyAttention.metric, end: end, range: 0...100, groups: groups, points: points,
                     value: \.mean, band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants,
-                    template: chart, marks: stalls)
+                    template: chart, marks: stalls, rules: settings.marks.filter { $0.stimulus == stimulus })
                 : "", hasRetention: !retention.isEmpty, retentionLines: retentionLines.map(TextView.init),
             retention: retention)
     }
@@ -118,7 +118,8 @@ extension StudyPage {
             lines,
             StudyPage.chart(
                 label: "viewers.retained", end: end, range: 0...100, groups: groups, points: curve, value: \.mean,
-                band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants, template: chart)
+                band: true, moments: [], bin: settings.bin, minimum: settings.minimumParticipants, template: chart,
+                rules: settings.marks.filter { $0.stimulus == stimulus })
         )
     }
 

@@ -33,6 +33,9 @@ extension StudyPage {
         var hasCurves: Bool
         var chosenByStudy: Bool
         var legend: [HTMLReport.LegendView]
+        /// The stimulus's marks, in words (drawn as lines on its charts).
+        var marks: [TextView] = []
+        var hasMarks = false
         var viewing: ViewingView?
         var metrics: [MetricView]
     }
@@ -89,6 +92,9 @@ extension StudyPage {
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count
         let end = Double(binCount) * settings.bin
         view.viewing = viewing(stimulus, study: study, end: end, groups: groups, chart: chart)
+        let rules = settings.marks.filter { $0.stimulus == stimulus }
+        view.marks = rules.map { TextView(text: "\($0.name) at \(number($0.time)) s") }
+        view.hasMarks = !rules.isEmpty
         view.metrics = charted.map { metric in
             let isc = study.correlations.first {
                 $0.stimulus == stimulus && $0.group == StudyManifest.wholePanel && $0.metric == metric
@@ -111,13 +117,14 @@ extension StudyPage {
                 thin: lines.contains { $0.n > 0 && $0.n < settings.minimumParticipants },
                 chart: StudyPage.chart(
                     label: metric, end: end, range: range, groups: groups, points: lines, value: \.mean, band: true,
-                    moments: marked, bin: settings.bin, minimum: settings.minimumParticipants, template: chart),
+                    moments: marked, bin: settings.bin, minimum: settings.minimumParticipants, template: chart,
+                    rules: rules),
                 hasEpisodes: hasEpisodes,
                 episodes: hasEpisodes
                     ? StudyPage.chart(
                         label: metric + " episodes", end: end, range: 0...100, groups: groups, points: lines,
                         value: { $0.episodeShare.map { $0 * 100 } }, band: false, moments: [], bin: settings.bin,
-                        minimum: settings.minimumParticipants, template: chart)
+                        minimum: settings.minimumParticipants, template: chart, rules: rules)
                     : "",
                 hasMoments: !marked.isEmpty, moments: marked.map { TextView(text: words($0)) },
                 strip: StripView(

@@ -32,6 +32,7 @@ enum StudyPageTemplate {
         {{#hasCurves}}
         <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: smile, joy and valence, then the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
         <p class="legend">{{#legend}}<span><i style="background:{{colour}}"></i>{{name}}</span>{{/legend}}</p>
+        {{#hasMarks}}<p class="marks">Marked on every chart (dashed purple lines): {{#marks}}<span>{{text}}</span> {{/marks}}</p>{{/hasMarks}}
         {{#viewing}}
         <h3 class="viewing">Viewing and data quality</h3>
         <ul class="note">{{#lines}}<li>{{text}}</li>{{/lines}}</ul>

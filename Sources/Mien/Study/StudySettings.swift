@@ -62,6 +62,8 @@ public struct StudySettings: Sendable, Equatable, Codable {
     /// eyes shut past a blink (`eyesClosed`); frames that measured neither (no gaze measured) stay. The viewing
     /// metrics' own curves and the attention curve read every frame either way.
     public var allFrames = false
+    /// Moments of the stimuli drawn on every chart and kept in `marks.csv` (`--marks`), sorted by stimulus and time.
+    public var marks: [StudyMark] = []
 
     /// The defaults `mien study` uses.
     public static let standard = StudySettings(

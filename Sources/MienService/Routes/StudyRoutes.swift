@@ -44,7 +44,8 @@ struct StudyRoutes: RouteGroup {
             ("/studies/{name}", [.get]), ("/studies/{name}/config", [.get]), ("/studies/{name}/stimuli/{file}", [.get]),
             ("/studies/{name}/sessions", [.post]), ("/studies/{name}/resume", [.post]),
             ("/studies/{name}/declines", [.post]), ("/studies/{name}/screenout", [.post]),
-            ("/studies/{name}/live", [.get]), ("/studies/{name}/answers", [.post]), ("/studies/{name}/complete", [.post]),
+            ("/studies/{name}/live", [.get]), ("/studies/{name}/answers", [.post]),
+            ("/studies/{name}/complete", [.post]),
             ("/studies/{name}/recording", [.get, .put]), ("/studies/{name}/recording/complete", [.post]),
         ]
     }

@@ -30,6 +30,8 @@ package enum ChartSVG {
         {{/markers}}
         {{#spans}}<line x1="{{x1}}" x2="{{x2}}" y1="{{y}}" y2="{{y}}" stroke="{{colour}}" stroke-width="3"><title>{{label}}</title></line>
         {{/spans}}
+        {{#rules}}<line x1="{{x}}" x2="{{x}}" y1="{{top}}" y2="{{bottom}}" stroke="#6a3d9a" stroke-width="1.5" stroke-dasharray="3 2"><title>{{label}}</title></line><text x="{{textX}}" y="{{top}}" dy="9" text-anchor="{{anchor}}" font-size="10" fill="#6a3d9a">{{label}}</text>
+        {{/rules}}
         </svg>
         """
 
@@ -68,6 +70,7 @@ package enum ChartSVG {
         var areas: [LineChart.Area]
         var markers: [LineChart.Marker]
         var spans: [LineChart.Span]
+        var rules: [LineChart.Rule]
 
         init(_ chart: LineChart) {
             title = chart.title
@@ -88,6 +91,7 @@ package enum ChartSVG {
             areas = chart.areas
             markers = chart.markers
             spans = chart.spans
+            rules = chart.rules
         }
     }
 

@@ -15,6 +15,17 @@ extension LineChart {
         package var y: Double
     }
 
+    /// A vertical line across the plot at `x` with its name above it (a study's mark: the brand, the offer).
+    package struct Rule: Sendable {
+        package var label: String
+        package var x: Double
+        package var top: Double
+        package var bottom: Double
+        /// Where the name is written: right of the line, or left of it near the plot's right edge.
+        package var textX: Double
+        package var anchor: String
+    }
+
     /// A thick horizontal stroke under the plot from `x1` to `x2` at `y` (a study's response), with its tooltip.
     package struct Span: Sendable {
         package var label: String

@@ -81,6 +81,8 @@ package struct LineChart: Sendable {
     package var markers: [Marker] = []
     /// Strokes under the plot.
     package var spans: [Span] = []
+    /// Vertical lines across the plot, named.
+    package var rules: [Rule] = []
     /// The chart's height, SVG user units (taller for many lanes).
     package var height = LineChart.height
     /// Margin left of the plot area, SVG user units (wider for the lanes' metric names).

@@ -1,8 +1,9 @@
 import Foundation
 
-/// `answers.csv`: every participant's answers to a collected study's questions, a row per participant and question
-/// answered or left unanswered (the page was sent), in the participants' order of consent and the file's order of
-/// questions. Written by `mien study` on a collected study, `mien study export` and the dashboard.
+/// `answers.csv`: every participant's answers to a collected study's questions.
+///
+/// A row per participant and question answered or left unanswered (the page was sent), in the participants' order
+/// of consent and the file's order of questions. Written by `mien study` on a collected study, `mien study export` and the dashboard.
 ///
 /// Columns: `participant`, `group`, `state` (the session's: `complete`, `incomplete`, ...), `question`, `after` (the
 /// stimulus it follows, or `end`), `type` (`scale 7`, `single`, `multiple`, `text`), `score` (a scale's point),
@@ -16,7 +17,8 @@ package enum AnswerTable {
         for session in sessions.sorted(by: { $0.number < $1.number }) {
             for question in questions.questions {
                 guard let answer = session.answer(question.id) else { continue }
-                let shown = answer.score.map(String.init) ?? answer.choices?.joined(separator: " | ") ?? answer.text ?? ""
+                let shown =
+                    answer.score.map(String.init) ?? answer.choices?.joined(separator: " | ") ?? answer.text ?? ""
                 lines.append(
                     [
                         session.participant, session.group ?? "", session.state.rawValue, question.id,
@@ -28,8 +30,9 @@ package enum AnswerTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A participant's text as a spreadsheet shows it, not runs it: a cell that starts with `=`, `+`, `-`, `@` or a
-    /// tab is a formula to Excel and LibreOffice (OWASP's CSV injection), so it gets a leading `'`. Session files keep
+    /// A participant's text as a spreadsheet shows it, not runs it.
+    ///
+    /// A cell that starts with `=`, `+`, `-`, `@` or a tab is a formula to Excel and LibreOffice (OWASP's CSV injection), so it gets a leading `'`. Session files keep
     /// the text as typed.
     static func spreadsheetSafe(_ text: String) -> String {
         guard let first = text.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) else { return text }

@@ -102,6 +102,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     package var skippableAfter: Double?
     /// What the page asks after a stimulus or at the end (`--questions`); nil: nothing.
     package var questions: StudyQuestions?
+    /// Moments of the stimuli `mien study` draws on every chart (`--marks`; its own `--marks` replaces them).
+    package var marks: [StudyMark]?
     package var fieldwork: Fieldwork
     package var stored: Stored
     package var researcher: Researcher
@@ -148,6 +150,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         framing = try container.decodeIfPresent(Framing.self, forKey: .framing) ?? Framing()
         skippableAfter = try container.decodeIfPresent(Double.self, forKey: .skippableAfter)
         questions = try container.decodeIfPresent(StudyQuestions.self, forKey: .questions)
+        marks = try container.decodeIfPresent([StudyMark].self, forKey: .marks)
         fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
         stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
         researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
@@ -203,6 +206,15 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             throw refuse("skippableAfter must be a positive number of seconds, got \(skippableAfter)")
         }
         try questions?.validate(stimuli: stimuli.map(\.name))
+        if let marks {
+            do {
+                _ = try StudyMark.checked(
+                    marks,
+                    durations: Dictionary(stimuli.map { ($0.name, $0.duration) }, uniquingKeysWith: { max($0, $1) }))
+            } catch let error as MienError {
+                throw refuse(error.message)
+            }
+        }
         try fieldwork.validate(groups: groups, frameRate: frameRate)
         try fieldwork.panelConventions.validate(
             completionURL: completionURL, screenoutURL: fieldwork.screenoutURL, screenoutCode: fieldwork.screenoutCode)

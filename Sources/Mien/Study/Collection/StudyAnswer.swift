@@ -16,8 +16,7 @@ package struct StudyAnswer: Sendable, Codable, Equatable {
     /// When the page of answers holding it was sent (ISO 8601).
     package var answered: String
 
-    package init(question: String, score: Int? = nil, choices: [String]? = nil, text: String? = nil, answered: String)
-    {
+    package init(question: String, score: Int? = nil, choices: [String]? = nil, text: String? = nil, answered: String) {
         self.question = question
         self.score = score
         self.choices = choices
@@ -69,11 +68,15 @@ extension StudyQuestions.Question {
             guard let range, number.rounded() == number, number >= Double(range.lowerBound),
                 number <= Double(range.upperBound)
             else {
-                throw refuse("a \(points ?? 0)-point scale takes a whole number \(range?.lowerBound ?? 1)-\(range?.upperBound ?? 0), got \(number)")
+                throw refuse(
+                    "a \(points ?? 0)-point scale takes a whole number \(range?.lowerBound ?? 1)-\(range?.upperBound ?? 0), got \(number)"
+                )
             }
             answer.score = Int(number)
         case (.single, .string(let option)):
-            guard options?.contains(option) == true else { throw refuse("'\(option.prefix(60))' is not one of its options") }
+            guard options?.contains(option) == true else {
+                throw refuse("'\(option.prefix(60))' is not one of its options")
+            }
             answer.choices = [option]
         case (.multiple, .strings(let chosen)):
             guard Set(chosen).count == chosen.count else { throw refuse("an option is chosen twice") }
@@ -86,9 +89,13 @@ extension StudyQuestions.Question {
             let text = typed.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
                 in: .whitespacesAndNewlines)
             guard text.count <= length ?? StudyQuestions.defaultTextLength else {
-                throw refuse("an answer is at most \(length ?? StudyQuestions.defaultTextLength) characters, got \(text.count)")
+                throw refuse(
+                    "an answer is at most \(length ?? StudyQuestions.defaultTextLength) characters, got \(text.count)")
             }
-            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" })
+            guard
+                !text.unicodeScalars.contains(where: {
+                    $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+                })
             else { throw refuse("the answer holds control characters") }
             answer.text = text.isEmpty ? nil : text
         default:

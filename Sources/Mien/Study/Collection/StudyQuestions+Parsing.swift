@@ -59,7 +59,9 @@ extension StudyQuestions {
                         "unknown field '\(key)' before the first question (\(Self.fileFields.joined(separator: ", ")); a question starts with 'question: ID')"
                     )
                 }
-                if let first = header[key] { throw refuse(number, "'\(key)' is given twice (first at line \(first.line))") }
+                if let first = header[key] {
+                    throw refuse(number, "'\(key)' is given twice (first at line \(first.line))")
+                }
                 header[key] = (value, number)
                 continue
             }
@@ -123,7 +125,8 @@ extension StudyQuestions {
             switch words.first.map(String.init) {
             case "scale":
                 guard words.count == 2, let count = Int(words[1]), [5, 7, 11].contains(count) else {
-                    throw refuse(type.line, "\(named): a scale has 5, 7 or 11 points ('scale 5', 'scale 7', 'scale 11')")
+                    throw refuse(
+                        type.line, "\(named): a scale has 5, 7 or 11 points ('scale 5', 'scale 7', 'scale 11')")
                 }
                 (kind, points) = (.scale, count)
             case .some(let word) where words.count == 1 && ["single", "multiple", "text"].contains(word):
@@ -140,12 +143,14 @@ extension StudyQuestions {
             case .scale:
                 guard let anchors else {
                     throw refuse(
-                        type.line, "\(named): a scale needs anchors ('anchors: LOWEST | HIGHEST', a middle may go between)")
+                        type.line,
+                        "\(named): a scale needs anchors ('anchors: LOWEST | HIGHEST', a middle may go between)")
                 }
                 guard (2...3).contains(anchors.count) else {
                     throw refuse(
                         fields["anchors"]?.line ?? line,
-                        "\(named): a scale's anchors are its lowest and highest point (and a middle), got \(anchors.count)")
+                        "\(named): a scale's anchors are its lowest and highest point (and a middle), got \(anchors.count)"
+                    )
                 }
                 if let field = fields["options"] ?? fields["length"] {
                     throw refuse(field.line, "\(named): a scale takes anchors, not options or a length")
@@ -153,7 +158,8 @@ extension StudyQuestions {
             case .single, .multiple:
                 guard let options else { throw refuse(type.line, "\(named): a choice needs 'options: A | B | ...'") }
                 guard (2...20).contains(options.count) else {
-                    throw refuse(fields["options"]?.line ?? line, "\(named): a choice has 2-20 options, got \(options.count)")
+                    throw refuse(
+                        fields["options"]?.line ?? line, "\(named): a choice has 2-20 options, got \(options.count)")
                 }
                 guard Set(options).count == options.count else {
                     throw refuse(fields["options"]?.line ?? line, "\(named): an option is listed twice")

@@ -55,8 +55,9 @@ package struct StudyQuestions: Sendable, Codable, Equatable {
         package var typeName: String { kind == .scale ? "scale \(points ?? 0)" : kind.rawValue }
     }
 
-    /// The questions' language, a BCP 47 tag (`en`, `de-CH`): the page marks them with it, so a screen reader
-    /// reads them in it. Nil: the page's own (English).
+    /// The questions' language, a BCP 47 tag (`en`, `de-CH`).
+    ///
+    /// The page marks them with it, so a screen reader reads them in it. Nil: the page's own (English).
     package var language: String?
     /// The label of the button that sends a page of answers (default "Continue").
     package var submit: String?
@@ -111,7 +112,8 @@ package struct StudyQuestions: Sendable, Codable, Equatable {
                 guard let anchors = question.anchors, (2...3).contains(anchors.count),
                     anchors.allSatisfy({ !$0.isEmpty && $0.count <= 200 })
                 else {
-                    throw refuse("\(named): a scale needs anchors: its lowest and highest point's labels (and a middle)")
+                    throw refuse(
+                        "\(named): a scale needs anchors: its lowest and highest point's labels (and a middle)")
                 }
                 guard question.options == nil, question.length == nil else {
                     throw refuse("\(named): a scale takes anchors, not options or a length")

@@ -5,8 +5,9 @@ import Mien
 /// Answers to the study's questions, as decisions over the session value: `CollectedStudy.answer` runs one inside a
 /// store transaction; the tests run it on a value (`StudyAnswersTests`).
 extension ParticipantSession {
-    /// Keeps one page of answers: every question the study asks after one stimulus (or at the end), sent together,
-    /// null for one left unanswered. All or nothing: a page with one wrong answer keeps none of it.
+    /// Keeps one page of answers: every question the study asks after one stimulus (or at the end).
+    ///
+    /// Sent together, null for one left unanswered. All or nothing: a page with one wrong answer keeps none of it.
     ///
     /// A page is due once its stimulus was watched to its end and measured enough (the end's, once every stimulus
     /// was). The same page sent again (a page whose answer was lost) changes nothing; other answers to a page

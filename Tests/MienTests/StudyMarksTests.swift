@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import Mien
+
+/// Marks on a stimulus (`--marks`): written and read back, checked against the stimuli, drawn on the charts.
+@Suite("Study marks")
+struct StudyMarksTests {
+    static let durations = ["ad": 30.0, "other": 15.0]
+
+    @Test func marks_areParsed_checked_andReadBackFromMarksCSV() throws {
+        let given =
+            try StudyMark.parse("ad:brand=12.4,27", stimuli: ["ad", "other"])
+            + StudyMark.parse("other:offer=2", stimuli: ["ad", "other"])
+        let marks = try StudyMark.checked(given, durations: Self.durations)
+        #expect(
+            marks.map { "\($0.stimulus) \($0.name) \($0.time)" } == [
+                "ad brand 12.4", "ad brand 27.0", "other offer 2.0",
+            ])
+        #expect(try StudyMark.parse("brand=3", stimuli: ["ad"]) == [StudyMark(stimulus: "ad", name: "brand", time: 3)])
+        let csv = StudyMark.csv(marks)
+        #expect(csv == "stimulus,mark,time\nad,brand,12.4\nad,brand,27\nother,offer,2\n")
+        #expect(try StudyMark.read(csv: csv, file: "marks.csv") == marks)
+    }
+
+    /// Each wrong mark is refused saying why.
+    @Test(arguments: [
+        ("brand=3", "the study has 2 stimuli: say which"), ("ad:brand", "no '='"), ("ad:brand=soon", "not a number"),
+        ("none:brand=1", "no stimulus none"), ("ad:brand=31", "outside the stimulus"), ("ad:brand=-1", "outside"),
+        ("ad:the brand=1", "a mark's name"), ("ad:brand=1,1", "given twice"),
+    ])
+    func aWrongMark_isRefusedSayingWhy(text: String, words: String) {
+        #expect {
+            _ = try StudyMark.checked(try StudyMark.parse(text, stimuli: ["ad", "other"]), durations: Self.durations)
+        } throws: { error in
+            (error as? MienError)?.message.contains(words) == true
+        }
+    }
+
+    @Test func aMarksFile_withoutItsHeaderOrWithABadLine_isRefusedNamingTheLine() {
+        #expect(throws: MienError.self) { try StudyMark.read(csv: "ad,brand,1\n", file: "m.csv") }
+        #expect {
+            try StudyMark.read(csv: "stimulus,mark,time\nad,brand,1\nad,offer\n", file: "m.csv")
+        } throws: { error in
+            (error as? MienError)?.message.hasPrefix("line 3:") == true
+        }
+    }
+
+    /// A chart of the stimulus draws each of its marks as a named line across the plot.
+    @Test func aChart_drawsTheStimulusMarks() throws {
+        let points = (0..<30).map {
+            StudyCurvePoint(
+                stimulus: "ad", group: "all", metric: "expressions.smile", time: Double($0), n: 8, mean: 40, low: 35,
+                high: 45, episodeShare: nil)
+        }
+        let svg = StudyPage.chart(
+            label: "expressions.smile", end: 30, range: 0...100, groups: ["all"], points: points, value: \.mean,
+            band: true, moments: [], bin: 1, minimum: 5, template: try ChartSVG.parsed(),
+            rules: [
+                StudyMark(stimulus: "ad", name: "brand", time: 12.4), StudyMark(stimulus: "ad", name: "end", time: 30),
+            ])
+        #expect(svg.contains(">brand 12.4 s</text>") && svg.contains(">end 30 s</text>"))
+        #expect(svg.contains(#"text-anchor="end""#), "a mark near the right edge is named left of its line")
+        #expect(svg.components(separatedBy: ##"stroke="#6a3d9a""##).count == 3)
+    }
+}
