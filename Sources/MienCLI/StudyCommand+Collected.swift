@@ -75,17 +75,32 @@ extension StudyCommand {
             minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
         var study = Study(participants: participants, settings: settings, segments: segments)
         study.notes.append(Self.viewingNote(participants, rules: rules))
+        let scales = collection.questions?.questions.contains { $0.kind == .scale } == true
+        if scales {
+            study.notes.append(AnswerRelations.note(alpha: settings.alpha))
+            study.notes.append(AnswerPrediction.note(alpha: settings.alpha))
+        }
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
             analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),
             timing: .init(analysisSeconds: 0, aggregationSeconds: ProgressBoard.seconds(clock.now - start)))
         do {
             try document.write(to: output, segments: !segments.isEmpty)
-            // The answers to the study's questions, as every participant's session holds them.
+            // The answers to the study's questions, as every participant's session holds them, and how the faces
+            // relate to the scale answers.
             if let questions = collection.questions {
-                try AnswerTable.csv(sessions(), questions: questions).write(
+                let sessions = sessions()
+                try AnswerTable.csv(sessions, questions: questions).write(
                     toFile: (output as NSString).appendingPathComponent("answers.csv"), atomically: true,
                     encoding: .utf8)
+                if scales {
+                    try AnswerRelations.csv(study, sessions: sessions, questions: questions).write(
+                        toFile: (output as NSString).appendingPathComponent("relations.csv"), atomically: true,
+                        encoding: .utf8)
+                    try AnswerPrediction.csv(study, sessions: sessions, questions: questions).write(
+                        toFile: (output as NSString).appendingPathComponent("prediction.csv"), atomically: true,
+                        encoding: .utf8)
+                }
             }
         } catch {
             Diagnostics.report(error)

@@ -59,6 +59,7 @@ struct StudyDocument: Encodable {
             ("retention.csv", StudyTables.retention(study)),
             ("participants.csv", StudyTables.participants(study, problems: manifest.problems)),
             ("moments.csv", StudyTables.moments(study)), ("isc.csv", StudyTables.correlations(study)),
+            ("features.csv", StudyFeatures.csv(study)),
         ]
         if segments { files.append(("segments.csv", StudyTables.segments(study))) }
         if !study.settings.marks.isEmpty { files.append(("marks.csv", StudyMark.csv(study.settings.marks))) }

@@ -10,7 +10,9 @@ struct StatisticsReference: ParsableCommand {
         abstract:
             "Compute t quantiles, Welch and Wilson intervals and cluster permutation tests for cases read as JSON.")
 
-    @Argument(help: "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival).")
+    @Argument(
+        help:
+            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic).")
     var input: String
 
     struct Cases: Decodable {
@@ -27,6 +29,23 @@ struct StatisticsReference: ParsableCommand {
         var wilson: [[Int]]
         /// Each case: groups of viewers, each viewer [time, left (1) or censored (0)].
         var survival: [[[[Double]]]]
+        /// Each pair [x, y] for Spearman's rank correlation.
+        var spearman: [[[Double]]]
+        /// Each case: participants' features (null: not measured), outcomes, folds and C.
+        var logistic: [Logistic]
+    }
+
+    struct Logistic: Decodable {
+        var rows: [[Double?]]
+        var outcome: [Bool]
+        var folds: [Int]
+        var c: Double
+    }
+
+    struct LogisticAnswer: Encodable {
+        /// Each participant's out-of-fold probability.
+        var probabilities: [Double]
+        var auc: Double
     }
 
     struct TwoSample: Decodable {
@@ -53,6 +72,9 @@ struct StatisticsReference: ParsableCommand {
         /// Each [low, high].
         var wilson: [[Double]]
         var survival: [SurvivalAnswer]
+        /// Each [rho, p] (empty when undefined).
+        var spearman: [[Double]]
+        var logistic: [LogisticAnswer]
     }
 
     struct SurvivalAnswer: Encodable {
@@ -129,6 +151,15 @@ struct StatisticsReference: ParsableCommand {
                 let steps = Survival.kaplanMeier(viewers.first ?? []).map { [$0.time, $0.retained, $0.low, $0.high] }
                 let test = Survival.logRank(viewers)
                 return SurvivalAnswer(steps: steps, statistic: test?.statistic, p: test?.p)
+            },
+            spearman: cases.spearman.map { pair in
+                RankCorrelation.spearman(pair[0], pair[1]).map { [$0.rho, $0.p] } ?? []
+            },
+            logistic: cases.logistic.map { item in
+                let k = (item.folds.max() ?? 0) + 1
+                let scores = CrossValidatedClassifier.outOfFold(
+                    rows: item.rows, outcome: item.outcome, folds: item.folds, k: k, c: item.c)
+                return LogisticAnswer(probabilities: scores, auc: CrossValidatedClassifier.auc(scores, item.outcome))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

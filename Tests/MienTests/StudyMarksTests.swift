@@ -64,3 +64,35 @@ struct StudyMarksTests {
         #expect(svg.components(separatedBy: ##"stroke="#6a3d9a""##).count == 3)
     }
 }
+
+/// The response features, checked by hand on a constructed series.
+@Suite("Study response features")
+struct StudyFeaturesTests {
+    @Test func features_ofAConstructedSeries_areTheOnesComputedByHand() {
+        // Bins of 1 s: 0, 10, 20, 30, (not measured), 50, 40, 30; a brand mark at 2 s (and again at 6 s).
+        let smile: [Double?] = [0, 10, 20, 30, nil, 50, 40, 30]
+        let series = ParticipantSeries(
+            row: .init(line: 2, recording: "r.mp4", participant: "p1", stimulus: "ad", onset: 0), faceId: 0,
+            frames: 80, faceFrames: 70, faceShare: 0.9, facesSeen: 1, framesWithSeveralFaces: 0, exclusion: nil,
+            notes: [], binCount: 8,
+            bins: ["expressions.smile": smile, "valence": [nil, nil, nil, nil, nil, nil, nil, 5]],
+            episodeBins: [:], means: [:], episodeCounts: ["expressions.smile": 2])
+        let marks = [
+            StudyMark(stimulus: "ad", name: "brand", time: 6), StudyMark(stimulus: "ad", name: "brand", time: 2),
+        ]
+        let features = StudyFeatures.features(of: series, bin: 1, marks: marks)
+        let smiles = Dictionary(
+            uniqueKeysWithValues: features.filter { $0.metric == "expressions.smile" }.map { ($0.name, $0.value) })
+        #expect(abs((smiles["mean"] ?? 0) - 180.0 / 7) < 1e-9)
+        #expect(smiles["peak"] == 50 && smiles["peakTime"] == 5 && smiles["area"] == 180)
+        #expect(smiles["lastQuarterSlope"] == -10, "bins 6 and 7: 40 then 30")
+        #expect(smiles["episodes"] == 2)
+        #expect(
+            smiles["after.brand"] == 25 && smiles["change.brand"] == 20,
+            "the first brand mark: 20, 30 after; 0, 10 before")
+        // One measured bin: its mean, peak and area, no slope (one bin in the last quarter), no mark window.
+        let valence = features.filter { $0.metric == "valence" }.map(\.name)
+        #expect(valence == ["mean", "peak", "peakTime", "area"], "\(valence)")
+        #expect(!features.contains { $0.metric == "emotions.joy" }, "a metric not measured has no feature")
+    }
+}

@@ -22,6 +22,11 @@ import tempfile
 import mne
 import numpy as np
 from scipy import stats
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 mne.set_log_level("ERROR")
 MIENDEV = sys.argv[1]
@@ -72,8 +77,26 @@ def viewers(n, scale, end):
     return [[float(t), 1.0 if t < end else 0.0] for t in times]
 survival = [[viewers(40, 12, 30), viewers(35, 25, 30)], [viewers(12, 8, 15), viewers(15, 8, 15)],
             [viewers(60, 20, 30), viewers(50, 10, 30)]]
+# Issue 80: faces against answers. Spearman on Likert-like answers (ties) and features; the logistic prediction's
+# out-of-fold probabilities and AUC on participants' features with gaps, given the same folds.
+spearman = []
+for n, strength in [(10, 0.8), (25, 0.3), (60, 0.0), (12, -0.6)]:
+    x = rng.normal(50, 15, n)
+    answer = np.clip(np.round(4 + strength * (x - 50) / 15 * 2 + rng.normal(0, 1.2, n)), 1, 7)
+    spearman.append([x.tolist(), answer.tolist()])
+logistic = []
+for n, p, strength, c, gaps in [(30, 3, 1.5, 1.0, 0.0), (60, 8, 0.8, 0.3, 0.05), (45, 5, 0.0, 1.0, 0.1), (24, 2, 2.0, 10.0, 0.0)]:
+    x = rng.normal(0, 1, (n, p)) * rng.uniform(1, 30, p) + rng.uniform(0, 50, p)
+    z = strength * (x[:, 0] - x[:, 0].mean()) / x[:, 0].std() + rng.normal(0, 1, n)
+    outcome = z > np.median(z)
+    rows = [[None if rng.uniform() < gaps else float(v) for v in row] for row in x]
+    folds = np.zeros(n, dtype=int)
+    for label in (True, False):
+        members = rng.permutation(np.flatnonzero(outcome == label))
+        folds[members] = (np.arange(len(members)) + (0 if label else outcome.sum())) % 5
+    logistic.append({"rows": rows, "outcome": outcome.tolist(), "folds": folds.tolist(), "c": c})
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
-         "isc": isc, "wilson": wilson, "survival": survival}
+         "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -82,6 +105,29 @@ first_run = subprocess.run([MIENDEV, "statistics", path], check=True, capture_ou
 second_run = subprocess.run([MIENDEV, "statistics", path], check=True, capture_output=True, text=True).stdout
 check(first_run == second_run, "two seeded runs give the same bytes")
 mien = json.loads(first_run)
+
+# Faces against answers (issue 80) -----------------------------------------------------------------------------
+for (x, y), answer in zip(spearman, mien["spearman"]):
+    reference = stats.spearmanr(x, y)
+    check(len(answer) == 2 and abs(answer[0] - reference.statistic) <= 1e-9 and abs(answer[1] - reference.pvalue) <= 1e-9,
+          f"Spearman n={len(x)}: {answer} vs scipy [{reference.statistic}, {reference.pvalue}]")
+for case, answer in zip(logistic, mien["logistic"]):
+    x = np.array([[np.nan if v is None else v for v in row] for row in case["rows"]])
+    y, folds = np.array(case["outcome"], dtype=int), np.array(case["folds"])
+    probabilities = np.zeros(len(y))
+    for fold in range(folds.max() + 1):
+        train, test = folds != fold, folds == fold
+        model = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler(),
+                              LogisticRegression(C=case["c"], tol=1e-12, max_iter=100000))
+        model.fit(x[train], y[train])
+        probabilities[test] = model.predict_proba(x[test])[:, 1]
+    name = f"logistic CV n={len(y)} p={x.shape[1]} C={case['c']}"
+    gap = float(np.max(np.abs(np.array(answer["probabilities"]) - probabilities)))
+    check(gap <= 1e-5, f"{name}: out-of-fold probabilities {gap:.2e} from scikit-learn's")
+    reference = roc_auc_score(y, probabilities)
+    check(abs(answer["auc"] - roc_auc_score(y, answer["probabilities"])) <= 1e-12 and abs(answer["auc"] - reference) <= 1e-3,
+          f"{name}: AUC {answer['auc']} vs scikit-learn {reference}")
+    print(f"  {name}: AUC {answer['auc']:.4f} (scikit-learn {reference:.4f}), probabilities within {gap:.1e}")
 
 # t quantiles and Welch -----------------------------------------------------------------------------------------
 for (p, df), value in zip(quantiles, mien["quantiles"]):
