@@ -14,7 +14,7 @@ struct AnswerPredictionTests {
         var generator = SeededGenerator(seed: seed)
         func normal() -> Double {
             // Box-Muller from two uniforms in (0, 1].
-            let u = (Double(generator.next() >> 11) + 1) / 9_007_199_254_740_993
+            let u = (Double(generator.next() >> 11) + 1) / 9_007_199_254_740_992
             let v = Double(generator.next() >> 11) / 9_007_199_254_740_992
             return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
         }
