@@ -44,6 +44,11 @@ class Study(NamedTuple):
     participant and question on a page they sent: ``participant``, ``group``, ``state``, ``question``, ``after`` (a
     stimulus, or ``end``), ``type``, ``score`` (a scale's point, nullable integer), ``answer`` (text: the point,
     the option, options joined by `` | ``, or free text) and ``answered`` (UTC time); empty for other studies.
+    ``features``: per included participant, stimulus and headline metric, each response ``feature`` (``mean``,
+    ``peak``, ``peakTime``, ``area``, ``lastQuarterSlope``, ``episodes``, ``after.MARK``, ``change.MARK``) and its
+    ``value``. ``relations``: Spearman's ``rho`` of each feature with each scale answer, ``p``, BH-corrected ``q``,
+    ``passes``, or the ``reason`` it was not testable. ``prediction``: per stimulus and scale question, the
+    cross-validated ``auc`` with its ``low``..``high`` interval and permutation ``p`` (or the ``reason``).
     """
 
     curves: pd.DataFrame
@@ -55,6 +60,9 @@ class Study(NamedTuple):
     attention: pd.DataFrame
     retention: pd.DataFrame
     answers: pd.DataFrame
+    features: pd.DataFrame
+    relations: pd.DataFrame
+    prediction: pd.DataFrame
 
 
 def study(
@@ -188,7 +196,8 @@ def read_study(folder: PathLike) -> Study:
         answers["score"] = answers["score"].astype("Int64")
         answers["answered"] = pd.to_datetime(answers["answered"], utc=True)
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
-                 info, table("attention.csv"), table("retention.csv"), answers)
+                 info, table("attention.csv"), table("retention.csv"), answers, table("features.csv"),
+                 table("relations.csv"), table("prediction.csv"))
 
 
 def _recordings(manifest: str) -> int:

@@ -85,6 +85,13 @@ def test_curves_equal_pandas_on_the_recordings_csv(engine: str, tmp_path: Path) 
     # The same tables read back, and the plot drawn from them.
     again = mien.read_study(tmp_path)
     pd.testing.assert_frame_equal(again.curves, curves)
+    # The response features of the same faces (features.csv): each included participant's smile, its mean among them.
+    smile = again.features.query("metric == 'expressions.smile' and feature == 'mean'")
+    assert len(smile) == int(again.participants.included.sum()) and smile.value.between(0, 100).all()
+    for participant in ("p1", "p2", "p3"):
+        bins = [v for v in series[participant]["expressions.smile"][0].values if not math.isnan(v)]
+        feature = float(smile.loc[smile.participant == participant, "value"].iloc[0])
+        assert abs(feature - float(np.mean(bins))) < 0.01, (participant, feature, np.mean(bins))
     assert again.info["settings"]["bin"] == BIN and again.info["models"]
     ax = mien.plot.study(again, "expressions.smile")
     assert ax.get_title() == "clip" and len(ax.lines) == 3
