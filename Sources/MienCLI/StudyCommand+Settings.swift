@@ -71,6 +71,10 @@ extension StudyCommand {
                 minimumParticipants: minParticipants, charts: chart)
             settings.title = title
             settings.allFrames = allFrames
+            guard minEffect.isFinite, minEffect >= 0 else {
+                throw MienError(.invalidArgument, "--min-effect must be 0 or more points (got \(minEffect))")
+            }
+            settings.minimumEffect = minEffect
             return settings
         } catch let error as MienError {
             throw ValidationError(error.message)

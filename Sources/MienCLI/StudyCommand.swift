@@ -119,6 +119,12 @@ struct StudyCommand: ParsableCommand {
     )
     var allFrames = false
 
+    @Option(
+        help:
+            "The smallest response or difference study.html charts, in the metric's points (0-100 scale): smaller ones that pass their test stay in moments.csv, off the page."
+    )
+    var minEffect = StudySettings.standard.minimumEffect
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 

@@ -96,3 +96,55 @@ struct StudyFeaturesTests {
         #expect(!features.contains { $0.metric == "emotions.joy" }, "a metric not measured has no feature")
     }
 }
+
+/// Which metrics study.html charts when the study names none: the rule, and the minimum effect.
+@Suite("Study page: the charted metrics")
+struct StudyChartRuleTests {
+    static func moment(_ metric: String, _ kind: StudyMoment.Kind, value: Double, p: Double?) -> StudyMoment {
+        StudyMoment(
+            stimulus: "ad", kind: kind, metric: metric, group: "all", otherGroup: nil, start: 1, end: 3, time: 2,
+            value: value, low: nil, high: nil, timeLow: nil, timeHigh: nil, p: p, mass: nil, method: nil,
+            permutations: nil, episodeShare: nil)
+    }
+
+    /// A new user's report charted the kissing, flushed and wink emoji and called a -1.28-point change a response
+    /// (p = 0.039): now the headline metrics come first, then only responses and differences of 5 points or more.
+    @Test func theRule_chartsTheHeadlineMetrics_thenEffectsOfTheMinimumSize() throws {
+        var study = Study(participants: [], settings: try StudySettings())
+        study.participants = [
+            ParticipantSeries(
+                row: .init(line: 2, recording: "r.mp4", participant: "p1", stimulus: "ad", onset: 0), faceId: 0,
+                frames: 10, faceFrames: 10, faceShare: 1, facesSeen: 1, framesWithSeveralFaces: 0, exclusion: nil,
+                notes: [], binCount: 1, bins: [:], episodeBins: [:], means: [:], episodeCounts: [:])
+        ]
+        let metrics = [
+            "expressions.smile", "emotions.joy", "valence", "emoji.kissing", "emoji.flushed", "emoji.wink",
+            "expressions.browRaise", "emotions.surprise",
+        ]
+        study.curves = metrics.map {
+            StudyCurvePoint(
+                stimulus: "ad", group: "all", metric: $0, time: 0, n: 8, mean: 30, low: 25, high: 35, episodeShare: nil)
+        }
+        study.moments = [
+            Self.moment("emoji.kissing", .response, value: -1.28, p: 0.039),
+            Self.moment("emoji.flushed", .peak, value: 60, p: nil),
+            Self.moment("emoji.wink", .difference, value: 4.9, p: 0.001),
+            Self.moment("expressions.browRaise", .response, value: 12, p: 0.02),
+            Self.moment("emotions.surprise", .difference, value: -8, p: 0.004),
+            Self.moment("valence", .response, value: 1, p: 0.01),
+        ]
+        #expect(
+            StudyPage.charted("ad", study: study) == [
+                "expressions.smile", "emotions.joy", "valence", "emotions.surprise", "expressions.browRaise",
+            ])
+        study.settings.minimumEffect = 1
+        #expect(StudyPage.charted("ad", study: study).contains("emoji.kissing"), "a smaller minimum: settable")
+        let page = try StudyPage.render(study, generator: "test")
+        #expect(page.contains("at least 1 points that passed its test"))
+        study.settings.minimumEffect = 5
+        let shown = try StudyPage.render(study, generator: "test")
+        #expect(
+            !shown.contains("valence responds") && shown.contains("at least 5 points"),
+            "a 1-point response is not listed")
+    }
+}

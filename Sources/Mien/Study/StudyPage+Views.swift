@@ -14,6 +14,7 @@ extension StudyPage {
         var correction: String
         var permutations: Int
         var chartedPerStimulus: Int
+        var minimumEffect: String
         var stimuli: [SectionView]
         var participants: [ParticipantView]
         var notes: [TextView]
@@ -87,7 +88,8 @@ extension StudyPage {
         guard !curves.isEmpty else { return view }
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
         view.legend = groups.enumerated().map { HTMLReport.LegendView(name: $0.element, colour: colour($0.offset)) }
-        let moments = study.moments.filter { $0.stimulus == stimulus }
+        // Responses and differences under the study's minimum effect stay in moments.csv, off the page.
+        let moments = study.moments.filter { $0.stimulus == stimulus && shown($0, settings) }
         let charted = charted(stimulus, study: study)
         let binCount = curves.filter { $0.metric == charted.first && $0.group == StudyManifest.wholePanel }.count
         let end = Double(binCount) * settings.bin

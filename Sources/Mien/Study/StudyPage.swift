@@ -37,6 +37,7 @@ package enum StudyPage {
             maxWidth: Int(width) + 40, bin: number(settings.bin), minimumParticipants: settings.minimumParticipants,
             minimumFaceShare: number(settings.minimumFaceShare * 100), baseline: number(settings.baseline),
             correction: correction, permutations: settings.permutations, chartedPerStimulus: chartedPerStimulus,
+            minimumEffect: number(settings.minimumEffect),
             stimuli: study.stimuli.map { section($0, study: study, chart: chart) },
             participants: study.participants.map(ParticipantView.init), notes: study.notes.map(TextView.init),
             generator: generator, seed: settings.seed)
@@ -46,25 +47,32 @@ package enum StudyPage {
     /// The metrics charted first when the study names none: what a researcher of adverts looks at first.
     static let firstCharted = ["expressions.smile", "emotions.joy", "valence"]
 
-    /// The metrics charted for a stimulus: the study's choice, or smile, joy and valence, then those with the
-    /// strongest moments (differences and responses by p, then peaks by height), then the highest curves.
+    /// Whether the page shows `moment`: every peak; a response or a difference only when it changes the mean by at
+    /// least the study's `minimumEffect` points (a passing p on a change of a point or two is not a response a
+    /// reader should be shown).
+    static func shown(_ moment: StudyMoment, _ settings: StudySettings) -> Bool {
+        moment.kind == .peak || abs(moment.value) >= settings.minimumEffect - 1e-9
+    }
+
+    /// The metrics charted for a stimulus: the study's choice, or the rule: smile, joy and valence, then the metrics
+    /// with a response or a difference of at least `minimumEffect` points that passed its test, strongest first
+    /// (by p, then by the size of the effect); at most `chartedPerStimulus`.
     static func charted(_ stimulus: String, study: Study) -> [String] {
         let curves = study.curves.filter { $0.stimulus == stimulus }
         let measured = curves.reduce(into: [String]()) { if !$0.contains($1.metric) { $0.append($1.metric) } }
         if !study.settings.charts.isEmpty { return study.settings.charts.filter(measured.contains) }
-        let moments = study.moments.filter { $0.stimulus == stimulus }
-        func strength(_ metric: String) -> (Double, Double) {
-            let tested = moments.filter { $0.metric == metric && $0.p != nil }
-            let peaks = moments.filter { $0.metric == metric && $0.kind == .peak }
-            return (-(tested.compactMap(\.p).min() ?? 2), peaks.map(\.value).max() ?? -1)
+        // Tested moments (responses, differences) large enough to show; whether people watched has its own chart.
+        let effects = study.moments.filter {
+            $0.stimulus == stimulus && $0.kind != .peak && $0.p != nil && shown($0, study.settings)
+                && !MetricCatalog.viewing.contains($0.metric)
         }
-        let withMoments = measured.filter { metric in moments.contains { $0.metric == metric } }
-            .sorted { strength($0) > strength($1) }
-        // Whether people watched has its own chart (the attention curve): not among the highest responses.
-        let highest = measured.filter { !MetricCatalog.viewing.contains($0) }
-            .sorted { maximum(curves, $0) > maximum(curves, $1) }
+        func strength(_ metric: String) -> (Double, Double) {
+            let tested = effects.filter { $0.metric == metric }
+            return (-(tested.compactMap(\.p).min() ?? 2), tested.map { abs($0.value) }.max() ?? 0)
+        }
         let first = firstCharted.filter(measured.contains)
-        let rest = (withMoments + highest.filter { !withMoments.contains($0) }).filter { !first.contains($0) }
+        let rest = measured.filter { metric in !first.contains(metric) && effects.contains { $0.metric == metric } }
+            .sorted { strength($0) > strength($1) }
         return Array((first + rest).prefix(chartedPerStimulus))
     }
 
@@ -78,9 +86,5 @@ package enum StudyPage {
             words += String(character).lowercased()
         }
         return words.prefix(1).uppercased() + words.dropFirst()
-    }
-
-    static func maximum(_ curves: [StudyCurvePoint], _ metric: String) -> Double {
-        curves.filter { $0.metric == metric }.compactMap(\.mean).max() ?? 0
     }
 }

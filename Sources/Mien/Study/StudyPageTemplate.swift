@@ -30,7 +30,7 @@ enum StudyPageTemplate {
         <p class="note">{{included}} of {{panel}} participants included.</p>
         {{^hasCurves}}<p>No participant included: nothing to chart.</p>{{/hasCurves}}
         {{#hasCurves}}
-        <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: smile, joy and valence, then the metrics with the strongest moments (at most {{chartedPerStimulus}}); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
+        <p class="note">{{#chosenByStudy}}Charted: the metrics the study names (<code>--chart</code>).{{/chosenByStudy}}{{^chosenByStudy}}Charted: smile, joy and valence, then the metrics with a response or a difference of at least {{minimumEffect}} points that passed its test, strongest first (at most {{chartedPerStimulus}}); smaller effects are not charted or listed (<code>--min-effect</code>; moments.csv keeps them); choose others with <code>mien study --chart METRIC ...</code>.{{/chosenByStudy}}</p>
         <p class="legend">{{#legend}}<span><i style="background:{{colour}}"></i>{{name}}</span>{{/legend}}</p>
         {{#hasMarks}}<p class="marks">Marked on every chart (dashed purple lines): {{#marks}}<span>{{text}}</span> {{/marks}}</p>{{/hasMarks}}
         {{#viewing}}

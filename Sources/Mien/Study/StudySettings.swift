@@ -62,6 +62,10 @@ public struct StudySettings: Sendable, Equatable, Codable {
     /// eyes shut past a blink (`eyesClosed`); frames that measured neither (no gaze measured) stay. The viewing
     /// metrics' own curves and the attention curve read every frame either way.
     public var allFrames = false
+    /// The smallest effect the study page charts, in the metric's points (its 0-100 scale; valence's -100...100):
+    /// a response or a difference that passes its test but changes the mean by less is kept in `moments.csv` and
+    /// not drawn, listed or used to choose charts (`mien study --min-effect`; default 5).
+    public var minimumEffect = 5.0
     /// Moments of the stimuli drawn on every chart and kept in `marks.csv` (`--marks`), sorted by stimulus and time.
     public var marks: [StudyMark] = []
 
