@@ -75,10 +75,20 @@ extension StudyCommand {
             minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
         var study = Study(participants: participants, settings: settings, segments: segments)
         study.notes.append(Self.viewingNote(participants, rules: rules))
-        let scales = collection.questions?.questions.contains { $0.kind == .scale } == true
-        if scales {
+        // The answers to the study's questions, as every participant's session holds them, and how the faces
+        // relate to the scale answers (study.html's summary says it too).
+        let questions = collection.questions
+        let answered = questions == nil ? [] : sessions()
+        let scales = questions?.questions.contains { $0.kind == .scale } == true
+        var relations: [AnswerRelations.Row] = []
+        var prediction: [AnswerPrediction.Row] = []
+        if let questions, scales {
             study.notes.append(AnswerRelations.note(alpha: settings.alpha))
             study.notes.append(AnswerPrediction.note(alpha: settings.alpha))
+            relations = AnswerRelations.rows(study, sessions: answered, questions: questions)
+            prediction = AnswerPrediction.rows(study, sessions: answered, questions: questions)
+            study.answerSummary = AnswerSummary.lines(
+                study, sessions: answered, questions: questions, relations: relations, prediction: prediction)
         }
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
@@ -86,18 +96,15 @@ extension StudyCommand {
             timing: .init(analysisSeconds: 0, aggregationSeconds: ProgressBoard.seconds(clock.now - start)))
         do {
             try document.write(to: output, segments: !segments.isEmpty)
-            // The answers to the study's questions, as every participant's session holds them, and how the faces
-            // relate to the scale answers.
-            if let questions = collection.questions {
-                let sessions = sessions()
-                try AnswerTable.csv(sessions, questions: questions).write(
+            if let questions {
+                try AnswerTable.csv(answered, questions: questions).write(
                     toFile: (output as NSString).appendingPathComponent("answers.csv"), atomically: true,
                     encoding: .utf8)
                 if scales {
-                    try AnswerRelations.csv(study, sessions: sessions, questions: questions).write(
+                    try AnswerRelations.csv(relations).write(
                         toFile: (output as NSString).appendingPathComponent("relations.csv"), atomically: true,
                         encoding: .utf8)
-                    try AnswerPrediction.csv(study, sessions: sessions, questions: questions).write(
+                    try AnswerPrediction.csv(prediction).write(
                         toFile: (output as NSString).appendingPathComponent("prediction.csv"), atomically: true,
                         encoding: .utf8)
                 }

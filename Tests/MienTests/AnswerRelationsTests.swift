@@ -54,7 +54,7 @@ struct AnswerRelationsTests {
 
     @Test func relations_findTheSmileThatSetsTheLiking_andNotTheJoy() throws {
         let (study, sessions, questions) = try Self.panel()
-        let rows = Self.rows(AnswerRelations.csv(study, sessions: sessions, questions: questions))
+        let rows = Self.rows(AnswerRelations.csv(AnswerRelations.rows(study, sessions: sessions, questions: questions)))
         #expect(Set(rows.map { $0["question"] }) == ["liking"], "only scale questions are related")
         let mean = try #require(rows.first { $0["metric"] == "expressions.smile" && $0["feature"] == "mean" })
         #expect(mean["n"] == "24" && Double(mean["rho"] ?? "") ?? 0 > 0.95 && mean["passes"] == "1", "\(mean)")
@@ -68,7 +68,8 @@ struct AnswerRelationsTests {
 
     @Test func prediction_isShownWithItsCrossValidatedFigure() throws {
         let (study, sessions, questions) = try Self.panel()
-        let rows = Self.rows(AnswerPrediction.csv(study, sessions: sessions, questions: questions))
+        let rows = Self.rows(
+            AnswerPrediction.csv(AnswerPrediction.rows(study, sessions: sessions, questions: questions)))
         let liking = try #require(rows.first)
         #expect(rows.count == 1 && liking["question"] == "liking" && liking["n"] == "24")
         let auc = try #require(Double(liking["auc"] ?? ""))
@@ -77,7 +78,41 @@ struct AnswerRelationsTests {
         // Below the floor: said, no figure.
         let few = try Self.panel()
         let small = Study(participants: Array(few.0.participants.prefix(12)), settings: few.0.settings)
-        let refused = Self.rows(AnswerPrediction.csv(small, sessions: few.1, questions: few.2))
+        let refused = Self.rows(AnswerPrediction.csv(AnswerPrediction.rows(small, sessions: few.1, questions: few.2)))
         #expect(refused.first?["auc"] == "" && refused.first?["reason"]?.hasPrefix("\"not testable: 12") == true)
+    }
+
+    /// study.html opens with the summary: the answers, the prediction with its cross-validated AUC beside it, the
+    /// features that go with the answer; and for a small panel, why not.
+    @Test func thePage_opensWithASummaryInPlainWords() throws {
+        var (study, sessions, questions) = try Self.panel()
+        let relations = AnswerRelations.rows(study, sessions: sessions, questions: questions)
+        let prediction = AnswerPrediction.rows(study, sessions: sessions, questions: questions)
+        study.answerSummary = AnswerSummary.lines(
+            study, sessions: sessions, questions: questions, relations: relations, prediction: prediction)
+        let line = try #require(study.answerSummary["ad"]?.first)
+        #expect(line.hasPrefix("Liked it? (liking, 7 points): mean "), "\(line)")
+        #expect(line.contains("above the middle (yes side), n = 24."), "\(line)")
+        #expect(line.contains("The faces predict whether a viewer answers above the middle: cross-validated AUC"))
+        #expect(line.contains("Higher answers went with ") && line.contains(" of smile (ρ = "), "\(line)")
+        let page = try StudyPage.render(study, generator: "test")
+        let summary = try #require(page.range(of: "<h2>Summary</h2>"))
+        let detail = try #require(page.range(of: "<section class=\"stimulus\">"))
+        #expect(summary.lowerBound < detail.lowerBound, "the summary comes first")
+        #expect(page.contains("24 viewers included of 24"))
+        // Twelve viewers: no prediction, said; the caveat of a small panel only below 10.
+        let few = Study(participants: Array(study.participants.prefix(8)), settings: study.settings)
+        let words =
+            AnswerSummary.lines(
+                few, sessions: sessions, questions: questions,
+                relations: AnswerRelations.rows(few, sessions: sessions, questions: questions),
+                prediction: AnswerPrediction.rows(few, sessions: sessions, questions: questions))["ad"]?.first ?? ""
+        #expect(
+            words.contains("Whether the faces predict it: not testable: 8 included participants answered"), "\(words)")
+        #expect(words.contains("Which face features go with it: not testable: 8 included participants answered"))
+        #expect(
+            StudyPage.summary("ad", study: few).lines.contains {
+                $0.text.hasPrefix("With 8 viewers, most tests cannot be made")
+            })
     }
 }

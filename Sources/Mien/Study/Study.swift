@@ -24,6 +24,9 @@ public struct Study: Sendable, Codable {
     public var segments: [StudySegmentFigure]
     /// What each stimulus's tests covered (the family, the permutations), and what was not tested and why.
     public var notes: [String]
+    /// What study.html's summary says of each stimulus's answers (a collected study with scale questions), by
+    /// stimulus: `AnswerSummary.lines`.
+    package var answerSummary: [String: [String]] = [:]
 
     /// The stimuli, in the order the manifest first names them.
     public var stimuli: [String] {

@@ -79,6 +79,18 @@ package enum StudyFeatures {
         return points.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / sxx
     }
 
+    /// Each included participant's features of `stimulus`, by participant, then by "METRIC FEATURE".
+    package static func byParticipant(_ study: Study, stimulus: String) -> [String: [String: Double]] {
+        let marks = study.settings.marks.filter { $0.stimulus == stimulus }
+        var features: [String: [String: Double]] = [:]
+        for series in study.participants where series.included && series.row.stimulus == stimulus {
+            for feature in Self.features(of: series, bin: study.settings.bin, marks: marks) {
+                features[series.row.participant, default: [:]]["\(feature.metric) \(feature.name)"] = feature.value
+            }
+        }
+        return features
+    }
+
     /// `features.csv`: a row per included participant, stimulus, metric and feature.
     package static func csv(_ study: Study) -> String {
         var lines = [header]

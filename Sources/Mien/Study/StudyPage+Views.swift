@@ -16,6 +16,7 @@ extension StudyPage {
         var chartedPerStimulus: Int
         var minimumEffect: String
         var stimuli: [SectionView]
+        var summaries: [SummaryView]
         var participants: [ParticipantView]
         var notes: [TextView]
         var generator: String

@@ -39,6 +39,7 @@ package enum StudyPage {
             correction: correction, permutations: settings.permutations, chartedPerStimulus: chartedPerStimulus,
             minimumEffect: number(settings.minimumEffect),
             stimuli: study.stimuli.map { section($0, study: study, chart: chart) },
+            summaries: study.stimuli.map { summary($0, study: study) },
             participants: study.participants.map(ParticipantView.init), notes: study.notes.map(TextView.init),
             generator: generator, seed: settings.seed)
         return page.render(view)

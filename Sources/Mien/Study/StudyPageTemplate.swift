@@ -16,6 +16,9 @@ enum StudyPageTemplate {
         </style></head><body>
         <h1>{{title}}</h1>
         <p><b>{{panelSizes}}</b></p>
+        <section class="summary"><h2>Summary</h2>
+        {{#summaries}}<h3>{{name}}</h3><ul>{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
+        {{/summaries}}<p class="note">The detail, how each figure is made and what was tested, follows.</p></section>
         <p class="note">Curves are each group's mean over participants in bins of {{bin}} s, with a band for the
         95 % interval where {{minimumParticipants}} or more participants are measured (a thinner curve, dashed, has fewer;
         bands stop at the metric's range). A participant counts when their face is measured for

@@ -29,68 +29,88 @@ package enum AnswerPrediction {
         return Double(score) > Double(range.lowerBound + range.upperBound) / 2
     }
 
-    /// `prediction.csv` of `study` against the scale answers its collected `sessions` hold.
-    package static func csv(
+    /// One stimulus and question: the prediction, or why there is none.
+    package struct Row: Sendable, Equatable {
+        package var stimulus: String
+        package var question: String
+        package var outcome: String
+        package var n: Int
+        package var positives: Int
+        package var features: Int?
+        package var repeats: Int?
+        package var result: CrossValidatedClassifier.Result?
+        package var passes: Bool?
+        package var reason: String?
+    }
+
+    /// Every row of `study` against the scale answers its collected `sessions` hold.
+    package static func rows(
         _ study: Study, sessions: [ParticipantSession], questions: StudyQuestions,
         settings: CrossValidatedClassifier.Settings = .init()
-    ) -> String {
-        var lines = [header]
+    ) -> [Row] {
+        var rows: [Row] = []
         let byParticipant = Dictionary(sessions.map { ($0.participant, $0) }, uniquingKeysWith: { first, _ in first })
         var classifier = settings
         classifier.seed = study.settings.seed
         for stimulus in study.stimuli {
-            let marks = study.settings.marks.filter { $0.stimulus == stimulus }
-            var features: [String: [String: Double]] = [:]
-            for series in study.participants where series.included && series.row.stimulus == stimulus {
-                for feature in StudyFeatures.features(of: series, bin: study.settings.bin, marks: marks) {
-                    features[series.row.participant, default: [:]]["\(feature.metric) \(feature.name)"] = feature.value
-                }
-            }
+            let features = StudyFeatures.byParticipant(study, stimulus: stimulus)
             for question in questions.questions
             where question.kind == .scale && [stimulus, nil].contains(question.after) {
-                let outcome = "above the middle of the \(question.points ?? 0)-point scale"
                 let answered = features.keys.sorted().compactMap { id -> (String, Bool)? in
                     byParticipant[id]?.answer(question.id)?.score.map { (id, above($0, question)) }
                 }
                 let positives = answered.filter(\.1).count
-                let cells = { (values: [String]) in
-                    ([stimulus, question.id, outcome] + values).map(ResultTable.quoted).joined(separator: ",")
-                }
+                var row = Row(
+                    stimulus: stimulus, question: question.id,
+                    outcome: "above the middle of the \(question.points ?? 0)-point scale", n: answered.count,
+                    positives: positives)
                 let smaller = min(positives, answered.count - positives)
                 guard answered.count >= minimumParticipants, smaller >= minimumPerClass else {
-                    lines.append(
-                        cells([
-                            String(answered.count), String(positives), "", "", "", "", "", "", "", "", "",
-                            "not testable: \(answered.count) included participants answered, \(smaller) on the smaller side (a prediction needs \(minimumParticipants), and \(minimumPerClass) on each side)",
-                        ]))
+                    row.reason =
+                        "not testable: \(answered.count) included participants answered, \(smaller) on the smaller side (a prediction needs \(minimumParticipants), and \(minimumPerClass) on each side)"
+                    rows.append(row)
                     continue
                 }
-                let counts = answered.reduce(into: [String: Int]()) { counts, entry in
-                    for key in (features[entry.0] ?? [:]).keys { counts[key, default: 0] += 1 }
-                }
+                var counts: [String: Int] = [:]
+                for (id, _) in answered { for key in (features[id] ?? [:]).keys { counts[key, default: 0] += 1 } }
                 let keys = counts.filter { Double($0.value) >= 0.9 * Double(answered.count) }.keys.sorted()
-                let rows = answered.map { id, _ in keys.map { features[id]?[$0] } }
+                row.features = keys.count
                 guard !keys.isEmpty,
                     let result = CrossValidatedClassifier.evaluate(
-                        rows: rows, outcome: answered.map(\.1), settings: classifier)
+                        rows: answered.map { id, _ in keys.map { features[id]?[$0] } }, outcome: answered.map(\.1),
+                        settings: classifier)
                 else {
-                    lines.append(
-                        cells([
-                            String(answered.count), String(positives), String(keys.count), "", "", "", "", "", "", "",
-                            "", "not testable: no feature measured in 90 % of those who answered",
-                        ]))
+                    row.reason = "not testable: no feature measured in 90 % of those who answered"
+                    rows.append(row)
                     continue
                 }
-                lines.append(
-                    cells([
-                        String(result.n), String(result.positives), String(keys.count), String(result.folds),
-                        String(classifier.repeats), ResultTable.number(result.auc, places: 4),
-                        ResultTable.number(result.low, places: 4), ResultTable.number(result.high, places: 4),
-                        String(format: "%.6g", result.p), result.p < study.settings.alpha ? "1" : "0",
-                        "logistic-cv-permutation", "",
-                    ]))
+                row.repeats = classifier.repeats
+                row.result = result
+                row.passes = result.p < study.settings.alpha
+                rows.append(row)
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return rows
+    }
+
+    /// `prediction.csv`.
+    package static func csv(_ rows: [Row]) -> String {
+        let lines = rows.map { row -> String in
+            var cells: [String] = [row.stimulus, row.question, row.outcome, String(row.n), String(row.positives)]
+            cells.append(row.features.map(String.init) ?? "")
+            if let result = row.result {
+                let figures: [String] = [
+                    String(result.folds), row.repeats.map(String.init) ?? "", ResultTable.number(result.auc, places: 4),
+                    ResultTable.number(result.low, places: 4), ResultTable.number(result.high, places: 4),
+                    String(format: "%.6g", result.p), row.passes == true ? "1" : "0", "logistic-cv-permutation",
+                ]
+                cells += figures
+            } else {
+                cells += Array(repeating: "", count: 8)
+            }
+            cells.append(row.reason ?? "")
+            return cells.map(ResultTable.quoted).joined(separator: ",")
+        }
+        return ([header] + lines).joined(separator: "\n") + "\n"
     }
 }

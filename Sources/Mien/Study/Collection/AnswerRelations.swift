@@ -3,10 +3,9 @@ import MienStatistics
 
 /// What in the faces relates to the answers (issue 80 item 2, the correlations).
 ///
-/// For each stimulus and each scale
-/// question asked after it or at the end, Spearman's ρ of every response feature (`StudyFeatures`) with the answer
-/// over the included participants who answered, p corrected by Benjamini-Hochberg over that question's features
-/// (false discoveries at the study's alpha). `relations.csv`.
+/// For each stimulus and each scale question asked after it or at the end, Spearman's ρ of every response feature
+/// (`StudyFeatures`) with the answer over the included participants who answered, p corrected by Benjamini-Hochberg
+/// over that question's features (false discoveries at the study's alpha). `relations.csv`.
 ///
 /// Not testable below `minimumParticipants`: with 10, a feature must reach |ρ| ≥ 0.65 for p < 0.05 before any
 /// correction, and a panel smaller than that says little about a brand's advert; a row then says so.
@@ -15,71 +14,87 @@ package enum AnswerRelations {
     package static let minimumParticipants = 10
     package static let header = "stimulus,question,metric,feature,n,rho,p,q,passes,reason"
 
+    /// One feature against one question's answers, or why it could not be tested (`metric` empty: the question).
+    package struct Row: Sendable, Equatable {
+        package var stimulus: String
+        package var question: String
+        package var metric = ""
+        package var feature = ""
+        package var n: Int
+        package var rho: Double?
+        package var p: Double?
+        package var q: Double?
+        package var passes: Bool?
+        package var reason: String?
+    }
+
     /// The method, in the study's notes.
     package static func note(alpha: Double) -> String {
         "Faces and answers (relations.csv): Spearman's rank correlation of each response feature (features.csv) with each scale answer, over the included participants who answered; p from Student's t with n - 2 degrees of freedom, corrected by Benjamini-Hochberg over the features of each stimulus and question (false discoveries at \(ResultTable.number(alpha, places: 3))); not testable below \(minimumParticipants) participants."
     }
 
-    /// `relations.csv` of `study` against the scale answers its collected `sessions` hold.
-    package static func csv(_ study: Study, sessions: [ParticipantSession], questions: StudyQuestions) -> String {
-        var lines = [header]
+    /// Every row of `study` against the scale answers its collected `sessions` hold.
+    package static func rows(_ study: Study, sessions: [ParticipantSession], questions: StudyQuestions) -> [Row] {
+        var rows: [Row] = []
         let byParticipant = Dictionary(sessions.map { ($0.participant, $0) }, uniquingKeysWith: { first, _ in first })
         for stimulus in study.stimuli {
-            let marks = study.settings.marks.filter { $0.stimulus == stimulus }
-            var features: [String: [String: Double]] = [:]
-            for series in study.participants where series.included && series.row.stimulus == stimulus {
-                for feature in StudyFeatures.features(of: series, bin: study.settings.bin, marks: marks) {
-                    features[series.row.participant, default: [:]]["\(feature.metric) \(feature.name)"] = feature.value
-                }
-            }
+            let features = StudyFeatures.byParticipant(study, stimulus: stimulus)
             let keys = Set(features.values.flatMap(\.keys)).sorted()
             for question in questions.questions
             where question.kind == .scale && [stimulus, nil].contains(question.after) {
-                let answers = features.keys.compactMap { id -> (String, Double)? in
+                let answers = features.keys.sorted().compactMap { id -> (String, Double)? in
                     byParticipant[id]?.answer(question.id)?.score.map { (id, Double($0)) }
                 }
-                let cells = {
-                    (key: String, n: Int, rho: String, p: String, q: String, passes: String, reason: String) in
+                func row(_ key: String, n: Int) -> Row {
                     let parts = key.split(separator: " ", maxSplits: 1).map(String.init)
-                    return [
-                        stimulus, question.id, parts.first ?? "", parts.last ?? "", String(n), rho, p, q, passes,
-                        reason,
-                    ]
-                    .map(ResultTable.quoted).joined(separator: ",")
+                    return Row(
+                        stimulus: stimulus, question: question.id, metric: parts.first ?? "",
+                        feature: parts.count > 1 ? parts[1] : "", n: n)
                 }
                 guard answers.count >= minimumParticipants else {
-                    lines.append(
-                        cells(
-                            " ", answers.count, "", "", "", "",
-                            "not testable: \(answers.count) included participant\(answers.count == 1 ? "" : "s") answered (a rank correlation needs \(minimumParticipants))"
-                        ))
+                    var untestable = row("", n: answers.count)
+                    untestable.reason =
+                        "not testable: \(answers.count) included participant\(answers.count == 1 ? "" : "s") answered (a rank correlation needs \(minimumParticipants))"
+                    rows.append(untestable)
                     continue
                 }
-                var tested: [(key: String, result: RankCorrelation.Result)] = []
-                var untestable: [(key: String, n: Int, reason: String)] = []
+                var tested: [Row] = []
+                var untestable: [Row] = []
                 for key in keys {
                     let pairs = answers.compactMap { id, score in features[id]?[key].map { ($0, score) } }
+                    var entry = row(key, n: pairs.count)
                     if pairs.count < minimumParticipants {
-                        untestable.append(
-                            (key, pairs.count, "not testable: the feature is measured in \(pairs.count) who answered"))
+                        entry.reason = "not testable: the feature is measured in \(pairs.count) who answered"
+                        untestable.append(entry)
                     } else if let result = RankCorrelation.spearman(pairs.map(\.0), pairs.map(\.1)) {
-                        tested.append((key, result))
+                        (entry.rho, entry.p) = (result.rho, result.p)
+                        tested.append(entry)
                     } else {
-                        untestable.append(
-                            (key, pairs.count, "not testable: the feature or the answer is the same for everyone"))
+                        entry.reason = "not testable: the feature or the answer is the same for everyone"
+                        untestable.append(entry)
                     }
                 }
-                let q = BenjaminiHochberg.adjust(tested.map(\.result.p))
-                for (index, test) in tested.enumerated() {
-                    lines.append(
-                        cells(
-                            test.key, test.result.n, ResultTable.number(test.result.rho, places: 4),
-                            String(format: "%.6g", test.result.p), String(format: "%.6g", q[index]),
-                            q[index] < study.settings.alpha ? "1" : "0", ""))
+                let q = BenjaminiHochberg.adjust(tested.compactMap(\.p))
+                for index in tested.indices {
+                    tested[index].q = q[index]
+                    tested[index].passes = q[index] < study.settings.alpha
                 }
-                for entry in untestable { lines.append(cells(entry.key, entry.n, "", "", "", "", entry.reason)) }
+                rows += tested + untestable
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return rows
+    }
+
+    /// `relations.csv`.
+    package static func csv(_ rows: [Row]) -> String {
+        let lines = rows.map { row in
+            [
+                row.stimulus, row.question, row.metric, row.feature, String(row.n),
+                row.rho.map { ResultTable.number($0, places: 4) } ?? "", row.p.map { String(format: "%.6g", $0) } ?? "",
+                row.q.map { String(format: "%.6g", $0) } ?? "", row.passes.map { $0 ? "1" : "0" } ?? "",
+                row.reason ?? "",
+            ].map(ResultTable.quoted).joined(separator: ",")
+        }
+        return ([header] + lines).joined(separator: "\n") + "\n"
     }
 }

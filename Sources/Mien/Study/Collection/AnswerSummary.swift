@@ -1,0 +1,76 @@
+import Foundation
+import MienStatistics
+
+/// What study.html's summary says of each stimulus's scale answers, in plain words: how high each answer is, whether
+/// the faces predict it (always with the cross-validated AUC), which face features go with it, and when a test could
+/// not be made, why.
+package enum AnswerSummary {
+    /// Lines by stimulus, from the answers of the included participants and the tables already computed.
+    package static func lines(
+        _ study: Study, sessions: [ParticipantSession], questions: StudyQuestions, relations: [AnswerRelations.Row],
+        prediction: [AnswerPrediction.Row]
+    ) -> [String: [String]] {
+        let byParticipant = Dictionary(sessions.map { ($0.participant, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String: [String]] = [:]
+        for stimulus in study.stimuli {
+            let included = Set(
+                study.participants.filter { $0.included && $0.row.stimulus == stimulus }.map(\.row.participant))
+            for question in questions.questions
+            where question.kind == .scale && [stimulus, nil].contains(question.after) {
+                let scores = included.sorted().compactMap { byParticipant[$0]?.answer(question.id)?.score }
+                var words = ["\(question.text) (\(question.id), \(question.points ?? 0) points)"]
+                guard !scores.isEmpty else {
+                    lines[stimulus, default: []].append(words[0] + ": no included viewer answered.")
+                    continue
+                }
+                let interval = Descriptive.meanInterval(scores.map(Double.init))
+                let mean = interval.mean.map { number($0) } ?? ""
+                let range =
+                    interval.low.flatMap { low in interval.high.map { " [\(number(low)), \(number($0))]" } } ?? ""
+                let above = scores.filter { AnswerPrediction.above($0, question) }.count
+                let share =
+                    Descriptive.wilson(successes: above, trials: scores.count).map {
+                        " [\(percent($0.low)), \(percent($0.high))]"
+                    } ?? ""
+                words.append(
+                    "mean \(mean)\(range) of \(question.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""), "
+                        + "\(percent(Double(above) / Double(scores.count)))\(share) above the middle (\(question.anchors?.last ?? "high") side), n = \(scores.count)."
+                )
+                if let row = prediction.first(where: { $0.stimulus == stimulus && $0.question == question.id }) {
+                    if let result = row.result {
+                        let figure =
+                            "cross-validated AUC \(number(result.auc)) [\(number(result.low)), \(number(result.high))], permutation p = \(probability(result.p))"
+                        words.append(
+                            row.passes == true
+                                ? "The faces predict whether a viewer answers above the middle: \(figure)."
+                                : "The faces do not predict it beyond chance: \(figure).")
+                    } else if let reason = row.reason {
+                        words.append("Whether the faces predict it: \(reason).")
+                    }
+                }
+                let mine = relations.filter { $0.stimulus == stimulus && $0.question == question.id }
+                let passing = mine.filter { $0.passes == true }.sorted { ($0.q ?? 1) < ($1.q ?? 1) }
+                if let reason = mine.first(where: { $0.metric.isEmpty })?.reason {
+                    words.append("Which face features go with it: \(reason).")
+                } else if passing.isEmpty {
+                    words.append(
+                        "No single face feature goes with it after correcting for the \(mine.filter { $0.p != nil }.count) tested (false discoveries at \(number(study.settings.alpha)))."
+                    )
+                } else {
+                    words.append(
+                        "Higher answers went with "
+                            + passing.prefix(3).map {
+                                "\($0.feature) of \(StudyPage.label($0.metric).lowercased()) (ρ = \(number($0.rho ?? 0)), q = \(probability($0.q ?? 1)))"
+                            }.joined(separator: "; ")
+                            + (passing.count > 3 ? "; and \(passing.count - 3) more (relations.csv)." : "."))
+                }
+                lines[stimulus, default: []].append(words[0] + ": " + words.dropFirst().joined(separator: " "))
+            }
+        }
+        return lines
+    }
+
+    static func number(_ value: Double) -> String { ResultTable.number(value, places: 2) }
+    static func percent(_ share: Double) -> String { "\(ResultTable.number(share * 100, places: 0)) %" }
+    static func probability(_ p: Double) -> String { p < 0.001 ? "< 0.001" : ResultTable.number(p, places: 3) }
+}
