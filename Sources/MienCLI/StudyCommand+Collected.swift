@@ -12,7 +12,7 @@ extension StudyCommand {
         try aggregate(
             collection: collection, name: collected.url.lastPathComponent, source: collected.url.path,
             manifest: manifest, segments: segments, settings: settings, output: output,
-            content: CollectionFolder.resultFiles(ofRecording:),
+            content: CollectionFolder.resultFiles(ofRecording:), folder: collected,
             sessions: {
                 let (sessions, problems) = collected.sessions()
                 for problem in problems { Console.error("mien study: a session left out of answers.csv: \(problem)\n") }
@@ -52,7 +52,8 @@ extension StudyCommand {
     private func aggregate(
         collection: CollectionSettings, name: String, source: String, manifest: StudyManifest,
         segments: [StudySegment], settings: StudySettings, output: String,
-        content: (String) throws -> StudyRecordingReader.Content?, sessions: () -> [ParticipantSession]
+        content: (String) throws -> StudyRecordingReader.Content?, folder: CollectionFolder? = nil,
+        sessions: () -> [ParticipantSession]
     ) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -69,12 +70,24 @@ extension StudyCommand {
         settings.marks = try resolvedMarks(
             durations: Dictionary(collection.stimuli.map { ($0.name, $0.duration) }, uniquingKeysWith: { max($0, $1) }),
             given: collection.marks)
+        settings.groupLabels = try groupLabels(given: collection.groupLabels, groups: collection.groups)
         let rules = try ViewingRules(parsing: quality)
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,
             minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
         var study = Study(participants: participants, settings: settings, segments: segments)
         study.notes.append(Self.viewingNote(participants, rules: rules))
+        // What was on screen along the charts' time axis, from the stimuli the folder keeps (a database's are not read).
+        for stimulus in collection.stimuli {
+            guard let folder else { break }
+            do {
+                study.stimulusPictures[stimulus.name] = try StimulusStrip.pictures(
+                    path: folder.stimuli.appendingPathComponent(stimulus.file).path, duration: stimulus.duration)
+            } catch {
+                study.notes.append(
+                    "No pictures of \(stimulus.name) on the page: \((error as? MienError)?.message ?? "\(error)").")
+            }
+        }
         // The answers to the study's questions, as every participant's session holds them, and how the faces
         // relate to the scale answers (study.html's summary says it too).
         let questions = collection.questions

@@ -53,6 +53,25 @@ extension StudyCommand {
         }
     }
 
+    /// `--group-label GROUP=TEXT` values over `given` (a collected study's own), each naming one of `groups` (nil:
+    /// not yet known, checked later).
+    func groupLabels(given: [String: String]? = nil, groups: [String]? = nil) throws -> [String: String] {
+        var labels = given ?? [:]
+        for value in groupLabel {
+            guard let equals = value.firstIndex(of: "="), value[..<equals].count > 0,
+                !value[value.index(after: equals)...].trimmingCharacters(in: .whitespaces).isEmpty
+            else { throw ValidationError("--group-label \(value): write GROUP=TEXT (A=\"Women 18-34\")") }
+            let group = String(value[..<equals])
+            if let groups, !groups.contains(group) {
+                throw ValidationError(
+                    "--group-label \(value): no group \(group) in the study (\(groups.isEmpty ? "it has none" : groups.joined(separator: ", ")))"
+                )
+            }
+            labels[group] = value[value.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        }
+        return labels
+    }
+
     func settings() throws -> StudySettings {
         do {
             let unknown = chart.filter { name in
@@ -71,6 +90,7 @@ extension StudyCommand {
                 minimumParticipants: minParticipants, charts: chart)
             settings.title = title
             settings.allFrames = allFrames
+            settings.groupLabels = try groupLabels()
             guard minEffect.isFinite, minEffect >= 0 else {
                 throw MienError(.invalidArgument, "--min-effect must be 0 or more points (got \(minEffect))")
             }

@@ -102,6 +102,12 @@ struct StudyCommand: ParsableCommand {
     var marks: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "What a group is, in words, for study.html: GROUP=TEXT (A=\"Women 18-34\"); repeat for each. A collected study's own (mien study init --group-label) are used unless given.",
+            valueName: "label"))
+    var groupLabel: [String] = []
+
+    @Option(
         help:
             "A collected study: least share (0...1) of a stimulus an incomplete viewer must have been measured for to be included (default: the study's minimum share)."
     )
@@ -170,6 +176,7 @@ struct StudyCommand: ParsableCommand {
             return try aggregate(
                 collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
         }
+        settings.groupLabels = try groupLabels(groups: Array(Set(manifest.rows.compactMap(\.group))).sorted())
         // A stimulus whose rows give no duration is checked only for marks before its start.
         settings.marks = try resolvedMarks(
             durations: Dictionary(

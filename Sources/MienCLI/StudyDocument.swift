@@ -22,7 +22,7 @@ struct StudyDocument: Encodable {
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
             retention, retentionTests, moments
-        case correlations, segments, notes, requestedAnalysis, analysisPerRecording
+        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,6 +49,8 @@ struct StudyDocument: Encodable {
         try container.encode(study.correlations, forKey: .correlations)
         try container.encode(study.segments, forKey: .segments)
         try container.encode(study.notes, forKey: .notes)
+        // study.html's summary of each stimulus's answers, as it says them (a collected study with scale questions).
+        if !study.answerSummary.isEmpty { try container.encode(study.answerSummary, forKey: .answerSummary) }
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.

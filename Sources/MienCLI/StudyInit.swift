@@ -71,6 +71,12 @@ struct StudyInit: ParsableCommand {
             valueName: "marks"))
     var marks: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "What a group is, in words, for mien study's page: GROUP=TEXT (A=\"Women 18-34\"); repeat for each.",
+            valueName: "label"))
+    var groupLabel: [String] = []
+
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
@@ -181,27 +187,8 @@ struct StudyInit: ParsableCommand {
                     duration: (duration * 1000).rounded() / 1000, aspect: aspects.last ?? nil))
             copies.append((path, study.stimuli.appendingPathComponent(file)))
         }
-        var asked: StudyQuestions?
-        if let questions {
-            let text: String
-            do {
-                text = try String(contentsOfFile: questions, encoding: .utf8)
-            } catch {
-                throw ValidationError(
-                    "--questions \(questions): cannot be read as UTF-8 text (\(error.localizedDescription))")
-            }
-            do {
-                asked = try StudyQuestions(parsing: text, file: questions, stimuli: stimuli.map(\.name))
-            } catch let error as MienError {
-                throw ValidationError("--questions \(questions): \(error.message)")
-            }
-        }
-        let marked: [StudyMark]
-        do {
-            marked = try marks.flatMap { try StudyMark.parse($0, stimuli: stimuli.map(\.name)) }
-        } catch let error as MienError {
-            throw ValidationError(error.message)
-        }
+        let asked = try askedQuestions(stimuli: stimuli.map(\.name))
+        let marked = try markedMoments(stimuli: stimuli.map(\.name))
         var settings: CollectionSettings
         do {
             var fieldwork = CollectionSettings.Fieldwork()
@@ -227,10 +214,9 @@ struct StudyInit: ParsableCommand {
                 questions: asked, fieldwork: fieldwork,
                 stored: .init(appearance: !noAppearance, landmarks: !noLandmarks),
                 researcher: .init(name: researcher, contact: contact, retention: retention))
-            if !marked.isEmpty {
-                settings.marks = marked
-                try settings.validate()
-            }
+            if !marked.isEmpty { settings.marks = marked }
+            settings.groupLabels = try groupLabels()
+            try settings.validate()
             if given == nil {
                 settings.consent = CollectionDisclosure.consent(settings)
             }

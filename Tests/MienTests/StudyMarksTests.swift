@@ -147,4 +147,31 @@ struct StudyChartRuleTests {
             !shown.contains("valence responds") && shown.contains("at least 5 points"),
             "a 1-point response is not listed")
     }
+
+    /// Groups carry their description on the page (`--group-label`), and the value axis its name and range.
+    @Test func groupLabels_andAxisTitles_areOnThePage() throws {
+        var settings = try StudySettings()
+        settings.groupLabels = ["A": "Women 18-34"]
+        var study = Study(participants: [], settings: settings)
+        study.participants = (["A", "B"] as [String]).map { group in
+            ParticipantSeries(
+                row: .init(
+                    line: 2, recording: "\(group).mp4", participant: "p\(group)", stimulus: "ad", onset: 0, group: group
+                ),
+                faceId: 0, frames: 10, faceFrames: 10, faceShare: 1, facesSeen: 1, framesWithSeveralFaces: 0,
+                exclusion: nil, notes: [], binCount: 2, bins: [:], episodeBins: [:], means: [:], episodeCounts: [:])
+        }
+        study.curves = ["all", "A", "B"].flatMap { group in
+            (0..<2).map {
+                StudyCurvePoint(
+                    stimulus: "ad", group: group, metric: "expressions.smile", time: Double($0), n: 1, mean: 20,
+                    low: nil, high: nil, episodeShare: nil)
+            }
+        }
+        let page = try StudyPage.render(study, generator: "test")
+        #expect(
+            page.contains("A (Women 18-34) 1") && page.contains("</i>A (Women 18-34)</span>"),
+            "the sizes and the legend")
+        #expect(page.contains(">Smile (0–100)</text>"), "the value axis's title")
+    }
 }

@@ -27,6 +27,15 @@ public struct Study: Sendable, Codable {
     /// What study.html's summary says of each stimulus's answers (a collected study with scale questions), by
     /// stimulus: `AnswerSummary.lines`.
     package var answerSummary: [String: [String]] = [:]
+    /// Pictures of each stimulus along its time axis (a collected study whose folder keeps the stimulus), by stimulus.
+    package var stimulusPictures: [String: [StimulusStrip.Picture]] = [:]
+
+    /// The figures a study is made of; what the page alone shows (its summary's words about answers, the stimulus's
+    /// pictures) is not coded.
+    private enum CodingKeys: String, CodingKey {
+        case settings, participants, curves, attention, retention, retentionTests, moments, correlations, segments
+        case notes
+    }
 
     /// The stimuli, in the order the manifest first names them.
     public var stimuli: [String] {

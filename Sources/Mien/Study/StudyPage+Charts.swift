@@ -72,6 +72,7 @@ extension StudyPage {
         var chart = LineChart(
             title: label, scale: scale, paths: paths, bands: bands, areas: areas, markers: markers, spans: spans)
         chart.bandOpacity = 0.25
+        chart.yLabel = "\(StudyPage.label(label)) (\(number(range.lowerBound))–\(number(range.upperBound)))"
         let right = LineChart.width - LineChart.right
         chart.rules = rules.map { mark in
             let x = scale.x(min(mark.time, end))

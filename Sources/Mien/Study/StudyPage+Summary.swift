@@ -16,6 +16,21 @@ extension StudyPage {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
+    /// The stimulus's pictures as one SVG row on the charts' time axis, each centred on its time (empty: none).
+    static func pictures(_ pictures: [StimulusStrip.Picture], end: Double) -> String {
+        guard !pictures.isEmpty, end > 0 else { return "" }
+        let scale = LineChart.Scale(timeRange: 0...end, valueRange: 0...1)
+        let side = min(96, (width - left - right) / Double(pictures.count))
+        let images = pictures.map { picture in
+            let x = min(max(scale.x(picture.time) - side / 2, left), width - right - side)
+            return
+                "<image x=\"\(f(x))\" y=\"0\" width=\"\(f(side))\" height=\"\(f(side))\" href=\"data:image/jpeg;base64,\(Data(picture.jpeg).base64EncodedString())\"><title>\(number(picture.time)) s</title></image>"
+        }
+        return
+            "<svg class=\"chart\" role=\"img\" aria-label=\"The stimulus at \(pictures.map { number($0.time) + " s" }.joined(separator: ", "))\" viewBox=\"0 0 \(f(width)) \(f(side))\" width=\"\(f(width))\" height=\"\(f(side))\">"
+            + images.joined() + "</svg>"
+    }
+
     static func summary(_ stimulus: String, study: Study) -> SummaryView {
         let settings = study.settings
         let curves = study.curves.filter { $0.stimulus == stimulus }

@@ -38,6 +38,9 @@ extension StudyPage {
         /// The stimulus's marks, in words (drawn as lines on its charts).
         var marks: [TextView] = []
         var hasMarks = false
+        /// The stimulus's pictures along the charts' time axis, as SVG (empty: none).
+        var pictures = ""
+        var hasPictures = false
         var viewing: ViewingView?
         var metrics: [MetricView]
     }
@@ -88,7 +91,9 @@ extension StudyPage {
             chosenByStudy: !settings.charts.isEmpty, legend: [], viewing: nil, metrics: [])
         guard !curves.isEmpty else { return view }
         let groups = curves.reduce(into: [String]()) { if !$0.contains($1.group) { $0.append($1.group) } }
-        view.legend = groups.enumerated().map { HTMLReport.LegendView(name: $0.element, colour: colour($0.offset)) }
+        view.legend = groups.enumerated().map {
+            HTMLReport.LegendView(name: named($0.element, settings), colour: colour($0.offset))
+        }
         // Responses and differences under the study's minimum effect stay in moments.csv, off the page.
         let moments = study.moments.filter { $0.stimulus == stimulus && shown($0, settings) }
         let charted = charted(stimulus, study: study)
@@ -98,6 +103,8 @@ extension StudyPage {
         let rules = settings.marks.filter { $0.stimulus == stimulus }
         view.marks = rules.map { TextView(text: "\($0.name) at \(number($0.time)) s") }
         view.hasMarks = !rules.isEmpty
+        view.pictures = pictures(study.stimulusPictures[stimulus] ?? [], end: end)
+        view.hasPictures = !view.pictures.isEmpty
         view.metrics = charted.map { metric in
             let isc = study.correlations.first {
                 $0.stimulus == stimulus && $0.group == StudyManifest.wholePanel && $0.metric == metric

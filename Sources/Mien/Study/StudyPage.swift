@@ -27,14 +27,16 @@ package enum StudyPage {
         let included = study.participants.filter(\.included)
         var sizes = ["all \(Set(included.map(\.row.participant)).count)"]
         for group in Set(included.compactMap(\.row.group)).sorted() {
-            sizes.append("\(group) \(Set(included.filter { $0.row.group == group }.map(\.row.participant)).count)")
+            sizes.append(
+                "\(named(group, settings)) \(Set(included.filter { $0.row.group == group }.map(\.row.participant)).count)"
+            )
         }
         let excluded = Set(study.participants.map(\.row.participant)).subtracting(included.map(\.row.participant))
         let view = PageView(
             title: settings.title.map { "Study \($0)" } ?? "Study",
             panelSizes: "Participants included: \(sizes.joined(separator: " · "))"
                 + (excluded.isEmpty ? "" : " (\(excluded.count) left out, each with why in the table at the end)"),
-            maxWidth: Int(width) + 40, bin: number(settings.bin), minimumParticipants: settings.minimumParticipants,
+            maxWidth: 1040, bin: number(settings.bin), minimumParticipants: settings.minimumParticipants,
             minimumFaceShare: number(settings.minimumFaceShare * 100), baseline: number(settings.baseline),
             correction: correction, permutations: settings.permutations, chartedPerStimulus: chartedPerStimulus,
             minimumEffect: number(settings.minimumEffect),
@@ -43,6 +45,11 @@ package enum StudyPage {
             participants: study.participants.map(ParticipantView.init), notes: study.notes.map(TextView.init),
             generator: generator, seed: settings.seed)
         return page.render(view)
+    }
+
+    /// A group as the page names it: with its description when the study gives one ("A (Women 18-34)").
+    static func named(_ group: String, _ settings: StudySettings) -> String {
+        settings.groupLabels[group].map { "\(group) (\($0))" } ?? group
     }
 
     /// The metrics charted first when the study names none: what a researcher of adverts looks at first.

@@ -66,6 +66,8 @@ public struct StudySettings: Sendable, Equatable, Codable {
     /// a response or a difference that passes its test but changes the mean by less is kept in `moments.csv` and
     /// not drawn, listed or used to choose charts (`mien study --min-effect`; default 5).
     public var minimumEffect = 5.0
+    /// What each group is, in words ("Women 18-34"), by group: study.html names groups with them (`--group-label`).
+    public var groupLabels: [String: String] = [:]
     /// Moments of the stimuli drawn on every chart and kept in `marks.csv` (`--marks`), sorted by stimulus and time.
     public var marks: [StudyMark] = []
 

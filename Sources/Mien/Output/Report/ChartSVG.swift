@@ -9,6 +9,7 @@ package enum ChartSVG {
     static let template = """
         <svg class="chart" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}" role="img" aria-label="{{title}}">
         <rect x="{{plotLeft}}" y="{{plotTop}}" width="{{plotWidth}}" height="{{plotHeight}}" fill="none" stroke="#ccc"/>
+        {{#hasYLabel}}<text transform="rotate(-90)" x="-{{yLabelY}}" y="9" text-anchor="middle">{{yLabel}}</text>{{/hasYLabel}}
         {{#yTicks}}<line x1="{{plotLeft}}" x2="{{plotRight}}" y1="{{position}}" y2="{{position}}" stroke="#eee"/><text x="{{tickLabelX}}" y="{{position}}" text-anchor="end" dominant-baseline="middle">{{label}}</text>
         {{/yTicks}}
         {{#xTicks}}<line x1="{{position}}" x2="{{position}}" y1="{{plotTop}}" y2="{{plotBottom}}" stroke="#f2f2f2"/><text x="{{position}}" y="{{labelY}}" text-anchor="middle">{{label}}</text>
@@ -71,6 +72,9 @@ package enum ChartSVG {
         var markers: [LineChart.Marker]
         var spans: [LineChart.Span]
         var rules: [LineChart.Rule]
+        var yLabel: String
+        var hasYLabel: Bool
+        var yLabelY: Double
 
         init(_ chart: LineChart) {
             title = chart.title
@@ -92,6 +96,9 @@ package enum ChartSVG {
             markers = chart.markers
             spans = chart.spans
             rules = chart.rules
+            yLabel = chart.yLabel
+            hasYLabel = !chart.yLabel.isEmpty
+            yLabelY = (LineChart.top + chart.height - LineChart.bottom) / 2
         }
     }
 

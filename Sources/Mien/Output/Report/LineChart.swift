@@ -83,6 +83,8 @@ package struct LineChart: Sendable {
     package var spans: [Span] = []
     /// Vertical lines across the plot, named.
     package var rules: [Rule] = []
+    /// The value axis's title, written up its side (empty: none).
+    package var yLabel = ""
     /// The chart's height, SVG user units (taller for many lanes).
     package var height = LineChart.height
     /// Margin left of the plot area, SVG user units (wider for the lanes' metric names).

@@ -104,6 +104,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     package var questions: StudyQuestions?
     /// Moments of the stimuli `mien study` draws on every chart (`--marks`; its own `--marks` replaces them).
     package var marks: [StudyMark]?
+    /// What each group is, in words, for `mien study`'s page (`--group-label`; its own `--group-label` goes over).
+    package var groupLabels: [String: String]?
     package var fieldwork: Fieldwork
     package var stored: Stored
     package var researcher: Researcher
@@ -151,6 +153,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         skippableAfter = try container.decodeIfPresent(Double.self, forKey: .skippableAfter)
         questions = try container.decodeIfPresent(StudyQuestions.self, forKey: .questions)
         marks = try container.decodeIfPresent([StudyMark].self, forKey: .marks)
+        groupLabels = try container.decodeIfPresent([String: String].self, forKey: .groupLabels)
         fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
         stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
         researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
@@ -206,6 +209,9 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
             throw refuse("skippableAfter must be a positive number of seconds, got \(skippableAfter)")
         }
         try questions?.validate(stimuli: stimuli.map(\.name))
+        if let unknown = groupLabels?.keys.first(where: { !groups.contains($0) }) {
+            throw refuse("a group label names \(unknown), which is not a group of the study")
+        }
         if let marks {
             do {
                 _ = try StudyMark.checked(
