@@ -120,7 +120,7 @@ live-check:
 study-check:
 	$(BUILD) --product mien
 	$(BUILD) --product MienDev
-	scripts/study-check/run.sh .build/debug/mien .build/debug/MienDev
+	EVAL_DIR=$(EVAL_DIR) scripts/study-check/run.sh .build/debug/mien .build/debug/MienDev
 
 ## study-abuse: study-check's hostile clients (scripts/study-check/abuse.py, part 4 of study-check) with --full: a
 ## consent's time at 10,000 sessions and a queue wait past two minutes; the figures as a JSON line. About 8 minutes.

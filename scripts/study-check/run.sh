@@ -4,6 +4,7 @@
 #    names, its fake camera playing a clip of the bundled sample: completions, a closed tab that comes back, a
 #    reload mid-stimulus, a blocked camera then a reload, two tabs, a decline, a phone viewport, a recorded webcam;
 #    then what was stored, the aggregation, the dashboard's counts and exports, every refusal and erasure.
+# 1b. trial.py: issue 80's faces against answers, 24 participants over the page's sockets (the Yale faces).
 # 2. engines.py: Firefox ESR over WebDriver BiDi and WebKitGTK (Safari's engine) over WebDriver with Selenium,
 #    each in a laptop and a phone viewport, the camera an injected getUserMedia stream of the same clip.
 # 3. faults.py: servers of its own: a full disk (a small tmpfs), kill -9 and SIGTERM mid-stimulus, a consent
@@ -55,6 +56,10 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 # Issue 80's questions after the advert and at the end (the bundled sample file), and a mark at its brand's moment.
 "$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
     --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 "${PANEL[@]}" >/dev/null
+# Issue 80's trial (trial.py): 24 participants over the page's sockets, the Yale faces as cameras, answers set by
+# the test; consents from one address, so the burst is the panel's size.
+"$MIEN" study init "$OUT/studies/trial" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
+    --questions "$ROOT/Samples/advert-questions.txt" --min-share 0.3 --consent-burst 100 "${PANEL[@]}" >/dev/null
 # Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
 "$MIEN" study init "$OUT/studies/skip" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --skippable-after 1 \
     "${PANEL[@]}" >/dev/null
@@ -70,6 +75,11 @@ started=$SECONDS
 timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/check.py" --base "http://127.0.0.1:$PORT" --token "$TOKEN" \
     --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --camera "$OUT/clip.y4m" --server-pid "$SERVER"
 echo "== study-check part 1 (Chromium): $((SECONDS - started)) s"
+started=$SECONDS
+FACES=$(realpath -m "${EVAL_DIR:-$ROOT/../shared/eval}/yalefaces")
+(cd "$ROOT/scripts/study-check" && timeout 300 "$VENV/bin/python" trial.py --base "http://127.0.0.1:$PORT" \
+    --token "$TOKEN" --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --faces "$FACES")
+echo "== study-check part 1b (the trial: faces against answers): $((SECONDS - started)) s"
 started=$SECONDS
 timeout 600 xvfb-run -a "$VENV/bin/python" "$ROOT/scripts/study-check/engines.py" --base "http://127.0.0.1:$PORT" \
     --token "$TOKEN" --study engines

@@ -1,4 +1,4 @@
-public import MienCore
+import MienCore
 
 /// Where the screen a person watches lies, as they see it from their seat: its centre and size in degrees,
 /// measured from the direction of the camera (`onScreen` reads it).
