@@ -203,6 +203,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
             r["auc"] == "" and r["reason"].startswith("not testable") for r in predicted),
             f"prediction.csv: no AUC below the floor, saying why: {predicted}")
         charts = page.count('<svg class="chart"')
+        check(page.count('<svg class="pictures"') == 1 and page.count("<image ") == 6,
+              "study.html pictures the stimulus along its time axis (six frames)")
         check(open(os.path.join(result, "marks.csv")).read() == f"stimulus,mark,time\n{STIMULUS},brand,1.2\n"
               and charts > 2 and page.count(">brand 1.2 s</text>") == charts,
               f"the study's mark on every one of its {charts} charts: {page.count('>brand 1.2 s</text>')}")

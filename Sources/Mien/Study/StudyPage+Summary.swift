@@ -27,7 +27,7 @@ extension StudyPage {
                 "<image x=\"\(f(x))\" y=\"0\" width=\"\(f(side))\" height=\"\(f(side))\" href=\"data:image/jpeg;base64,\(Data(picture.jpeg).base64EncodedString())\"><title>\(number(picture.time)) s</title></image>"
         }
         return
-            "<svg class=\"chart\" role=\"img\" aria-label=\"The stimulus at \(pictures.map { number($0.time) + " s" }.joined(separator: ", "))\" viewBox=\"0 0 \(f(width)) \(f(side))\" width=\"\(f(width))\" height=\"\(f(side))\">"
+            "<svg class=\"pictures\" role=\"img\" aria-label=\"The stimulus at \(pictures.map { number($0.time) + " s" }.joined(separator: ", "))\" viewBox=\"0 0 \(f(width)) \(f(side))\" width=\"\(f(width))\" height=\"\(f(side))\">"
             + images.joined() + "</svg>"
     }
 

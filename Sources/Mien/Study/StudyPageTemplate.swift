@@ -8,7 +8,7 @@ enum StudyPageTemplate {
         body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:{{maxWidth}}px}
         h2{margin-top:32px;border-bottom:1px solid #ccc} h3{margin:18px 0 2px;font-size:15px}
         svg{display:block;background:#fafafa} .note{color:#555;font-size:12px} .thin{color:#a15c00}
-        svg.chart{background:#fff} svg.chart text{font-size:10px;fill:#666} svg.chart,svg.strip{width:100%;height:auto}
+        svg.chart{background:#fff} svg.chart text{font-size:10px;fill:#666} svg.chart,svg.strip,svg.pictures{width:100%;height:auto}
         table{border-collapse:collapse;font-size:12px} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
         .legend span{display:inline-block;margin-right:12px} .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
         .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
