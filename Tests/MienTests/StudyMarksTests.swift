@@ -1,4 +1,5 @@
 import Foundation
+import MienTesting
 import Testing
 
 @testable import Mien
@@ -173,5 +174,17 @@ struct StudyChartRuleTests {
             page.contains("A (Women 18-34) 1") && page.contains("</i>A (Women 18-34)</span>"),
             "the sizes and the legend")
         #expect(page.contains(">Smile (0–100)</text>"), "the value axis's title")
+    }
+
+    /// A collected study's stimulus pictured along the time axis: six frames of the sample clip, each at its time.
+    @Test func theStimulus_isPicturedAlongTheTimeAxis() throws {
+        let clip = SampleMedia.repositoryRoot.appendingPathComponent("Samples/astronaut-pan-zoom.mp4").path
+        let pictures = try StimulusStrip.pictures(path: clip, duration: 3)
+        #expect(pictures.map(\.time) == [0.25, 0.75, 1.25, 1.75, 2.25, 2.75])
+        #expect(pictures.allSatisfy { $0.jpeg.starts(with: [0xFF, 0xD8]) && $0.jpeg.count > 500 })
+        let svg = StudyPage.pictures(pictures, end: 3)
+        #expect(svg.hasPrefix("<svg class=\"pictures\"") && svg.components(separatedBy: "<image ").count == 7)
+        #expect(StudyPage.pictures([], end: 3).isEmpty)
+        #expect(throws: MienError.self) { try StimulusStrip.pictures(path: "/nonexistent.mp4", duration: 3) }
     }
 }
