@@ -40,10 +40,11 @@ struct AnswerPredictionTests {
         #expect(result.folds == 5 && result.n == 40)
     }
 
-    /// The null check: the same features, the answers shuffled across participants, 100 times (49 permutations
-    /// each); the AUCs centre on 0.5 and the test passes in no more than 9 of 100 (at alpha 0.05: 5 expected, and 10
-    /// or more has a binomial chance of 2.8 %). Measured: 5 of 100, mean AUC 0.491; with 99 permutations 4 of 100,
-    /// and 9 of 200 shuffles (4.5 %, mean AUC 0.486).
+    /// The null check: the answers shuffled across participants pass no more often than the error rate allows.
+    ///
+    /// The same features, the answers shuffled 100 times (49 permutations each); the AUCs centre on 0.5 and the test
+    /// passes in no more than 9 of 100 (at alpha 0.05: 5 expected, and 10 or more has a binomial chance of 2.8 %).
+    /// Measured: 5 of 100, mean AUC 0.491; with 99 permutations 4 of 100, and 9 of 200 shuffles (4.5 %, mean 0.486).
     @Test func shuffledAnswers_passAtMostAtTheErrorRate() throws {
         let (rows, liked) = Self.panel(seed: 7, strength: 1.5)
         var aucs: [Double] = []
