@@ -81,8 +81,10 @@ extension StudyCommand {
         for stimulus in collection.stimuli {
             guard let folder else { break }
             do {
-                study.stimulusPictures[stimulus.name] = try StimulusStrip.pictures(
-                    path: folder.stimuli.appendingPathComponent(stimulus.file).path, duration: stimulus.duration)
+                let path = folder.stimuli.appendingPathComponent(stimulus.file).path
+                study.stimulusPictures[stimulus.name] = try Blocking.run {
+                    try await StimulusStrip.pictures(path: path, duration: stimulus.duration)
+                }
             } catch {
                 study.notes.append(
                     "No pictures of \(stimulus.name) on the page: \((error as? MienError)?.message ?? "\(error)").")

@@ -177,14 +177,14 @@ struct StudyChartRuleTests {
     }
 
     /// A collected study's stimulus pictured along the time axis: six frames of the sample clip, each at its time.
-    @Test func theStimulus_isPicturedAlongTheTimeAxis() throws {
+    @Test func theStimulus_isPicturedAlongTheTimeAxis() async throws {
         let clip = SampleMedia.repositoryRoot.appendingPathComponent("Samples/astronaut-pan-zoom.mp4").path
-        let pictures = try StimulusStrip.pictures(path: clip, duration: 3)
+        let pictures = try await StimulusStrip.pictures(path: clip, duration: 3)
         #expect(pictures.map(\.time) == [0.25, 0.75, 1.25, 1.75, 2.25, 2.75])
         #expect(pictures.allSatisfy { $0.jpeg.starts(with: [0xFF, 0xD8]) && $0.jpeg.count > 500 })
         let svg = StudyPage.pictures(pictures, end: 3)
         #expect(svg.hasPrefix("<svg class=\"pictures\"") && svg.components(separatedBy: "<image ").count == 7)
         #expect(StudyPage.pictures([], end: 3).isEmpty)
-        #expect(throws: MienError.self) { try StimulusStrip.pictures(path: "/nonexistent.mp4", duration: 3) }
+        await #expect(throws: MienError.self) { try await StimulusStrip.pictures(path: "/nonexistent.mp4", duration: 3) }
     }
 }
