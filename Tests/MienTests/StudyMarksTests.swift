@@ -185,6 +185,8 @@ struct StudyChartRuleTests {
         let svg = StudyPage.pictures(pictures, end: 3)
         #expect(svg.hasPrefix("<svg class=\"pictures\"") && svg.components(separatedBy: "<image ").count == 7)
         #expect(StudyPage.pictures([], end: 3).isEmpty)
-        await #expect(throws: MienError.self) { try await StimulusStrip.pictures(path: "/nonexistent.mp4", duration: 3) }
+        await #expect(throws: MienError.self) {
+            try await StimulusStrip.pictures(path: "/nonexistent.mp4", duration: 3)
+        }
     }
 }
