@@ -16,7 +16,7 @@ struct MienCommand: ParsableCommand {
         version: MienVersion.string,
         subcommands: [
             Analyze.self, Detect.self, Frames.self, Merge.self, MetricsCommand.self, Models.self, Serve.self,
-            StudyGroup.self,
+            NormsCommand.self, StudyGroup.self,
         ]
     )
 

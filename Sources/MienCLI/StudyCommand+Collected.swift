@@ -6,12 +6,12 @@ extension StudyCommand {
     /// A collected study: its rows' result files were written as the frames came, so it is only aggregated.
     func aggregate(
         collected: CollectionFolder, manifest: StudyManifest, segments: [StudySegment], settings: StudySettings,
-        output: String
+        output: String, norm: NormComparison.Norm?
     ) throws {
         let collection = try CollectionSettings.read(folder: collected.url)
         try aggregate(
             collection: collection, name: collected.url.lastPathComponent, source: collected.url.path,
-            manifest: manifest, segments: segments, settings: settings, output: output,
+            manifest: manifest, segments: segments, settings: settings, output: output, norm: norm,
             content: CollectionFolder.resultFiles(ofRecording:), folder: collected,
             sessions: {
                 let (sessions, problems) = collected.sessions()
@@ -22,7 +22,9 @@ extension StudyCommand {
 
     /// A collected study in a database (`--store`): its sessions, manifest and per-frame results read from it,
     /// recording by recording, with no file in between.
-    func aggregate(store: String, segments: [StudySegment], settings: StudySettings, output: String) throws {
+    func aggregate(
+        store: String, segments: [StudySegment], settings: StudySettings, output: String, norm: NormComparison.Norm?
+    ) throws {
         let study = manifest
         let archive: StudyArchive
         do {
@@ -44,14 +46,14 @@ extension StudyCommand {
         }
         try aggregate(
             collection: archive.settings, name: study, source: "\(archive.source) study \(study)", manifest: manifest,
-            segments: segments, settings: settings, output: output,
+            segments: segments, settings: settings, output: output, norm: norm,
             content: { recording in try Blocking.run { try await archive.content(ofRecording: recording) } },
             sessions: { archive.sessions })
     }
 
     private func aggregate(
         collection: CollectionSettings, name: String, source: String, manifest: StudyManifest,
-        segments: [StudySegment], settings: StudySettings, output: String,
+        segments: [StudySegment], settings: StudySettings, output: String, norm: NormComparison.Norm?,
         content: (String) throws -> StudyRecordingReader.Content?, folder: CollectionFolder? = nil,
         sessions: () -> [ParticipantSession]
     ) throws {
@@ -104,6 +106,14 @@ extension StudyCommand {
             prediction = AnswerPrediction.rows(study, sessions: answered, questions: questions)
             study.answerSummary = AnswerSummary.lines(
                 study, sessions: answered, questions: questions, relations: relations, prediction: prediction)
+        }
+        if let norm {
+            let only = study.stimuli.count == 1
+            let answers = Dictionary(
+                uniqueKeysWithValues: study.stimuli.map {
+                    ($0, NormFigures.answers(answered, questions: questions, stimulus: $0, onlyStimulus: only))
+                })
+            Self.compare(&study, answers: answers, norm: norm)
         }
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,

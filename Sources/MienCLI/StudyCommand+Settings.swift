@@ -11,6 +11,9 @@ extension StudyCommand {
         if store != nil && listRecordings {
             throw ValidationError("--list-recordings lists a manifest's videos; a collected study has none to analyse")
         }
+        if !normFilter.isEmpty && norms == nil {
+            throw ValidationError("--norm-filter filters a norm: give it with --norms")
+        }
         if let minMeasured, !(0...1).contains(minMeasured) {
             throw ValidationError("--min-measured must be within 0...1")
         }

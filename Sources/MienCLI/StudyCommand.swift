@@ -131,6 +131,18 @@ struct StudyCommand: ParsableCommand {
     )
     var minEffect = StudySettings.standard.minimumEffect
 
+    @Option(
+        help: ArgumentHelp(
+            "Place each stimulus against this norm (mien norms add): a norms file, or with --store a norm's name in the study's database. norms.csv, and a line in study.html's summary.",
+            valueName: "norms"))
+    var norms: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only the norm's stimuli with this tag, KEY=VALUE (category=snacks); repeat: all of them.",
+            valueName: "tag"))
+    var normFilter: [String] = []
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 
@@ -150,7 +162,8 @@ struct StudyCommand: ParsableCommand {
             } catch let error as MienError {
                 throw ValidationError(error.description)
             }
-            return try aggregate(store: url, segments: segments, settings: try settings(), output: output)
+            return try aggregate(
+                store: url, segments: segments, settings: try settings(), output: output, norm: try norm(store: url))
         }
         if let collected = manifestSource.collected {
             do {
@@ -172,9 +185,12 @@ struct StudyCommand: ParsableCommand {
         }
         let options = try analysis.detectorOptions()
         var settings = try settings()
+        // The norm is read before anything is analysed: a store that cannot be read stops the run at once.
+        let norm = try norm(store: nil)
         if let collected = manifestSource.collected {
             return try aggregate(
-                collected: collected, manifest: manifest, segments: segments, settings: settings, output: output)
+                collected: collected, manifest: manifest, segments: segments, settings: settings, output: output,
+                norm: norm)
         }
         settings.groupLabels = try groupLabels(groups: Array(Set(manifest.rows.compactMap(\.group))).sorted())
         // A stimulus whose rows give no duration is checked only for marks before its start.
@@ -217,7 +233,8 @@ struct StudyCommand: ParsableCommand {
                 outcome.status == .failed ? (name, outcome.error ?? "it could not be analysed") : nil
             }, uniquingKeysWith: { first, _ in first })
         let participants = read(manifest, plan: plan, options: options, settings: settings, failures: failures)
-        let study = Study(participants: participants, settings: settings, segments: segments)
+        var study = Study(participants: participants, settings: settings, segments: segments)
+        if let norm { Self.compare(&study, answers: [:], norm: norm) }
         let aggregationTime = clock.now - aggregationStart
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: options, analyses: analyses,

@@ -22,7 +22,7 @@ struct StudyDocument: Encodable {
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
             retention, retentionTests, moments
-        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary
+        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -51,6 +51,8 @@ struct StudyDocument: Encodable {
         try container.encode(study.notes, forKey: .notes)
         // study.html's summary of each stimulus's answers, as it says them (a collected study with scale questions).
         if !study.answerSummary.isEmpty { try container.encode(study.answerSummary, forKey: .answerSummary) }
+        // Each stimulus against the norm (--norms): norms.csv's rows.
+        if !study.normComparison.isEmpty { try container.encode(study.normComparison, forKey: .norms) }
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.
@@ -65,6 +67,7 @@ struct StudyDocument: Encodable {
         ]
         if segments { files.append(("segments.csv", StudyTables.segments(study))) }
         if !study.settings.marks.isEmpty { files.append(("marks.csv", StudyMark.csv(study.settings.marks))) }
+        if !study.normComparison.isEmpty { files.append(("norms.csv", NormComparison.csv(study.normComparison))) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))

@@ -12,7 +12,8 @@ struct StatisticsReference: ParsableCommand {
 
     @Argument(
         help:
-            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic).")
+            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms)."
+    )
     var input: String
 
     struct Cases: Decodable {
@@ -33,6 +34,27 @@ struct StatisticsReference: ParsableCommand {
         var spearman: [[[Double]]]
         /// Each case: participants' features (null: not measured), outcomes, folds and C.
         var logistic: [Logistic]
+        /// Each case: a stimulus's participants' values placed among a norm's stimuli (`NormPlacement`).
+        var norms: [Norm]
+    }
+
+    struct Norm: Decodable {
+        var values: [Double]
+        var norm: [Double]
+        var resamples: Int
+    }
+
+    struct NormAnswer: Encodable {
+        var value: Double
+        var median: Double
+        var percentile: Double
+        var low: Double
+        var high: Double
+        var p: Double
+        var exact: Bool
+        /// The bootstrap interval of the mean, for scipy.stats.bootstrap's.
+        var meanLow: Double
+        var meanHigh: Double
     }
 
     struct Logistic: Decodable {
@@ -75,6 +97,7 @@ struct StatisticsReference: ParsableCommand {
         /// Each [rho, p] (empty when undefined).
         var spearman: [[Double]]
         var logistic: [LogisticAnswer]
+        var norms: [NormAnswer?]
     }
 
     struct SurvivalAnswer: Encodable {
@@ -160,6 +183,15 @@ struct StatisticsReference: ParsableCommand {
                 let scores = CrossValidatedClassifier.outOfFold(
                     rows: item.rows, outcome: item.outcome, folds: item.folds, k: k, c: item.c)
                 return LogisticAnswer(probabilities: scores, auc: CrossValidatedClassifier.auc(scores, item.outcome))
+            },
+            norms: cases.norms.map { item in
+                let settings = NormPlacement.Settings(resamples: item.resamples, seed: 3)
+                guard let result = NormPlacement.place(item.values, among: item.norm, settings: settings),
+                    let mean = NormPlacement.meanInterval(item.values, resamples: item.resamples, seed: settings.seed)
+                else { return nil }
+                return NormAnswer(
+                    value: result.value, median: result.normMedian, percentile: result.percentile, low: result.low,
+                    high: result.high, p: result.p, exact: result.exact, meanLow: mean.low, meanHigh: mean.high)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mien's study statistics against reference implementations, on fixed data (make statistics-check).
 
-t quantiles and Welch's intervals against scipy.stats to 1e-9; Benjamini-Hochberg against
+t quantiles and Welch's intervals against scipy.stats to 1e-9; norm placements (percentile, bootstrap interval,
+sign-flip test) against scipy.stats.percentileofscore, bootstrap and permutation_test; Benjamini-Hochberg against
 scipy.stats.false_discovery_control to 1e-12; cluster permutation tests against MNE-Python's
 permutation_cluster_test (two groups, Welch's t) and permutation_cluster_1samp_test (sign flips): the same t per
 bin and the same clusters; cluster p-values within Monte-Carlo error where either samples (4 standard errors of the
@@ -95,8 +96,20 @@ for n, p, strength, c, gaps in [(30, 3, 1.5, 1.0, 0.0), (60, 8, 0.8, 0.3, 0.05),
         members = rng.permutation(np.flatnonzero(outcome == label))
         folds[members] = (np.arange(len(members)) + (0 if label else outcome.sum())) % 5
     logistic.append({"rows": rows, "outcome": outcome.tolist(), "folds": folds.tolist(), "c": c})
+# Issue 80 item 4: a stimulus placed among a norm. Norms of 10-40 stimuli (with ties), panels of 4-30 participants:
+# exact sign flips up to 10 participants (2^n <= 2000 resamples), sampled above; one panel sits on the norm's median.
+norms = []
+for n, size, shift, ties in [(6, 12, 8, False), (10, 10, 0, True), (4, 15, 20, False), (9, 25, -5, True),
+                             (30, 40, 3, False), (15, 20, 0, False)]:
+    norm = rng.normal(40, 10, size)
+    if ties:
+        norm = np.round(norm / 5) * 5
+    values = rng.normal(np.median(norm) + shift, 12, n)
+    norms.append({"values": values.tolist(), "norm": norm.tolist(), "resamples": 2000})
+norms[-1]["values"] = (np.array(norms[-1]["values"]) - np.mean(norms[-1]["values"]) + np.median(norms[-1]["norm"])).tolist()
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
-         "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic}
+         "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic,
+         "norms": norms}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -128,6 +141,46 @@ for case, answer in zip(logistic, mien["logistic"]):
     check(abs(answer["auc"] - roc_auc_score(y, answer["probabilities"])) <= 1e-12 and abs(answer["auc"] - reference) <= 1e-3,
           f"{name}: AUC {answer['auc']} vs scikit-learn {reference}")
     print(f"  {name}: AUC {answer['auc']:.4f} (scikit-learn {reference:.4f}), probabilities within {gap:.1e}")
+
+# Norms (issue 80 item 4) ----------------------------------------------------------------------------------------
+# The percentile as scipy.stats.percentileofscore(kind="mean") to 1e-9, its interval the percentiles of the mean's
+# bootstrap interval (itself within a tenth of the norm's spread of scipy.stats.bootstrap's percentile interval, 2000
+# resamples each), and the sign-flip test as scipy.stats.permutation_test(permutation_type="samples"): equal when
+# both enumerate every sign pattern, within Monte-Carlo error (4 standard errors) when either samples.
+for index, (case, answer) in enumerate(zip(norms, mien["norms"])):
+    values, norm = np.array(case["values"]), np.array(case["norm"])
+    name = f"norm {index} (n={len(values)}, {len(norm)} stimuli)"
+    check(answer is not None, f"{name}: placed")
+    if answer is None:
+        continue
+    median = float(np.median(norm))
+    check(abs(answer["value"] - values.mean()) <= 1e-9 and abs(answer["median"] - median) <= 1e-12, f"{name}: mean, median")
+    reference = stats.percentileofscore(norm, values.mean(), kind="mean")
+    check(abs(answer["percentile"] - reference) <= 1e-9, f"{name}: percentile {answer['percentile']} vs scipy {reference}")
+    for bound in ("low", "high"):
+        mine = stats.percentileofscore(norm, answer["mean" + bound.capitalize()], kind="mean")
+        check(abs(answer[bound] - mine) <= 1e-9, f"{name}: the interval's {bound} is the percentile of the mean's")
+    interval = stats.bootstrap((values,), np.mean, n_resamples=2000, method="percentile", random_state=1).confidence_interval
+    spread = np.std(norm)
+    check(abs(answer["meanLow"] - interval.low) <= 0.1 * spread and abs(answer["meanHigh"] - interval.high) <= 0.1 * spread,
+          f"{name}: bootstrap [{answer['meanLow']:.3f}, {answer['meanHigh']:.3f}] vs scipy [{interval.low:.3f}, {interval.high:.3f}]")
+    test = stats.permutation_test((values - median,), np.mean, permutation_type="samples", alternative="two-sided",
+                                  n_resamples=2000, random_state=2)
+    exact = 2 ** len(values) <= 2000
+    check(answer["exact"] == exact, f"{name}: exact {answer['exact']}")
+    if exact:
+        check(abs(answer["p"] - test.pvalue) <= 1e-12, f"{name}: p {answer['p']} vs scipy's exact {test.pvalue}")
+    else:
+        # p is twice the smaller tail t: its variance over 2000 resamples is 4 t (1 - t) / 2000, for each of the two.
+        tail = min(test.pvalue / 2, 0.5)
+        error = math.sqrt(max(4 * tail * (1 - tail), 0.5 / 2000) * 2 / 2000)
+        check(abs(answer["p"] - test.pvalue) <= 4 * error + 2 / 2000,
+              f"{name}: p {answer['p']} vs scipy's sampled {test.pvalue}")
+    if index == len(norms) - 1:
+        check(abs(answer["percentile"] - 50) <= 100 / len(norm) and answer["p"] > 0.5,
+              f"{name}: a panel on the norm's median sits near 50 ({answer['percentile']}), p {answer['p']}")
+    print(f"  {name}: percentile {answer['percentile']:.1f} [{answer['low']:.1f}, {answer['high']:.1f}], "
+          f"p {answer['p']:.4f} (scipy {test.pvalue:.4f})")
 
 # t quantiles and Welch -----------------------------------------------------------------------------------------
 for (p, df), value in zip(quantiles, mien["quantiles"]):

@@ -45,7 +45,7 @@ package enum ResultTable {
     }
 
     /// A number rounded to `places` decimals, without a trailing `.0`; empty when absent or not finite.
-    static func number(_ value: Double?, places: Int = 2) -> String {
+    package static func number(_ value: Double?, places: Int = 2) -> String {
         guard let value, value.isFinite else { return "" }
         let rounded = value.rounded(toPlaces: places)
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)

@@ -27,6 +27,10 @@ public struct Study: Sendable, Codable {
     /// What study.html's summary says of each stimulus's answers (a collected study with scale questions), by
     /// stimulus: `AnswerSummary.lines`.
     package var answerSummary: [String: [String]] = [:]
+    /// Each stimulus's figures placed against a norm (`mien study --norms`): norms.csv's rows; empty without one.
+    package var normComparison: [NormComparison.Row] = []
+    /// What study.html's summary says of the norm, by stimulus (`NormComparison.lines`).
+    package var normSummary: [String: [String]] = [:]
     /// Pictures of each stimulus along its time axis (a collected study whose folder keeps the stimulus), by stimulus.
     package var stimulusPictures: [String: [StimulusStrip.Picture]] = [:]
 

@@ -70,6 +70,7 @@ extension StudyPage {
                     + (before.map { ", \(number($0)) in the \(number(window)) s before" } ?? "") + ".")
         }
         lines += study.answerSummary[stimulus] ?? []
+        lines += study.normSummary[stimulus] ?? []
         if included.count < AnswerRelations.minimumParticipants {
             lines.append(
                 "With \(included.count) viewer\(included.count == 1 ? "" : "s"), most tests cannot be made (a difference needs 4 per group, a relation to the answers \(AnswerRelations.minimumParticipants), a prediction \(AnswerPrediction.minimumParticipants)): read these figures as a description of these viewers."

@@ -140,6 +140,17 @@ final class StudyDatabase: Sendable {
             )
             """
         ],
+        // 5: norms of the team's own (`mien norms add NAME RESULTS --store URL`): each norm one document, the same
+        // JSON a norms file holds (`NormSet`), changed in a transaction that holds its row.
+        [
+            """
+            CREATE TABLE mien_norms (
+                name text PRIMARY KEY,
+                document jsonb NOT NULL,
+                updated timestamptz NOT NULL DEFAULT now()
+            )
+            """
+        ],
     ]
 
     /// The schema version this Mien writes.
