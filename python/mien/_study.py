@@ -49,6 +49,11 @@ class Study(NamedTuple):
     ``value``. ``relations``: Spearman's ``rho`` of each feature with each scale answer, ``p``, BH-corrected ``q``,
     ``passes``, or the ``reason`` it was not testable. ``prediction``: per stimulus and scale question, the
     cross-validated ``auc`` with its ``low``..``high`` interval and permutation ``p`` (or the ``reason``).
+    ``norms``: with ``norms=`` (``mien study --norms``), per stimulus and ``figure`` (``expressions.smile mean``,
+    ``attention``, ``answer liking (7 points)``, ...) its ``value`` over ``n`` participants, the norm's ``normSize``
+    and ``normMedian``, the ``percentile`` among the norm's stimuli with its bootstrap interval ``low``..``high``, the
+    sign-flip ``p``, BH-corrected ``q`` and ``direction`` (``above``/``below`` where q < alpha), or the ``reason`` it
+    was not compared (fewer than 10 stimuli); empty without a norm.
     """
 
     curves: pd.DataFrame
@@ -63,6 +68,7 @@ class Study(NamedTuple):
     features: pd.DataFrame
     relations: pd.DataFrame
     prediction: pd.DataFrame
+    norms: pd.DataFrame
 
 
 def study(
@@ -85,6 +91,8 @@ def study(
     max_faces: int = 5,
     face_mode: str = "large",
     jobs: int = 1,
+    norms: Optional[PathLike] = None,
+    norm_filter: Optional[Dict[str, str]] = None,
     progress: bool = True,
 ) -> Study:
     """Analyses each recording of a manifest once and aggregates the panel on stimulus time (``mien study``).
@@ -112,6 +120,8 @@ def study(
         baseline: seconds at the start of each stimulus that are each participant's baseline for responses.
         chart: the metrics ``study.html`` charts (catalog names); None: those with the strongest moments.
         segments: named scenes (``stimulus``, ``name``, ``start``, ``end``): a CSV path or a DataFrame.
+        norms: a norms file (``mien norms add``): each stimulus placed against it (``Study.norms``).
+        norm_filter: only the norm's stimuli with these tags (``{"category": "snacks"}``).
         max_faces, face_mode, jobs, progress: as ``analyze``.
 
     Rows that cannot be used (a recording that cannot be read, an onset beyond its end, a duplicate row, a
@@ -148,6 +158,10 @@ def study(
             arguments += ["--rate", repr(float(rate))]
         if segments is not None:
             arguments += ["--segments", _table_file(segments, folder, "segments.input.csv", None)]
+        if norms is not None:
+            arguments += ["--norms", str(norms)]
+        for key, value in (norm_filter or {}).items():
+            arguments += ["--norm-filter", f"{key}={value}"]
         shown = _engine._Progress(_recordings(manifest_file)) if progress else None
         try:
             done = _engine.run(arguments, progress=shown)
@@ -195,9 +209,13 @@ def read_study(folder: PathLike) -> Study:
             answers[column] = answers[column].astype("string")
         answers["score"] = answers["score"].astype("Int64")
         answers["answered"] = pd.to_datetime(answers["answered"], utc=True)
+    norms = table("norms.csv")
+    for column in ("stimulus", "figure", "direction", "reason"):
+        if column in norms:
+            norms[column] = norms[column].astype("string")
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
                  info, table("attention.csv"), table("retention.csv"), answers, table("features.csv"),
-                 table("relations.csv"), table("prediction.csv"))
+                 table("relations.csv"), table("prediction.csv"), norms)
 
 
 def _recordings(manifest: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -128,3 +129,38 @@ def test_read_study_reads_a_collected_studys_answers(tmp_path: Path) -> None:
     assert mien.read_study(tmp_path).attention.empty  # no other table needed
     (tmp_path / "answers.csv").unlink()
     assert mien.read_study(tmp_path).answers.empty
+
+
+def test_a_stimulus_placed_against_a_norm_equals_pandas(tmp_path: Path) -> None:
+    """``norms=``: a norm of 12 stimuli written as ``mien norms`` keeps them; the sample's smile mean placed among
+    them by its percentile (ties half, as scipy's kind="mean"), computed here with pandas; below 10 after a filter,
+    nothing placed."""
+    manifest = pd.DataFrame({"recording": [str(CLIP)] * 3, "participant": ["p1", "p2", "p3"],
+                             "stimulus": ["clip"] * 3, "onset": [0.0, 0.4, 1.0]})
+    plain = mien.study(manifest, output=tmp_path / "plain", metrics="expressions", bin=BIN, progress=False)
+    assert plain.norms.empty
+    smiles = [20.0, 35.0, 50.0, 60.0, 60.0, 70.0, 80.0, 85.0, 90.0, 95.0, 99.0, 100.0]
+    entries = [{
+        "id": f"old{i}/ad", "fingerprint": f"{i:064x}", "study": f"old{i}", "stimulus": "ad",
+        "tags": {"category": "space" if i < 10 else "food"}, "participants": 20, "seconds": 3.0, "bin": BIN,
+        "allFrames": False, "generator": "test", "added": "2026-12-04T00:00:00Z",
+        "figures": {"expressions.smile mean": smile}, "counts": {"expressions.smile mean": 20},
+    } for i, smile in enumerate(smiles)]
+    store = {"format": "mien-norms", "version": 1, "entries": entries, "figureSet": {
+        "metrics": ["expressions.smile", "emotions.joy", "emotions.surprise", "valence", "engagement"],
+        "features": ["mean", "peak", "lastQuarterSlope"], "marks": ["after.MARK", "change.MARK"],
+        "viewing": ["attention"]}}
+    (tmp_path / "norms.json").write_text(json.dumps(store), encoding="utf-8")
+    placed = mien.study(manifest, output=tmp_path / "placed", metrics="expressions", bin=BIN, progress=False,
+                        norms=tmp_path / "norms.json")
+    row = placed.norms.set_index("figure").loc["expressions.smile mean"]
+    norm = pd.Series(smiles)
+    value = row["value"]
+    assert abs(value - placed.features.query("feature == 'mean' and metric == 'expressions.smile'")["value"].mean()) < 1e-3
+    expected = ((norm < value).sum() + (norm <= value).sum()) / 2 / len(norm) * 100
+    assert row["normSize"] == 12 and abs(row["percentile"] - expected) < 0.05
+    assert abs(row["normMedian"] - norm.median()) < 1e-9 and row["low"] <= row["percentile"] <= row["high"]
+    assert str(placed.norms["figure"].dtype) == "string"
+    few = mien.study(manifest, output=tmp_path / "few", metrics="expressions", bin=BIN, progress=False,
+                     norms=tmp_path / "norms.json", norm_filter={"category": "food"})
+    assert few.norms["percentile"].isna().all() and few.norms["reason"].str.contains("at least 10").all()
