@@ -38,7 +38,7 @@ extension StudyCommand {
         }
         let manifest: StudyManifest
         do {
-            manifest = try archive.manifest()
+            manifest = try segmented(try archive.manifest())
         } catch {
             Diagnostics.report(
                 MienError(.invalidArgument, "no participant has been measured yet", input: "study \(study)"))
@@ -72,13 +72,17 @@ extension StudyCommand {
         settings.marks = try resolvedMarks(
             durations: Dictionary(collection.stimuli.map { ($0.name, $0.duration) }, uniquingKeysWith: { max($0, $1) }),
             given: collection.marks)
-        settings.groupLabels = try groupLabels(given: collection.groupLabels, groups: collection.groups)
+        settings.groupLabels =
+            segmentBy == nil
+            ? try groupLabels(given: collection.groupLabels, groups: collection.groups)
+            : try groupLabels(groups: Set(manifest.rows.compactMap(\.group)).sorted())
         let rules = try ViewingRules(parsing: quality)
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,
             minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
         var study = Study(participants: participants, settings: settings, segments: segments)
         study.notes.append(Self.viewingNote(participants, rules: rules))
+        if let note = segmentNote(manifest) { study.notes.append(note) }
         // What was on screen along the charts' time axis, from the stimuli the folder keeps (a database's are not read).
         for stimulus in collection.stimuli {
             guard let folder else { break }

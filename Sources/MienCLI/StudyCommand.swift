@@ -133,6 +133,12 @@ struct StudyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Groups by what the panel said of each participant: the manifest's attribute.NAME column (a collected study's --attribute), each value a group, in place of the link's groups; participants without it count in the whole panel only.",
+            valueName: "name"))
+    var segmentBy: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Place each stimulus against this norm (mien norms add): a norms file, or with --store a norm's name in the study's database. norms.csv, and a line in study.html's summary.",
             valueName: "norms"))
     var norms: String?
@@ -174,7 +180,8 @@ struct StudyCommand: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        let (manifest, segments) = try inputs()
+        let (given, segments) = try inputs()
+        let manifest = try segmented(given)
         if listRecordings {
             for recording in manifest.recordings { print(recording) }
             return
@@ -234,6 +241,7 @@ struct StudyCommand: ParsableCommand {
             }, uniquingKeysWith: { first, _ in first })
         let participants = read(manifest, plan: plan, options: options, settings: settings, failures: failures)
         var study = Study(participants: participants, settings: settings, segments: segments)
+        if let note = segmentNote(manifest) { study.notes.append(note) }
         if let norm { Self.compare(&study, answers: [:], norm: norm) }
         let aggregationTime = clock.now - aggregationStart
         let document = StudyDocument(

@@ -77,6 +77,12 @@ struct StudyInit: ParsableCommand {
             valueName: "label"))
     var groupLabel: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "What the panel passes of each participant in the link (&age=25-34), with the values kept: NAME=VALUE,VALUE,... (age=18-24,25-34,35-44,45+); repeat for each. The consent names them; mien study profiles the sample by them and --segment-by splits it.",
+            valueName: "attribute"))
+    var attribute: [String] = []
+
     @Option(help: "Participants who may start watching (default: no cap; consents that never start do not count).")
     var maxParticipants: Int?
 
@@ -216,6 +222,8 @@ struct StudyInit: ParsableCommand {
                 researcher: .init(name: researcher, contact: contact, retention: retention))
             if !marked.isEmpty { settings.marks = marked }
             settings.groupLabels = try groupLabels()
+            let attributes = try attribute.map(PanelAttribute.init(parsing:))
+            if !attributes.isEmpty { settings.attributes = attributes }
             try settings.validate()
             if given == nil {
                 settings.consent = CollectionDisclosure.consent(settings)
@@ -267,7 +275,10 @@ struct StudyInit: ParsableCommand {
         }
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
         let name = study.url.lastPathComponent
-        let id = settings.fieldwork.panelConventions.linkTemplate
+        // The declared attributes ride on the link as the panel fills them in (&age=AGE).
+        let id =
+            settings.fieldwork.panelConventions.linkTemplate
+            + (settings.attributes ?? []).map { "&\($0.name)=\($0.name.uppercased())" }.joined()
         let links = settings.groups.map { group in
             let signed = settings.fieldwork.groupLinkKey.map {
                 "&gs=\(GroupLink.signature(group: group, key: $0))"

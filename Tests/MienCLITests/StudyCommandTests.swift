@@ -255,6 +255,40 @@ struct StudyCommandTests {
         #expect(run.status == 0 && run.stdout == "\(root)/a.mp4\n\(root)/b/c.mp4\n", "\(run.stdout) \(run.stderr)")
     }
 
+    /// What the panel said of each participant (`attribute.NAME` columns): the sample's profile on the page, the
+    /// column in participants.csv, and `--segment-by` making its values the groups (issue 80 item 5).
+    @Test func panelAttributes_profileTheSample_andSegmentByMakesThemTheGroups() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = SampleMedia.astronautClipPath
+        let path = try manifest(
+            [
+                "recording,participant,stimulus,onset,group,attribute.age", "\(clip),p1,clip,0,A,18-24",
+                "\(clip),p2,clip,0.2,B,18-24", "\(clip),p3,clip,0.4,A,35+", "\(clip),p4,clip,0.6,B,",
+            ], in: folder)
+        let out = folder.appendingPathComponent("out")
+        let run = try runMien([
+            "study", path, "--output", out.path, "--metrics", "expressions", "--bin", "0.5", "--segment-by", "age",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let curves = try String(contentsOf: out.appendingPathComponent("curves.csv"), encoding: .utf8)
+        let groups = Set(curves.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] })
+        #expect(groups == ["all", "18-24", "35+"], "the ages are the groups, the link's A and B are not")
+        let page = try String(contentsOf: out.appendingPathComponent("study.html"), encoding: .utf8)
+        #expect(
+            page.contains(
+                "Sample by age (as the panel&#39;s link gave it): 18-24 2 (50 %) · 35+ 1 (25 %) · not given 1"),
+            "the profile")
+        let table = try String(contentsOf: out.appendingPathComponent("participants.csv"), encoding: .utf8)
+        #expect(table.split(separator: "\n")[0].contains(",attribute.age,"))
+        let json = try String(contentsOf: out.appendingPathComponent("study.json"), encoding: .utf8)
+        #expect(json.contains("Groups are the participants' age as the panel's link gave it"))
+        let unknown = try runMien(["study", path, "--output", out.path, "--segment-by", "sex"])
+        #expect(
+            unknown.status == 64 && unknown.stderr.contains("no row of the manifest has attribute.sex (it has age)"),
+            "\(unknown.stderr)")
+    }
+
     @Test func aManifestWithoutItsColumns_isAUsageErrorNamingIt() throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

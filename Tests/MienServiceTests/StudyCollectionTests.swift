@@ -18,7 +18,7 @@ struct StudyCollectionTests {
     static func studies(
         groups: [String] = ["A", "B"], order: CollectionSettings.Order = .fixed, maximum: Int? = nil,
         fieldwork: CollectionSettings.Fieldwork = .init(), skippableAfter: Double? = nil,
-        questions: StudyQuestions? = nil
+        questions: StudyQuestions? = nil, attributes: [PanelAttribute]? = nil
     ) throws -> URL {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
         let folder = CollectionFolder(parent.appendingPathComponent("ad"))
@@ -32,9 +32,11 @@ struct StudyCollectionTests {
             try clip.write(to: folder.stimuli.appendingPathComponent("\(name).mp4"))
             stimuli.append(.init(name: name, file: "\(name).mp4", sha256: ModelStore.sha256(clip), duration: 3))
         }
-        let settings = try CollectionSettings(
+        var settings = try CollectionSettings(
             stimuli: stimuli, groups: groups, order: order, consent: "ok", maximumParticipants: maximum,
             skippableAfter: skippableAfter, questions: questions, fieldwork: fieldwork)
+        settings.attributes = attributes
+        try settings.validate()
         try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
         return parent
     }

@@ -91,6 +91,7 @@ def study(
     max_faces: int = 5,
     face_mode: str = "large",
     jobs: int = 1,
+    segment_by: Optional[str] = None,
     norms: Optional[PathLike] = None,
     norm_filter: Optional[Dict[str, str]] = None,
     progress: bool = True,
@@ -120,6 +121,7 @@ def study(
         baseline: seconds at the start of each stimulus that are each participant's baseline for responses.
         chart: the metrics ``study.html`` charts (catalog names); None: those with the strongest moments.
         segments: named scenes (``stimulus``, ``name``, ``start``, ``end``): a CSV path or a DataFrame.
+        segment_by: an attribute (the manifest's ``attribute.NAME`` column): its values become the groups.
         norms: a norms file (``mien norms add``): each stimulus placed against it (``Study.norms``).
         norm_filter: only the norm's stimuli with these tags (``{"category": "snacks"}``).
         max_faces, face_mode, jobs, progress: as ``analyze``.
@@ -158,6 +160,8 @@ def study(
             arguments += ["--rate", repr(float(rate))]
         if segments is not None:
             arguments += ["--segments", _table_file(segments, folder, "segments.input.csv", None)]
+        if segment_by is not None:
+            arguments += ["--segment-by", segment_by]
         if norms is not None:
             arguments += ["--norms", str(norms)]
         for key, value in (norm_filter or {}).items():

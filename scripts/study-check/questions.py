@@ -29,6 +29,10 @@ ANSWERS = {
     "a3": (2, 1, "Not sure", [], "Too slow, I got bored"),
     "a4": (1, 2, "No", ["Video sites"], "=1+1 not for me"),
 }
+# What each one's panel link says of them (the study declares age and sex): a3's sex is not a declared value and a4's
+# link says nothing; a2's also carries a name the study never declared.
+LINKS = {"a1": "&age=25-34&sex=female", "a2": "&age=18-24&sex=male&name=Jane", "a3": "&age=25-34&sex=robot", "a4": ""}
+KEPT = {"a1": {"age": "25-34", "sex": "female"}, "a2": {"age": "18-24", "sex": "male"}, "a3": {"age": "25-34"}, "a4": None}
 
 
 def group(page, words):
@@ -81,7 +85,7 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
         clicked = {"continue": 0}
         sent = []
         page.on("request", lambda request: request.url.endswith("/answers") and sent.append(clicked["continue"]))
-        page.goto(f"{base}/studies/questions/?participant={participant}&redirect=0")
+        page.goto(f"{base}/studies/questions/?participant={participant}&redirect=0{LINKS[participant]}")
         agree(page)
         framing_then_watch(page)
         wait_questions(page, STIMULUS)
@@ -175,6 +179,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
               rows.get(participant, {}).get("code"), f"{participant} complete with their code: {rows.get(participant)}")
         check(rows.get(participant, {}).get("answered") == 5, f"the dashboard: {participant} answered 5 of 5")
         session = json.load(open(os.path.join(folder, "participants", participant, "session.json")))
+        check(session.get("attributes") == KEPT[participant],
+              f"{participant}'s link attributes kept as declared: {session.get('attributes')}")
         kept = {a["question"]: a for a in session.get("answers") or []}
         check(kept.get("liking", {}).get("score") == liking and kept.get("intent", {}).get("score") == intent
               and kept.get("seen", {}).get("choices") == [seen] and (kept.get("where", {}).get("choices") or []) == where
@@ -197,6 +203,13 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
               and f"How much did you like this advert? (liking, 7 points): mean {liking:g} " in page
               and "Whether the faces predict it: not testable: 4 included participants answered" in page,
               "study.html opens with the summary of the answers")
+        # The sample's profile by what the links said (issue 80 item 5), and participants.csv's columns.
+        check("Sample by age (as the panel&#39;s link gave it): 18-24 1 (25 %) · 25-34 2 (50 %) · not given 1" in page
+              and "Sample by sex (as the panel&#39;s link gave it): female 1 (25 %) · male 1 (25 %) · not given 2" in page,
+              "study.html profiles the sample by the links' attributes")
+        with open(os.path.join(result, "participants.csv")) as file:
+            ages = {r["participant"]: r.get("attribute.age") for r in csv.DictReader(file)}
+        check(ages == {"a1": "25-34", "a2": "18-24", "a3": "25-34", "a4": ""}, f"participants.csv's attribute.age: {ages}")
         with open(os.path.join(result, "prediction.csv")) as file:
             predicted = list(csv.DictReader(file))
         check([r["question"] for r in predicted] == ["liking", "intent"] and all(
@@ -216,6 +229,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     consent = open(os.path.join(folder, "consent.md")).read() + open(os.path.join(folder, "STORED.md")).read()
     check("asks you 5 questions" in consent and "answers to the study's 5 questions" in consent,
           "consent.md and STORED.md say the answers are kept")
+    check("your age and sex as the panel that sent you here gives them" in consent
+          and "what the panel's link gave of them (age, sex" in consent, "consent.md and STORED.md name the attributes")
     # Refused, nothing stored: after completion (a1's own token), another participant's, one before its stimulus.
     before = open(os.path.join(folder, "participants", "a1", "session.json")).read()
     status, data = http("POST", "/studies/questions/answers", json.dumps({"answers": {"liking": 1, "intent": 0}}).encode(),

@@ -55,7 +55,8 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 "$MIEN" study init "$OUT/studies/away" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 80's questions after the advert and at the end (the bundled sample file), and a mark at its brand's moment.
 "$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
-    --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 "${PANEL[@]}" >/dev/null
+    --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 --attribute age=18-24,25-34,35+ \
+    --attribute sex=female,male "${PANEL[@]}" >/dev/null
 # Issue 80's trial (trial.py): 24 participants over the page's sockets, the Yale faces as cameras, answers set by
 # the test; consents from one address, so the burst is the panel's size.
 "$MIEN" study init "$OUT/studies/trial" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \

@@ -32,11 +32,14 @@ public struct StudyManifest: Sendable {
         /// What a collected viewer's page recorded of the viewing (columns `ViewingFigures.columns`); nil when it
         /// recorded nothing, and elsewhere.
         public var viewing: ViewingFigures?
+        /// What the participant's panel said of them (columns `attribute.NAME`: a collected study's declared
+        /// attributes, or a manifest's own); nil when the manifest has none.
+        public var attributes: [String: String]?
 
         public init(
             line: Int, recording: String, participant: String, stimulus: String, onset: Double,
             duration: Double? = nil, group: String? = nil, status: String? = nil, measured: Double? = nil,
-            viewing: ViewingFigures? = nil
+            viewing: ViewingFigures? = nil, attributes: [String: String]? = nil
         ) {
             self.line = line
             self.recording = recording
@@ -48,6 +51,7 @@ public struct StudyManifest: Sendable {
             self.status = status
             self.measured = measured
             self.viewing = viewing
+            self.attributes = attributes
         }
     }
 
@@ -186,7 +190,7 @@ public struct StudyManifest: Sendable {
                     line: line, recording: resolved, participant: participant, stimulus: stimulus, onset: onset,
                     duration: duration, group: group, status: cells["status"].flatMap { $0.isEmpty ? nil : $0 },
                     measured: cells["measured"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil },
-                    viewing: ViewingFigures(cells: cells)))
+                    viewing: ViewingFigures(cells: cells), attributes: Self.attributes(cells)))
         }
         if rows.isEmpty {
             let reasons = problems.prefix(3).map { "line \($0.line): \($0.message)" }.joined(separator: "; ")
@@ -195,6 +199,16 @@ public struct StudyManifest: Sendable {
                 input: path)
         }
         self.init(path: path, rows: rows, problems: problems)
+    }
+
+    /// A row's `attribute.NAME` cells that hold a value, by name; nil when there is none.
+    static func attributes(_ cells: [String: String]) -> [String: String]? {
+        let prefix = PanelAttribute.column("")
+        var found: [String: String] = [:]
+        for (column, value) in cells where column.hasPrefix(prefix) && !value.isEmpty {
+            found[String(column.dropFirst(prefix.count))] = value
+        }
+        return found.isEmpty ? nil : found
     }
 
     /// The recordings to analyse, each once, in the manifest's order (a recording may hold several stimuli).

@@ -6,6 +6,9 @@ extension StudyPage {
         var title: String
         /// Participants included, the whole panel then each group ("all 12 · A 6 · B 6").
         var panelSizes: String
+        /// The sample's profile by what the panel said of the participants ("age: 18-24 5 · 25-34 7"), one line
+        /// per attribute; empty when the manifest had none.
+        var profile: [TextView] = []
         var maxWidth: Int
         var bin: String
         var minimumParticipants: Int

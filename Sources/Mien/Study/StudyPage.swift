@@ -32,7 +32,7 @@ package enum StudyPage {
             )
         }
         let excluded = Set(study.participants.map(\.row.participant)).subtracting(included.map(\.row.participant))
-        let view = PageView(
+        var view = PageView(
             title: settings.title.map { "Study \($0)" } ?? "Study",
             panelSizes: "Participants included: \(sizes.joined(separator: " · "))"
                 + (excluded.isEmpty ? "" : " (\(excluded.count) left out, each with why in the table at the end)"),
@@ -44,7 +44,26 @@ package enum StudyPage {
             summaries: study.stimuli.map { summary($0, study: study) },
             participants: study.participants.map(ParticipantView.init), notes: study.notes.map(TextView.init),
             generator: generator, seed: settings.seed)
+        view.profile = profile(included).map(TextView.init)
         return page.render(view)
+    }
+
+    /// The included participants (each once) by what their panel said of them: per attribute, each value's count
+    /// with its share, and those it was not given for ("Sample by age: 18-24 5 (42 %) · 25-34 7 (58 %)").
+    static func profile(_ included: [ParticipantSeries]) -> [String] {
+        var byParticipant: [String: [String: String]] = [:]
+        for series in included { byParticipant[series.row.participant] = series.row.attributes ?? [:] }
+        let names = Set(byParticipant.values.flatMap(\.keys)).sorted()
+        return names.map { name in
+            var counts: [String: Int] = [:]
+            for attributes in byParticipant.values { counts[attributes[name] ?? "", default: 0] += 1 }
+            let total = byParticipant.count
+            let parts = counts.keys.filter { !$0.isEmpty }.sorted().map { value in
+                "\(value) \(counts[value] ?? 0) (\(number(Double(counts[value] ?? 0) / Double(total) * 100)) %)"
+            }
+            let missing = counts[""].map { ["not given \($0)"] } ?? []
+            return "Sample by \(name) (as the panel's link gave it): " + (parts + missing).joined(separator: " · ")
+        }
     }
 
     /// A group as the page names it: with its description when the study gives one ("A (Women 18-34)").

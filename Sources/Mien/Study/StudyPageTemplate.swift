@@ -16,6 +16,7 @@ enum StudyPageTemplate {
         </style></head><body>
         <h1>{{title}}</h1>
         <p><b>{{panelSizes}}</b></p>
+        {{#profile}}<p class="note">{{text}}</p>{{/profile}}
         <section class="summary"><h2>Summary</h2>
         {{#summaries}}<h3>{{name}}</h3><ul>{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
         {{/summaries}}<p class="note">The detail, how each figure is made and what was tested, follows.</p></section>

@@ -43,12 +43,15 @@ package enum StudyTables {
         // A collected study's rows say what the page recorded of the viewing ("not recorded": it sent nothing).
         let collected = study.participants.contains { $0.row.status != nil }
         let viewingColumns = collected ? ["viewing"] + ViewingFigures.columns : []
+        // What the panel said of each participant (`attribute.NAME`), when the manifest had any.
+        let attributes = Set(study.participants.flatMap { ($0.row.attributes ?? [:]).keys }).sorted()
         let header: [String] =
             [
                 "participant", "stimulus", "group", "recording", "onset", "duration", "included", "exclusion",
                 "faceId", "frames", "faceFrames", "faceShare", "facesSeen", "framesWithSeveralFaces", "notes",
                 "onScreenShare",
-            ] + viewingColumns + meanColumns.map { "mean." + $0 } + episodeColumns.map { "episodes." + $0 }
+            ] + viewingColumns + attributes.map(PanelAttribute.column) + meanColumns.map { "mean." + $0 }
+            + episodeColumns.map { "episodes." + $0 }
         var lines = [header.map(ResultTable.quoted).joined(separator: ",")]
         for series in study.participants {
             let row = series.row
@@ -66,6 +69,7 @@ package enum StudyTables {
                     [row.viewing == nil ? "not recorded" : "recorded"]
                     + (row.viewing?.cells ?? Array(repeating: "", count: ViewingFigures.columns.count))
             }
+            cells += attributes.map { row.attributes?[$0] ?? "" }
             cells += meanColumns.map { figure(series.means[$0]) }
             cells += episodeColumns.map { series.episodeCounts[$0].map(String.init) ?? "" }
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))

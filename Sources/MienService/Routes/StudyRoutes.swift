@@ -111,6 +111,8 @@ struct StudyRoutes: RouteGroup {
                 var group: String?
                 /// The link's `gs=`: the group's signature (`GroupLink`).
                 var groupSignature: String?
+                /// What the panel's link said of the participant (`&age=25-34`): kept only as the study declared it.
+                var attributes: [String: String]?
                 var agreed: Bool
             }
             // A body over the limit is refused as such (413), not as malformed.
@@ -121,7 +123,8 @@ struct StudyRoutes: RouteGroup {
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
             }
             let admission = try await study.admit(
-                participant: consent.participant, group: consent.group, signature: consent.groupSignature)
+                participant: consent.participant, group: consent.group, signature: consent.groupSignature,
+                attributes: consent.attributes)
             return JSONBody.response(admission, status: .created)
         }
         router.post("/studies/{name}/resume") { [desk] request, context in

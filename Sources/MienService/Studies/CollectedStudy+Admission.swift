@@ -38,7 +38,9 @@ extension CollectedStudy {
     ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull` (its cap
     ///   or its targets met) or `groupFull` (the link's group reached its target, `Placement`), 503
     ///   when the session cannot be saved.
-    func admit(participant: String?, group: String?, signature: String? = nil) async throws -> Admission {
+    func admit(
+        participant: String?, group: String?, signature: String? = nil, attributes: [String: String]? = nil
+    ) async throws -> Admission {
         guard participant != nil || !settings.fieldwork.requireParticipantID else {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidParticipant",
@@ -74,7 +76,7 @@ extension CollectedStudy {
             try await store.transact { [name, settings] ledger in
                 ledger.consent(
                     id, token: digest, linked: group, open: open, server: here, study: name, settings: settings,
-                    now: now)
+                    now: now, attributes: attributes)
             }
         }
         switch outcome {

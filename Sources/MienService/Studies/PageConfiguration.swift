@@ -22,6 +22,8 @@ struct PageConfiguration: Encodable {
     /// What the page asks after a stimulus or at the end; nil: nothing.
     var questions: StudyQuestions?
     var researcher: CollectionSettings.Researcher
+    /// The link's parameters the page passes on with the consent (`PanelAttribute`): the study's declared attributes.
+    var attributes: [String]
     /// The panel's screen-out and over-quota links for the page's dead ends when the server cannot be asked
     /// (declined, no camera, no face; full): made by the server in the panel's conventions, with
     /// `participantPlaceholder` and `reasonPlaceholder` where the page puts the participant's ID (or drops the
@@ -51,6 +53,7 @@ struct PageConfiguration: Encodable {
         skippableAfter = study.settings.skippableAfter
         questions = study.settings.questions
         researcher = study.settings.researcher
+        attributes = (study.settings.attributes ?? []).map(\.name)
         var exits: [String: String] = [:]
         for exit in [PanelConventions.Exit.screenout, .overquota] {
             exits[exit.rawValue] = study.settings.exitLink(

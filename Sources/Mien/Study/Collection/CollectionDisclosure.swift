@@ -82,7 +82,7 @@ package enum CollectionDisclosure {
             For each picture:
             \(perFrame(settings.stored))
 
-            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), while each video played when this page was hidden, left full screen or not in front and when the video stood still or was moved (in seconds of the video), the size and frame rate of your camera's pictures and the size of your screen, how often the position check did not pass and when it last passed, where your eyes looked at your own picture during it (to know where your screen is), when you pressed Skip if a video had one, why you stopped if you did not finish, and the completion code you were given.
+            From these, the times your expressions start, peak and end, and a summary per video. With them: the participant ID you came with (not your name), the group you were put in, \(linkAttributes(settings))when you started, were last seen and finished, the step you reached, how much of each video was measured (of an interrupted try of a video too), while each video played when this page was hidden, left full screen or not in front and when the video stood still or was moved (in seconds of the video), the size and frame rate of your camera's pictures and the size of your screen, how often the position check did not pass and when it last passed, where your eyes looked at your own picture during it (to know where your screen is), when you pressed Skip if a video had one, why you stopped if you did not finish, and the completion code you were given.
 
             \(answersSentence(settings))These numbers are kept \(settings.researcher.retention ?? "[RETENTION: how long the data is kept, e.g. until 31 December 2028]") on the study's server. The researchers read them through a dashboard that needs their password, and whoever runs that server for them can read its files; nobody else can. This page can send your results but cannot read them back.
 
@@ -105,7 +105,7 @@ package enum CollectionDisclosure {
             Written by `mien study init` from the study's settings; `mien serve --studies` keeps to it.
 
             - `settings.json`, `consent.md`, `stimuli/`: the study as it was set up (stimuli checked by SHA-256).
-            - `participants/ID/session.json`: per participant, the ID they came with, their number, group and order of \
+            - `participants/ID/session.json`: per participant, the ID they came with, their number, group\(storedAttributes(settings)) and order of \
             stimuli, when they started, were last seen and finished, the step they reached, per stimulus how many camera \
             frames arrived, were analysed and showed a face and the share of the stimulus measured, what the page \
             recorded of the viewing (when it was hidden, out of full screen or out of focus, stalls, seeks and rate \
@@ -134,6 +134,22 @@ package enum CollectionDisclosure {
             read by the researchers through the dashboard (the service token) and by whoever runs the server.
 
             """
+    }
+
+    /// The consent's words on what the panel's link says of the participant (empty when the study declares nothing),
+    /// ending in ", ".
+    static func linkAttributes(_ settings: CollectionSettings) -> String {
+        guard let attributes = settings.attributes, !attributes.isEmpty else { return "" }
+        let names = attributes.map(\.name)
+        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return "your \(listed) as the panel that sent you here gives \(names.count == 1 ? "it" : "them") in the study's link (only one of the study's own categories for each: \(attributes.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "; "))), "
+    }
+
+    /// STORED.md's words on the panel's attributes a session holds (empty when the study declares none).
+    static func storedAttributes(_ settings: CollectionSettings) -> String {
+        guard let attributes = settings.attributes, !attributes.isEmpty else { return "" }
+        return
+            ", what the panel's link gave of them (\(attributes.map(\.name).joined(separator: ", ")): only a value the study declared, else nothing)"
     }
 
     /// The consent's paragraph on the study's questions (empty when it asks none), ending in a blank line.

@@ -123,9 +123,11 @@ package struct CollectionFolder: Sendable {
     package static func manifests(_ sessions: [ParticipantSession], settings: CollectionSettings) -> (
         live: String, recorded: String?
     ) {
+        // The declared attributes' columns come last, and only when the study declares some.
+        let attributes = (settings.attributes ?? []).map(\.name)
         var live =
             "recording,participant,stimulus,onset,duration,group,status,measured,"
-            + ViewingFigures.columns.joined(separator: ",") + "\n"
+            + (ViewingFigures.columns + attributes.map(PanelAttribute.column)).joined(separator: ",") + "\n"
         var recorded = live
         var anyRecorded = false
         for session in sessions.sorted(by: { $0.participant < $1.participant }) {
@@ -139,7 +141,8 @@ package struct CollectionFolder: Sendable {
                     ?? Array(repeating: "", count: ViewingFigures.columns.count)
                 let tail =
                     "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage)),"
-                    + viewing.joined(separator: ",")
+                    + (viewing + attributes.map { ResultTable.quoted(session.attributes?[$0] ?? "") }).joined(
+                        separator: ",")
                 live += "\(name),\(session.participant),\(stimulus.name),0,\(tail)\n"
                 if session.recordingComplete, let onset = progress.recordingOnset {
                     anyRecorded = true

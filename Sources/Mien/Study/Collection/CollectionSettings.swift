@@ -106,6 +106,8 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
     package var marks: [StudyMark]?
     /// What each group is, in words, for `mien study`'s page (`--group-label`; its own `--group-label` goes over).
     package var groupLabels: [String: String]?
+    /// What the panel passes of each participant in the link, with the values kept (`--attribute`); nil: nothing.
+    package var attributes: [PanelAttribute]?
     package var fieldwork: Fieldwork
     package var stored: Stored
     package var researcher: Researcher
@@ -154,6 +156,7 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         questions = try container.decodeIfPresent(StudyQuestions.self, forKey: .questions)
         marks = try container.decodeIfPresent([StudyMark].self, forKey: .marks)
         groupLabels = try container.decodeIfPresent([String: String].self, forKey: .groupLabels)
+        attributes = try container.decodeIfPresent([PanelAttribute].self, forKey: .attributes)
         fieldwork = try container.decodeIfPresent(Fieldwork.self, forKey: .fieldwork) ?? Fieldwork()
         stored = try container.decodeIfPresent(Stored.self, forKey: .stored) ?? Stored()
         researcher = try container.decodeIfPresent(Researcher.self, forKey: .researcher) ?? Researcher()
@@ -211,6 +214,13 @@ package struct CollectionSettings: Sendable, Codable, Equatable {
         try questions?.validate(stimuli: stimuli.map(\.name))
         if let unknown = groupLabels?.keys.first(where: { !groups.contains($0) }) {
             throw refuse("a group label names \(unknown), which is not a group of the study")
+        }
+        if let attributes {
+            for attribute in attributes { try attribute.validate() }
+            guard attributes.count <= PanelAttribute.maximumCount else {
+                throw refuse("at most \(PanelAttribute.maximumCount) attributes")
+            }
+            if Set(attributes.map(\.name)).count != attributes.count { throw refuse("an attribute is declared twice") }
         }
         if let marks {
             do {

@@ -154,6 +154,8 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var recordingComplete: Bool
     /// Their answers to the study's questions, a page at a time as sent (nil: none yet, or the study asks none).
     package var answers: [StudyAnswer]?
+    /// What their panel's link said of them, as the study declared it (`PanelAttribute.kept`; nil: nothing).
+    package var attributes: [String: String]?
 
     package init(
         participant: String, number: Int, group: String?, order: [String], tokenDigest: String, started: String
@@ -202,6 +204,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
         recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
         answers = try container.decodeIfPresent([StudyAnswer].self, forKey: .answers)
+        attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes)
     }
 
     /// Their answer to the question with this ID, if its page was sent.

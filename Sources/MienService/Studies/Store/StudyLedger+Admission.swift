@@ -42,7 +42,7 @@ extension StudyLedger {
     ///   - server: this server, as the ledger's socket holders name it.
     mutating func consent(
         _ id: String, token: String, linked: String?, open: Set<String>, server: String, study: String,
-        settings: CollectionSettings, now: Date
+        settings: CollectionSettings, now: Date, attributes: [String: String]? = nil
     ) -> Consent {
         if counts.erasedIDs.contains(FieldworkCounts.erasedDigest(study: study, participant: id)) {
             refusedIDs["erased", default: 0] += 1
@@ -87,9 +87,11 @@ extension StudyLedger {
         let names = settings.stimuli.map(\.name)
         let shift = (number - 1) % max(names.count, 1)
         let order = settings.order == .fixed || names.isEmpty ? names : Array(names[shift...] + names[..<shift])
-        let session = ParticipantSession(
+        var session = ParticipantSession(
             participant: id, number: number, group: chosen, order: order, tokenDigest: token,
             started: CollectedStudy.timestamp(now))
+        // What the panel's link said of them, as the study declared it (a participant who comes back keeps the first).
+        session.attributes = PanelAttribute.kept(attributes, declared: settings.attributes)
         nextNumber += 1
         sessions[id] = session
         return .agreed(session)
