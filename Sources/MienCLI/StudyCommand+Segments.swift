@@ -30,7 +30,8 @@ extension StudyCommand {
         let without = Set(manifest.rows.filter { $0.group == nil }.map(\.participant)).count
         return
             "Groups are the participants' \(name) as the panel's link gave it (--segment-by \(name)), in place of the study's own groups"
-            + (without > 0 ? "; \(without) participant\(without == 1 ? "" : "s") without it count in the whole panel only" : "")
+            + (without > 0
+                ? "; \(without) participant\(without == 1 ? "" : "s") without it count in the whole panel only" : "")
             + "."
     }
 }

@@ -141,8 +141,10 @@ package enum CollectionDisclosure {
     static func linkAttributes(_ settings: CollectionSettings) -> String {
         guard let attributes = settings.attributes, !attributes.isEmpty else { return "" }
         let names = attributes.map(\.name)
-        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
-        return "your \(listed) as the panel that sent you here gives \(names.count == 1 ? "it" : "them") in the study's link (only one of the study's own categories for each: \(attributes.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "; "))), "
+        let listed =
+            names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        return
+            "your \(listed) as the panel that sent you here gives \(names.count == 1 ? "it" : "them") in the study's link (only one of the study's own categories for each: \(attributes.map { "\($0.name): \($0.values.joined(separator: ", "))" }.joined(separator: "; "))), "
     }
 
     /// STORED.md's words on the panel's attributes a session holds (empty when the study declares none).
