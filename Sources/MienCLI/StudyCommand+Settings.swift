@@ -59,12 +59,18 @@ extension StudyCommand {
     /// `--group-label GROUP=TEXT` values over `given` (a collected study's own), each naming one of `groups` (nil:
     /// not yet known, checked later).
     func groupLabels(given: [String: String]? = nil, groups: [String]? = nil) throws -> [String: String] {
-        var labels = given ?? [:]
-        for value in groupLabel {
+        try Self.groupLabels(groupLabel, given: given ?? [:], groups: groups)
+    }
+
+    /// `--group-label` `values` (GROUP=TEXT each) over `given`, each naming one of `groups` (nil: not checked):
+    /// `mien study`'s and `mien study init`'s.
+    static func groupLabels(_ values: [String], given: [String: String], groups: [String]?) throws -> [String: String] {
+        var labels = given
+        for value in values {
             guard let equals = value.firstIndex(of: "="), value[..<equals].count > 0,
                 !value[value.index(after: equals)...].trimmingCharacters(in: .whitespaces).isEmpty
             else { throw ValidationError("--group-label \(value): write GROUP=TEXT (A=\"Women 18-34\")") }
-            let group = String(value[..<equals])
+            let group = String(value[..<equals]).trimmingCharacters(in: .whitespaces)
             if let groups, !groups.contains(group) {
                 throw ValidationError(
                     "--group-label \(value): no group \(group) in the study (\(groups.isEmpty ? "it has none" : groups.joined(separator: ", ")))"

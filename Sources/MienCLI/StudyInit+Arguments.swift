@@ -34,17 +34,9 @@ extension StudyInit {
         }
     }
 
-    /// `--group-label GROUP=TEXT` values (nil without any).
+    /// `--group-label GROUP=TEXT` values (nil without any), as `mien study` reads them.
     func groupLabels() throws -> [String: String]? {
         guard !groupLabel.isEmpty else { return nil }
-        var labels: [String: String] = [:]
-        for value in groupLabel {
-            let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw ValidationError("--group-label \(value): write GROUP=TEXT (A=\"Women 18-34\")")
-            }
-            labels[parts[0]] = parts[1]
-        }
-        return labels
+        return try StudyCommand.groupLabels(groupLabel, given: [:], groups: nil)
     }
 }

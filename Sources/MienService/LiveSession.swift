@@ -3,14 +3,15 @@ import Mien
 import MienCore
 import Prometheus
 
-/// One `/v1/live` connection: a `Detector` on a live source fed by the socket's frames, and the messages
+/// One `/v1/live` connection: a run of a `Detector` on a live source fed by the socket's frames, and the messages
 /// going back.
 ///
-/// The detector is the only frame loop: decoded frames are pushed into its inbox, which drops the oldest
-/// waiting frame when analysis falls behind (reported as an unprocessed result), so latency stays bounded. The session only refuses what
-/// must not reach it (undecodable, over the pixel limit, time not advancing, a sender faster than
-/// `ServiceOptions.maximumIncomingFrameRate`), each with an `error` message, and carries on.
-final class LiveSession: DetectorDelegate, Sendable {
+/// The run is the only frame loop: frames are pushed into its inbox, which drops the oldest waiting frame when
+/// analysis falls behind (reported as an unprocessed result), so latency stays bounded. The session only refuses
+/// what must not reach it (undecodable, over the pixel limit, time not advancing, a sender faster than
+/// `ServiceOptions.maximumIncomingFrameRate`), each with an `error` message, and carries on. It holds a
+/// `Detector.Run` alone: its results reach the socket through its writer, its failure through its end.
+final class LiveSession: Sendable {
     // Mutable state is in `state`; the rest is immutable.
     let id: String
     private let limits: ServiceOptions
@@ -23,9 +24,9 @@ final class LiveSession: DetectorDelegate, Sendable {
     private let clock = ContinuousClock()
 
     private struct State {
-        var detector: Detector?
-        /// The detector's run (stopped by `end()`).
+        /// The run analysing now (stopped by `end()`), and which begin made it (from 1).
         var run: Detector.Run?
+        var generation = 0
         var settings = AnalysisSettings()
         /// The incoming-rate limit.
         var allowance: FrameAllowance
@@ -62,15 +63,20 @@ final class LiveSession: DetectorDelegate, Sendable {
         let detector = Detector(
             source: .pushed(name: "live:\(id)", mode: .liveStream), options: options,
             models: models)
-        detector.delegate = self
         let run = try await detector.start(writers: [LiveSocketWriter(outbox: outbox, metrics: metrics)])
-        state.withLock {
-            $0.detector = detector
+        let generation = state.withLock {
             $0.run = run
             $0.settings = settings
             $0.started += 1
+            $0.generation += 1
+            return $0.generation
         }
         outbox.send(LiveMessage.ready(session: id, settings: settings).text())
+        // A frame that fails inside the run ends it: heard here, from its end (a run stopped by `end()` ends
+        // `.stopped`, and nothing follows).
+        Task {
+            if case .failed(let error) = await run.end() { self.failed(error, generation: generation) }
+        }
     }
 
     /// Stops the detector (after the frames it holds).
@@ -80,10 +86,7 @@ final class LiveSession: DetectorDelegate, Sendable {
 
     private func endInTurn() async {
         let run = state.withLock { state in
-            defer {
-                state.detector = nil
-                state.run = nil
-            }
+            defer { state.run = nil }
             return state.run
         }
         guard let run else { return }
@@ -95,8 +98,10 @@ final class LiveSession: DetectorDelegate, Sendable {
     /// a session analyses, never two).
     var detectorCounts: (started: Int, stopped: Int) { state.withLock { ($0.started, $0.stopped) } }
 
-    /// The detector analysing now (for tests).
-    var currentDetector: Detector? { state.withLock { $0.detector } }
+    /// Which begin made the run analysing now, and whether it takes frames (for tests; nil: no run).
+    var current: (generation: Int, isOpen: Bool)? {
+        state.withLock { state in state.run.map { (state.generation, $0.isOpen) } }
+    }
 
     /// A binary message: checked and pushed into the detector's inbox still encoded, or refused with an
     /// error message.
@@ -112,14 +117,15 @@ final class LiveSession: DetectorDelegate, Sendable {
         guard admit(at: arrival) else { return }
         do {
             let message = try LiveFrameMessage(bytes)
-            guard let detector = state.withLock({ $0.detector }) else {
+            guard let run = state.withLock({ $0.run }) else {
                 throw MienError(.notStarted, "the session has no detector (its options were refused)")
             }
-            // Its timestamp is checked there (time must advance); latency counts from the socket.
+            // Its timestamp is checked there (time must advance); latency counts from the socket. A live run's
+            // inbox never refuses for room (it drops its oldest frame instead).
             let frame = EncodedFrame(
                 bytes: message.image, timestamp: message.timestamp, name: "live frame",
                 maximumPixels: limits.maximumPixels)
-            try detector.push(frame, arrival: arrival)
+            _ = try run.tryPush(frame, arrival: arrival)
         } catch {
             refuse(error)
         }
@@ -130,7 +136,7 @@ final class LiveSession: DetectorDelegate, Sendable {
         do {
             switch try LiveControl(text: text) {
             case .reset:
-                state.withLock { $0.detector }?.reset()
+                state.withLock { $0.run }?.reset()
             case .options(let settings):
                 try await begin(settings)
             }
@@ -167,18 +173,16 @@ final class LiveSession: DetectorDelegate, Sendable {
         outbox.send(LiveMessage.failure(body).text())
     }
 
-    // MARK: - DetectorDelegate (on the detector's analysing thread)
-
-    /// A frame failed inside the detector, which then stops: say so, and start a fresh detector with
-    /// the same settings so the session carries on.
-    func detector(_ detector: Detector, didFail error: MienError) {
+    /// The run of begin `generation` failed (a frame failed inside it, which ended it): say so, and start a fresh
+    /// run with the same settings so the session carries on.
+    func failed(_ error: MienError, generation: Int) {
         outbox.send(LiveMessage.failure(ErrorBody(error)).text())
         Task {
             do {
                 try await turns.run {
-                    // In its turn: an options message that came meanwhile has already replaced the detector
-                    // that failed, and this restart has nothing left to do.
-                    let settings = self.state.withLock { $0.detector === detector ? $0.settings : nil }
+                    // In its turn: an options message that came meanwhile has already replaced the run that
+                    // failed, and this restart has nothing left to do.
+                    let settings = self.state.withLock { $0.generation == generation ? $0.settings : nil }
                     guard let settings else { return }
                     try await self.beginInTurn(settings)
                 }

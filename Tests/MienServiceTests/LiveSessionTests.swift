@@ -24,20 +24,20 @@ struct LiveSessionTests {
         var counts = session.detectorCounts
         #expect(counts.started == 2 && counts.stopped == 1, "\(counts)")
         // The running detector fails; at the same moment another options message arrives.
-        let failed = try #require(session.currentDetector)
-        session.detector(failed, didFail: MienError(.internalFailure, "scripted failure", input: "live frame"))
+        let failed = try #require(session.current?.generation)
+        session.failed(MienError(.internalFailure, "scripted failure", input: "live frame"), generation: failed)
         try await session.begin(AnalysisSettings(rate: 15))
         // The restart after the failure finds its detector already replaced, or replaces it in its own turn.
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             counts = session.detectorCounts
-            if counts.started - counts.stopped == 1 && session.currentDetector !== failed { break }
+            if counts.started - counts.stopped == 1 && session.current?.generation != failed { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(300))
         counts = session.detectorCounts
         #expect(counts.started - counts.stopped == 1, "\(counts)")
-        #expect(session.currentDetector?.isRunning == true && !failed.isRunning)
+        #expect(session.current?.isOpen == true && session.current?.generation != failed)
         await session.end()
         counts = session.detectorCounts
         #expect(counts.started == counts.stopped, "\(counts)")
