@@ -45,7 +45,9 @@ struct NormsCommandTests {
                     at: study.appendingPathComponent("recordings"),
                     withDestinationURL: first.appendingPathComponent("recordings"))
             }
-            let run = try runMien(["study", csv.path, "--output", study.path, "--bin", "0.5", "--jobs", "2"])
+            let run = try runMien([
+                "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100", "--jobs", "2",
+            ])
             try #require(run.status == 0, "study \(index): \(run.stderr)")
             made.append(study)
         }
@@ -86,7 +88,7 @@ struct NormsCommandTests {
             let median = try #require(studies.first { $0.lastPathComponent == order[6].study })
             let compared = try runMien([
                 "study", folder.appendingPathComponent("\(median.lastPathComponent).csv").path, "--output", median.path,
-                "--bin", "0.5", "--norms", norms,
+                "--bin", "0.5", "--permutations", "100", "--norms", norms,
             ])
             try #require(compared.status == 0, "\(compared.stderr)")
             let row = try #require(try rows(median).first { $0["figure"] == smile })
@@ -102,6 +104,7 @@ struct NormsCommandTests {
             let bStudy = studies[12]
             let placed = try runMien([
                 "study", folder.appendingPathComponent("study12.csv").path, "--output", bStudy.path, "--bin", "0.5",
+                "--permutations", "100",
                 "--norms", norms, "--norm-filter", "region=A",
             ])
             #expect(placed.status == 0, "\(placed.stderr)")
@@ -109,6 +112,7 @@ struct NormsCommandTests {
             let aStudy = studies[0]
             let floored = try runMien([
                 "study", folder.appendingPathComponent("study0.csv").path, "--output", aStudy.path, "--bin", "0.5",
+                "--permutations", "100",
                 "--norms", norms, "--norm-filter", "region=A",
             ])
             #expect(floored.status == 0, "\(floored.stderr)")
@@ -120,6 +124,7 @@ struct NormsCommandTests {
             // Another bin is another aggregation: none of the norm's stimuli is compared.
             let rebinned = try runMien([
                 "study", folder.appendingPathComponent("study12.csv").path, "--output", bStudy.path, "--bin", "1",
+                "--permutations", "100",
                 "--norms", norms,
             ])
             #expect(rebinned.status == 0)
@@ -186,7 +191,9 @@ struct NormsCommandTests {
                 try "recording,participant,stimulus,onset\n\(clip),p\(index),clip,\(Double(index) * 0.5)\n".write(
                     to: csv, atomically: true, encoding: .utf8)
                 let study = folder.appendingPathComponent("s\(index)")
-                let run = try runMien(["study", csv.path, "--output", study.path, "--bin", "0.5"])
+                let run = try runMien([
+                    "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100",
+                ])
                 try #require(run.status == 0, "\(run.stderr)")
                 studies.append(study)
             }
