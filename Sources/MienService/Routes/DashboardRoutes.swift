@@ -42,7 +42,7 @@ struct DashboardRoutes: RouteGroup {
             // Every participant, whichever server they are on.
             await study.refreshed()
             // The aggregation reads every participant's files: off the event loop.
-            if table == "participants" { return JSONBody.response(try await BlockingWork.run { try rows(study) }) }
+            if table == "participants" { return JSONBody.response(try await rows(study)) }
             if table == "fieldwork" { return JSONBody.response(await study.summary()) }
             if table == "approvals.csv" {
                 let zone = try Self.zone(request.uri.queryParameters["tz"].map(String.init))
@@ -57,10 +57,11 @@ struct DashboardRoutes: RouteGroup {
                     Array(AnswerTable.csv(sessions, questions: questions).utf8), type: "text/csv; charset=utf-8")
             }
             if table == "manifest.csv" {
-                let data = FileManager.default.contents(atPath: study.folder.manifest.path) ?? Data()
+                let path = study.folder.manifest.path
+                let data = await BlockingWork.run { FileManager.default.contents(atPath: path) ?? Data() }
                 return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
             }
-            let entry = try await BlockingWork.run { try desk.dashboards.entry(of: study) }
+            let entry = try await desk.dashboards.entry(of: study)
             guard let aggregated = entry.study else {
                 if table == "study.html" {
                     return DocumentRoutes.file(
@@ -99,8 +100,8 @@ struct DashboardRoutes: RouteGroup {
         }
     }
 
-    private func rows(_ study: CollectedStudy) throws -> [CollectedStudy.Row] {
-        let entry = try desk.dashboards.exclusionsEntry(of: study)
+    private func rows(_ study: CollectedStudy) async throws -> [CollectedStudy.Row] {
+        let entry = try await desk.dashboards.exclusionsEntry(of: study)
         var exclusions: [String: String] = [:]
         // The share watched over each participant's stimuli, weighted by their length.
         var watched: [String: (seconds: Double, of: Double)] = [:]

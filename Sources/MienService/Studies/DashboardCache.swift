@@ -24,19 +24,19 @@ final class DashboardCache: Sendable {
     /// The last aggregation of `collected`, without making one: a database study's participants list shows the
     /// exclusions its study tables last found (aggregating for a list polled every few seconds would read every
     /// participant's results each time); a folder study's is made as `entry(of:)` makes it.
-    func exclusionsEntry(of collected: CollectedStudy) throws -> Entry? {
+    func exclusionsEntry(of collected: CollectedStudy) async throws -> Entry? {
         guard collected.store.record(sessions: [], settings: collected.settings) != nil else {
-            return try entry(of: collected)
+            return try await entry(of: collected)
         }
         return entries.withLock { $0[collected.name] }
     }
 
     /// The study of `collected` now (aggregated again if its data changed).
     ///
-    /// From its folder's manifest and files, or from its database (at most `databaseInterval` old). Blocking:
-    /// called on `BlockingWork`'s threads.
+    /// From its folder's manifest and files, or from its database (at most `databaseInterval` old): the files and
+    /// the aggregation on `BlockingWork`'s threads, a database's results awaited recording by recording.
     /// - Throws: `MienError` when the manifest cannot be read.
-    func entry(of collected: CollectedStudy) throws -> Entry {
+    func entry(of collected: CollectedStudy) async throws -> Entry {
         let generation = collected.generation
         if let cached = entries.withLock({ $0[collected.name] }), cached.generation == generation { return cached }
         let options = try CollectionAnalysis.options(collected.settings.stored)
@@ -54,18 +54,28 @@ final class DashboardCache: Sendable {
             if let manifest = try results.manifest() {
                 var settings = StudySettings.standard
                 settings.title = collected.name
-                let series = CollectionFolder.series(
+                let series = await CollectionFolder.series(
                     of: manifest, settings: settings, watched: watched,
                     minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: .standard
-                ) { recording in
-                    // On the dashboard's blocking thread, a recording at a time.
-                    try BlockingWork.awaiting { try await results.content(ofRecording: recording) }
-                }
-                entry.study = Study(participants: series, settings: settings)
+                ) { recording in try await results.content(ofRecording: recording) }
+                let study = await BlockingWork.run { [settings] in Study(participants: series, settings: settings) }
+                entry.study = study
             }
             entries.withLock { $0[collected.name] = entry }
             return entry
         }
+        let folderEntry = try await BlockingWork.run { [entry] in
+            try Self.folderEntry(entry, of: collected, watched: watched)
+        }
+        entries.withLock { $0[collected.name] = folderEntry }
+        return folderEntry
+    }
+
+    /// A folder study's entry, from its manifest and files (blocking).
+    private static func folderEntry(
+        _ entry: Entry, of collected: CollectedStudy, watched: @escaping @Sendable (String) -> Bool
+    ) throws -> Entry {
+        var entry = entry
         let manifest = collected.folder.manifest.path
         if FileManager.default.fileExists(atPath: manifest), try CSVRecords.read(path: manifest).rows.count > 0 {
             let rows = try StudyManifest(path: manifest)
@@ -97,7 +107,6 @@ final class DashboardCache: Sendable {
                     return series
                 }, settings: settings)
         }
-        entries.withLock { $0[collected.name] = entry }
         return entry
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MienCore
 
 extension CollectionFolder {
     /// The study of every participant measured so far: the manifest's rows read from their result files, no
@@ -26,6 +27,31 @@ extension CollectionFolder {
             for series in read(recording, rows: rows, content: found, settings: settings, watched: watched) {
                 byLine[series.row.line] = series
             }
+        }
+        return labelled(manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules)
+    }
+
+    /// The same as `series(of:settings:watched:minimumShare:viewingRules:content:)`, for results that arrive
+    /// asynchronously (a database's): each recording's fetched with `content`, then read (parsed and binned) off the
+    /// cooperative pool, one at a time so that memory holds one recording's lines.
+    package static func series(
+        of manifest: StudyManifest, settings: StudySettings, watched: @escaping @Sendable (String) -> Bool,
+        minimumShare: Double? = nil, viewingRules: ViewingRules? = nil,
+        content: (String) async throws -> StudyRecordingReader.Content?
+    ) async -> [ParticipantSeries] {
+        var byLine: [Int: ParticipantSeries] = [:]
+        for recording in manifest.recordings {
+            let rows = manifest.rows.filter { $0.recording == recording }
+            let found: Result<StudyRecordingReader.Content?, any Error>
+            do {
+                found = .success(try await content(recording))
+            } catch {
+                found = .failure(error)
+            }
+            let read = await BlockingWork.run {
+                Self.read(recording, rows: rows, content: found, settings: settings, watched: watched)
+            }
+            for series in read { byLine[series.row.line] = series }
         }
         return labelled(manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules)
     }
