@@ -56,7 +56,7 @@ extension Detector {
                 return core.writers.end ?? .stopped
             } onCancel: {
                 // Stopping waits for the run's threads: never on the canceller's thread, which may be the pool's.
-                core.stop(waiting: false)
+                core.stop()
             }
         }
 
@@ -64,13 +64,13 @@ extension Detector {
         ///
         /// The run ends, its writers finished, as soon as its threads have (`end()` says how). For code that
         /// cannot await; calling it again does nothing.
-        public func cancel() { core.stop(waiting: false) }
+        public func cancel() { core.stop() }
 
         /// Stops the run as `Detector.stop()` does and returns how it ended, blocking no thread while its
         /// threads finish.
         @discardableResult
         public func stop() async -> InputEnd {
-            core.stop(waiting: false)
+            core.stop()
             await core.ended()
             return core.writers.end ?? .stopped
         }

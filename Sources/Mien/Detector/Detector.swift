@@ -47,34 +47,19 @@ public final class Detector: Sendable {
     public let options: DetectorOptions
     /// How `start()`'s runs go: frame limit, resume point (`run(writers:settings:)` takes its own).
     public let settings: RunSettings
-    /// Every frame's result, in order (processed or not).
-    ///
-    /// Ends after `stop()` or the end of a file. The sequence is fed from `start()` when the detector reads
-    /// its own source and has neither a delegate nor writers (the `for await` idiom after `start()`), and
-    /// otherwise from the moment `results` is first read: read it before `start()` to see every frame. A
-    /// detector whose results nobody asks for this way buffers none of them (a delegate-only, writers-only or
-    /// `process(_:)`-only program would otherwise keep every result in memory: `mien analyze` grew by 5.5 MB a
-    /// minute of video until `make soak` ran it).
-    public var results: AsyncStream<DetectorResult> {
-        callbacks.feedResults()
-        return callbacks.results
-    }
-
-    /// Whether results currently go into `results` (for tests).
-    var isFeedingResults: Bool { callbacks.feedsResults }
 
     /// Frames that may wait in the inbox; beyond, the running mode decides (`.liveStream` drops the oldest).
     public static let inboxCapacity = 2
 
     private let analysis: Analysis
     /// The writers the detector was made with, until a `start()` has started its first run with them.
-    private let firstWriters: Locked<WriterGroup?>
+    let firstWriters: Locked<WriterGroup?>
     let callbacks: DetectorCallbacks
     /// The detector's one piece of lifecycle state.
-    private let phase = Locked(Phase.idle)
+    let phase = Locked(Phase.idle)
 
     /// Where the detector is in its life: a run per `start()`, which its feed, `stop()` or a failure ends.
-    private enum Phase {
+    enum Phase {
         case idle
         /// `start()` is opening the source and loading the models, so a second `start()` at the same moment is
         /// refused instead of starting a second run; `previous` is put back if it fails.
@@ -136,34 +121,6 @@ public final class Detector: Sendable {
         callbacks = DetectorCallbacks()
         firstWriters = Locked(WriterGroup(callbacks: callbacks, writers))
         callbacks.attach(self)
-    }
-
-    /// Receives found / lost / results / finished / failure callbacks (held weakly).
-    public var delegate: (any DetectorDelegate)? {
-        get { callbacks.delegate }
-        set { callbacks.delegate = newValue }
-    }
-
-    /// Whether `start()` succeeded and `stop()` has not been called.
-    public var isRunning: Bool {
-        phase.withLock { phase in
-            if case .started(let run) = phase { run.isOpen } else { false }
-        }
-    }
-
-    /// Loads the models and opens the source; cameras, files and sources start being read (Affdex's `start`).
-    ///
-    /// The first run gets the writers the detector was made with; a later `start()` after `stop()` is a new run
-    /// heard by the delegate and `results` only (the writers were finished with the first). `run(writers:)`
-    /// gives each run writers of its own.
-    /// - Throws: `.wrongRunningMode` when already started; `MienError` for a missing, busy or unreadable
-    ///   source (naming it) or a missing or altered model.
-    public func start() throws {
-        // The writers are the first run's once it has started: a start that fails leaves them told why
-        // (`wait()` returns it), a start refused because a run is open never touches them.
-        let writers = firstWriters.withLock { $0 } ?? WriterGroup(callbacks: callbacks, [])
-        let run = try begin(writers, settings: settings)
-        firstWriters.withLock { if $0 === run.writers { $0 = nil } }
     }
 
     /// Makes and starts a run with `writers` and `settings`, unless one is open.
@@ -250,43 +207,6 @@ public final class Detector: Sendable {
     /// to do meanwhile, such as replaying a resumed input's finished frames into the writers.
     package static func prepareModels(options: DetectorOptions, models: ModelStore) {
         DetectorEngine.prepare(options: options, models: models)
-    }
-
-    /// Stops reading and processing; waits for the run's threads to end, then ends `results`.
-    ///
-    /// Frames the detector read itself and has not analysed are abandoned; pushed frames already in the
-    /// inbox are analysed first, so no `process(_:)` waits in vain. Calling it again does nothing.
-    ///
-    /// From inside a delegate callback or a writer (on the run's own threads, which it would otherwise wait
-    /// for) it returns at once: the run takes no more frames, and ends, its writers finished, as soon as the
-    /// callback returns.
-    public func stop() {
-        let run = phase.withLock { phase -> DetectorRun? in
-            if case .started(let run) = phase { run } else { nil }
-        }
-        // Ending the run ends `results`; before any run there is nothing else to end.
-        guard let run else { return callbacks.endResults() }
-        run.stop(waiting: !run.isOwnThread)
-    }
-
-    /// Waits until the input has ended (the end of a file, a failure, `maximumFrames`, or `stop()`) and the
-    /// writers are finished; returns how the current or last run ended, a writer's failure included.
-    ///
-    /// For pushed frames it returns after `stop()`; before `start()` at once, with `.stopped`.
-    /// - Important: Not from inside a delegate callback or a writer (they run on the threads this waits for);
-    ///   there it returns at once, with `.stopped` while the run is still going.
-    @discardableResult
-    public func wait() -> InputEnd {
-        // Before any run: how a start that failed left the writers (`.failed`), else `.stopped`.
-        guard let run = phase.withLock({ $0.run }) else { return firstWriters.withLock { $0?.end } ?? .stopped }
-        if !run.isOwnThread { run.wait() }
-        return run.writers.end ?? .stopped
-    }
-
-    /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
-    /// from face ID 0 and any timestamp, and pushed frames are numbered from 0 again.
-    public func reset() {
-        phase.withLock { $0.run }?.reset()
     }
 
     /// The current or last run.

@@ -88,29 +88,22 @@ final class DetectorRun: Sendable {
     /// Takes no more frames (the threads see it at their next frame).
     func close() { state.withLock { $0.open = false } }
 
-    /// Cancels the run and, `waiting`, waits for its threads; then ends it as its feed says
-    /// (`FrameFeed.stopping`).
+    /// Cancels the run and returns at once.
     ///
-    /// Without `waiting` it returns at once and a `BlockingWork` thread waits and ends the run: for a caller that
-    /// must not block (a task being cancelled) or cannot wait (one of the run's threads, in a callback). A
-    /// second call only waits for the first one's end.
-    func stop(waiting: Bool = true) {
+    /// A `BlockingWork` thread waits for the run's threads and ends it as its feed says (`FrameFeed.stopping`).
+    /// Whoever must know when it has ended awaits `ended()` (the Affdex layer waits on `whenEnded`). A second call
+    /// does nothing.
+    func stop() {
         let first = state.withLock { state in
             defer { state.stopping = true }
             if !state.stopping { state.draining = snapshotEvery != nil }
             return !state.stopping
         }
-        guard first else {
-            if waiting { wait() }
-            return
-        }
+        guard first else { return }
         close()
         let stopping = feed.stopping
         inbox.close(discarding: stopping.discardsWaiting)
-        guard waiting else {
-            return BlockingWork.start { self.finishStopping(stopping.end) }
-        }
-        finishStopping(stopping.end)
+        BlockingWork.start { self.finishStopping(stopping.end) }
     }
 
     /// Waits for the threads, keeps the last snapshot and ends the run (`stop`'s second half).
@@ -128,14 +121,14 @@ final class DetectorRun: Sendable {
     /// Whether the measuring stage finishes what was located although the run is closed (`State.draining`).
     var drains: Bool { state.withLock { $0.draining } }
 
-    /// Waits until the run has ended and its writers are finished.
-    func wait() { ending.wait() }
+    /// Calls `handler` once the run has ended and its writers are finished (at once, on another thread, if it has).
+    func whenEnded(_ handler: @escaping @Sendable () -> Void) {
+        ending.notify(queue: .global(), execute: handler)
+    }
 
     /// Suspends until the run has ended and its writers are finished, blocking no thread.
     func ended() async {
-        await withCheckedContinuation { continuation in
-            ending.notify(queue: .global()) { continuation.resume() }
-        }
+        await withCheckedContinuation { continuation in whenEnded { continuation.resume() } }
     }
 
     /// Finishes the writers and releases `wait()`, once.

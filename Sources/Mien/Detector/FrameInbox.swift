@@ -231,46 +231,44 @@ final class FrameInbox: @unchecked Sendable {
     }
 }
 
-/// Where the result of one frame given to `process(_:)` goes: the caller waits on it, blocking (`wait()`) or
-/// suspended (`result()`).
+/// Where the result of one frame given to `process(_:)` goes: handed to whoever waits for it, once.
+///
+/// One way of waiting: a handler, called on the thread that hands the result over. `result()` suspends on it; the
+/// Affdex layer's blocking `process(_:)` waits on it through its one bridge (`AffdexWait`).
 final class Reply: Sendable {
+    typealias Outcome = Result<DetectorResult, any Error>
     private struct State {
-        var outcome: Result<DetectorResult, any Error>?
-        var waiter: CheckedContinuation<DetectorResult, any Error>?
+        var outcome: Outcome?
+        var handler: (@Sendable (Outcome) -> Void)?
     }
     private let state = Locked(State())
-    private let ready = DispatchSemaphore(value: 0)
 
     /// Hands over the frame's result or error; only the first call counts.
-    func fulfil(_ result: Result<DetectorResult, any Error>) {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<DetectorResult, any Error>?) in
-            guard state.outcome == nil else { return (false, nil) }
+    func fulfil(_ result: Outcome) {
+        let handler = state.withLock { state -> (@Sendable (Outcome) -> Void)? in
+            guard state.outcome == nil else { return nil }
             state.outcome = result
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            defer { state.handler = nil }
+            return state.handler
         }
-        guard first else { return }
-        ready.signal()
-        waiter?.resume(with: result)
+        handler?(result)
     }
 
-    /// Waits for the result, blocking the calling thread.
-    func wait() throws -> DetectorResult {
-        ready.wait()
-        guard let outcome = state.withLock({ $0.outcome }) else {
-            throw MienError(.internalFailure, "a frame's result was handed over empty")
+    /// Calls `handler` with the outcome once it is handed over (at once if it already was).
+    ///
+    /// One handler per reply.
+    func whenFulfilled(_ handler: @escaping @Sendable (Outcome) -> Void) {
+        let outcome = state.withLock { state -> Outcome? in
+            if state.outcome == nil { state.handler = handler }
+            return state.outcome
         }
-        return try outcome.get()
+        if let outcome { handler(outcome) }
     }
 
     /// Suspends until the result is handed over, blocking no thread.
     func result() async throws -> DetectorResult {
         try await withCheckedThrowingContinuation { continuation in
-            let outcome = state.withLock { state -> Result<DetectorResult, any Error>? in
-                if state.outcome == nil { state.waiter = continuation }
-                return state.outcome
-            }
-            if let outcome { continuation.resume(with: outcome) }
+            whenFulfilled { continuation.resume(with: $0) }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Pushed frames: the caller's `push(_:)` and `process(_:)` (the reading thread of other sources is `SourceReader`).
+/// Pushed frames, the Affdex way: the caller's blocking `push(_:)` and `process(_:)`, over the current run's inbox (a
+/// run's own `push` and `process` await instead; the reading thread of other sources is `SourceReader`).
 extension Detector {
     /// Gives the detector a frame and returns at once (Affdex's `processImage:atTime:`): its result comes to
     /// the delegate, `results` and the writers, in order.
@@ -54,7 +55,10 @@ extension Detector {
         let reply = Reply()
         let run = try pushedRun()
         try run.inbox.put(frame, reply: reply)
-        let result = try reply.wait()
+        guard let outcome = AffdexWait.until({ reply.whenFulfilled($0) }) else {
+            throw MienError(.internalFailure, "a frame's result was handed over empty")
+        }
+        let result = try outcome.get()
         // A writer that could not write ended the run; the caller hears it here.
         if let failure = run.writers.end?.error { throw failure }
         return result
