@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Mien
+import MienCore
 import NIOCore
 
 /// `/v1/jobs`: uploads analysed in the background by the same `Detector` and writers as `mien analyze`,
@@ -32,14 +33,23 @@ struct JobRoutes: RouteGroup {
             }
             // The job exists: an output it does not have yet (or will never have) is a conflict with its state,
             // not a missing resource.
-            guard let url = jobs.output(output, of: id), let bytes = try? Data(contentsOf: url) else {
+            let url = jobs.output(output, of: id)
+            // Its size read off the cooperative pool, then streamed from the file in chunks on NIO's file thread
+            // pool (a video's JSON Lines run to megabytes): never read whole into memory per request.
+            let size = await BlockingWork.run { () -> Int? in
+                url.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?.intValue
+            }
+            guard let url, let size else {
                 throw ServiceRefusal(
                     status: .conflict, code: "notReady",
                     message: status.state == .failed || status.state == .cancelled
                         ? "the job is \(status.state.rawValue); it has no outputs"
                         : "the job is \(status.state.rawValue); its outputs come when it is done")
             }
-            return DocumentRoutes.file([UInt8](bytes), type: type)
+            let headers: HTTPFields = [.contentType: type, .cacheControl: "no-store"]
+            guard size > 0 else { return Response(status: .ok, headers: headers) }
+            let body = try await FileIO().loadFile(path: url.path, range: 0...(size - 1), context: context)
+            return Response(status: .ok, headers: headers, body: body)
         }
         router.delete("/v1/jobs/{id}") { [jobs] _, context in
             let id = try context.parameters.require("id")
