@@ -124,6 +124,7 @@ struct LiveTests {
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
         let service = try MienService(
             options: ServiceOptions(port: 0, idleSeconds: 3, maximumIncomingFrameRate: 5), models: ModelStore())
+        let started = ContinuousClock.now
         let received = try await service.application().test(.live) { client -> [String] in
             let texts = TextLog()
             try await client.ws("/v1/live") { inbound, outbound, _ in
@@ -134,7 +135,7 @@ struct LiveTests {
                 // Until the notice and 3 results have come (or the server closes the silent socket after 3 s).
                 var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 var (results, noticed) = (0, false)
-                // The 3 admitted frames each get a result (unprocessed when dropped for a newer frame).
+                // The admitted frames each get a result (unprocessed when dropped for a newer frame).
                 while results < 3 || !noticed, let message = try await iterator.next() {
                     guard case .text(let text) = message else { continue }
                     texts.append(text)
@@ -145,10 +146,16 @@ struct LiveTests {
             }
             return texts.all
         }
+        let elapsed = started.duration(to: .now)
         let messages = Self.messages(received)
         let tooFast = messages.filter { ($0["error"] as? [String: Any])?["code"] as? String == "tooFast" }
         #expect(tooFast.count == 1, "one notice, not one per refused frame")
-        #expect(messages.filter { $0["type"] as? String == "result" }.count == 3)
+        // The burst (3 frames) passes at once; the allowance refills at 5 frames a second while the server reads
+        // the rest, so a loaded machine that takes longer than 200 ms over the 20 messages admits one more per
+        // 200 ms (a CI run under load admitted 4). Never more than the time allows, never all 20.
+        let results = messages.filter { $0["type"] as? String == "result" }.count
+        let allowed = 3 + Int((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 5)
+        #expect(results >= 3 && results <= min(allowed, 19), "\(results) results in \(elapsed)")
     }
 
     @Test func silentSession_isClosedAfterTheIdleLimit() async throws {
