@@ -1,11 +1,10 @@
 import ArgumentParser
 import Foundation
 import Mien
-import MienCore
 
 /// `mien detect`: prints the faces found in each frame as JSON Lines, the same per-frame JSON as
 /// `mien analyze` (a `DetectorResult`, `Schema/detector-result.schema.json`).
-struct Detect: AsyncParsableCommand {
+struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find faces and print one JSON object per frame (JSON Lines) on standard output.",
         discussion: """
@@ -65,22 +64,18 @@ struct Detect: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        // Listing the inputs and finding the models touch files: off the cooperative pool.
-        let (names, runner) = try await BlockingWork.run {
-            let options = try detectorOptions()
-            let names = try source.names()
-            let models = try CommandModels.load()
-            let runner = InputRunner(
-                options: options, settings: try source.runSettings(), models: models,
-                imageInterval: continuous ? interval : nil, interruption: Interruption())
-            return (names, runner)
-        }
+    func run() throws {
+        let options = try detectorOptions()
+        let names = try source.names()
+        let models = try CommandModels.load()
+        let runner = InputRunner(
+            options: options, settings: try source.runSettings(), models: models,
+            imageInterval: continuous ? interval : nil, interruption: Interruption())
         var failed = false
         for name in names {
             if runner.interruption.requested { break }
             let skips = SkipReporter(input: name)
-            let end = await runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
+            let end = runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
             if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
             failed = failed || end.error != nil || skips.unreadablePictures
         }

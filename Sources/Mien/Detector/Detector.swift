@@ -52,15 +52,28 @@ public final class Detector: Sendable {
     public static let inboxCapacity = 2
 
     private let analysis: Analysis
-    /// One run at a time: whether one is being opened, and the last one begun (open while it takes frames).
-    private let runs = Locked(Runs())
-    /// The Affdex-style layer's own state (the delegate, `results`, the first `start()`'s writers).
-    let affdex: AffdexLayer
+    /// The writers the detector was made with, until a `start()` has started its first run with them.
+    let firstWriters: Locked<WriterGroup?>
+    let callbacks: DetectorCallbacks
+    /// The detector's one piece of lifecycle state.
+    let phase = Locked(Phase.idle)
 
-    private struct Runs {
-        /// `begin` is opening the source and loading the models: a second run at the same moment is refused.
-        var opening = false
-        var last: DetectorRun?
+    /// Where the detector is in its life: a run per `start()`, which its feed, `stop()` or a failure ends.
+    enum Phase {
+        case idle
+        /// `start()` is opening the source and loading the models, so a second `start()` at the same moment is
+        /// refused instead of starting a second run; `previous` is put back if it fails.
+        case starting(previous: DetectorRun?)
+        /// The current or last run (`isRunning` while it is open).
+        case started(DetectorRun)
+
+        var run: DetectorRun? {
+            switch self {
+            case .idle: nil
+            case .starting(let previous): previous
+            case .started(let run): run
+            }
+        }
     }
 
     /// What does the analysis: Mien's networks (from a model store) or the caller's stages.
@@ -105,29 +118,33 @@ public final class Detector: Sendable {
         self.options = options
         self.settings = settings
         self.analysis = analysis
-        affdex = AffdexLayer(writers: writers)
-        affdex.callbacks.attach(self)
+        callbacks = DetectorCallbacks()
+        firstWriters = Locked(WriterGroup(callbacks: callbacks, writers))
+        callbacks.attach(self)
     }
 
-    /// Makes and starts a run with `writers` and `settings`, unless one is open or being opened.
+    /// Makes and starts a run with `writers` and `settings`, unless one is open.
     func begin(_ writers: WriterGroup, settings: RunSettings) throws -> DetectorRun {
-        try runs.withLock { runs in
-            guard !runs.opening && !(runs.last?.isOpen ?? false) else {
-                throw MienError(.wrongRunningMode, "the detector is already started")
+        let previous = try phase.withLock { phase -> DetectorRun? in
+            let busy: Bool
+            switch phase {
+            case .starting: busy = true
+            case .started(let run): busy = run.isOpen
+            case .idle: busy = false
             }
-            runs.opening = true
+            guard !busy else { throw MienError(.wrongRunningMode, "the detector is already started") }
+            let previous = phase.run
+            phase = .starting(previous: previous)
+            return previous
         }
         let run: DetectorRun
         do {
             run = try makeRun(writers: writers, settings: settings)
         } catch {
-            runs.withLock { $0.opening = false }
+            phase.withLock { $0 = previous.map { .started($0) } ?? .idle }
             throw error
         }
-        runs.withLock {
-            $0.opening = false
-            $0.last = run
-        }
+        phase.withLock { $0 = .started(run) }
         run.start(holding: self)
         return run
     }
@@ -172,6 +189,7 @@ public final class Detector: Sendable {
         let feed = source.feed(opened: opened, maximumFrames: settings.maximumFrames, plan: plan)
         // Snapshots are of recordings analysed as streams: what a resumed run can read again from a frame.
         let snapshots = feed is RecordingFeed && mode.tracks && !options.detectionOnly
+        if opened != nil && writers.isEmpty { callbacks.feedResultsUnlessDelegated() }
         let inbox = FrameInbox(
             capacity: Self.inboxCapacity, dropsWhenBehind: source.isLive, numbers: opened == nil,
             checksTime: mode.tracks, name: source.inputName ?? "pushed frame")
@@ -191,12 +209,12 @@ public final class Detector: Sendable {
         DetectorEngine.prepare(options: options, models: models)
     }
 
-    /// The last run begun: the Affdex-style calls' current run.
-    var lastRun: DetectorRun? { runs.withLock { $0.last } }
+    /// The current or last run.
+    var currentRun: DetectorRun? { phase.withLock { $0.run } }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
     var stagesRunning: (expressions: Bool, affect: Bool) {
-        let engine = lastRun?.engine
+        let engine = currentRun?.engine
         return (engine?.runsExpressions ?? false, engine?.runsAffect ?? false)
     }
 }
