@@ -22,6 +22,30 @@ private final class StoppingDelegate: DetectorDelegate, Sendable {
     }
 }
 
+/// Stops its detector from a write at frame `stopAt` and again from its `finish`, which a stop runs on a thread
+/// of its own (not the run's): neither may wait for the run it is part of.
+private final class StoppingWriter: ResultWriter, Sendable {
+    let stopAt: Int
+    let detector = Mutex<Detector?>(nil)
+    let finishedWith = Mutex<InputEnd?>(nil)
+
+    init(stopAt: Int) { self.stopAt = stopAt }
+
+    func write(_ result: DetectorResult, frame: Frame?) throws {
+        guard result.frameIndex == stopAt, let detector = detector.withLock({ $0 }) else { return }
+        detector.stop()
+    }
+
+    func finish(_ end: InputEnd) throws {
+        guard let detector = detector.withLock({ $0 }) else { return }
+        detector.stop()
+        _ = detector.wait()
+        finishedWith.withLock { $0 = end }
+    }
+
+    func fail(_ error: MienError) {}
+}
+
 /// A run as a value (`Detector.run(writers:)`): its own writers and end, cancellation, and the traps of the
 /// Affdex-style calls that a callback could spring (issue 68).
 @Suite("Detector runs", .timeLimit(.minutes(5)))
@@ -44,6 +68,18 @@ struct DetectorRunTests {
         let seen = delegate.frames.withLock { $0 }
         #expect(seen.count < 400 && seen.prefix(4) == [0, 1, 2, 3], "\(seen.count) frames")
         #expect(writer.results.map(\.frameIndex) == seen)
+    }
+
+    @Test func stop_andWait_fromAWritersWriteAndFinish_return() throws {
+        let writer = StoppingWriter(stopAt: 5)
+        let detector = Detector(
+            source: frames(400), options: try DetectorOptions(), stages: ScriptedFaces.one().stages, writers: [writer])
+        writer.detector.withLock { $0 = detector }
+        try detector.start()
+        // Before the deliveries were marked, finish (on the stopper's thread, not the run's) waited for itself.
+        #expect(detector.wait() == .stopped)
+        #expect(writer.finishedWith.withLock { $0 } == .stopped)
+        writer.detector.withLock { $0 = nil }
     }
 
     @Test func twoRunsOfOneDetector_eachGetTheirOwnCompleteResults() async throws {

@@ -14,25 +14,21 @@ extension Detector {
     /// `process(_:)`-only program would otherwise keep every result in memory: `mien analyze` grew by 5.5 MB a
     /// minute of video until `make soak` ran it).
     public var results: AsyncStream<DetectorResult> {
-        callbacks.feedResults()
-        return callbacks.results
+        affdex.callbacks.feedResults()
+        return affdex.callbacks.results
     }
 
     /// Whether results currently go into `results` (for tests).
-    var isFeedingResults: Bool { callbacks.feedsResults }
+    var isFeedingResults: Bool { affdex.callbacks.feedsResults }
 
     /// Receives found / lost / results / finished / failure callbacks (held weakly).
     public var delegate: (any DetectorDelegate)? {
-        get { callbacks.delegate }
-        set { callbacks.delegate = newValue }
+        get { affdex.callbacks.delegate }
+        set { affdex.callbacks.delegate = newValue }
     }
 
     /// Whether `start()` succeeded and `stop()` has not been called.
-    public var isRunning: Bool {
-        phase.withLock { phase in
-            if case .started(let run) = phase { run.isOpen } else { false }
-        }
-    }
+    public var isRunning: Bool { lastRun?.isOpen ?? false }
 
     /// Loads the models and opens the source; cameras, files and sources start being read (Affdex's `start`).
     ///
@@ -44,9 +40,12 @@ extension Detector {
     public func start() throws {
         // The writers are the first run's once it has started: a start that fails leaves them told why
         // (`wait()` returns it), a start refused because a run is open never touches them.
-        let writers = firstWriters.withLock { $0 } ?? WriterGroup(callbacks: callbacks, [])
+        let writers = affdex.firstWriters.withLock { $0 } ?? WriterGroup(callbacks: affdex.callbacks, [])
+        // A detector that reads its own source, with nobody listening otherwise, is read the `for await` way.
+        let readsItself = if case .pushed = source { false } else { true }
+        if readsItself && writers.isEmpty { affdex.callbacks.feedResultsUnlessDelegated() }
         let run = try begin(writers, settings: settings)
-        firstWriters.withLock { if $0 === run.writers { $0 = nil } }
+        affdex.firstWriters.withLock { if $0 === run.writers { $0 = nil } }
     }
 
     /// Stops reading and processing; waits for the run's threads to end, then ends `results`.
@@ -58,14 +57,11 @@ extension Detector {
     /// for) it returns at once: the run takes no more frames, and ends, its writers finished, as soon as the
     /// callback returns.
     public func stop() {
-        let run = phase.withLock { phase -> DetectorRun? in
-            if case .started(let run) = phase { run } else { nil }
-        }
         // Ending the run ends `results`; before any run there is nothing else to end.
-        guard let run else { return callbacks.endResults() }
+        guard let run = lastRun else { return affdex.callbacks.endResults() }
         run.stop()
         // From a callback or a writer (the run's own threads, which ending waits for) it returns at once.
-        if !run.isOwnThread { _ = AffdexWait.until { done in run.whenEnded { done(()) } } }
+        if !affdex.callbacks.isDelivering { _ = AffdexWait.until { done in run.whenEnded { done(()) } } }
     }
 
     /// Waits until the input has ended (the end of a file, a failure, `maximumFrames`, or `stop()`) and the
@@ -77,14 +73,14 @@ extension Detector {
     @discardableResult
     public func wait() -> InputEnd {
         // Before any run: how a start that failed left the writers (`.failed`), else `.stopped`.
-        guard let run = phase.withLock({ $0.run }) else { return firstWriters.withLock { $0?.end } ?? .stopped }
-        if !run.isOwnThread { _ = AffdexWait.until { done in run.whenEnded { done(()) } } }
+        guard let run = lastRun else { return affdex.firstWriters.withLock { $0?.end } ?? .stopped }
+        if !affdex.callbacks.isDelivering { _ = AffdexWait.until { done in run.whenEnded { done(()) } } }
         return run.writers.end ?? .stopped
     }
 
     /// Forgets all faces, face IDs, baselines and timestamps, as Affdex's `reset`: the next frame starts
     /// from face ID 0 and any timestamp, and pushed frames are numbered from 0 again.
     public func reset() {
-        phase.withLock { $0.run }?.reset()
+        lastRun?.reset()
     }
 }

@@ -70,7 +70,7 @@ extension Detector {
             throw MienError(
                 .wrongRunningMode, "this detector reads its own source; push and process are for pushed frames")
         }
-        guard let run = currentRun, run.isOpen else {
+        guard let run = lastRun, run.isOpen else {
             throw MienError(.notStarted, "call start() before giving the detector frames")
         }
         return run

@@ -23,6 +23,19 @@ final class DetectorCallbacks: Sendable {
         (results, continuation) = AsyncStream.makeStream(of: DetectorResult.self, bufferingPolicy: .unbounded)
     }
 
+    /// Whether the caller is inside one of this detector's deliveries (a delegate callback or a writer, on a
+    /// run's threads), where waiting for the run to end would wait for itself.
+    var isDelivering: Bool { Self.deliveringFor == ObjectIdentifier(self) }
+
+    /// Whose delivery the current thread is in: a task-local value, which synchronous code on plain threads
+    /// binds too (the run's threads are not tasks).
+    @TaskLocal private static var deliveringFor: ObjectIdentifier?
+
+    /// Runs `body`, a delivery to the delegate, `results` or the writers, as this detector's (`isDelivering`).
+    func delivering<R>(_ body: () throws -> R) rethrows -> R {
+        try Self.$deliveringFor.withValue(ObjectIdentifier(self), operation: body)
+    }
+
     /// Set once by the detector's initializer.
     func attach(_ detector: Detector) { listeners.withLock { $0.detector = detector } }
 

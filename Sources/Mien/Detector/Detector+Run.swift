@@ -34,7 +34,7 @@ extension Detector {
     /// - Throws: what `run(writers:)` throws.
     public func start(writers: sending [any ResultWriter], settings: RunSettings? = nil) async throws -> Run {
         try Task.checkCancellation()
-        let group = WriterGroup(callbacks: callbacks, writers)
+        let group = WriterGroup(callbacks: affdex.callbacks, writers)
         let settings = settings ?? self.settings
         return Run(core: try await BlockingWork.run { try self.begin(group, settings: settings) })
     }

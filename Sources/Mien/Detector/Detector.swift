@@ -52,28 +52,15 @@ public final class Detector: Sendable {
     public static let inboxCapacity = 2
 
     private let analysis: Analysis
-    /// The writers the detector was made with, until a `start()` has started its first run with them.
-    let firstWriters: Locked<WriterGroup?>
-    let callbacks: DetectorCallbacks
-    /// The detector's one piece of lifecycle state.
-    let phase = Locked(Phase.idle)
+    /// One run at a time: whether one is being opened, and the last one begun (open while it takes frames).
+    private let runs = Locked(Runs())
+    /// The Affdex-style layer's own state (the delegate, `results`, the first `start()`'s writers).
+    let affdex: AffdexLayer
 
-    /// Where the detector is in its life: a run per `start()`, which its feed, `stop()` or a failure ends.
-    enum Phase {
-        case idle
-        /// `start()` is opening the source and loading the models, so a second `start()` at the same moment is
-        /// refused instead of starting a second run; `previous` is put back if it fails.
-        case starting(previous: DetectorRun?)
-        /// The current or last run (`isRunning` while it is open).
-        case started(DetectorRun)
-
-        var run: DetectorRun? {
-            switch self {
-            case .idle: nil
-            case .starting(let previous): previous
-            case .started(let run): run
-            }
-        }
+    private struct Runs {
+        /// `begin` is opening the source and loading the models: a second run at the same moment is refused.
+        var opening = false
+        var last: DetectorRun?
     }
 
     /// What does the analysis: Mien's networks (from a model store) or the caller's stages.
@@ -118,33 +105,29 @@ public final class Detector: Sendable {
         self.options = options
         self.settings = settings
         self.analysis = analysis
-        callbacks = DetectorCallbacks()
-        firstWriters = Locked(WriterGroup(callbacks: callbacks, writers))
-        callbacks.attach(self)
+        affdex = AffdexLayer(writers: writers)
+        affdex.callbacks.attach(self)
     }
 
-    /// Makes and starts a run with `writers` and `settings`, unless one is open.
+    /// Makes and starts a run with `writers` and `settings`, unless one is open or being opened.
     func begin(_ writers: WriterGroup, settings: RunSettings) throws -> DetectorRun {
-        let previous = try phase.withLock { phase -> DetectorRun? in
-            let busy: Bool
-            switch phase {
-            case .starting: busy = true
-            case .started(let run): busy = run.isOpen
-            case .idle: busy = false
+        try runs.withLock { runs in
+            guard !runs.opening && !(runs.last?.isOpen ?? false) else {
+                throw MienError(.wrongRunningMode, "the detector is already started")
             }
-            guard !busy else { throw MienError(.wrongRunningMode, "the detector is already started") }
-            let previous = phase.run
-            phase = .starting(previous: previous)
-            return previous
+            runs.opening = true
         }
         let run: DetectorRun
         do {
             run = try makeRun(writers: writers, settings: settings)
         } catch {
-            phase.withLock { $0 = previous.map { .started($0) } ?? .idle }
+            runs.withLock { $0.opening = false }
             throw error
         }
-        phase.withLock { $0 = .started(run) }
+        runs.withLock {
+            $0.opening = false
+            $0.last = run
+        }
         run.start(holding: self)
         return run
     }
@@ -189,7 +172,6 @@ public final class Detector: Sendable {
         let feed = source.feed(opened: opened, maximumFrames: settings.maximumFrames, plan: plan)
         // Snapshots are of recordings analysed as streams: what a resumed run can read again from a frame.
         let snapshots = feed is RecordingFeed && mode.tracks && !options.detectionOnly
-        if opened != nil && writers.isEmpty { callbacks.feedResultsUnlessDelegated() }
         let inbox = FrameInbox(
             capacity: Self.inboxCapacity, dropsWhenBehind: source.isLive, numbers: opened == nil,
             checksTime: mode.tracks, name: source.inputName ?? "pushed frame")
@@ -209,12 +191,12 @@ public final class Detector: Sendable {
         DetectorEngine.prepare(options: options, models: models)
     }
 
-    /// The current or last run.
-    var currentRun: DetectorRun? { phase.withLock { $0.run } }
+    /// The last run begun: the Affdex-style calls' current run.
+    var lastRun: DetectorRun? { runs.withLock { $0.last } }
 
     /// Which optional stages run (for tests: a metric nobody asked for must not cost anything).
     var stagesRunning: (expressions: Bool, affect: Bool) {
-        let engine = currentRun?.engine
+        let engine = lastRun?.engine
         return (engine?.runsExpressions ?? false, engine?.runsAffect ?? false)
     }
 }

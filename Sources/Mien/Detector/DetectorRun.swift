@@ -113,11 +113,6 @@ final class DetectorRun: Sendable {
         self.end(end)
     }
 
-    /// Whether the caller is one of the run's own threads (a delegate callback or a writer).
-    var isOwnThread: Bool { Thread.current.threadDictionary[Self.threadKey] as AnyObject? === self }
-
-    private static let threadKey = "mien.detector.run"
-
     /// Whether the measuring stage finishes what was located although the run is closed (`State.draining`).
     var drains: Bool { state.withLock { $0.draining } }
 
@@ -202,8 +197,6 @@ final class DetectorRun: Sendable {
         threads.enter()
         let owner = state.withLock { $0.owner }
         let thread = Thread {
-            // Marks the thread as the run's (`isOwnThread`); the mark goes with the thread.
-            Thread.current.threadDictionary[Self.threadKey] = self
             withExtendedLifetime(owner) { body() }
             self.threads.leave()
         }

@@ -66,17 +66,21 @@ final class WriterGroup: Sendable {
     /// Writes `result` to every writer.
     /// - Returns: the write error that broke the outputs (once; the caller stops the input), else nil.
     func write(_ result: DetectorResult, frame: Frame?) -> MienError? {
-        callbacks.write(result)
-        return whileWriting { writers in
-            for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
+        callbacks.delivering {
+            callbacks.write(result)
+            return whileWriting { writers in
+                for writer in writers { try writer.write(result, frame: writer.wantsFrames ? frame : nil) }
+            }
         }
     }
 
     /// Hands `snapshot` to the writers that keep one (after its frame's result was written).
     /// - Returns: the error that broke the outputs (once; the caller stops the input), else nil.
     func keep(_ snapshot: AnalysisSnapshot) -> MienError? {
-        whileWriting { writers in
-            for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) }
+        callbacks.delivering {
+            whileWriting { writers in
+                for case let writer as any SnapshotKeeping in writers { try writer.keep(snapshot) }
+            }
         }
     }
 
@@ -99,15 +103,21 @@ final class WriterGroup: Sendable {
 
     /// Tells every writer that an item of the input could not be read or analysed.
     func unreadable(_ error: MienError) {
-        callbacks.unreadable(error)
-        guard state.withLock({ $0.writing }) else { return }
-        for writer in writers { writer.unreadable(error) }
+        callbacks.delivering {
+            callbacks.unreadable(error)
+            guard state.withLock({ $0.writing }) else { return }
+            for writer in writers { writer.unreadable(error) }
+        }
     }
 
     /// Ends the writing once (later calls return the first ending).
     /// - Returns: how the input ended, a write or commit failure taking the place of `end`.
     @discardableResult
     func finish(_ end: InputEnd, episodes: [EpisodeEvent] = [], readToEnd: Bool = false) -> InputEnd {
+        callbacks.delivering { finishing(end, episodes: episodes, readToEnd: readToEnd) }
+    }
+
+    private func finishing(_ end: InputEnd, episodes: [EpisodeEvent], readToEnd: Bool) -> InputEnd {
         // Once per run (the detector ends each run once): the episodes still open, then how it ended.
         callbacks.finish(end, episodes: episodes, readToEnd: readToEnd)
         let earlier = state.withLock { state -> InputEnd? in
