@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Logging
 import Mien
+import MienCore
 
 /// `mien analyze`: every metric of every face in images, folders, videos or a camera, to JSON Lines, CSV,
 /// a per-input summary, an HTML report and annotated pictures or videos.
 ///
 /// A thin layer: flags become `DetectorOptions` and writers; each input is one `Detector` run.
-struct Analyze: ParsableCommand {
+struct Analyze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Analyse faces (expressions, emoji, emotions, appearance) and write JSON Lines, CSV and summaries.",
         discussion: """
@@ -177,7 +178,7 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let options = try detectorOptions()
         let formats = try formats()
         let allNames = try source.names()
@@ -198,10 +199,10 @@ struct Analyze: ParsableCommand {
             folder: output, formats: formats, annotate: annotate, report: report != nil, reportParts: recorder != nil,
             resume: resume, board: ProgressBoard(total: names.count), names: outputNames,
             previous: recorder?.previous ?? [:], snapshotInterval: snapshotEvery)
-        let outcomes = InputQueue(names: names, jobs: jobs).run { name in
+        let outcomes = await InputQueue(names: names, jobs: jobs).run { name in
             if interruption.requested { return InputOutcome(status: .notStarted) }
-            let outcome = plan.analyse(name, with: runner)
-            recorder?.record(name, outcome)
+            let outcome = await plan.analyse(name, with: runner)
+            if let recorder { await BlockingWork.run { recorder.record(name, outcome) } }
             return outcome
         }
         if !interruption.requested { recorder?.finish() }

@@ -4,7 +4,7 @@ import Mien
 
 /// `mien detect`: prints the faces found in each frame as JSON Lines, the same per-frame JSON as
 /// `mien analyze` (a `DetectorResult`, `Schema/detector-result.schema.json`).
-struct Detect: ParsableCommand {
+struct Detect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find faces and print one JSON object per frame (JSON Lines) on standard output.",
         discussion: """
@@ -64,7 +64,7 @@ struct Detect: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let options = try detectorOptions()
         let names = try source.names()
         let models = try CommandModels.load()
@@ -75,7 +75,7 @@ struct Detect: ParsableCommand {
         for name in names {
             if runner.interruption.requested { break }
             let skips = SkipReporter(input: name)
-            let end = runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
+            let end = await runner.run(name, writers: [skips, JSONLinesWriter(stream: Console.output)])
             if InputRunner.isModelProblem(end.error) { throw ExitStatus.modelProblem }
             failed = failed || end.error != nil || skips.unreadablePictures
         }

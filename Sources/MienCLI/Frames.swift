@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import Mien
+import MienCore
 
 /// `mien frames`: frames in on standard input, one JSON line per frame out: a `Detector` fed with
 /// `push(_:)`, the way the Python package's `mien.Detector` (and any program with frames of its own) drives
@@ -12,7 +13,7 @@ import Mien
 /// `reset()`. Results come in frame order as they are ready (frames wait for room in the detector's inbox,
 /// none is dropped); a frame refused on arrival (time not advancing) is answered at once with
 /// `{"error": {...}, "sequence": k}`, k counting the frames sent from 0, and takes no frame index.
-struct Frames: ParsableCommand {
+struct Frames: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Analyse raw BGR frames from standard input; print one JSON object per frame on standard output.",
         discussion: """
@@ -55,32 +56,32 @@ struct Frames: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let models = try CommandModels.load()
         let detector = Detector(
-            source: .pushed(name: name, mode: stills ? .image : .video),
-            options: try detectorOptions(), models: models, writers: [JSONLinesWriter(stream: Console.output)])
-        try detector.start()
+            source: .pushed(name: name, mode: stills ? .image : .video), options: try detectorOptions(),
+            models: models)
+        let run = try await detector.start(writers: [JSONLinesWriter(stream: Console.output)])
         var sequence = 0
-        while let (header, pixels) = try Self.readFrame() {
+        // Standard input blocks until a frame arrives: each read goes through BlockingWork, off the pool.
+        while let (header, pixels) = try await BlockingWork.run({ try Self.readFrame() }) {
             defer { sequence += 1 }
             if header.flags & 1 != 0 {
-                detector.reset()
+                run.reset()
                 continue
             }
             do {
                 let frame = try Frame(
                     width: header.width, height: header.height, pixels: pixels, timestamp: header.timestamp)
-                try detector.push(frame)
+                try await run.push(frame)
             } catch {
                 // Stopped by a failure of its own (standard output closed): that is the error to report.
-                guard detector.isRunning else { break }
+                guard run.isOpen else { break }
                 let failure = (error as? MienError) ?? MienError(.internalFailure, "\(error)")
                 try Console.output(Self.refusal(failure, sequence: sequence))
             }
         }
-        detector.stop()
-        if case .failed(let error) = detector.wait() {
+        if case .failed(let error) = await run.stop() {
             Diagnostics.report(error)
             throw ExitStatus.inputFailed
         }

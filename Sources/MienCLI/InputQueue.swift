@@ -23,50 +23,50 @@ struct InputOutcome: Sendable {
     var error: String?
 }
 
-/// Runs inputs on up to `jobs` threads, each taking the next input when it is free; outcomes come back
+/// Runs inputs up to `jobs` at a time, each worker taking the next input when it is free; outcomes come back
 /// in input order whatever order the inputs finish in.
+///
+/// The workers are child tasks: an input's analysis is a `Detector.Run` on threads of its own, which they await,
+/// and what else blocks (files, a recording's results read back) goes through `BlockingWork`.
 struct InputQueue {
     var names: [String]
     var jobs: Int
 
-    func run(_ body: @escaping @Sendable (String) -> InputOutcome) -> [InputOutcome] {
-        map(body).map { $0 ?? InputOutcome(status: .notStarted) }
+    func run(_ body: @escaping @Sendable (String) async -> InputOutcome) async -> [InputOutcome] {
+        await map(body).map { $0 ?? InputOutcome(status: .notStarted) }
     }
 
-    /// `body`'s value for every name, in the names' order, computed on up to `jobs` threads (nil for a name
-    /// no thread reached, which does not happen unless `body` traps).
-    func map<Value: Sendable>(_ body: @escaping @Sendable (String) -> Value) -> [Value?] {
+    /// `body`'s value for every name, in the names' order, computed by up to `jobs` workers at once (nil for a
+    /// name no worker reached, which does not happen unless `body` traps).
+    func map<Value: Sendable>(_ body: @escaping @Sendable (String) async -> Value) async -> [Value?] {
         let next = Locked(0)
-        let outcomes = Locked([Value?](repeating: nil, count: names.count))
         let names = self.names
-        let work: @Sendable () -> Void = {
-            while true {
-                let index = next.withLock { value -> Int in
-                    defer { value += 1 }
-                    return value
-                }
-                guard index < names.count else { return }
-                let outcome = body(names[index])
-                outcomes.withLock { $0[index] = outcome }
-            }
-        }
         let workers = max(1, min(jobs, names.count))
-        if workers == 1 {
-            work()
-        } else {
-            let group = DispatchGroup()
+        return await withTaskGroup(of: [(Int, Value)].self) { group in
             for _ in 0..<workers {
-                // Dedicated threads (not the cooperative pool): each input blocks on OpenCV for its whole run.
-                let thread = Thread {
-                    work()
-                    group.leave()
+                group.addTask {
+                    var done: [(Int, Value)] = []
+                    while true {
+                        let index = next.withLock { value -> Int in
+                            defer { value += 1 }
+                            return value
+                        }
+                        guard index < names.count else { return done }
+                        done.append((index, await body(names[index])))
+                    }
                 }
-                thread.stackSize = 8 << 20
-                group.enter()
-                thread.start()
             }
-            group.wait()
+            var outcomes = [Value?](repeating: nil, count: names.count)
+            for await done in group {
+                for (index, value) in done { outcomes[index] = value }
+            }
+            return outcomes
         }
-        return outcomes.withLock { $0 }
+    }
+
+    /// `body`'s value for every name as `map` computes it, for a body that blocks (reads files): each call runs
+    /// through `BlockingWork`, off the cooperative pool.
+    func mapBlocking<Value: Sendable>(_ body: @escaping @Sendable (String) -> Value) async -> [Value?] {
+        await map { name in await BlockingWork.run { body(name) } }
     }
 }

@@ -23,23 +23,26 @@ struct InputRunner: Sendable {
     /// How a camera is named among the inputs.
     static let cameraPrefix = "camera:"
 
-    /// Analyses `name` into `writers` (`settings` may carry a resume point); never throws.
+    /// Analyses `name` into `writers` (`settings` may carry a resume point) in one `Detector.Run`, awaited
+    /// (the source is opened, the models loaded and the frames analysed on the run's own threads); never throws.
     /// - Returns: how the input ended, `.failed` when it could not start.
-    func run(_ name: String, writers: sending [any ResultWriter], settings: RunSettings? = nil) -> InputEnd {
+    func run(_ name: String, writers: sending [any ResultWriter], settings: RunSettings? = nil) async -> InputEnd {
         let detector = Detector(
             source: Self.source(for: name, imageInterval: imageInterval), options: options,
-            settings: settings ?? self.settings, models: models, writers: writers)
-        let token = interruption.onRequest { detector.stop() }
-        defer { interruption.remove(token) }
+            settings: settings ?? self.settings, models: models)
+        let run: Detector.Run
         do {
-            try detector.start()
+            run = try await detector.start(writers: writers)
         } catch {
             let failure = (error as? MienError)?.naming(name) ?? MienError(.internalFailure, "\(error)", input: name)
             Diagnostics.report(failure)
             return .failed(failure)
         }
-        let end = detector.wait()
-        detector.stop()
+        // A signal stops the run (at once if one came while it was starting); its writers finish with the frames
+        // done.
+        let token = interruption.onRequest { run.cancel() }
+        defer { interruption.remove(token) }
+        let end = await run.end()
         if let error = end.error { Diagnostics.report(error) }
         return end
     }

@@ -3,8 +3,12 @@ import Foundation
 import Mien
 
 /// `mien`: reads faces in images, videos and camera streams.
+///
+/// The commands that analyse (`analyze`, `detect`, `study`) and those that wait on a database are
+/// `AsyncParsableCommand`s: their inputs are `Detector.Run`s awaited on Swift's concurrency, their blocking file
+/// work goes through `BlockingWork`. The others are plain commands run on the main thread.
 @main
-struct MienCommand: ParsableCommand {
+struct MienCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mien",
         abstract: "Reads faces in images, videos and camera streams, the way Affectiva's Affdex SDK did.",
@@ -20,7 +24,7 @@ struct MienCommand: ParsableCommand {
         ]
     )
 
-    static func main() {
+    static func main() async {
         // swift-log is set up before parsing so that every subcommand's diagnostics go to standard error;
         // `--verbose` (analyze) adds progress notes.
         Diagnostics.bootstrap(verbose: CommandLine.arguments.contains("--verbose"))
@@ -32,7 +36,11 @@ struct MienCommand: ParsableCommand {
         let status: Int32
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             status = 0
         } catch {
             // As swift-argument-parser's own exit: help and version to standard output, errors to standard error.

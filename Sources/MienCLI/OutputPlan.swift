@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienCore
 
 /// What `mien analyze` writes for each input, as writers: JSON Lines (a file, or standard output), CSV,
 /// the summary, the report's part, annotated pictures or video, and progress.
@@ -43,7 +44,37 @@ struct OutputPlan: Sendable {
     }
 
     /// One input, start to end: its writers, a checkpoint to continue from, one detector run.
-    func analyse(_ name: String, with runner: InputRunner) -> InputOutcome {
+    ///
+    /// The files' checks, the writers' creation and a resumed input's replay block on the disk: they go through
+    /// `BlockingWork`; the run is awaited.
+    func analyse(_ name: String, with runner: InputRunner) async -> InputOutcome {
+        let prepared = await BlockingWork.run { prepare(name, with: runner) }
+        switch prepared {
+        case .settled(let outcome):
+            return outcome
+        case .ready(let input):
+            // The writers go to the run; what is read after it is Sendable and taken first.
+            let (settings, skips, report) = (input.settings, input.skips, input.report)
+            let end = await runner.run(name, writers: input.writers, settings: settings)
+            return outcome(of: end, skips: skips, report: report)
+        }
+    }
+
+    /// An input before its run: settled without one (already done, or its outputs could not be made), or its
+    /// writers and where its run starts.
+    private enum Preparation {
+        case settled(InputOutcome)
+        case ready(Ready)
+
+        struct Ready {
+            var writers: [any ResultWriter]
+            var settings: RunSettings
+            var skips: SkipReporter
+            var report: ReportWriter?
+        }
+    }
+
+    private func prepare(_ name: String, with runner: InputRunner) -> sending Preparation {
         let files = files(for: name)
         let complete = !files.all.isEmpty && files.all.allSatisfy { FileManager.default.fileExists(atPath: $0) }
         // Only a summary that says the input ended `complete` lets --resume skip it: files committed by a run
@@ -53,9 +84,10 @@ struct OutputPlan: Sendable {
         if resume, complete, !stoppedBefore {
             if ended == "complete" {
                 Diagnostics.logger.warning("\(name): outputs complete, skipped (\(reuseReason))")
-                return InputOutcome(
-                    status: .alreadyDone,
-                    frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:)))
+                return .settled(
+                    InputOutcome(
+                        status: .alreadyDone,
+                        frames: previous[name]?.frames ?? files.summary.flatMap(Self.frames(inSummary:))))
             }
             Diagnostics.logger.warning(
                 "\(name): the earlier run did not finish it (\(ended ?? "its summary does not say how it ended")); analysed again (--resume)"
@@ -94,9 +126,13 @@ struct OutputPlan: Sendable {
             let failure = (error as? MienError)?.naming(name) ?? MienError(.ioFailure, "\(error)", input: name)
             for writer in writers { writer.fail(failure) }
             Diagnostics.report(failure)
-            return InputOutcome(status: .failed, error: failure.description)
+            return .settled(InputOutcome(status: .failed, error: failure.description))
         }
-        let end = runner.run(name, writers: writers, settings: settings)
+        return .ready(.init(writers: writers, settings: settings, skips: skips, report: reportWriter))
+    }
+
+    /// What became of an input whose run ended `end`.
+    private func outcome(of end: InputEnd, skips: SkipReporter, report reportWriter: ReportWriter?) -> InputOutcome {
         var part = report ? reportWriter?.part : nil
         // The report writer records how the input ended, but not another writer failing to commit after it.
         if part != nil, case .failed(let error) = end { part?.problem = error.description }

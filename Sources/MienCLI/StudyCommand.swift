@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import Logging
 import Mien
+import MienCore
 
 /// `mien study`: many people watching the same stimulus.
 ///
@@ -10,7 +11,7 @@ import Mien
 /// put on stimulus time and the panel aggregated into curves, moments and correlations (`docs/studies.md`).
 ///
 /// A thin layer: the analyses are `OutputPlan` and `InputRunner`, the aggregation is the library's `Study`.
-struct StudyCommand: ParsableCommand {
+struct StudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "aggregate",
         abstract: "Analyse a panel's recordings of the same stimuli and aggregate them on stimulus time.",
@@ -158,7 +159,24 @@ struct StudyCommand: ParsableCommand {
     @Flag(help: "Notes on standard error as recordings start, are reused and finish.")
     var verbose = false
 
-    func run() throws {
+    func run() async throws {
+        // Reading the manifest, a database (through its own bridge) and writing the study block: off the pool;
+        // only the recordings' runs are awaited here.
+        guard let analysis = try await BlockingWork.run({ try self.prepared() }) else { return }
+        let clock = ContinuousClock()
+        let analysisStart = clock.now
+        let (plan, runner, interruption) = (analysis.plan, analysis.runner, analysis.runner.interruption)
+        let outcomes = await InputQueue(names: analysis.manifest.recordings, jobs: jobs).run { name in
+            if interruption.requested { return InputOutcome(status: .notStarted) }
+            return await plan.analyse(name, with: runner)
+        }
+        let analysisTime = clock.now - analysisStart
+        try await aggregate(analysis, outcomes: outcomes, analysisTime: analysisTime)
+    }
+
+    /// Everything before the analysis; nil when there is nothing to analyse (a collected study or one in a
+    /// database, aggregated here; `--list-recordings`; no `--output`).
+    private func prepared() throws -> Analysis? {
         if let url = try storeURL() {
             Secret.warnIfPasswordInArguments(store, option: "--store", command: "mien study")
             guard let output else { throw ValidationError("--output is required (the study's folder)") }
@@ -168,8 +186,9 @@ struct StudyCommand: ParsableCommand {
             } catch let error as MienError {
                 throw ValidationError(error.description)
             }
-            return try aggregate(
+            try aggregate(
                 store: url, segments: segments, settings: try settings(), output: output, norm: try norm(store: url))
+            return nil
         }
         if let collected = manifestSource.collected {
             do {
@@ -184,9 +203,9 @@ struct StudyCommand: ParsableCommand {
         let manifest = try segmented(given)
         if listRecordings {
             for recording in manifest.recordings { print(recording) }
-            return
+            return nil
         }
-        guard let output else { return }
+        guard let output else { return nil }
         for problem in manifest.problems {
             Diagnostics.logger.warning("\(self.manifest) line \(problem.line): \(problem.message); row left out")
         }
@@ -195,9 +214,10 @@ struct StudyCommand: ParsableCommand {
         // The norm is read before anything is analysed: a store that cannot be read stops the run at once.
         let norm = try norm(store: nil)
         if let collected = manifestSource.collected {
-            return try aggregate(
+            try aggregate(
                 collected: collected, manifest: manifest, segments: segments, settings: settings, output: output,
                 norm: norm)
+            return nil
         }
         settings.groupLabels = try groupLabels(groups: Array(Set(manifest.rows.compactMap(\.group))).sorted())
         // A stimulus whose rows give no duration is checked only for marks before its start.
@@ -223,44 +243,9 @@ struct StudyCommand: ParsableCommand {
             plan.snapshotInterval = OutputPlan.defaultSnapshotInterval
             return plan
         }()
-        let clock = ContinuousClock()
-        let analysisStart = clock.now
-        let outcomes = InputQueue(names: recordings, jobs: jobs).run { name in
-            if interruption.requested { return InputOutcome(status: .notStarted) }
-            return plan.analyse(name, with: runner)
-        }
-        let analysisTime = clock.now - analysisStart
-        let analyses = StudyAnalyses.update(
-            folder: folder, recordings: recordings, outcomes: outcomes, settings: options.settings(run: .standard))
-        if interruption.requested { throw interruption.exitCode }
-        if outcomes.contains(where: { $0.status == .modelProblem }) { throw ExitStatus.modelProblem }
-        let aggregationStart = clock.now
-        let failures = Dictionary(
-            zip(recordings, outcomes).compactMap { name, outcome in
-                outcome.status == .failed ? (name, outcome.error ?? "it could not be analysed") : nil
-            }, uniquingKeysWith: { first, _ in first })
-        let participants = read(manifest, plan: plan, options: options, settings: settings, failures: failures)
-        var study = Study(participants: participants, settings: settings, segments: segments)
-        if let note = segmentNote(manifest) { study.notes.append(note) }
-        if let norm { Self.compare(&study, answers: [:], norm: norm) }
-        let aggregationTime = clock.now - aggregationStart
-        let document = StudyDocument(
-            study: study, manifest: manifest, generator: MienVersion.string, options: options, analyses: analyses,
-            timing: .init(
-                analysisSeconds: ProgressBoard.seconds(analysisTime),
-                aggregationSeconds: ProgressBoard.seconds(aggregationTime)))
-        do {
-            try document.write(to: output, segments: !segments.isEmpty)
-        } catch {
-            Diagnostics.report(error)
-            throw ExitStatus.inputFailed
-        }
-        let included = participants.filter(\.included).count
-        // Always said (not a log line): where the study is and how many rows it holds.
-        Console.error(
-            "mien study: \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(included) of \(participants.count + manifest.problems.count) rows included; analysis \(Self.format(analysisTime)), aggregation \(Self.format(aggregationTime)); \(output)\n"
-        )
-        if !failures.isEmpty || !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
+        return Analysis(
+            manifest: manifest, segments: segments, options: options, settings: settings, norm: norm, output: output,
+            folder: folder, plan: plan, runner: runner)
     }
 
     static func format(_ duration: Duration) -> String {

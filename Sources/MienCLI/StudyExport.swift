@@ -5,7 +5,7 @@ import MienService
 
 /// `mien study export STUDY DIR --store URL`: a collected study in a database written out as the study folder's
 /// layout, which `mien study DIR` aggregates and anyone can read without Mien.
-struct StudyExport: ParsableCommand {
+struct StudyExport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a collected study from its PostgreSQL database as a study folder (mien study DIR reads it).",
@@ -43,23 +43,22 @@ struct StudyExport: ParsableCommand {
 
     private func resolvedStore() throws -> String? { try Secret.store.resolve(store, file: storeFile) }
 
-    func run() throws {
+    func run() async throws {
         guard let store = try resolvedStore() else { return }
         Secret.warnIfPasswordInArguments(self.store, option: "--store", command: "mien study export")
         let (study, folder) = (study, URL(fileURLWithPath: output))
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let (source, participants, attempts) = try Blocking.run {
-                let archive = try await StudyArchive.open(url: store, study: study)
-                do {
-                    let written = try await archive.export(to: folder)
-                    await archive.close()
-                    return (archive.source, archive.sessions.count, written)
-                } catch {
-                    await archive.close()
-                    throw error
-                }
+            let archive = try await StudyArchive.open(url: store, study: study)
+            let (source, participants) = (archive.source, archive.sessions.count)
+            let attempts: Int
+            do {
+                attempts = try await archive.export(to: folder)
+                await archive.close()
+            } catch {
+                await archive.close()
+                throw error
             }
             Console.error(
                 "mien study export: \(source) study \(study): \(participants) participant\(participants == 1 ? "" : "s"), \(attempts) stimulus attempt\(attempts == 1 ? "" : "s") in \(ProgressBoard.seconds(clock.now - start)) s; \(folder.path)\n"
