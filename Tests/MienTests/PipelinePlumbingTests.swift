@@ -5,25 +5,25 @@ import Testing
 
 /// The one pipeline with scripted faces and synthetic frames: writers, ordering, resume, frame limits,
 /// cancellation and failures, without Mien's models.
+///
+/// Each input is a run (`Detector.run(writers:)`), the core's one lifecycle; the Affdex-style calls over it are
+/// tested in DetectorLifecycleTests and DetectorTests.
 @Suite("Detector and writers, scripted", .timeLimit(.minutes(10)))
 struct PipelinePlumbingTests {
     func detector(
         frames count: Int = 30, kind: SourceKind = .video, failing: Set<Int> = [], options: DetectorOptions? = nil,
-        settings: RunSettings = .standard, faces: ScriptedFaces = .one(), writers: sending [any ResultWriter]
+        settings: RunSettings = .standard, faces: ScriptedFaces = .one()
     ) throws -> Detector {
         Detector(
             source: .frames(
                 name: "clip", open: { SyntheticFrames(name: "clip", count: count, kind: kind, failing: failing) }),
-            options: try options ?? DetectorOptions(), settings: settings, stages: faces.stages, writers: writers)
+            options: try options ?? DetectorOptions(), settings: settings, stages: faces.stages)
     }
 
-    @Test func writers_getEveryFrameOnce_inOrder_thenOneCompleteEnding() throws {
+    @Test func writers_getEveryFrameOnce_inOrder_thenOneCompleteEnding() async throws {
         let plain = RecordingWriter()
         let drawing = RecordingWriter(wantsFrames: true)
-        let detector = try detector(writers: [plain, drawing])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        #expect(try await detector().run(writers: [plain, drawing]) == .complete)
         #expect(plain.info?.frameCount == 30 && plain.info?.kind == .video)
         #expect(plain.results.map(\.frameIndex) == Array(0..<30))
         #expect(drawing.results == plain.results)
@@ -37,13 +37,10 @@ struct PipelinePlumbingTests {
         #expect(plain.results.allSatisfy { $0.faceCount != nil })
     }
 
-    @Test func aWriterThatFails_stopsTheInput_andEveryWriterIsToldToRemoveItsOutput() throws {
+    @Test func aWriterThatFails_stopsTheInput_andEveryWriterIsToldToRemoveItsOutput() async throws {
         let breaking = RecordingWriter(failAt: 5)
         let other = RecordingWriter()
-        let detector = try detector(frames: 60, writers: [other, breaking])
-        try detector.start()
-        let end = detector.wait()
-        detector.stop()
+        let end = try await detector(frames: 60).run(writers: [other, breaking])
         #expect(end.error?.code == .ioFailure)
         #expect(breaking.results.map(\.frameIndex) == Array(0..<5))
         #expect(other.results.count <= 6, "writing stops at the failure, not at the end of the input")
@@ -51,31 +48,22 @@ struct PipelinePlumbingTests {
         #expect(other.ends.isEmpty && breaking.ends.isEmpty, "a failed output is never finished as if complete")
     }
 
-    @Test func resume_ofAStream_replaysToTheBreak_andDeliversWhatAnUninterruptedRunDeliversAfterIt() throws {
+    @Test func resume_ofAStream_replaysToTheBreak_andDeliversWhatAnUninterruptedRunDeliversAfterIt() async throws {
         let whole = RecordingWriter()
-        let uninterrupted = try detector(writers: [whole])
-        try uninterrupted.start()
-        #expect(uninterrupted.wait() == .complete)
-        uninterrupted.stop()
+        #expect(try await detector().run(writers: [whole]) == .complete)
         let writer = RecordingWriter()
         let settings = try RunSettings(resume: ResumePoint(afterFrame: 9, nextFaceId: 1, openFaces: [0]))
-        let detector = try detector(settings: settings, writers: [writer])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        #expect(try await detector(settings: settings).run(writers: [writer]) == .complete)
         // Frames up to the break were analysed again, not delivered: the face keeps its ID, nothing is lost.
         #expect(writer.results.map(\.frameIndex) == Array(10..<30))
         #expect(writer.results.allSatisfy { $0.lost.isEmpty && $0.found.isEmpty })
         #expect(writer.results == Array(whole.results.dropFirst(10)))
     }
 
-    @Test func resume_ofStills_startsAfterTheGivenFrame() throws {
+    @Test func resume_ofStills_startsAfterTheGivenFrame() async throws {
         let writer = RecordingWriter()
         let settings = try RunSettings(resume: ResumePoint(afterFrame: 9, nextFaceId: 3, openFaces: [1, 2]))
-        let detector = try detector(kind: .imageFolder, settings: settings, writers: [writer])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        #expect(try await detector(kind: .imageFolder, settings: settings).run(writers: [writer]) == .complete)
         #expect(writer.results.map(\.frameIndex) == Array(10..<30), "pictures after the break only")
         #expect(writer.results.allSatisfy { $0.faces?.count == 1 })
     }
@@ -107,59 +95,53 @@ struct PipelinePlumbingTests {
         #expect(plain["returned"] == nil && plain["faces"] == nil && plain["found"] as? [Int] == [])
     }
 
-    @Test func maximumFrames_endsTheInputComplete_afterThatManyFrames() throws {
+    @Test func maximumFrames_endsTheInputComplete_afterThatManyFrames() async throws {
         let writer = RecordingWriter()
-        let detector = try detector(settings: RunSettings(maximumFrames: 7), writers: [writer])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        #expect(try await detector(settings: RunSettings(maximumFrames: 7)).run(writers: [writer]) == .complete)
         #expect(writer.results.map(\.frameIndex) == Array(0..<7) && writer.ends == [.complete])
     }
 
-    @Test func stop_beforeTheEnd_finishesTheWritersAsStopped() throws {
-        // A long input; stop() as soon as a few frames are out.
+    @Test func stop_beforeTheEnd_finishesTheWritersAsStopped() async throws {
+        // A long input; stopped as soon as a few frames are out.
         let writer = RecordingWriter()
-        let detector = try detector(frames: 100_000, writers: [writer])
-        try detector.start()
-        Thread.sleep(forTimeInterval: 0.2)
-        detector.stop()
-        #expect(detector.wait() == .stopped)
+        let run = try await detector(frames: 100_000).start(writers: [writer])
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await run.stop() == .stopped)
         #expect(writer.ends == [.stopped])
         #expect(writer.results.count < 100_000)
         #expect(
             writer.results.map(\.frameIndex) == Array(0..<writer.results.count), "in order, none lost before the stop")
     }
 
-    @Test func aFolderWithABadPicture_reportsItAsSkipped_andGoesOn() throws {
+    @Test func aFolderWithABadPicture_reportsItAsSkipped_andGoesOn() async throws {
         let writer = RecordingWriter()
-        let detector = try detector(frames: 6, kind: .imageFolder, failing: [2, 4], writers: [writer])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        let detector = try detector(frames: 6, kind: .imageFolder, failing: [2, 4])
+        #expect(try await detector.run(writers: [writer]) == .complete)
         #expect(writer.results.map(\.frameIndex) == [0, 1, 3, 5])
         #expect(writer.unreadableErrors.count == 2 && writer.unreadableErrors.allSatisfy { $0.code == .corruptData })
     }
 
-    @Test func aVideoThatFails_deliversTheFramesBeforeIt_thenEndsFailed() throws {
+    @Test func aVideoThatFails_deliversTheFramesBeforeIt_thenEndsFailed() async throws {
         let writer = RecordingWriter()
-        let detector = try detector(frames: 20, failing: [12], writers: [writer])
-        try detector.start()
-        let end = detector.wait()
-        detector.stop()
+        let end = try await detector(frames: 20, failing: [12]).run(writers: [writer])
         #expect(end.error?.code == .corruptData)
         #expect(writer.results.map(\.frameIndex) == Array(0..<12))
         #expect(writer.ends.count == 1 && writer.ends.first?.error?.code == .corruptData)
         #expect(writer.failures.isEmpty, "the outputs hold the good frames and are kept")
     }
 
-    @Test func aSourceThatCannotOpen_failsStart_andLeavesNoOutput() throws {
+    @Test func aSourceThatCannotOpen_failsStart_andLeavesNoOutput() async throws {
         let writer = RecordingWriter()
         let detector = Detector(
             source: .frames(name: "gone", open: { throw MienError(.notFound, "no such file", input: "gone") }),
-            options: try DetectorOptions(), stages: ScriptedFaces.one().stages, writers: [writer])
-        #expect(throws: MienError.self) { try detector.start() }
-        #expect(writer.failures.count == 1 && writer.ends.isEmpty && writer.results.isEmpty)
-        #expect(detector.wait() == .failed(MienError(.notFound, "no such file", input: "gone")))
+            options: try DetectorOptions(), stages: ScriptedFaces.one().stages)
+        let gone = MienError(.notFound, "no such file", input: "gone")
+        await #expect {
+            try await detector.run(writers: [writer])
+        } throws: {
+            ($0 as? MienError) == gone
+        }
+        #expect(writer.failures == [gone] && writer.ends.isEmpty && writer.results.isEmpty)
     }
 
     @Test func aLiveSourceFasterThanTheAnalysis_dropsTheOldestWaitingFrames_andReportsThemInPlace() async throws {
@@ -168,7 +150,11 @@ struct PipelinePlumbingTests {
             source: .liveSource(name: "fast", open: { SyntheticFrames(name: "fast", count: 90, kind: .camera) }),
             options: try DetectorOptions(detection: DetectionOptions(), maxProcessRate: 1000),
             stages: ScriptedFaces.one(meshSeconds: 0.02).stages)
-        let results = try await collectResults(of: detector, count: 90)
+        let stream = ResultStream()
+        let run = try await detector.start(writers: [stream])
+        var results: [DetectorResult] = []
+        for try await result in stream { results.append(result) }
+        #expect(await run.end() == .complete)
         #expect(results.map(\.frameIndex) == Array(0..<90), "every frame reported once, in order")
         let processed = results.filter(\.processed).map(\.frameIndex)
         // Never more than `liveBufferCapacity` frames wait: nearly all of them are dropped, and the last
@@ -179,16 +165,13 @@ struct PipelinePlumbingTests {
         #expect(results.filter { !$0.processed }.allSatisfy { $0.faces == nil && $0.width == 320 })
     }
 
-    @Test func faceLeavingAndComingBack_isLostThenFoundWithANewID() throws {
+    @Test func faceLeavingAndComingBack_isLostThenFoundWithANewID() async throws {
         // In frames 10...14 nobody is there.
         let faces = ScriptedFaces { index in
             (10..<15).contains(index) ? [] : [Rect(x: 100, y: 60, width: 80, height: 80)]
         }
         let writer = RecordingWriter()
-        let detector = try detector(faces: faces, writers: [writer])
-        try detector.start()
-        #expect(detector.wait() == .complete)
-        detector.stop()
+        #expect(try await detector(faces: faces).run(writers: [writer]) == .complete)
         let found = writer.results.flatMap(\.found)
         let lost = writer.results.flatMap(\.lost)
         #expect(found == [0, 1] && lost == [0])
