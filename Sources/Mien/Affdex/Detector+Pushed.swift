@@ -28,7 +28,10 @@ extension Detector {
     ///   one (the frame is refused, the detector goes on).
     @discardableResult
     public func push(_ frame: Frame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
-        try pushedRun().inbox.put(frame, arrival: arrival).index
+        let run = try pushedRun()
+        return try Self.whenThereIsRoom(in: run) {
+            try run.inbox.put(frame, arrival: arrival, reply: nil, waiting: false)?.index
+        }
     }
 
     /// Gives the detector a frame still to be decoded (a JPEG from a socket); it is decoded when the
@@ -39,8 +42,17 @@ extension Detector {
     /// - Returns: the frame's index.
     @discardableResult
     public func push(_ frame: EncodedFrame, arrival: ContinuousClock.Instant? = nil) throws -> Int {
-        // Waiting, the inbox always admits or throws.
-        try pushedRun().inbox.put(frame, arrival: arrival) ?? 0
+        let run = try pushedRun()
+        return try Self.whenThereIsRoom(in: run) { try run.inbox.put(frame, arrival: arrival, waiting: false) }
+    }
+
+    /// `admit`'s value once the run's inbox takes the frame, the caller's thread waiting for room between tries
+    /// through the adapter's one bridge (`AffdexWait`).
+    private static func whenThereIsRoom<Value>(in run: DetectorRun, _ admit: () throws -> Value?) throws -> Value {
+        while true {
+            if let admitted = try admit() { return admitted }
+            _ = AffdexWait.until { done in run.inbox.whenThereIsRoom { done(()) } }
+        }
     }
 
     /// Analyses one picture or pushed frame and returns its result (also delivered to the delegate,
@@ -54,7 +66,7 @@ extension Detector {
     public func process(_ frame: Frame) throws -> DetectorResult {
         let reply = Reply()
         let run = try pushedRun()
-        try run.inbox.put(frame, reply: reply)
+        _ = try Self.whenThereIsRoom(in: run) { try run.inbox.put(frame, arrival: nil, reply: reply, waiting: false) }
         guard let outcome = AffdexWait.until({ reply.whenFulfilled($0) }) else {
             throw MienError(.internalFailure, "a frame's result was handed over empty")
         }

@@ -15,8 +15,9 @@ final class FrameInbox: @unchecked Sendable {
     private var failure: MienError?
     private var nextIndex = 0
     private var lastTimestamp: Double?
-    /// Async pushers waiting for room (`waitForRoom`), resumed when a frame is taken or the inbox closes.
-    private var roomWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Pushers from outside the run waiting for room (`whenThereIsRoom`), called when a frame is taken or the
+    /// inbox closes.
+    private var roomWaiters: [@Sendable () -> Void] = []
 
     let capacity: Int
     let dropsWhenBehind: Bool
@@ -54,7 +55,7 @@ final class FrameInbox: @unchecked Sendable {
     }
 
     /// Adds `frame`; in `.image` and `.video` mode waits for room, in `.liveStream` drops the oldest waiting
-    /// frame.
+    /// frame: for the run's own reading thread (`SourceReader`), the one thread that blocks to put a frame here.
     ///
     /// - Parameter arrival: when the frame reached the program, if before now (default: now).
     /// - Returns: the frame as queued (numbered when the inbox numbers frames).
@@ -90,20 +91,27 @@ final class FrameInbox: @unchecked Sendable {
         return admitted ? encoded.index : nil
     }
 
+    /// Calls `handler` once a waiting (`.image`, `.video`) inbox has room for a frame or is closed: at once, on the
+    /// caller's thread, if it has; else on the thread that takes a frame or closes the inbox.
+    ///
+    /// The one way a pusher from outside the run waits (the run's async `push` suspends on it, the Affdex layer's
+    /// blocking `push` waits on it through `AffdexWait`); only the run's own reading thread blocks in `put`.
+    func whenThereIsRoom(_ handler: @escaping @Sendable () -> Void) {
+        condition.lock()
+        // Checked under the lock `take` and `close` call waiters under: no wake-up is lost in between.
+        if closed || waitingFrames < capacity {
+            condition.unlock()
+            handler()
+        } else {
+            roomWaiters.append(handler)
+            condition.unlock()
+        }
+    }
+
     /// Suspends, blocking no thread, until a waiting (`.image`, `.video`) inbox has room for a frame or is
     /// closed.
     func waitForRoom() async {
-        await withCheckedContinuation { continuation in
-            condition.lock()
-            // Checked under the lock `take` and `close` resume waiters under: no wake-up is lost in between.
-            if closed || waitingFrames < capacity {
-                condition.unlock()
-                continuation.resume()
-            } else {
-                roomWaiters.append(continuation)
-                condition.unlock()
-            }
-        }
+        await withCheckedContinuation { continuation in whenThereIsRoom { continuation.resume() } }
     }
 
     /// Admits one frame: waits for room (`.image`, `.video`, `waiting`; without it returns false when full),
@@ -164,7 +172,7 @@ final class FrameInbox: @unchecked Sendable {
 
     /// Wakes the async pushers waiting for room (the caller holds the lock); each tries again.
     private func resumeRoomWaiters() {
-        for waiter in roomWaiters { waiter.resume() }
+        for waiter in roomWaiters { waiter() }
         roomWaiters.removeAll()
     }
 
