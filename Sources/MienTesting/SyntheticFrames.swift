@@ -1,4 +1,5 @@
 public import Mien
+import MienCore
 
 /// A frame source of plain grey frames, numbered and timed like a video (or like the pictures of a
 /// folder), with scripted read failures: input for `DetectorSource.frames` in tests without files.
@@ -44,15 +45,18 @@ public final class SyntheticFrames: FrameSource {
 }
 
 /// A `ResultWriter` that keeps everything it is told, for tests of the plumbing.
-public final class RecordingWriter: ResultWriter, @unchecked Sendable {
-    // Written by the detector's thread, read by the test after `wait()`, which orders the two.
-    public private(set) var info: SourceInfo?
-    public private(set) var results: [DetectorResult] = []
-    /// Whether each write came with the frame's pixels.
-    public private(set) var framesGiven: [Bool] = []
-    public private(set) var unreadableErrors: [MienError] = []
-    public private(set) var ends: [InputEnd] = []
-    public private(set) var failures: [MienError] = []
+///
+/// Written by the run's threads and read by the test, at any time: what it keeps is behind a lock.
+public final class RecordingWriter: ResultWriter, Sendable {
+    private struct Kept {
+        var info: SourceInfo?
+        var results: [DetectorResult] = []
+        var framesGiven: [Bool] = []
+        var unreadableErrors: [MienError] = []
+        var ends: [InputEnd] = []
+        var failures: [MienError] = []
+    }
+    private let kept = Locked(Kept())
     public let wantsFrames: Bool
     /// Throw on the write of this frame index (a full disk, a closed socket).
     private let failAt: Int?
@@ -62,15 +66,25 @@ public final class RecordingWriter: ResultWriter, @unchecked Sendable {
         failAt = frameIndex
     }
 
-    public func begin(_ info: SourceInfo) throws { self.info = info }
+    public var info: SourceInfo? { kept.withLock { $0.info } }
+    public var results: [DetectorResult] { kept.withLock { $0.results } }
+    /// Whether each write came with the frame's pixels.
+    public var framesGiven: [Bool] { kept.withLock { $0.framesGiven } }
+    public var unreadableErrors: [MienError] { kept.withLock { $0.unreadableErrors } }
+    public var ends: [InputEnd] { kept.withLock { $0.ends } }
+    public var failures: [MienError] { kept.withLock { $0.failures } }
+
+    public func begin(_ info: SourceInfo) throws { kept.withLock { $0.info = info } }
 
     public func write(_ result: DetectorResult, frame: Frame?) throws {
         if result.frameIndex == failAt { throw MienError(.ioFailure, "scripted write failure", input: "recording") }
-        results.append(result)
-        framesGiven.append(frame != nil)
+        kept.withLock {
+            $0.results.append(result)
+            $0.framesGiven.append(frame != nil)
+        }
     }
 
-    public func unreadable(_ error: MienError) { unreadableErrors.append(error) }
-    public func finish(_ end: InputEnd) throws { ends.append(end) }
-    public func fail(_ error: MienError) { failures.append(error) }
+    public func unreadable(_ error: MienError) { kept.withLock { $0.unreadableErrors.append(error) } }
+    public func finish(_ end: InputEnd) throws { kept.withLock { $0.ends.append(end) } }
+    public func fail(_ error: MienError) { kept.withLock { $0.failures.append(error) } }
 }
