@@ -179,6 +179,21 @@ struct Analyze: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Listing the inputs, starting a shard's manifest, finding the models and making the folders touch files:
+        // off the cooperative pool, as the manifest's last write and the report after the runs.
+        let (names, recorder, plan, runner) = try await BlockingWork.run { try self.prepared() }
+        let interruption = runner.interruption
+        let outcomes = await InputQueue(names: names, jobs: jobs).run { name in
+            if interruption.requested { return InputOutcome(status: .notStarted) }
+            let outcome = await plan.analyse(name, with: runner)
+            if let recorder { await BlockingWork.run { recorder.record(name, outcome) } }
+            return outcome
+        }
+        try await BlockingWork.run { try self.finish(outcomes, recorder: recorder, interruption: interruption) }
+    }
+
+    /// Everything before the runs: the inputs (this task's share), the manifest recorder, the plan and the runner.
+    private func prepared() throws -> ([String], ManifestRecorder?, OutputPlan, InputRunner) {
         let options = try detectorOptions()
         let formats = try formats()
         let allNames = try source.names()
@@ -191,20 +206,18 @@ struct Analyze: AsyncParsableCommand {
         for folder in [output, annotateFolder].compactMap({ $0 }) {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         }
-        let interruption = Interruption()
         let runner = InputRunner(
             options: options, settings: try source.runSettings(), models: models,
-            imageInterval: imageMode == .continuous ? interval : nil, interruption: interruption)
+            imageInterval: imageMode == .continuous ? interval : nil, interruption: Interruption())
         let plan = OutputPlan(
             folder: output, formats: formats, annotate: annotate, report: report != nil, reportParts: recorder != nil,
             resume: resume, board: ProgressBoard(total: names.count), names: outputNames,
             previous: recorder?.previous ?? [:], snapshotInterval: snapshotEvery)
-        let outcomes = await InputQueue(names: names, jobs: jobs).run { name in
-            if interruption.requested { return InputOutcome(status: .notStarted) }
-            let outcome = await plan.analyse(name, with: runner)
-            if let recorder { await BlockingWork.run { recorder.record(name, outcome) } }
-            return outcome
-        }
+        return (names, recorder, plan, runner)
+    }
+
+    /// After the runs: the shard's manifest completed, the report written, and the exit status.
+    private func finish(_ outcomes: [InputOutcome], recorder: ManifestRecorder?, interruption: Interruption) throws {
         if !interruption.requested { recorder?.finish() }
         if let report {
             do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienCore
 
 /// `mien detect`: prints the faces found in each frame as JSON Lines, the same per-frame JSON as
 /// `mien analyze` (a `DetectorResult`, `Schema/detector-result.schema.json`).
@@ -65,12 +66,16 @@ struct Detect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = try detectorOptions()
-        let names = try source.names()
-        let models = try CommandModels.load()
-        let runner = InputRunner(
-            options: options, settings: try source.runSettings(), models: models,
-            imageInterval: continuous ? interval : nil, interruption: Interruption())
+        // Listing the inputs and finding the models touch files: off the cooperative pool.
+        let (names, runner) = try await BlockingWork.run {
+            let options = try detectorOptions()
+            let names = try source.names()
+            let models = try CommandModels.load()
+            let runner = InputRunner(
+                options: options, settings: try source.runSettings(), models: models,
+                imageInterval: continuous ? interval : nil, interruption: Interruption())
+            return (names, runner)
+        }
         var failed = false
         for name in names {
             if runner.interruption.requested { break }
