@@ -6,7 +6,7 @@ import MienCore
 import MienService
 
 /// `mien serve`: the HTTP and WebSocket service (`MienService`), until SIGTERM or Ctrl-C.
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve Mien over HTTP and WebSocket: a live page at /, /v1/analyze, /v1/live, /metrics.",
         discussion: """
@@ -94,12 +94,48 @@ struct Serve: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// Opens and runs the service until a signal ends it; a database-backed working folder is removed after.
+    private func serve(options: ServiceOptions, models: ModelStore) async -> Ending {
+        let host = options.host
+        let service: MienService
+        do {
+            // Connecting to a studies store is the one part that waits on the network.
+            service = try await MienService.open(options: options, models: models)
+        } catch {
+            return .notStarted(error)
+        }
+        var failure: (any Error)?
+        do {
+            try await service.run(
+                shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain),
+                onListening: { port in
+                    Console.error("mien serve: listening on http://\(host):\(port)/\n")
+                    if options.studiesFolder != nil {
+                        Console.error(
+                            "mien serve: studies share \(Int(options.analysisFramesPerSecond)) analysed frames per second (--analysis-rate)\n"
+                        )
+                    }
+                },
+                onMetricsListening: { port in
+                    Console.error("mien serve: metrics without the token on http://\(host):\(port)/metrics\n")
+                })
+        } catch {
+            failure = error
+        }
+        // Served from a database: the working folder held copies and results the database keeps.
+        if options.studiesFromStore, let folder = options.studiesFolder {
+            do { try FileManager.default.removeItem(atPath: folder) } catch {
+                Console.error("mien serve: the studies' working folder \(folder) could not be removed: \(error)\n")
+            }
+        }
+        return .stopped(failure)
+    }
+
+    func run() async throws {
         let options = try options()
         Secret.warnIfPasswordInArguments(store, option: "--store", command: "mien serve")
         Secret.warnIfPasswordInArguments(studies, option: "--studies", command: "mien serve")
         let models = try CommandModels.load()
-        let host = options.host
         // The service shuts down gracefully on SIGTERM / SIGINT (MienService.run); should a connection outlive
         // that, the process still ends on its own deadline after the signal.
         let deadlines = [Int32(SIGTERM), Int32(SIGINT)].map { (signalNumber: Int32) -> any DispatchSourceSignal in
@@ -114,42 +150,8 @@ struct Serve: ParsableCommand {
             source.resume()
             return source
         }
-        // The command line is synchronous; the service runs on Swift's concurrency pool until a signal, and this
-        // thread (not the pool's) waits for it.
-        let ending = try BlockingWork.awaiting { () async -> Ending in
-            let service: MienService
-            do {
-                // Connecting to a studies store is the one part that waits on the network.
-                service = try await MienService.open(options: options, models: models)
-            } catch {
-                return .notStarted(error)
-            }
-            var failure: (any Error)?
-            do {
-                try await service.run(
-                    shutdownGrace: .seconds(Self.shutdownGrace), drain: .seconds(drain),
-                    onListening: { port in
-                        Console.error("mien serve: listening on http://\(host):\(port)/\n")
-                        if options.studiesFolder != nil {
-                            Console.error(
-                                "mien serve: studies share \(Int(options.analysisFramesPerSecond)) analysed frames per second (--analysis-rate)\n"
-                            )
-                        }
-                    },
-                    onMetricsListening: { port in
-                        Console.error("mien serve: metrics without the token on http://\(host):\(port)/metrics\n")
-                    })
-            } catch {
-                failure = error
-            }
-            // Served from a database: the working folder held copies and results the database keeps.
-            if options.studiesFromStore, let folder = options.studiesFolder {
-                do { try FileManager.default.removeItem(atPath: folder) } catch {
-                    Console.error("mien serve: the studies' working folder \(folder) could not be removed: \(error)\n")
-                }
-            }
-            return .stopped(failure)
-        }
+        // The service runs on Swift's concurrency pool until a signal; the command awaits it.
+        let ending = await serve(options: options, models: models)
         for deadline in deadlines { deadline.cancel() }
         switch ending {
         case .notStarted(let error):
