@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienCore
 
 extension OutputPlan {
     /// The snapshot file of `name`'s outputs (nil without a JSON Lines file, the checkpoint it goes with).
@@ -19,7 +20,12 @@ extension OutputPlan {
         models: ModelStore, options: DetectorOptions, settings: inout RunSettings
     ) throws {
         let compiling = DispatchGroup()
-        DispatchQueue.global().async(group: compiling) { Detector.prepareModels(options: options, models: models) }
+        compiling.enter()
+        // Not `DispatchQueue.global()`: on Linux its threads are the cooperative pool's.
+        BlockingWork.start {
+            Detector.prepareModels(options: options, models: models)
+            compiling.leave()
+        }
         defer { compiling.wait() }
         try checkpoint.resume(into: writers, snapshot: file, settings: &settings) { message in
             Diagnostics.logger.warning("\(name): \(message) (--resume)")

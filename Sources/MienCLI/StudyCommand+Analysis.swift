@@ -47,7 +47,8 @@ extension StudyCommand {
 
     /// The study of `participants` computed and written, and said.
     private func write(
-        _ participants: [ParticipantSeries], analysis: Analysis, analyses: [String: [String: String]], failures: [String: String],
+        _ participants: [ParticipantSeries], analysis: Analysis, analyses: [String: [String: String]],
+        failures: [String: String],
         analysisTime: Duration, aggregationStart: ContinuousClock.Instant
     ) throws {
         let (manifest, segments, options, settings) = (

@@ -38,9 +38,7 @@ package final class PostgresServer: Sendable {
     /// - Parameter tls: serve TLS too (`ssl=on`), with a certificate for `localhost` and 127.0.0.1 signed by a
     ///   certificate authority of the test's own, `certificateAuthority` (openssl makes both).
     package static func start(tls: Bool = false) async throws -> PostgresServer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try startWaiting(tls: tls) }) }
-        }
+        try await BlockingWork.run { try startWaiting(tls: tls) }
     }
 
     /// The PEM file of the certificate authority that signed a TLS server's certificate (`start(tls: true)`).
@@ -168,11 +166,11 @@ package final class PostgresServer: Sendable {
         }
     }
 
-    /// Stops the server by its PID (a fast shutdown: SIGINT); a Dispatch thread waits for it to end (SIGKILL
+    /// Stops the server by its PID (a fast shutdown: SIGINT); a `BlockingWork` thread waits for it to end (SIGKILL
     /// after 6 s) and removes its folder, so no test waits on it.
     package func stop() {
         kill(pid, SIGINT)
-        DispatchQueue.global().async { [pid, folder] in
+        BlockingWork.start { [pid, folder] in
             for _ in 0..<300 where kill(pid, 0) == 0 { usleep(20_000) }
             if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
             try? FileManager.default.removeItem(at: folder)

@@ -1,4 +1,5 @@
 import Foundation
+import MienCore
 
 #if canImport(Glibc)
     import Glibc
@@ -39,12 +40,11 @@ final class LoopbackSocket: Sendable {
     /// What one read brings: bytes, `[]` when the server closed the connection, `nil` when nothing came
     /// within the receive timeout (or the read failed).
     ///
-    /// The read blocks a thread of Dispatch's, not of Swift's cooperative pool: on two cores, two tests
-    /// waiting in `recv` would leave the in-process server no thread to answer them.
+    /// The read blocks a `BlockingWork` thread, not one of Swift's cooperative pool (which on Linux
+    /// `DispatchQueue.global()`'s threads are): on two cores, two tests waiting in `recv` would leave the
+    /// in-process server no thread to answer them.
     func receive() async -> [UInt8]? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.receiveBlocking()) }
-        }
+        await BlockingWork.run { self.receiveBlocking() }
     }
 
     /// `receive()` on the calling thread, for synchronous callers.

@@ -36,7 +36,7 @@ extension Detector {
         try Task.checkCancellation()
         let group = WriterGroup(callbacks: affdex.callbacks, writers)
         let settings = settings ?? self.settings
-        return Run(core: try await BlockingWork.run { try self.begin(group, settings: settings) })
+        return Run(core: try await BlockingWork.bounded { try self.begin(group, settings: settings) })
     }
 
     /// One run of a detector, from `start(writers:)` to its end: await `end()`, or `stop()` it.

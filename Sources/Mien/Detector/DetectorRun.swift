@@ -118,8 +118,14 @@ final class DetectorRun: Sendable {
 
     /// Calls `handler` once the run has ended and its writers are finished (at once, on another thread, if it has).
     func whenEnded(_ handler: @escaping @Sendable () -> Void) {
-        ending.notify(queue: .global(), execute: handler)
+        ending.notify(queue: Self.endings, execute: handler)
     }
+
+    /// Where `whenEnded`'s handlers run (each resumes a task or wakes a waiting thread).
+    ///
+    /// A serial queue, which Dispatch serves from threads of its own. Not `.global()`: on Linux its threads are Swift's cooperative pool,
+    /// where the Affdex layer's `wait()` called from a task may be holding every thread while it waits for this.
+    private static let endings = DispatchQueue(label: "mien.run.endings")
 
     /// Suspends until the run has ended and its writers are finished, blocking no thread.
     func ended() async {

@@ -98,9 +98,15 @@ package final class InferenceCore: @unchecked Sendable {
         let pending = models.map { ($0, settings[$0] ?? $0.inferenceSettings) }.filter { model, settings in
             core.compiled.withLock { $0[CompiledKey(sha256: model.sha256, settings: settings)] } == nil
         }
-        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
-            _ = try? core.compiledModel(pending[index].0, store: store, settings: pending[index].1)
+        // A serial queue each, not `concurrentPerform`: on Linux that runs on Dispatch's global threads, which are
+        // Swift's cooperative pool, and a service's requests would wait for the compiling.
+        let compiling = DispatchGroup()
+        for (model, settings) in pending {
+            DispatchQueue(label: "mien.compile").async(group: compiling) {
+                _ = try? core.compiledModel(model, store: store, settings: settings)
+            }
         }
+        compiling.wait()
     }
 }
 
