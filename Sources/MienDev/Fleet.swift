@@ -133,6 +133,7 @@ struct Fleet: AsyncParsableCommand {
             }
             if !noKill {
                 let victim = servers[0].pid
+                let victimLog = work.appendingPathComponent("replica-0.log")
                 let survivor = servers[1].port
                 group.addTask {
                     // Halfway through the first participants' stimulus.
@@ -140,6 +141,14 @@ struct Fleet: AsyncParsableCommand {
                         try? await Task.sleep(for: .milliseconds(50))
                     }
                     try? await Task.sleep(for: .seconds(seconds * 0.5))
+                    // And until a page the victim serves streams (its results stored): a kill while its pages were
+                    // still waiting for `ready` cut only pages that come back, and left the failover unmeasured
+                    // (3 runs in 14 beside a busy CPU).
+                    let waited = ContinuousClock.now
+                    while ContinuousClock.now - waited < .seconds(20) {
+                        if await Self.streams(on: victimLog, sql) { break }
+                        try? await Task.sleep(for: .milliseconds(250))
+                    }
                     kill(victim, SIGKILL)
                     let killed = ContinuousClock.now
                     killedAt.withLock { $0 = killed }
@@ -217,9 +226,36 @@ struct Fleet: AsyncParsableCommand {
             print("silent socket: \(outcome.participant), \(outcome.silent) time(s), then \(outcome.end.rawValue)")
         }
         let failed = outcomes.filter { $0.end == .failed || $0.silent > 0 }.map(\.participant)
+        let logs = (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") }
+        // One cut by the kill and not marked: where the database says their socket is, and which replica that is.
+        let unmarked = rows.filter {
+            cut.contains($0.participant) && !($0.state == "incomplete" && $0.reasonCode == "serverStopped")
+        }
+        for row in unmarked {
+            do {
+                let held = try sql.value(
+                    """
+                    SELECT concat_ws(' ', state, socket_server, socket_id, 'replaced by', socket_replaced_by)
+                    FROM mien_sessions WHERE study = 'fleet' AND participant = '\(row.participant)'
+                    """)
+                let named = logs.enumerated().reduce(held) { text, replica in
+                    let log = FileManager.default.contents(atPath: replica.element.path).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                    guard let log, let range = log.range(of: " as server "),
+                        let id = log[range.upperBound...].split(separator: ":").first
+                    else { return text }
+                    return text.replacingOccurrences(of: String(id), with: "replica-\(replica.offset)")
+                }
+                print("not marked: \(row.participant) #\(row.number): \(named)")
+            } catch {
+                print("not marked: \(row.participant) #\(row.number): the database: \(error)")
+            }
+        }
         FleetChecks.traces(
-            of: rows.filter { failed.contains($0.participant) }.map(\.number),
-            logs: (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") })
+            of: rows.filter { row in
+                failed.contains(row.participant) || unmarked.contains { $0.participant == row.participant }
+            }.map(\.number), logs: logs)
 
         let watched = outcomes.filter { $0.end == .complete || $0.end == .cut }
         let participantSeconds = watched.reduce(0) { $0 + $1.seconds }
@@ -265,6 +301,25 @@ struct Fleet: AsyncParsableCommand {
     }
 
     /// A replica's dashboard rows (every participant of the study, whichever replica served them).
+    /// Whether a participant whose socket the replica logging to `log` holds has results stored (so its page was
+    /// told `ready` and streams); false when the replica has not said its server ID yet or psql fails.
+    static func streams(on log: URL, _ sql: FleetDatabase) async -> Bool {
+        let text = FileManager.default.contents(atPath: log.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard let range = text.range(of: " as server "), let id = text[range.upperBound...].split(separator: ":").first,
+            UUID(uuidString: String(id)) != nil
+        else { return false }
+        let query = """
+            SELECT count(*) FROM mien_results r JOIN mien_sessions s USING (study, participant)
+            WHERE r.study = 'fleet' AND s.socket_server = '\(id)' AND s.state = 'started'
+            """
+        do {
+            return try await BlockingWork.run { try sql.count(query) } > 0
+        } catch {
+            print("fleet: the victim's streaming participants: \(error)")
+            return false
+        }
+    }
+
     static func rows(port: Int, address: String? = nil) async throws -> [FleetChecks.Row] {
         guard let url = URL(string: "http://\(address ?? "127.0.0.1:\(port)")/studies/fleet/dashboard/participants")
         else { return [] }

@@ -97,10 +97,70 @@ struct StudyLeaseTests {
         let session = try #require(b.session("p1"))
         #expect(session.state == .started && session.reasonCode == nil, "\(session.state) \(session.reason ?? "")")
         #expect(session.stimuli["first"]?.frames == cut.frames, "what A measured is kept")
-        #expect(b.store.current().sockets["p1"] == nil, "A's socket released")
-        // The page's stimulus again through B: the cut attempt set aside under its number.
+        let place = b.store.current().sockets["p1"]
+        #expect(place?.server == b.store.server && place?.replacedBy == nil, "A's place passed to B")
+        // The page's stimulus again through B (its socket takes the place over first): the cut attempt set aside
+        // under its number.
+        await b.takeOver("p1")
         let again = try await b.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         #expect(again.attempt == attempt + 1)
+    }
+
+    /// A page came back through B, which took the socket over from A, and B is killed before the page opens its own
+    /// socket there: a third server marks the participant `serverStopped` (before, A's socket closing left no holder,
+    /// and they stayed `started` for good: `make fleet-check`, once in four runs beside a busy CPU). While B lives and
+    /// its page never opens a socket, B's upkeep lets the place go after two rounds, not one.
+    @Test func aPlacePassedToAServerThatStops_marksTheParticipantStopped() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        let logger = Logger(label: "mien.test.lease")
+        var databases: [StudyDatabase] = []
+        for _ in 0..<3 {
+            databases.append(
+                try await StudyDatabase.open(
+                    try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)))
+        }
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder, database: databases[0])
+        let b = try await CollectedStudy(folder: folder, database: databases[1])
+        let c = try await CollectedStudy(folder: folder, database: databases[2])
+        for database in databases { try await database.heartbeat() }
+        // A page that comes back through B, which asks A to close; A's socket ends and records.
+        func passedToB(_ id: String) async throws {
+            let token = try await StudyCollectionTests.consented(a, id)
+            let socket = StudyCollectionTests.socket("first")
+            let (stimulus, _) = try await a.beginStimulus(id, stimulus: "first", socket: socket)
+            #expect(try await b.resume(token: token).state == "started")
+            _ = await a.endStimulus(
+                id, stimulus: stimulus, progress: StudyCollectionTests.measured(to: 1, ended: false), end: .replaced,
+                socket: socket.id)
+            try await b.store.refresh()
+            #expect(b.store.current().holder(of: id)?.server == b.store.server, "\(id): A's place passed to B")
+        }
+        // B lives and no page of p2's opens a socket there: one upkeep keeps the place, the next lets it go.
+        try await passedToB("p2")
+        for database in databases { try await database.heartbeat() }
+        await b.upkeep()
+        #expect(b.store.current().sockets["p2"] != nil, "let go after one round")
+        for database in databases { try await database.heartbeat() }
+        await b.upkeep()
+        #expect(b.store.current().sockets["p2"] == nil, "kept after two rounds")
+        // p1's place passes to B, which is then killed: it beats no more, and C marks p1.
+        try await passedToB("p1")
+        try await c.store.refresh()
+        let clock = ContinuousClock()
+        let killed = clock.now
+        while clock.now - killed < .seconds(9), c.session("p1")?.state == .started {
+            for database in [databases[0], databases[2]] { try await database.heartbeat() }
+            await c.upkeep()
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let session = try #require(c.session("p1"))
+        #expect(session.state == .incomplete && session.reasonCode == .serverStopped, "\(session.state)")
+        #expect(c.session("p2")?.state == .started, "p2's page went nowhere with B")
     }
 
     /// A server that could not reach the database for a lease while the others could is taken for gone, and its

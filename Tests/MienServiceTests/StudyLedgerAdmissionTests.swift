@@ -275,10 +275,15 @@ struct StudyLedgerAdmissionTests {
         refused("alreadyStreaming") { try begin("p1", openHere: true) }
         #expect(try begin("p1") == .init(number: 1, setAside: nil))
         #expect(ledger.holder(of: "p1") != nil && ledger.sessions["p1"]?.watchingSince != nil)
+        refused("alreadyStreaming") { try begin("p1", openHere: true) }
+        // Held on another server that is live: refused too.
+        let held = ledger.sockets["p1"]
+        ledger.sockets["p1"] = SocketHolder(server: "elsewhere", socket: UUID())
         refused("alreadyStreaming") { try begin("p1") }
+        ledger.sockets["p1"] = held
         // A refused start never recovers files: they may be the open socket's own.
         _ = try? ledger.beginAttempt(
-            "p1", stimulus: "first", holder: SocketHolder(server: "here", socket: UUID()), openHere: false,
+            "p1", stimulus: "first", holder: SocketHolder(server: "here", socket: UUID()), openHere: true,
             recovering: {
                 Issue.record("files recovered while a socket of theirs is open")
                 return nil

@@ -73,18 +73,27 @@ extension CollectedStudy {
         _ id: String, releasing socket: UUID? = nil,
         _ change: @escaping @Sendable (inout ParticipantSession, Standing) -> Decision
     ) async -> (session: ParticipantSession, decision: Decision)? {
+        let here = store.server
         let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
             guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
             let standing: Standing =
                 switch (socket, ledger.sockets[id]) {
                 case (nil, _), (_, nil): .speaks
                 case (let socket?, let holder?) where holder.socket == socket:
-                    holder.replacedBy == nil ? .speaks : .wentOn
+                    // Its place passed to another server (taken for gone meanwhile, `upkeep`): they went on there.
+                    holder.replacedBy == nil && holder.server == here ? .speaks : .wentOn
                 default: .superseded
                 }
             let decision = change(&session, standing)
             ledger.sessions[id] = session
-            if let socket, ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
+            if let socket, let holder = ledger.sockets[id], holder.socket == socket, holder.server == here {
+                // Asked to close by the server their page came back through: the place is that server's now.
+                if let taker = holder.replacedBy {
+                    ledger.sockets[id] = SocketHolder(server: taker, socket: socket)
+                } else {
+                    ledger.sockets.removeValue(forKey: id)
+                }
+            }
             return (session, decision)
         }
         if let failure {

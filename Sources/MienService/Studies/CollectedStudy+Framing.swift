@@ -14,7 +14,7 @@ extension CollectedStudy {
                 guard session.state == .started else {
                     throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
                 }
-                guard ledger.holder(of: id) == nil, local.withLock({ $0.open[id] }) == nil else {
+                guard ledger.socketFree(of: id, for: store.server), local.withLock({ $0.open[id] }) == nil else {
                     throw Self.alreadyStreaming
                 }
                 if session.step == "consent" { session.step = "framing" }
@@ -45,6 +45,7 @@ extension CollectedStudy {
         try local.withLock { local in
             guard local.open[id] == nil else { throw Self.alreadyStreaming }
             local.open[id] = socket
+            local.reserved.removeValue(forKey: id)
         }
     }
 

@@ -11,19 +11,32 @@ extension CollectedStudy {
     func takeOverElsewhere(_ id: String) async {
         let here = store.server
         do {
-            let asked = try await store.transact { ledger -> Bool in
-                guard var holder = ledger.holder(of: id), holder.server != here else { return false }
-                holder.replacedBy = here
-                ledger.sockets[id] = holder
-                return true
+            let held = try await store.transact { ledger -> SocketHolder? in
+                guard var holder = ledger.holder(of: id) else { return nil }
+                if holder.server != here {
+                    holder.replacedBy = here
+                    ledger.sockets[id] = holder
+                }
+                return holder
             }
-            guard asked else { return }
+            guard let held else { return }
+            guard held.server != here else {
+                // The place passed here already (the page came back through this server, `resume`), unless a socket
+                // of theirs is open here: then the place is that socket's, which `takeOverHere` closed.
+                local.withLock { if $0.open[id] == nil { $0.reserved[id] = held.socket } }
+                return
+            }
             let clock = ContinuousClock()
             let end = clock.now + .seconds(10)
             while clock.now < end {
                 try await Task.sleep(for: .milliseconds(200))
                 try await store.refresh()
-                if store.current().holder(of: id) == nil { return }
+                guard let holder = store.current().holder(of: id) else { return }
+                if holder.server == here {
+                    // The place passed here (`SocketHolder`): kept for this page until it opens its socket.
+                    local.withLock { $0.reserved[id] = holder.socket }
+                    return
+                }
             }
             Self.logger.error("study \(name): a participant's socket on another server did not close in 10 s; taken")
             _ = try await store.transact { $0.sockets.removeValue(forKey: id) }
@@ -38,10 +51,19 @@ extension CollectedStudy {
         do { try await store.refresh() } catch { Self.logger.error("study \(name): \(error)") }
     }
 
+    /// The page a place was kept for (`takeOverElsewhere`) has gone or opened its socket: this server's upkeep lets
+    /// the place go unless a socket holds it.
+    func forgetReservation(_ id: String) {
+        local.withLock { _ = $0.reserved.removeValue(forKey: id) }
+    }
+
     /// Releases a socket that never started (nothing measured, nothing else to record).
     func release(_ id: String, _ socket: UUID) async {
+        let here = store.server
         let failure = await store.apply { ledger in
-            if ledger.sockets[id]?.socket == socket { ledger.sockets.removeValue(forKey: id) }
+            if let holder = ledger.sockets[id], holder.socket == socket, holder.server == here {
+                ledger.sockets.removeValue(forKey: id)
+            }
         }.failure
         if let failure { Self.logger.error("study \(name): a socket cannot be released: \(failure)") }
     }
@@ -50,6 +72,8 @@ extension CollectedStudy {
     /// incomplete the participants whose socket was on a server that stopped beating (killed, its node lost),
     /// unless their page has already come back through a live server.
     func upkeep() async {
+        // The sockets registered before the store is read: the read shows what their opening changes kept.
+        let (open, confirmed) = local.withLock { ($0.open, $0.confirmed) }
         do {
             try await store.refresh()
         } catch {
@@ -67,12 +91,29 @@ extension CollectedStudy {
             }
         }
         let ledger = store.current()
-        for (id, socket) in local.withLock({ $0.open }) {
-            // A socket this moment opened may not be in the store yet.
-            guard clock().timeIntervalSince(socket.opened) > 2 else { continue }
+        let here = store.server
+        var seen: Set<UUID> = []
+        for (id, socket) in open {
             let holder = ledger.sockets[id]
-            if holder?.socket != socket.id || holder?.replacedBy != nil { socket.close(.replaced) }
+            if holder?.socket == socket.id, holder?.server == here, holder?.replacedBy == nil {
+                seen.insert(socket.id)
+                continue
+            }
+            // A socket the store never showed as theirs may be opening still: its change is kept once the database
+            // has taken it, which under load took seconds after the socket was registered here, and this closed
+            // such sockets as replaced (`make fleet-check`: a page told `replaced` as it was told `ready`). Only
+            // another server's hold, a page back elsewhere or an erasure closes it then.
+            if !confirmed.contains(socket.id), ledger.sessions[id] != nil,
+                holder == nil || (holder?.server == here && holder?.replacedBy == nil)
+            {
+                continue
+            }
+            socket.close(.replaced)
         }
+        local.withLock { local in
+            local.confirmed = local.confirmed.union(seen).filter { id in local.open.values.contains { $0.id == id } }
+        }
+        await letUnusedPlacesGo(ledger)
         guard let live = ledger.liveServers, ledger.sockets.values.contains(where: { !live.contains($0.server) })
         else { return }
         let now = Self.timestamp(clock())
@@ -83,8 +124,12 @@ extension CollectedStudy {
                 guard let live = ledger.liveServers else { return [] }
                 for (id, holder) in ledger.sockets where !live.contains(holder.server) {
                     ledger.sockets.removeValue(forKey: id)
-                    // Their page came back through a live server, which is taking the socket over: they go on.
-                    if let taker = holder.replacedBy, live.contains(taker) { continue }
+                    // Their page came back through a live server, which is taking the socket over: they go on, and
+                    // the place is that server's (should it stop too before their page opens a socket there).
+                    if let taker = holder.replacedBy, live.contains(taker) {
+                        ledger.sockets[id] = SocketHolder(server: taker, socket: holder.socket)
+                        continue
+                    }
                     guard var session = ledger.sessions[id], session.state == .started else { continue }
                     session.state = .incomplete
                     session.reasonCode = .serverStopped
@@ -104,6 +149,33 @@ extension CollectedStudy {
         } catch {
             Self.logger.error("study \(name): participants of a stopped server cannot be marked yet: \(error)")
         }
+    }
+
+    /// Lets go the places the ledger says this server holds with neither a socket open here nor a page on its way
+    /// (`Local.reserved`), when they were so at the last upkeep too: a page that was kept a place and went, a
+    /// socket's end the store could not record. Two rounds, so that a place passed here a moment ago stays for the
+    /// page about to take it.
+    private func letUnusedPlacesGo(_ ledger: StudyLedger) async {
+        let here = store.server
+        let mine = ledger.sockets.filter { $0.value.server == here }
+        let due = local.withLock { local -> [String: UUID] in
+            var unbacked: [String: UUID] = [:]
+            for (id, holder) in mine where local.open[id]?.id != holder.socket && local.reserved[id] != holder.socket {
+                unbacked[id] = holder.socket
+            }
+            let due = unbacked.filter { local.unbacked[$0.key] == $0.value }
+            local.unbacked = unbacked.filter { due[$0.key] == nil }
+            return due
+        }
+        guard !due.isEmpty else { return }
+        let failure = await store.apply { ledger in
+            for (id, socket) in due {
+                if let holder = ledger.sockets[id], holder.server == here, holder.socket == socket {
+                    ledger.sockets.removeValue(forKey: id)
+                }
+            }
+        }.failure
+        if let failure { Self.logger.error("study \(name): places no page of this server used cannot be let go: \(failure)") }
     }
 
     /// What the store holds of a released participant's cut attempt becomes the stimulus's progress.

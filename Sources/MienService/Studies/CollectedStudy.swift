@@ -37,6 +37,13 @@ final class CollectedStudy: Sendable {
         var expirySwept: Date?
         /// Participants a chunk of whose recording is being written (`appendRecording`).
         var appending: Set<String> = []
+        /// Places another server passed to this one for a page of theirs that is on its way here (`takeOverElsewhere`),
+        /// by the socket ID the ledger holds them under, until the page opens its socket or goes.
+        var reserved: [String: UUID] = [:]
+        /// Places the ledger says this server holds with no socket of it open or on its way, at the last upkeep.
+        var unbacked: [String: UUID] = [:]
+        /// Sockets open here that an upkeep has seen the store hold as theirs (`upkeep`).
+        var confirmed: Set<UUID> = []
     }
     let local = Locked(Local())
 

@@ -70,6 +70,8 @@ struct StudySocket {
         start.passed("its token")
         start.watch(study: name, participant: study.session(id)?.number, socket: stimulus ?? "framing")
         await study.takeOver(id)
+        // A place another server passed here for this page is kept while it waits for a place in the analysis.
+        defer { study.forgetReservation(id) }
         start.passed("taking over its earlier socket")
         let ticket = UUID()
         let relay = RateRelay()

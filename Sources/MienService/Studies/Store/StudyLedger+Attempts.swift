@@ -21,7 +21,8 @@ extension StudyLedger {
     /// attempt left and no other socket of theirs open; a participant who has not started watching is turned away
     /// when the study is full.
     /// - Parameters:
-    ///   - openHere: whether another socket of theirs is open on this server.
+    ///   - openHere: whether another socket of theirs is open on this server (a place the ledger says this server
+    ///     holds is free to it otherwise).
     ///   - recovering: what an earlier attempt left unfinished (a write failure, a kill), recovered into its files;
     ///     asked only once the start is allowed (no socket of theirs open anywhere, whose files it would take).
     /// - Returns: nil when the study is full (nothing changed).
@@ -44,7 +45,9 @@ extension StudyLedger {
         if let progress = session.stimuli[stimulus], progress.counts(fieldwork) {
             throw ServiceRefusal(status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
         }
-        guard self.holder(of: id) == nil, !openHere else { throw CollectedStudy.alreadyStreaming }
+        guard socketFree(of: id, for: holder.server), !openHere else {
+            throw CollectedStudy.alreadyStreaming
+        }
         // The framing check is the server's, not the page's alone: a client that skips it gets no stimulus.
         guard session.framed != nil else { throw CollectedStudy.notFramed }
         guard session.attemptCount(stimulus) < fieldwork.attemptsPerStimulus else {

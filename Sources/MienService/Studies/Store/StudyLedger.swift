@@ -34,6 +34,13 @@ struct StudyLedger: Sendable, Equatable {
         return holder
     }
 
+    /// Whether `server` may open a socket for `id` as far as other servers go: no other live server holds one (a
+    /// place held on `server` itself is a socket open there, which that server knows of, or the place kept for a page
+    /// of theirs coming back through it: `SocketHolder`).
+    func socketFree(of id: String, for server: String) -> Bool {
+        holder(of: id).map { $0.server == server } ?? true
+    }
+
     /// What changed from `old` (a ledger this one was made from): sessions written and removed.
     ///
     /// Written: new, different, or with another socket. Only the sessions touched since `old`, and the sockets, are
@@ -64,6 +71,12 @@ struct StudyLedger: Sendable, Equatable {
 
 /// The server and socket a participant's frames go to, and the server that asked it to close (a page of theirs
 /// that came back through another server).
+///
+/// When a socket asked to close does, or its server stops beating, the place passes to the server that asked (the
+/// old socket's ID, the new `server`) until that server's page opens its own socket: a server killed in between
+/// leaves a holder that names it, and the others mark the participant `serverStopped` (before, nothing held the
+/// place and the participant stayed `started` for good: `make fleet-check`, once in four runs beside a busy CPU).
+/// The server's upkeep lets a place go that no page of its own has used for two rounds.
 struct SocketHolder: Sendable, Equatable, Codable {
     var server: String
     var socket: UUID
