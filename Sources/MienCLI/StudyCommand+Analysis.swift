@@ -48,8 +48,7 @@ extension StudyCommand {
     /// The study of `participants` computed and written, and said.
     private func write(
         _ participants: [ParticipantSeries], analysis: Analysis, analyses: [String: [String: String]],
-        failures: [String: String],
-        analysisTime: Duration, aggregationStart: ContinuousClock.Instant
+        failures: [String: String], analysisTime: Duration, aggregationStart: ContinuousClock.Instant
     ) throws {
         let (manifest, segments, options, settings) = (
             analysis.manifest, analysis.segments, analysis.options, analysis.settings

@@ -92,7 +92,12 @@ extension JobQueue {
     ///
     /// A failure does not stop the job (its state is still served from memory), but it is logged: a
     /// restarted service would not know the job.
-    func record(_ status: JobStatus) {
+    func record(_ status: JobStatus) async {
+        await BlockingWork.run { self.recordNow(status) }
+    }
+
+    /// `record` on the calling thread: for the queue's initializer, before any task runs.
+    func recordNow(_ status: JobStatus) {
         let url = folder.appendingPathComponent(status.id).appendingPathComponent(Self.statusFile)
         do {
             try JSONLinesWriter.makeEncoder().encode(status).write(to: url, options: .atomic)
@@ -136,7 +141,7 @@ extension JobQueue {
                 state.jobs[job.status.id] = Entry(status: job.status, options: options, upload: job.upload)
                 state.order.append(job.status.id)
             }
-            record(job.status)
+            recordNow(job.status)
         }
         refreshGauge()
         if found.contains(where: { $0.status.state == .queued }) { wake.yield() }

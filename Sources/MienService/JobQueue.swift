@@ -78,7 +78,7 @@ final class JobQueue: Sendable {
     /// - Throws: `ServiceRefusal` (503) when `maximumJobs` are waiting or running; `.ioFailure` when the
     ///   folder cannot be made.
     /// The place is held until `submit` or `release`.
-    func reserve() throws -> (id: String, folder: URL) {
+    func reserve() async throws -> (id: String, folder: URL) {
         let id = UUID().uuidString.lowercased()
         try state.withLock { state in
             let active = state.jobs.values.filter { [.queued, .running].contains($0.status.state) }.count
@@ -91,22 +91,29 @@ final class JobQueue: Sendable {
         }
         let jobFolder = folder.appendingPathComponent(id)
         do {
-            try FileManager.default.createDirectory(at: jobFolder, withIntermediateDirectories: false)
+            try await BlockingWork.run {
+                try FileManager.default.createDirectory(at: jobFolder, withIntermediateDirectories: false)
+            }
         } catch {
-            release(id)
+            await release(id)
             throw MienError(.ioFailure, "cannot create the job's folder", input: jobFolder.path, cause: "\(error)")
         }
         return (id, jobFolder)
     }
 
     /// Gives back a reserved place whose upload failed, and deletes its folder.
-    func release(_ id: String) {
+    func release(_ id: String) async {
         state.withLock { _ = $0.reserved.remove(id) }
-        try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
+        await Self.remove(folder.appendingPathComponent(id))
+    }
+
+    /// Deletes a job's folder or upload, off the cooperative pool; one already gone is no failure.
+    private static func remove(_ url: URL) async {
+        await BlockingWork.run { try? FileManager.default.removeItem(at: url) }
     }
 
     /// Queues a reserved job whose upload is complete.
-    func submit(id: String, input: String, upload: URL, settings: AnalysisSettings, options: DetectorOptions) {
+    func submit(id: String, input: String, upload: URL, settings: AnalysisSettings, options: DetectorOptions) async {
         let status = JobStatus(
             id: id, state: .queued, input: input, settings: settings, frames: 0, totalFrames: nil, progress: nil,
             error: nil, results: nil)
@@ -115,7 +122,7 @@ final class JobQueue: Sendable {
             state.jobs[id] = Entry(status: status, options: options, upload: upload)
             state.order.append(id)
         }
-        record(status)
+        await record(status)
         refreshGauge()
         wake.yield()
     }
@@ -155,7 +162,7 @@ final class JobQueue: Sendable {
         guard known else { return false }
         // Its writers finished before the folder goes, so none writes into a folder being deleted.
         await run?.stop()
-        try? FileManager.default.removeItem(at: folder.appendingPathComponent(id))
+        await Self.remove(folder.appendingPathComponent(id))
         refreshGauge()
         return true
     }
@@ -181,7 +188,7 @@ final class JobQueue: Sendable {
         }
         // The running job's files are complete (a resumable stop) before the service goes on shutting down.
         await running?.stop()
-        for status in interrupted { record(status) }
+        for status in interrupted { await record(status) }
         wake.yield()
         refreshGauge()
     }
@@ -224,7 +231,7 @@ final class JobQueue: Sendable {
 
     /// Analyses one job to its end and records how it ended.
     private func run(_ id: String, _ entry: Entry) async {
-        record(entry.status)
+        await record(entry.status)
         var outcome: (JobStatus.State, ErrorBody.Detail?)
         do {
             // Made off the cooperative pool, outside the queue's lock: a resumed job first replays the frames
@@ -267,10 +274,10 @@ final class JobQueue: Sendable {
             return current.status
         }
         guard let final else { return }
-        record(final)
+        await record(final)
         // The upload is kept only for a job that must run again (interrupted); outputs stay until the job is
         // deleted.
-        if final.state != .interrupted { try? FileManager.default.removeItem(at: entry.upload) }
+        if final.state != .interrupted { await Self.remove(entry.upload) }
         refreshGauge()
     }
 

@@ -247,14 +247,14 @@ struct JobTests {
         try await service.application().test(.live) { client in
             // An upload still arriving holds the only place (held here as the service does while it streams
             // one in): a job that finishes faster than the next request cannot make this check pass or fail.
-            let held = try service.jobs.reserve()
+            let held = try await service.jobs.reserve()
             try await client.execute(uri: "/v1/jobs", method: .post, body: ByteBuffer(bytes: clip)) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect((Self.object(response.body)["error"] as? [String: Any])?["code"] as? String == "queueFull")
             }
-            #expect(throws: ServiceRefusal.self) { try service.jobs.reserve() }
+            await #expect(throws: ServiceRefusal.self) { try await service.jobs.reserve() }
             // A failed upload gives its place back.
-            service.jobs.release(held.id)
+            await service.jobs.release(held.id)
             #expect(!FileManager.default.fileExists(atPath: held.folder.path))
             // A waiting job holds it too (paused, so it is still waiting at the next upload).
             service.jobs.pause()

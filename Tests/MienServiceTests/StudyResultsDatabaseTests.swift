@@ -274,7 +274,7 @@ struct StudyResultsDatabaseTests {
             contentsOf: SampleMedia.repositoryRoot.appendingPathComponent("Samples/astronaut-pan-zoom.mp4"))
         let half = clip.count / 2
         #expect(try await a.appendRecording("p1", offset: 0, chunk: [UInt8](clip.prefix(half))) == half)
-        #expect(b.recordingBytes("p1") == half, "B sees what A received")
+        #expect(await b.recordingBytes("p1") == half, "B sees what A received")
         #expect(try await b.appendRecording("p1", offset: half, chunk: [UInt8](clip.dropFirst(half))) == clip.count)
         // A page resending an old chunk through A is told where the recording is, whichever server took the rest.
         await StudyCollectionTests.refusal(.conflict, code: "wrongOffset") {

@@ -16,7 +16,7 @@ struct JobRoutes: RouteGroup {
     }
 
     func register(on router: Router<MienRequestContext>) {
-        router.post("/v1/jobs") { request, _ in try await submit(request) }
+        router.post("/v1/jobs") { request, context in try await submit(request, context) }
         router.get("/v1/jobs/{id}") { [jobs] _, context in
             let id = try context.parameters.require("id")
             guard JobQueue.isJobID(id), let status = jobs.status(of: id) else { throw Self.noJob(id) }
@@ -60,46 +60,45 @@ struct JobRoutes: RouteGroup {
 
     /// Streams the upload to the job's folder (refused past `maximumUploadBytes`), then queues it: 202 with
     /// the job's status and its URL in `Location`.
-    private func submit(_ request: Request) async throws -> Response {
+    private func submit(_ request: Request, _ context: MienRequestContext) async throws -> Response {
         var query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         let name = query.first { $0.0 == "name" }?.1 ?? "upload"
         query.removeAll { $0.0 == "name" }
         let settings = try AnalysisSettings(query: query)
         let detectorOptions = try settings.detectorOptions()
-        let (id, folder) = try jobs.reserve()
+        let (id, folder) = try await jobs.reserve()
         let upload = folder.appendingPathComponent("upload")
         do {
-            try await Self.save(request.body, to: upload, limit: options.maximumUploadBytes)
+            try await Self.save(request.body, to: upload, limit: options.maximumUploadBytes, context: context)
             // A body that is neither a picture nor a video Mien reads is refused now (415 or 400), not queued
             // to fail later.
             let path = upload.path
             try await BlockingWork.run { _ = try InputSource.open(path: path) }
         } catch {
-            jobs.release(id)
+            await jobs.release(id)
             throw Self.naming(error, upload: upload.path, as: name)
         }
-        jobs.submit(id: id, input: name, upload: upload, settings: settings, options: detectorOptions)
+        await jobs.submit(id: id, input: name, upload: upload, settings: settings, options: detectorOptions)
         var response = JSONBody.response(jobs.status(of: id), status: .accepted)
         response.headers[.location] = "/v1/jobs/\(id)"
         return response
     }
 
-    /// Writes a request body to `url` as it arrives, never holding more than one chunk in memory.
+    /// Writes a request body to `url` as it arrives, never holding more than one chunk in memory, on NIO's file
+    /// thread pool (Hummingbird's `FileIO`), not the cooperative pool.
     /// - Throws: `.tooLarge` past `limit` bytes, `.corruptData` for an empty body, `.ioFailure`.
-    private static func save(_ body: RequestBody, to url: URL, limit: Int) async throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: url.path)
-        else { throw MienError(.ioFailure, "cannot create the upload's file", input: url.path) }
-        defer { try? handle.close() }
-        var written = 0
-        for try await chunk in body {
-            written += chunk.readableBytes
-            guard written <= limit else {
+    private static func save(_ body: RequestBody, to url: URL, limit: Int, context: MienRequestContext) async throws {
+        let limited = LimitedBody(body, limit: limit)
+        do {
+            try await FileIO().writeFile(contents: limited, path: url.path, context: context)
+        } catch {
+            // The file system wraps what the body threw: the limit is told as itself, not as a write failure.
+            if limited.bytes > limit {
                 throw MienError(.tooLarge, "the upload is over the limit of \(limit) bytes", input: "request body")
             }
-            try handle.write(contentsOf: chunk.readableBytesView)
+            throw MienError(.ioFailure, "cannot write the upload's file", input: url.path, cause: "\(error)")
         }
-        guard written > 0 else { throw MienError(.corruptData, "the upload is empty", input: "request body") }
+        guard limited.bytes > 0 else { throw MienError(.corruptData, "the upload is empty", input: "request body") }
     }
 
     /// `error` naming the upload by the client's name for it rather than by its path on the server.

@@ -208,7 +208,7 @@ struct StudyRoutes: RouteGroup {
         router.get("/studies/{name}/recording") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
-            return JSONBody.response(["bytes": study.recordingBytes(id)])
+            return JSONBody.response(["bytes": await study.recordingBytes(id)])
         }
         router.put("/studies/{name}/recording") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))

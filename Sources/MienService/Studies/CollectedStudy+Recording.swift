@@ -11,9 +11,10 @@ import MienCore
 /// several servers sharing the study folder, a chunk may come through any of them, and each must append where the
 /// last one, through whichever server, ended.
 extension CollectedStudy {
-    /// The bytes of a participant's recording received so far.
-    func recordingBytes(_ id: String) -> Int {
-        Self.size(of: partial(id)) ?? session(id)?.recordingBytes ?? 0
+    /// The bytes of a participant's recording received so far (the file's size read off the cooperative pool).
+    func recordingBytes(_ id: String) async -> Int {
+        let file = partial(id)
+        return await BlockingWork.run { Self.size(of: file) } ?? session(id)?.recordingBytes ?? 0
     }
 
     private func partial(_ id: String) -> URL { folder.participant(id).appendingPathComponent("recording.webm.part") }
@@ -69,7 +70,8 @@ extension CollectedStudy {
         guard settings.record else {
             throw ServiceRefusal(status: .forbidden, code: "notRecorded", message: "this study does not record video")
         }
-        guard let session = session(id), (Self.size(of: partial(id)) ?? 0) > 0 else {
+        let partial = partial(id)
+        guard let session = session(id), (await BlockingWork.run { Self.size(of: partial) } ?? 0) > 0 else {
             throw ServiceRefusal(status: .conflict, code: "noRecording", message: "no recording was uploaded")
         }
         for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(onset.isFinite && onset >= 0) {
@@ -78,21 +80,23 @@ extension CollectedStudy {
                 message: "onsets are seconds (0 or more) of this participant's stimuli")
         }
         let final = folder.webcam(id)
-        let file = partial(id).path
         do {
             // Opened as a job's upload is (FFmpeg reads its container and streams), off the cooperative pool; its
             // frames are read only when someone analyses it, by a Detector.
-            try await BlockingWork.run { _ = try InputSource.open(path: file) }
+            try await BlockingWork.run { _ = try InputSource.open(path: partial.path) }
         } catch {
-            try? FileManager.default.removeItem(at: partial(id))
+            await BlockingWork.run { try? FileManager.default.removeItem(at: partial) }
             throw ServiceRefusal(
                 status: .unsupportedMediaType, code: "unsupportedFormat",
                 message:
                     "the recording cannot be read as a video (\((error as? MienError)?.message ?? "\(error)")); upload it again"
             )
         }
-        guard rename(partial(id).path, final.path) == 0 else {
-            Self.logger.error("study \(name): a recording cannot be kept: \(String(cString: strerror(errno)))")
+        let failure = await BlockingWork.run {
+            rename(partial.path, final.path) == 0 ? nil : String(cString: strerror(errno))
+        }
+        if let failure {
+            Self.logger.error("study \(name): a recording cannot be kept: \(failure)")
             throw Self.unavailable
         }
         try await commit(id) { session, _ in
