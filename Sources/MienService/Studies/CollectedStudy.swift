@@ -81,7 +81,8 @@ final class CollectedStudy: Sendable {
         folder: URL, database: StudyDatabase, keepsFiles: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
     ) async throws {
         let files = CollectionFolder(folder)
-        let settings = try Self.checkedSettings(files)
+        // Every stimulus is read and hashed: off the cooperative pool.
+        let settings = try await BlockingWork.run { try Self.checkedSettings(files) }
         self.init(
             folder: files, settings: settings,
             store: try await PostgresStudyStore.open(

@@ -68,9 +68,13 @@ final class StudyDesk: Sendable {
         clock: @escaping @Sendable () -> Date = Date.init
     ) async throws {
         var studies: [String: CollectedStudy] = [:]
-        var refused = refused
         var failed: [String: String] = [:]
-        for (name, folder) in try Self.studyFolders(parent, refused: &refused) {
+        // The parent folder listed off the cooperative pool.
+        let (folders, refused) = try await BlockingWork.run { [refused] in
+            var refused = refused
+            return (try Self.studyFolders(parent, refused: &refused), refused)
+        }
+        for (name, folder) in folders {
             do {
                 studies[name] = try await CollectedStudy(
                     folder: folder, database: database, keepsFiles: keepsFiles, clock: clock)

@@ -74,7 +74,8 @@ final class PostgresStudyStore: StudyStore {
         // The folder says it is not the record (`mien study` on it refuses); a working copy is nobody's to read.
         if keepsFiles {
             do {
-                try StudyRecord(database: database.url.description, study: study).write(to: folder)
+                let record = StudyRecord(database: database.url.description, study: study)
+                try await BlockingWork.run { try record.write(to: folder) }
             } catch {
                 CollectedStudy.logger.error(
                     "study \(study): the folder cannot say the database is the record: \(error)")
