@@ -51,6 +51,30 @@ package enum BlockingWork {
         }
     }
 
+    /// A serial lane of blocking work: what runs on it runs one piece at a time, in order, off the cooperative pool
+    /// (GRDB's serial writer queue), so work that must not interleave (a store's decide-and-write) holds no lock
+    /// over its I/O.
+    package final class Lane: Sendable {
+        private let queue: DispatchQueue
+
+        package init(label: String) { queue = DispatchQueue(label: label) }
+
+        /// Runs `work` on the lane after what was queued before it, and returns what it returned or throws what
+        /// it threw.
+        package func run<T>(_ work: @escaping @Sendable () throws -> sending T) async throws -> sending T {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(with: Result { try work() }) }
+            }
+        }
+
+        /// Runs `work`, which cannot fail, on the lane after what was queued before it.
+        package func run<T>(_ work: @escaping @Sendable () -> sending T) async -> sending T {
+            await withCheckedContinuation { continuation in
+                queue.async { continuation.resume(returning: work()) }
+            }
+        }
+    }
+
     /// Starts `work` off the cooperative pool, at once, and returns.
     package static func start(_ work: @escaping @Sendable () -> Void) {
         ownQueue.async(execute: work)
