@@ -44,6 +44,32 @@ struct BlockingWorkTests {
         #expect(outcomes.withLock { $0 } == Array(repeating: true, count: cores), "start waited for a spinner to end")
     }
 
+    /// A lane runs its work one piece at a time: 20 pieces asked for at once, each sleeping 2 ms inside.
+    @Test func lane_runsOnePieceAtATime() async {
+        let lane = BlockingWork.Lane(label: "mien.test.lane")
+        let inside = Locked(0)
+        let most = Locked(0)
+        let ran = Locked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    await lane.run {
+                        let now = inside.withLock {
+                            $0 += 1
+                            return $0
+                        }
+                        most.withLock { $0 = max($0, now) }
+                        Thread.sleep(forTimeInterval: 0.002)
+                        inside.withLock { $0 -= 1 }
+                        ran.withLock { $0 += 1 }
+                    }
+                }
+            }
+        }
+        #expect(ran.withLock { $0 } == 20)
+        #expect(most.withLock { $0 } == 1)
+    }
+
     /// What the work throws is what `run` and `bounded` throw.
     @Test func run_andBounded_throwWhatTheWorkThrew() async {
         struct Refused: Error, Equatable {}
