@@ -57,7 +57,7 @@ struct StudyViewingTests {
     }
 
     @Test func aHiddenStretch_isKeptAtItsTimes_itsFramesNotCounted_andBadEventsRefused() async throws {
-        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40)
+        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40) { $0.idleSeconds = 600 }
         defer { try? FileManager.default.removeItem(at: parent) }
         let token = try await StudyCollectionTests.consented(study, "viewer")
         // The 3-s stimulus's frames every 200 ms of its time, 200 ms apart; the page hidden from 1.0 s to 1.7 s.
@@ -110,7 +110,7 @@ struct StudyViewingTests {
     }
 
     @Test func aPageThatSendsNoEvents_hasNoViewing() async throws {
-        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40)
+        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40) { $0.idleSeconds = 600 }
         defer { try? FileManager.default.removeItem(at: parent) }
         let token = try await StudyCollectionTests.consented(study, "quiet")
         try await service.application().test(.live) { client in
@@ -122,7 +122,7 @@ struct StudyViewingTests {
     }
 
     @Test func aPageReplacedByAnother_keepsTheEventsItHadReceived() async throws {
-        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40)
+        let (parent, service, _, study) = try StudySocketTests.served(framesPerSecond: 40) { $0.idleSeconds = 600 }
         defer { try? FileManager.default.removeItem(at: parent) }
         let token = try await StudyCollectionTests.consented(study, "twice")
         let portrait = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleMedia.astronautPath)))
@@ -192,7 +192,7 @@ struct StudyViewingTests {
         let row = try #require(study.rows(exclusions: [:]).first { $0.participant == "skipper" })
         #expect(row.viewing?.skippedAt == 1.5, "manifest.csv carries it: \(row)")
 
-        let (other, plain, _, unskippable) = try StudySocketTests.served(framesPerSecond: 40)
+        let (other, plain, _, unskippable) = try StudySocketTests.served(framesPerSecond: 40) { $0.idleSeconds = 600 }
         defer { try? FileManager.default.removeItem(at: other) }
         let second = try await StudyCollectionTests.consented(unskippable, "viewer")
         try await plain.application().test(.live) { client in
