@@ -300,9 +300,10 @@ struct Fleet: AsyncParsableCommand {
         return all
     }
 
-    /// A replica's dashboard rows (every participant of the study, whichever replica served them).
-    /// Whether a participant whose socket the replica logging to `log` holds has results stored (so its page was
-    /// told `ready` and streams); false when the replica has not said its server ID yet or psql fails.
+    /// Whether a page the replica logging to `log` serves streams.
+    ///
+    /// That is, whether a participant whose socket it holds has results stored (so its page was told `ready`);
+    /// false when the replica has not said its server ID yet or psql fails.
     static func streams(on log: URL, _ sql: FleetDatabase) async -> Bool {
         let text = FileManager.default.contents(atPath: log.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard let range = text.range(of: " as server "), let id = text[range.upperBound...].split(separator: ":").first,
@@ -320,6 +321,7 @@ struct Fleet: AsyncParsableCommand {
         }
     }
 
+    /// A replica's dashboard rows (every participant of the study, whichever replica served them).
     static func rows(port: Int, address: String? = nil) async throws -> [FleetChecks.Row] {
         guard let url = URL(string: "http://\(address ?? "127.0.0.1:\(port)")/studies/fleet/dashboard/participants")
         else { return [] }

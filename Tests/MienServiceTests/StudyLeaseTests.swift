@@ -106,6 +106,8 @@ struct StudyLeaseTests {
         #expect(again.attempt == attempt + 1)
     }
 
+    /// A place passed to a server that stops marks the participant stopped.
+    ///
     /// A page came back through B, which took the socket over from A, and B is killed before the page opens its own
     /// socket there: a third server marks the participant `serverStopped` (before, A's socket closing left no holder,
     /// and they stayed `started` for good: `make fleet-check`, once in four runs beside a busy CPU). While B lives and

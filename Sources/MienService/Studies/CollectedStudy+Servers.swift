@@ -151,10 +151,11 @@ extension CollectedStudy {
         }
     }
 
-    /// Lets go the places the ledger says this server holds with neither a socket open here nor a page on its way
-    /// (`Local.reserved`), when they were so at the last upkeep too: a page that was kept a place and went, a
-    /// socket's end the store could not record. Two rounds, so that a place passed here a moment ago stays for the
-    /// page about to take it.
+    /// Lets go the places this server holds that no page of its own uses.
+    ///
+    /// Those the ledger says it holds with neither a socket open here nor a page on its way (`Local.reserved`), when
+    /// they were so at the last upkeep too: a page that was kept a place and went, a socket's end the store could not
+    /// record. Two rounds, so that a place passed here a moment ago stays for the page about to take it.
     private func letUnusedPlacesGo(_ ledger: StudyLedger) async {
         let here = store.server
         let mine = ledger.sockets.filter { $0.value.server == here }
@@ -175,7 +176,9 @@ extension CollectedStudy {
                 }
             }
         }.failure
-        if let failure { Self.logger.error("study \(name): places no page of this server used cannot be let go: \(failure)") }
+        if let failure {
+            Self.logger.error("study \(name): places no page of this server used cannot be let go: \(failure)")
+        }
     }
 
     /// What the store holds of a released participant's cut attempt becomes the stimulus's progress.
