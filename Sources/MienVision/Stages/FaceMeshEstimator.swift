@@ -22,6 +22,10 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
     package static let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 2))
     private let network: NeuralNetwork
     private var extraNetworks: [NeuralNetwork] = []
+    /// Lane k > 0 runs on `laneQueues[k - 1]`, a serial queue of its own, lane 0 on the calling thread (a run's).
+    /// Not `concurrentPerform`: on Linux its other iterations run on Dispatch's global threads, which are Swift's
+    /// cooperative pool, so a service's sockets waited behind a face's mesh (`BlockingWork`).
+    private var laneQueues: [DispatchQueue] = []
     /// MediaPipe's landmark-model normalisation: RGB, pixel / 255.
     private static let spec = TensorSpec(
         width: inputSize, height: inputSize, channels: 3, rgb: true, scale: 1 / 255, offset: 0, border: 0)
@@ -60,22 +64,22 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
     package func meshes(in frame: Frame, regions: [FaceRegion]) throws -> [FaceMesh] {
         guard regions.count > 1, usesLanes else { return try regions.map { try mesh(in: frame, region: $0) } }
         while extraNetworks.count < Self.lanes - 1 { extraNetworks.append(try network.lane()) }
+        while laneQueues.count < extraNetworks.count { laneQueues.append(DispatchQueue(label: "mien.mesh.lane")) }
         let work = LaneWork(networks: [network] + extraNetworks, count: regions.count)
         defer { work.release() }
-        DispatchQueue.concurrentPerform(iterations: work.networks.count) { lane in
-            for index in stride(from: lane, to: regions.count, by: work.networks.count) {
-                work.slots[index] = Result {
-                    try Self.mesh(in: frame, region: regions[index], network: work.networks[lane])
-                }
-            }
+        let lanes = DispatchGroup()
+        for lane in 1..<work.networks.count {
+            laneQueues[lane - 1].async(group: lanes) { work.run(lane: lane, frame: frame, regions: regions) }
         }
+        work.run(lane: 0, frame: frame, regions: regions)
+        lanes.wait()
         return try (0..<regions.count).map { index in
             guard let result = work.slots[index] else { throw MienError(.internalFailure, "a face was not measured") }
             return try result.get()
         }
     }
 
-    private static func mesh(in frame: Frame, region: FaceRegion, network: NeuralNetwork) throws -> FaceMesh {
+    fileprivate static func mesh(in frame: Frame, region: FaceRegion, network: NeuralNetwork) throws -> FaceMesh {
         let cropFromFrame = region.cropFromFrame(side: inputSize)
         guard let frameFromCrop = cropFromFrame.inverted else {
             throw MienError(.invalidArgument, "face region has no area")
@@ -98,8 +102,8 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
 
 /// What the lanes of one `meshes(in:regions:)` call share.
 private final class LaneWork: @unchecked Sendable {
-    // Lane k alone uses networks[k] and writes slots k, k + lanes, ...; `concurrentPerform` returns only
-    // after every lane has finished, so the slots are read after the last write. Raw memory rather
+    // Lane k alone uses networks[k] and writes slots k, k + lanes, ...; `meshes` waits for every lane's group
+    // before it reads them, so the slots are read after the last write. Raw memory rather
     // than an array: concurrent writes to distinct elements of one array would be overlapping
     // accesses to the array itself.
     let networks: [NeuralNetwork]
@@ -111,6 +115,15 @@ private final class LaneWork: @unchecked Sendable {
         self.count = count
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil, count: count)
+    }
+
+    /// Measures lane `lane`'s faces: `regions[lane]`, `regions[lane + lanes]`, ...
+    func run(lane: Int, frame: Frame, regions: [FaceRegion]) {
+        for index in stride(from: lane, to: regions.count, by: networks.count) {
+            slots[index] = Result {
+                try FaceMeshEstimator.mesh(in: frame, region: regions[index], network: networks[lane])
+            }
+        }
     }
 
     func release() {
