@@ -22,7 +22,9 @@ package final class FaceMeshEstimator: FaceMeshEstimating {
     package static let lanes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 2))
     private let network: NeuralNetwork
     private var extraNetworks: [NeuralNetwork] = []
-    /// Lane k > 0 runs on `laneQueues[k - 1]`, a serial queue of its own, lane 0 on the calling thread (a run's).
+    /// The serial queues the lanes after the first run on.
+    ///
+    /// Lane k > 0 runs on `laneQueues[k - 1]`, a queue of its own, lane 0 on the calling thread (a run's).
     /// Not `concurrentPerform`: on Linux its other iterations run on Dispatch's global threads, which are Swift's
     /// cooperative pool, so a service's sockets waited behind a face's mesh (`BlockingWork`).
     private var laneQueues: [DispatchQueue] = []
