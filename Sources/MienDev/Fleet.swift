@@ -227,31 +227,7 @@ struct Fleet: AsyncParsableCommand {
         }
         let failed = outcomes.filter { $0.end == .failed || $0.silent > 0 }.map(\.participant)
         let logs = (0..<replicas).map { work.appendingPathComponent("replica-\($0).log") }
-        // One cut by the kill and not marked: where the database says their socket is, and which replica that is.
-        let unmarked = rows.filter {
-            cut.contains($0.participant) && !($0.state == "incomplete" && $0.reasonCode == "serverStopped")
-        }
-        for row in unmarked {
-            do {
-                let held = try sql.value(
-                    """
-                    SELECT concat_ws(' ', state, socket_server, socket_id, 'replaced by', socket_replaced_by)
-                    FROM mien_sessions WHERE study = 'fleet' AND participant = '\(row.participant)'
-                    """)
-                let named = logs.enumerated().reduce(held) { text, replica in
-                    let log = FileManager.default.contents(atPath: replica.element.path).map {
-                        String(decoding: $0, as: UTF8.self)
-                    }
-                    guard let log, let range = log.range(of: " as server "),
-                        let id = log[range.upperBound...].split(separator: ":").first
-                    else { return text }
-                    return text.replacingOccurrences(of: String(id), with: "replica-\(replica.offset)")
-                }
-                print("not marked: \(row.participant) #\(row.number): \(named)")
-            } catch {
-                print("not marked: \(row.participant) #\(row.number): the database: \(error)")
-            }
-        }
+        let unmarked = Self.unmarked(rows: rows, cut: cut, sql: sql, logs: logs)
         FleetChecks.traces(
             of: rows.filter { row in
                 failed.contains(row.participant) || unmarked.contains { $0.participant == row.participant }
@@ -298,27 +274,6 @@ struct Fleet: AsyncParsableCommand {
         var all: [[FleetChecks.Row]] = []
         for server in servers { all.append(try await Self.rows(port: server.port)) }
         return all
-    }
-
-    /// Whether a page the replica logging to `log` serves streams.
-    ///
-    /// That is, whether a participant whose socket it holds has results stored (so its page was told `ready`);
-    /// false when the replica has not said its server ID yet or psql fails.
-    static func streams(on log: URL, _ sql: FleetDatabase) async -> Bool {
-        let text = FileManager.default.contents(atPath: log.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        guard let range = text.range(of: " as server "), let id = text[range.upperBound...].split(separator: ":").first,
-            UUID(uuidString: String(id)) != nil
-        else { return false }
-        let query = """
-            SELECT count(*) FROM mien_results r JOIN mien_sessions s USING (study, participant)
-            WHERE r.study = 'fleet' AND s.socket_server = '\(id)' AND s.state = 'started'
-            """
-        do {
-            return try await BlockingWork.run { try sql.count(query) } > 0
-        } catch {
-            print("fleet: the victim's streaming participants: \(error)")
-            return false
-        }
     }
 
     /// A replica's dashboard rows (every participant of the study, whichever replica served them).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienCore
 
 /// The jobs' folder: each job's outputs and its status, written beside its upload, and read back by the next
 /// service on the same folder.
@@ -145,5 +146,22 @@ extension JobQueue {
         }
         refreshGauge()
         if found.contains(where: { $0.status.state == .queued }) { wake.yield() }
+    }
+
+    /// Deletes a job's folder or upload, off the cooperative pool; one already gone is no failure, any other is
+    /// logged (a folder left behind keeps taking the disk).
+    static func remove(_ url: URL) async {
+        let failure = await BlockingWork.run { () -> String? in
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            do {
+                try FileManager.default.removeItem(at: url)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        if let failure {
+            Logger(label: "mien.serve.jobs").error("\(url.lastPathComponent) cannot be deleted: \(failure)")
+        }
     }
 }

@@ -107,11 +107,6 @@ final class JobQueue: Sendable {
         await Self.remove(folder.appendingPathComponent(id))
     }
 
-    /// Deletes a job's folder or upload, off the cooperative pool; one already gone is no failure.
-    private static func remove(_ url: URL) async {
-        await BlockingWork.run { try? FileManager.default.removeItem(at: url) }
-    }
-
     /// Queues a reserved job whose upload is complete.
     func submit(id: String, input: String, upload: URL, settings: AnalysisSettings, options: DetectorOptions) async {
         let status = JobStatus(

@@ -10,6 +10,19 @@ import Testing
 /// the database was out for every server at once.
 @Suite("Leases after a database outage")
 struct StudyLeaseTests {
+    /// `count` servers' connections to one database, with a lease of 2 s (20 s in service) and a 3-s deadline (a
+    /// loaded machine needs more than 1 s).
+    static func servers(_ count: Int, sharing server: PostgresServer) async throws -> [StudyDatabase] {
+        var databases: [StudyDatabase] = []
+        for _ in 0..<count {
+            databases.append(
+                try await StudyDatabase.open(
+                    try DatabaseURL(server.url()), logger: Logger(label: "mien.test.lease"), deadline: .seconds(3),
+                    lease: .seconds(2)))
+        }
+        return databases
+    }
+
     /// Both servers' heartbeats lapse while the database is frozen.
     ///
     /// Once it answers, B must not take A (still serving p1) for gone until B itself has been answered for a lease
@@ -24,14 +37,7 @@ struct StudyLeaseTests {
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appendingPathComponent("ad")
-        // A lease of 2 s (20 s in service) and a 3-s deadline (a loaded machine needs more than 1 s).
-        let logger = Logger(label: "mien.test.lease")
-        let databases = [
-            try await StudyDatabase.open(
-                try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)),
-            try await StudyDatabase.open(
-                try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)),
-        ]
+        let databases = try await Self.servers(2, sharing: server)
         defer { for database in databases { database.close() } }
         let a = try await CollectedStudy(folder: folder, database: databases[0])
         let b = try await CollectedStudy(folder: folder, database: databases[1])
@@ -118,13 +124,7 @@ struct StudyLeaseTests {
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appendingPathComponent("ad")
-        let logger = Logger(label: "mien.test.lease")
-        var databases: [StudyDatabase] = []
-        for _ in 0..<3 {
-            databases.append(
-                try await StudyDatabase.open(
-                    try DatabaseURL(server.url()), logger: logger, deadline: .seconds(3), lease: .seconds(2)))
-        }
+        let databases = try await Self.servers(3, sharing: server)
         defer { for database in databases { database.close() } }
         let a = try await CollectedStudy(folder: folder, database: databases[0])
         let b = try await CollectedStudy(folder: folder, database: databases[1])

@@ -85,7 +85,16 @@ extension CollectedStudy {
             // frames are read only when someone analyses it, by a Detector.
             try await BlockingWork.run { _ = try InputSource.open(path: partial.path) }
         } catch {
-            await BlockingWork.run { try? FileManager.default.removeItem(at: partial) }
+            let left = await BlockingWork.run { () -> String? in
+                do {
+                    try FileManager.default.removeItem(at: partial)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+            // The next upload of theirs starts it afresh; a partial file left behind only takes the disk.
+            if let left { Self.logger.error("study \(name): an unreadable recording cannot be deleted: \(left)") }
             throw ServiceRefusal(
                 status: .unsupportedMediaType, code: "unsupportedFormat",
                 message:
