@@ -226,6 +226,10 @@ lint: deps
 	$(SWIFT) build --build-tests >/dev/null
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/api-types.py --expect $(API_TYPES)
+	@# Blocking calls (file writes, FFmpeg opening a file, semaphores) written straight into the shipped targets'
+	@# async code: none (MienDev, the harness driving servers in other processes, is not held to it).
+	python3 scripts/blocking-audit.py Sources/Mien Sources/MienCore Sources/MienCLI Sources/MienService \
+	  Sources/MienVision Sources/MienTesting
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt
 	$(RELEASE_VENV)/bin/actionlint .github/workflows/ci.yml .github/workflows/release.yml
 	for version in 1.29 1.37; do \

@@ -124,7 +124,7 @@ struct Serve: AsyncParsableCommand {
         }
         // Served from a database: the working folder held copies and results the database keeps.
         if options.studiesFromStore, let folder = options.studiesFolder {
-            do { try FileManager.default.removeItem(atPath: folder) } catch {
+            do { try await BlockingWork.run { try FileManager.default.removeItem(atPath: folder) } } catch {
                 Console.error("mien serve: the studies' working folder \(folder) could not be removed: \(error)\n")
             }
         }

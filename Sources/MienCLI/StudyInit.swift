@@ -250,10 +250,11 @@ struct StudyInit: ParsableCommand {
         Secret.warnIfPasswordInArguments(self.store, option: "--store", command: "mien study init")
         let store = try Secret.store.resolve(store, file: storeFile)
         if let store {
-            // The command line is synchronous; registering waits on the network, on Swift's concurrency pool.
+            // This command is synchronous (on the main thread); registering waits on the network, on Swift's
+            // concurrency pool, through the command line's one bridge.
             let folder = study.url
             do {
-                try BlockingWork.awaiting { try await MienService.registerStudy(folder: folder, store: store) }
+                try Blocking.run { try await MienService.registerStudy(folder: folder, store: store) }
             } catch {
                 // Not registered: the folder just written is not a study either, so the command can be run again.
                 do { try FileManager.default.removeItem(at: study.url) } catch {

@@ -17,19 +17,6 @@ struct EventEvaluation {
         return result
     }
 
-    /// Collects a run's results and the episodes finished at its end.
-    ///
-    /// Written by the detector's thread, read after `wait()`.
-    private final class Collector: ResultWriter, Sendable {
-        private let kept = Locked((results: [DetectorResult](), closing: [EpisodeEvent]()))
-        var results: [DetectorResult] { kept.withLock { $0.results } }
-        var closing: [EpisodeEvent] { kept.withLock { $0.closing } }
-        func write(_ result: DetectorResult, frame: Frame?) throws { kept.withLock { $0.results.append(result) } }
-        func finishEpisodes(_ episodes: [EpisodeEvent]) throws { kept.withLock { $0.closing += episodes } }
-        func finish(_ end: InputEnd) throws {}
-        func fail(_ error: MienError) {}
-    }
-
     /// Blink precision and recall: a detected blink matches a labelled one when their spans overlap (the
     /// labelled span runs from the first closed frame's time to the end of the last one's interval).
     private func blinks() throws -> [String: Any]? {
@@ -43,18 +30,17 @@ struct EventEvaluation {
             let set = String(video.split(separator: "/").first ?? "")
             guard let folder = sets.folder(set) else { continue }
             let path = folder.deletingLastPathComponent().appendingPathComponent(video).path
-            let collector = Collector()
+            let collector = RecordingWriter()
             let detector = Detector(
                 source: .file(path: path),
                 options: try DetectorOptions(
                     detection: DetectionOptions(maximumFaces: 1), metrics: [.expression(.eyeClosure)]),
-                models: models, writers: [collector])
-            try detector.start()
-            if case .failed(let error) = detector.wait() { throw error }
+                models: models)
+            try DevRun.analyse(detector, into: collector)
             let times = Dictionary(
                 collector.results.map { ($0.frameIndex, $0.timestamp) }, uniquingKeysWith: { first, _ in first })
             let interval = Self.frameInterval(collector.results)
-            let found = (collector.results.flatMap(\.episodes) + collector.closing)
+            let found = (collector.results.flatMap(\.episodes) + collector.closingEpisodes)
                 .filter { $0.metric == "blink" && $0.change == .finished }
                 .compactMap(\.episode)
             var unmatched = found

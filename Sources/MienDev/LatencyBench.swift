@@ -37,9 +37,9 @@ struct LatencyBench {
         }
     }
 
-    /// Arrival and result instants by frame index, shared between the camera and the delegate.
-    final class Arrivals: DetectorDelegate, Sendable {
-        /// Written by the camera thread and the detector's delivering thread.
+    /// Arrival and result instants by frame index, shared between the camera and the run's writer.
+    final class Arrivals: ResultWriter, Sendable {
+        /// Written by the camera thread and the run's writing thread.
         private let state = Locked(State())
 
         private struct State {
@@ -50,7 +50,7 @@ struct LatencyBench {
 
         func mark(_ index: Int, at instant: ContinuousClock.Instant) { state.withLock { $0.arrived[index] = instant } }
 
-        func detector(_ detector: Detector, didProcess result: DetectorResult) {
+        func write(_ result: DetectorResult, frame: Frame?) throws {
             let now = ContinuousClock.now
             state.withLock { state in
                 guard result.processed else {
@@ -60,6 +60,9 @@ struct LatencyBench {
                 if let start = state.arrived[result.frameIndex] { state.latencies.append((now - start).milliseconds) }
             }
         }
+
+        func finish(_ end: InputEnd) throws {}
+        func fail(_ error: MienError) {}
 
         var measured: (latencies: [Double], skipped: Int) { state.withLock { ($0.latencies, $0.skipped) } }
 
@@ -73,14 +76,13 @@ struct LatencyBench {
         let detector = Detector(
             source: .liveSource(name: "paced camera", open: { PacedCamera(clip: clip, arrivals: arrivals) }),
             options: try DetectorOptions(metrics: .all), models: models)
-        detector.delegate = arrivals
-        try detector.start()
+        let run = try DevRun.start(detector, into: arrivals)
         // Real time: wait for every frame's result (with a generous deadline), then stop.
         let deadline = ContinuousClock.now + .seconds(seconds * 3 + 10)
         while arrivals.reported < clip.frameCount, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        detector.stop()
+        try DevRun.end(run, stopping: true)
         let frames = arrivals.reported
         let (latencies, skipped) = arrivals.measured
         print("camera latencies (ms, in order): " + latencies.map { String(format: "%.1f", $0) }.joined(separator: " "))

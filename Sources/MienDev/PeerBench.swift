@@ -64,36 +64,26 @@ struct PeerBench: ParsableCommand {
         let options = try DetectorOptions(maximumFaces: faces, metrics: mode == .all ? .all : [])
         let detector = Detector(source: .videoFile(path: clip), options: options, models: models)
         let counter = ResultCounter()
-        detector.delegate = counter
-        try detector.start()
+        let run = try DevRun.start(detector, into: counter)
         let start = clock.now
-        withExtendedLifetime(counter) {
-            counter.done.wait()
-            detector.stop()
-        }
+        try DevRun.end(run)
         let seconds = (clock.now - start).milliseconds / 1000
-        if let failure = counter.failure { throw failure }
         return (counter.frames, counter.faces, seconds)
     }
 }
 
-/// Counts a detector's results until the file ends.
-private final class ResultCounter: DetectorDelegate, Sendable {
-    /// Written by the detector's delivering thread, read after `done`.
-    private let counts = Locked((frames: 0, faces: 0, failure: MienError?.none))
-    let done = DispatchSemaphore(value: 0)
+/// Counts a run's results (keeping none, so that peak RSS is the analysis's).
+private final class ResultCounter: ResultWriter, Sendable {
+    /// Written by the run's writing thread, read after the run ended.
+    private let counts = Locked((frames: 0, faces: 0))
     var frames: Int { counts.withLock { $0.frames } }
     var faces: Int { counts.withLock { $0.faces } }
-    var failure: MienError? { counts.withLock { $0.failure } }
-    func detector(_ detector: Detector, didProcess result: DetectorResult) {
+    func write(_ result: DetectorResult, frame: Frame?) throws {
         counts.withLock {
             $0.frames += 1
             $0.faces += result.faces?.count ?? 0
         }
     }
-    func detectorDidFinishProcessing(_ detector: Detector) { done.signal() }
-    func detector(_ detector: Detector, didFail error: MienError) {
-        counts.withLock { $0.failure = error }
-        done.signal()
-    }
+    func finish(_ end: InputEnd) throws {}
+    func fail(_ error: MienError) {}
 }

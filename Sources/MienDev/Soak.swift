@@ -26,59 +26,23 @@ struct Soak: ParsableCommand {
         }
         let path = try clipPath()
         let models = try ModelStore()
-        let detector = Detector(
-            source: .pushedFrames,
-            options: try DetectorOptions(metrics: metrics == "none" ? [] : .all), models: models)
-        try detector.start()
-        defer { detector.stop() }
-        let encoder = JSONEncoder()
-        let sink = FileHandle(forWritingAtPath: "/dev/null")
-        var frames = 0
-        var bytes = 0
-        var window = (start: ContinuousClock.now, frames: 0)
-        var samples: [[String: Double]] = []
         let total = minutes * 60
-        var nextReport = every * 60
-        var videoTime = 0.0
-        var pass = 0
         Self.say("soak: \(path) looped to \(minutes) min of video, metrics \(metrics)")
-        while videoTime < total {
-            let source = try VideoFileSource(path: path)
-            let rate = source.info.framesPerSecond ?? 30
-            while videoTime < total, var frame = try source.nextFrame() {
-                // One continuous timeline across passes, as a 30-minute recording would have.
-                frame.timestamp = Double(frames) / rate
-                frame.index = frames
-                let result = try detector.process(frame)
-                let line = try encoder.encode(result)
-                bytes += line.count
-                try sink?.write(contentsOf: line)
-                frames += 1
-                window.frames += 1
-                videoTime = frame.timestamp
-                if videoTime >= nextReport || videoTime >= total {
-                    let seconds = (ContinuousClock.now - window.start).milliseconds / 1000
-                    let sample = [
-                        "videoMinutes": (videoTime / 60).rounded(toPlaces: 2),
-                        "framesPerSecond": (Double(window.frames) / seconds).rounded(toPlaces: 1),
-                        "rssMB": MemoryUse.residentMegabytes.rounded(toPlaces: 1),
-                    ]
-                    samples.append(sample)
-                    Self.say(
-                        "video \(sample["videoMinutes"] ?? 0) min: \(sample["framesPerSecond"] ?? 0) frames/s, RSS \(sample["rssMB"] ?? 0) MB"
-                    )
-                    window = (ContinuousClock.now, 0)
-                    nextReport += every * 60
-                }
-            }
-            pass += 1
-        }
+        // The loop is a frame source and the measuring a writer: the run is the one frame loop, as users' are.
+        let passes = Locked(0)
+        let detector = Detector(
+            source: .source(
+                name: path, mode: .video, open: { try LoopedClip(path: path, seconds: total, passes: passes) }),
+            options: try DetectorOptions(metrics: metrics == "none" ? [] : .all), models: models)
+        let soak = SoakWriter(every: every * 60, total: total)
+        try DevRun.analyse(detector, into: soak)
+        let (frames, bytes, videoTime, samples) = soak.measured
         let first = samples.first?["rssMB"] ?? 0
         let last = samples.last?["rssMB"] ?? 0
         let summary: [String: Any] = [
             "soak": [
                 "clip": path, "videoMinutes": (videoTime / 60).rounded(toPlaces: 2), "frames": frames,
-                "passes": pass, "outputBytes": bytes, "metrics": metrics, "samples": samples,
+                "passes": passes.withLock { $0 }, "outputBytes": bytes, "metrics": metrics, "samples": samples,
                 "rssFirstMB": first, "rssLastMB": last, "rssPeakMB": MemoryUse.peakResidentMegabytes,
                 "rssGrowthPercent": first > 0 ? ((last - first) / first * 100).rounded(toPlaces: 2) : 0,
                 "framesPerSecondFirst": samples.first?["framesPerSecond"] ?? 0.0,

@@ -74,15 +74,14 @@ struct ViewingEvaluation {
         for clip in clips {
             guard let folder = sets.folder(clip.set) else { continue }
             let path = folder.appendingPathComponent(clip.file).path
-            let collector = ResultCollector()
+            let collector = RecordingWriter()
             let detector = Detector(
                 source: .file(path: path),
                 options: try DetectorOptions(
                     detection: DetectionOptions(maximumFaces: 1),
                     metrics: [.expression(.mouthOpen), .expression(.jawDrop)]),
-                models: models, writers: [collector])
-            try detector.start()
-            if case .failed(let error) = detector.wait() { throw error }
+                models: models)
+            try DevRun.analyse(detector, into: collector)
             let values = collector.results.compactMap { $0.faces?.values.first?.measures["talking"] }
             let talking = values.filter { $0 >= 50 }.count
             if clip.talks {
@@ -108,15 +107,5 @@ struct ViewingEvaluation {
             "clips": perClip, "sensitivity": round3(sensitivity), "specificity": round3(specificity),
             "balanced_accuracy": round3((sensitivity + specificity) / 2),
         ]
-    }
-
-    /// Keeps a run's results; written by the detector's thread, read after `wait()`.
-    private final class ResultCollector: ResultWriter, Sendable {
-        private let kept = Locked([DetectorResult]())
-        var results: [DetectorResult] { kept.withLock { $0 } }
-        func write(_ result: DetectorResult, frame: Frame?) throws { kept.withLock { $0.append(result) } }
-        func finishEpisodes(_ episodes: [EpisodeEvent]) throws {}
-        func finish(_ end: InputEnd) throws {}
-        func fail(_ error: MienError) {}
     }
 }

@@ -51,6 +51,7 @@ public final class RecordingWriter: ResultWriter, Sendable {
     private struct Kept {
         var info: SourceInfo?
         var results: [DetectorResult] = []
+        var closingEpisodes: [EpisodeEvent] = []
         var framesGiven: [Bool] = []
         var unreadableErrors: [MienError] = []
         var ends: [InputEnd] = []
@@ -68,6 +69,8 @@ public final class RecordingWriter: ResultWriter, Sendable {
 
     public var info: SourceInfo? { kept.withLock { $0.info } }
     public var results: [DetectorResult] { kept.withLock { $0.results } }
+    /// The episodes still open when the input ended, finished by the run (`finishEpisodes`).
+    public var closingEpisodes: [EpisodeEvent] { kept.withLock { $0.closingEpisodes } }
     /// Whether each write came with the frame's pixels.
     public var framesGiven: [Bool] { kept.withLock { $0.framesGiven } }
     public var unreadableErrors: [MienError] { kept.withLock { $0.unreadableErrors } }
@@ -85,6 +88,7 @@ public final class RecordingWriter: ResultWriter, Sendable {
     }
 
     public func unreadable(_ error: MienError) { kept.withLock { $0.unreadableErrors.append(error) } }
+    public func finishEpisodes(_ episodes: [EpisodeEvent]) throws { kept.withLock { $0.closingEpisodes += episodes } }
     public func finish(_ end: InputEnd) throws { kept.withLock { $0.ends.append(end) } }
     public func fail(_ error: MienError) { kept.withLock { $0.failures.append(error) } }
 }

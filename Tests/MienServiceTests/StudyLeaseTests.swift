@@ -12,13 +12,15 @@ import Testing
 struct StudyLeaseTests {
     /// `count` servers' connections to one database, with a lease of 2 s (20 s in service) and a 3-s deadline (a
     /// loaded machine needs more than 1 s).
-    static func servers(_ count: Int, sharing server: PostgresServer) async throws -> [StudyDatabase] {
+    static func servers(
+        _ count: Int, sharing server: PostgresServer, deadline: Duration = .seconds(3), lease: Duration = .seconds(2)
+    ) async throws -> [StudyDatabase] {
         var databases: [StudyDatabase] = []
         for _ in 0..<count {
             databases.append(
                 try await StudyDatabase.open(
-                    try DatabaseURL(server.url()), logger: Logger(label: "mien.test.lease"), deadline: .seconds(3),
-                    lease: .seconds(2)))
+                    try DatabaseURL(server.url()), logger: Logger(label: "mien.test.lease"), deadline: deadline,
+                    lease: lease))
         }
         return databases
     }
@@ -37,30 +39,38 @@ struct StudyLeaseTests {
         let parent = try StudyCollectionTests.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appendingPathComponent("ad")
-        let databases = try await Self.servers(2, sharing: server)
+        // A 3-s lease and a 4-s database deadline (the outage), not 2 and 3: in the parallel test run a loop's turn
+        // once took over 2 s, and B rightly took A, which had not beaten for a lease, for gone.
+        let databases = try await Self.servers(2, sharing: server, deadline: .seconds(4), lease: .seconds(3))
         defer { for database in databases { database.close() } }
         let a = try await CollectedStudy(folder: folder, database: databases[0])
         let b = try await CollectedStudy(folder: folder, database: databases[1])
         _ = try await a.admit(participant: "p1", group: nil)
         try await StudyCollectionTests.framed(a, "p1")
         _ = try await a.beginStimulus("p1", stimulus: "first", socket: StudyCollectionTests.socket("first"))
-        // B has been answered for a lease before the outage (it is steady), then the database freezes for over 3 s.
-        try await Task.sleep(for: .seconds(2.2))
+        // B has been answered for a lease before the outage (it is steady), then the database freezes for over 4 s.
+        try await Task.sleep(for: .seconds(3.2))
         try await databases[1].heartbeat()
         server.pause()
         await #expect(throws: (any Error).self) { try await databases[1].heartbeat() }
         server.resume()
-        // Answered again: A's last heartbeat is over 3 s old, yet B does not take it for gone.
+        // Answered again: A's last heartbeat is over 4 s old, yet B does not take it for gone.
         try await databases[1].heartbeat()
         await b.upkeep()
         try await b.store.refresh()
         #expect(b.session("p1")?.state == .started, "released by B's first upkeep after the outage")
-        // A beats again within the lease: p1 stays with A, however many upkeeps B runs.
+        // A beats again within the lease, on a task of its own (as a live server's beat is not held up by another
+        // server's upkeep): p1 stays with A, however many upkeeps B runs.
         try await databases[0].heartbeat()
+        let beating = Task {
+            while !Task.isCancelled {
+                try await databases[0].heartbeat()
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
         let clock = ContinuousClock()
         let back = clock.now
-        while clock.now - back < .seconds(3) {
-            try await databases[0].heartbeat()
+        while clock.now - back < .seconds(4) {
             try await databases[1].heartbeat()
             await b.upkeep()
             try await Task.sleep(for: .milliseconds(500))
@@ -68,7 +78,10 @@ struct StudyLeaseTests {
         try await b.store.refresh()
         #expect(b.session("p1")?.state == .started && b.store.current().holder(of: "p1") != nil)
         // A stops beating (killed): once B is steady, p1 is released as before.
-        while clock.now - back < .seconds(9), b.session("p1")?.state == .started {
+        beating.cancel()
+        _ = await beating.result
+        let stopped = clock.now
+        while clock.now - stopped < .seconds(12), b.session("p1")?.state == .started {
             try await databases[1].heartbeat()
             await b.upkeep()
             try await Task.sleep(for: .milliseconds(500))
