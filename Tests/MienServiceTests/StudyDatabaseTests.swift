@@ -355,12 +355,7 @@ struct StudyDatabaseTests {
         // Both servers beat on a task of their own every 300 ms, as live servers do, until A is killed: in CI's
         // parallel run the steps before the kill once took longer than a 2-s lease from A's one beat, and B took A
         // for gone before it was.
-        let beating = Task {
-            while !Task.isCancelled {
-                for database in databases { try await database.heartbeat() }
-                try await Task.sleep(for: .milliseconds(300))
-            }
-        }
+        let beating = try await StudyLeaseTests.beating(databases)
         defer { beating.cancel() }
         for id in ["p1", "p2", "p3"] { _ = try await a.admit(participant: id, group: nil) }
         let p4 = try await a.admit(participant: "p4", group: nil).token
