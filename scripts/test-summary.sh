@@ -9,13 +9,17 @@
 set -euo pipefail
 log="$1"
 passed=0; failed=0; skipped=0
-if line=$(grep -aE "Test run with [0-9]+ tests? " "$log" | tail -1); then
-  total=$(sed -E 's/.*Test run with ([0-9]+) tests?.*/\1/' <<<"$line")
+# One line per `swift test` run (make test runs the service's suites apart): their counts add up.
+if grep -qaE "Test run with [0-9]+ tests? " "$log"; then
+  total=0
+  while read -r line; do
+    total=$((total + $(sed -E 's/.*Test run with ([0-9]+) tests?.*/\1/' <<<"$line")))
+  done < <(grep -aE "Test run with [0-9]+ tests? " "$log")
   # A failed test's own line ends its name with "()" or "(args:)": never the run's closing line.
   failed=$({ grep -aE '^✘ Test .*\) failed after' "$log" || true; } | sort -u | wc -l)
   skipped=$({ grep -aE '^➜ Test .*\) skipped' "$log" || true; } | sort -u | wc -l)
-  if grep -q "failed after" <<<"$line" && [ "$failed" -eq 0 ]; then
-    # The run failed without naming a test (an issue outside any test): count it as one failure.
+  if grep -aE "Test run with [0-9]+ tests? .*failed after" "$log" >/dev/null && [ "$failed" -eq 0 ]; then
+    # A run failed without naming a test (an issue outside any test): count it as one failure.
     failed=1
   fi
   passed=$((total - failed - skipped))

@@ -21,3 +21,9 @@ extern "C" void mien_limit_malloc_arenas(int32_t count) {
     mallopt(M_ARENA_MAX, count < 1 ? 1 : count);
 #endif
 }
+
+extern "C" void mien_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}

@@ -33,6 +33,16 @@ struct Serve: AsyncParsableCommand {
     var analysisRate: Double?
     @Option(help: "Largest request body, in MiB.") var maxBodyMb = 32
     @Option(help: "Seconds a live session or a connection may stay silent before it is closed.") var idleSeconds = 60.0
+    @Option(
+        help:
+            "Connections open at once; the next is answered 503 with Retry-After (default: what the file-descriptor limit fits, half of it less 64; the soft limit is raised to the hard one first)."
+    )
+    var maxConnections: Int?
+    @Option(
+        help:
+            "Connections open at once from one address (an IPv6 /64 counts as one; a --trust-proxy peer counts only toward --max-connections; default: an eighth of --max-connections, 16 at least)."
+    )
+    var maxConnectionsPerAddress: Int?
     @Option(help: "Jobs waiting or running at once.") var maxJobs = 8
     @Option(help: "Largest job upload, in MiB.") var maxUploadMb = 2048
     @Option(help: "Folder for job uploads and outputs (default: mien-jobs in the temporary folder).")
@@ -80,7 +90,8 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, token: token, maximumBodyBytes: maxBodyMb << 20, maximumSessions: maxSessions,
             idleSeconds: idleSeconds, maximumUploadBytes: maxUploadMb << 20, maximumJobs: maxJobs, jobsFolder: jobsDir,
             studiesFolder: studies, studiesStore: store, analysisFramesPerSecond: analysisRate,
-            trustProxies: trustProxy, metricsPort: metricsPort)
+            trustProxies: trustProxy, metricsPort: metricsPort, maximumConnections: maxConnections,
+            maximumConnectionsPerAddress: maxConnectionsPerAddress)
         options.generator = MienVersion.string
         return options
     }
@@ -132,6 +143,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before the options: the connection limit's default is read from the raised limit.
+        ConnectionLimit.raiseFileLimit()
+        // The process is this server's: the memory closed participant sockets held goes back to the system.
+        MemoryRelease.shared.enable()
         let options = try options()
         Secret.warnIfPasswordInArguments(store, option: "--store", command: "mien serve")
         Secret.warnIfPasswordInArguments(studies, option: "--studies", command: "mien serve")

@@ -116,7 +116,7 @@ struct StudyCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A collected study: the viewing rules a viewer must meet to be included: 'off', or the defaults changed by NAME=VALUE pairs (hidden, fullscreen, focus: shares 0...1 of a stimulus; stalls: seconds; camera-fps; timing: milliseconds; a value 'off' drops the rule).",
+            "A collected study: the viewing rules a viewer must meet to be included: 'off', or the defaults changed by NAME=VALUE pairs (hidden, fullscreen, focus: shares 0...1 of a stimulus; stalls: seconds; camera-fps; timing: milliseconds; still: seconds of a face with no natural movement, off unless given; a value 'off' drops the rule).",
             valueName: "rules"))
     var quality = "hidden=0.1,stalls=3,camera-fps=5,timing=250"
 

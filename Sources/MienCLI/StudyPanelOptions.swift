@@ -81,7 +81,7 @@ struct StudyPanelOptions: ParsableArguments {
         for item in target.flatMap({ $0.split(separator: ",") }) {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let (group, count) = parts.count == 2 ? (parts[0], parts[1]) : (StudyManifest.wholePanel, parts[0])
-            guard let number = Int(count) else {
+            guard let number = Int(decimal: count) else {
                 throw ValidationError("--target \(item): give N or GROUP=N (a whole number of participants)")
             }
             targets[group] = number

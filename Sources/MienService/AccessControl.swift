@@ -40,7 +40,7 @@ struct AccessControl<Context: RequestContext>: RouterMiddleware {
     static func same(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
+        var difference = UInt8(truncatingIfNeeded: x.count == y.count ? 0 : 1)
         for index in 0..<max(x.count, y.count) {
             difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
         }

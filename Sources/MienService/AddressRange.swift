@@ -17,7 +17,7 @@ struct AddressRange: Sendable, Equatable, CustomStringConvertible {
                 .invalidOptions, "--trust-proxy takes an address or a CIDR range (10.0.0.0/8, fd00::/8), got '\(text)'")
         }
         let bits = bytes.count * 8
-        let prefix = parts.count == 2 ? Int(parts[1]) : bits
+        let prefix = parts.count == 2 ? Int(decimal: parts[1]) : bits
         guard let prefix, (0...bits).contains(prefix) else {
             throw MienError(.invalidOptions, "--trust-proxy '\(text)': the prefix length is 0...\(bits)")
         }
@@ -27,7 +27,7 @@ struct AddressRange: Sendable, Equatable, CustomStringConvertible {
 
     var description: String {
         let family = network.count == 4 ? AF_INET : AF_INET6
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        var text = [CChar](repeating: 0, count: Int(truncatingIfNeeded: INET6_ADDRSTRLEN))
         let shown = network.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
         let address = shown == nil ? "?" : String(decoding: text.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
         return "\(address)/\(prefix)"
@@ -55,6 +55,39 @@ struct AddressRange: Sendable, Equatable, CustomStringConvertible {
             return bytes(hop) == nil ? peer : hop
         }
         return hops.first ?? peer
+    }
+
+    /// The source a per-address limit counts `address` under: an IPv4 address (or one seen through an IPv6 socket,
+    /// `::ffff:a.b.c.d`) as itself, an IPv6 address by its /64 network (`2001:db8:1:2::/64`), text that is no address
+    /// as itself.
+    ///
+    /// Why /64: one IPv6 subscriber is given a /64 (or more) and picks any of its 2^64 addresses at will, so a limit
+    /// per whole IPv6 address limits nothing (issue 94).
+    static func limitKey(_ address: String) -> String {
+        guard let bytes = bytes(address) else { return address }
+        if bytes.count == 4 { return address }
+        if bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] {
+            return bytes.suffix(4).map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(truncatingIfNeeded: bytes[$0]) << 8 | UInt16(truncatingIfNeeded: bytes[$0 + 1]), radix: 16)
+        }
+        return groups.joined(separator: ":") + "::/64"
+    }
+
+    /// Whether a server bound to `host` can ever see a peer in this range.
+    ///
+    /// An IPv4 range never reaches a socket
+    /// bound to an IPv6 address other than `::` (whose IPv4 peers arrive as `::ffff:a.b.c.d`), and an IPv6 range
+    /// (other than IPv4 seen through IPv6) never reaches a socket bound to an IPv4 address. Nil when `host` is a name.
+    func reachable(boundTo host: String) -> Bool? {
+        let unbracketed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard let bound = Self.bytes(unbracketed) else { return nil }
+        let mapped =
+            network.count == 16 && prefix >= 96
+            && network.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]
+        if bound.count == 4 { return network.count == 4 || mapped }
+        return network.count == 16 || bound.allSatisfy { $0 == 0 }
     }
 
     private static func bytes(_ text: String) -> [UInt8]? {

@@ -114,7 +114,7 @@ public struct AnalysisSettings: Sendable, Equatable, Codable {
     }
 
     private static func integer(_ text: String) -> Int? {
-        text.wholeMatch(of: /-?(0|[1-9][0-9]*)/) == nil ? nil : Int(text)
+        text.wholeMatch(of: /-?(0|[1-9][0-9]*)/) == nil ? nil : Int(decimal: text)
     }
 
     private static func number(_ text: String) -> Double? {

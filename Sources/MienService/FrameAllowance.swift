@@ -5,15 +5,16 @@
 /// 15 fps when the page started), which must not count as flooding; a sustained excess does.
 struct FrameAllowance: Sendable {
     let rate: Double
-    /// Frames a client may send back to back: a quarter of a second's worth, at least 3.
+    /// Frames a client may send back to back: a quarter of a second's worth by default, at least 3.
     let burst: Double
     private var allowance: Double
     private var lastArrival: ContinuousClock.Instant?
     private var lastNotice: ContinuousClock.Instant?
 
-    init(rate: Double) {
+    /// - Parameter burstSeconds: the burst as seconds of frames at `rate` (3 frames at least).
+    init(rate: Double, burstSeconds: Double = 0.25) {
         self.rate = rate
-        burst = max(3, rate / 4)
+        burst = max(3, rate * burstSeconds)
         allowance = burst
     }
 

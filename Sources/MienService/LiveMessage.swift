@@ -132,6 +132,9 @@ struct LiveFrameMessage: Sendable {
     var image: [UInt8]
 
     static let headerBytes = 8
+    /// The latest timestamp taken, milliseconds (about 31 years: a page's `performance.now()` never reaches it):
+    /// checked where it arrives, as every number from a client is.
+    static let maximumMilliseconds = 1e12
 
     /// - Throws: `.corruptData` when the message is too short or the timestamp is not a finite number.
     init(_ bytes: [UInt8]) throws {
@@ -142,11 +145,15 @@ struct LiveFrameMessage: Sendable {
                 input: "live frame")
         }
         var bits: UInt64 = 0
-        for index in 0..<Self.headerBytes { bits |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        for index in 0..<Self.headerBytes {
+            bits |= UInt64(truncatingIfNeeded: bytes[index]) << (8 * UInt64(truncatingIfNeeded: index))
+        }
         let milliseconds = Double(bitPattern: bits)
-        guard milliseconds.isFinite, milliseconds >= 0 else {
+        guard milliseconds.isFinite, (0...Self.maximumMilliseconds).contains(milliseconds) else {
             throw MienError(
-                .corruptData, "the frame's timestamp is not a finite, non-negative number", input: "live frame")
+                .corruptData,
+                "the frame's timestamp is not a number of milliseconds from 0 to \(Int(saturating: Self.maximumMilliseconds))",
+                input: "live frame")
         }
         timestamp = milliseconds / 1000
         image = Array(bytes[Self.headerBytes...])
@@ -156,6 +163,7 @@ struct LiveFrameMessage: Sendable {
 extension LiveMessage {
     /// A number as JSON writes it in a hand-made message: `5`, `7.5`.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e9
+            ? Int(checked: value).map(String.init) ?? String(value) : String(value)
     }
 }

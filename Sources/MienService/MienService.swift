@@ -143,17 +143,20 @@ public struct MienService: Sendable {
         let webSocketResponder = router.buildResponder()
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             // Idle HTTP connections are closed; live sockets have their own idle limit (`live`).
-            http1: .init(idleTimeout: .seconds(Int64(options.idleSeconds.rounded(.up)))),
+            http1: .init(idleTimeout: .seconds(Int64(clamping: Int(saturating: options.idleSeconds, rounding: .up)))),
             ws: .init(maxFrameSize: options.maximumMessageBytes, closeTimeout: .seconds(5)))
-        // As `.http1WebSocketUpgrade(webSocketRouter:configuration:)` builds it, behind FirstRequestGuard.
-        let firstRequestTimeout = TimeAmount.nanoseconds(Int64(options.idleSeconds * 1e9))
+        // As `.http1WebSocketUpgrade(webSocketRouter:configuration:)` builds it, behind RequestGuard.
+        let requestTimeout = TimeAmount.nanoseconds(Int64(clamping: Int(saturating: options.idleSeconds * 1e9)))
+        let limit = ConnectionLimit(
+            total: options.maximumConnections, perSource: options.maximumConnectionsPerAddress,
+            trusted: options.trustedProxies, logger: logger)
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                FirstRequestGuard(
+                RequestGuard(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                    timeout: firstRequestTimeout)
+                    timeout: requestTimeout, limit: limit)
             },
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "mien"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
@@ -169,7 +172,7 @@ public struct MienService: Sendable {
     /// shutdownGrace` at most.
     ///
     /// - Note: Connections that have not sent a whole first request head (browsers open some ahead of time)
-    ///   are closed at once by `FirstRequestGuard`; Hummingbird's quiescing would not reach them. A request
+    ///   are closed at once by `RequestGuard`; Hummingbird's quiescing would not reach them. A request
     ///   still reading its body is cancelled after `shutdownGrace`. `mien serve` also ends the process on its
     ///   own deadline after the signal, should anything outlive both.
     public func run(

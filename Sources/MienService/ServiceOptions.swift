@@ -28,6 +28,12 @@ public struct ServiceOptions: Sendable, Equatable {
     /// Seconds a live session or an idle HTTP connection may stay silent before it is closed, and a new
     /// connection has to send its first request head (default 60).
     public var idleSeconds: Double
+    /// Connections open at once (default: what the file-descriptor limit fits, `ConnectionLimit.fittingFileLimit`);
+    /// the next is answered 503 with `Retry-After` and closed.
+    public var maximumConnections: Int
+    /// Connections open at once from one address, an IPv4 address or an IPv6 /64 (default: an eighth of
+    /// `maximumConnections`, 16 at least); a trusted proxy's count only toward `maximumConnections`.
+    public var maximumConnectionsPerAddress: Int
     /// Frames per second a live session may send (default 60).
     ///
     /// Faster frames are refused before decoding; an error message says so, at most once a second.
@@ -81,9 +87,9 @@ public struct ServiceOptions: Sendable, Equatable {
 
     /// The program, as a job's analysis snapshots record it: a snapshot another build took is not restored.
     public var generator = "mien serve"
-    /// The span over which a study's stimulus socket must deliver a frame every 2 s to keep its place
-    /// (`FrameCadence`; 20 s, shorter in tests).
-    var frameCadenceWindow = Duration.seconds(20)
+    /// The span over which a study's stimulus socket must deliver a quarter of the frames asked to keep its slot
+    /// (`FrameCadence`; 10 s, shorter in tests).
+    var frameCadenceWindow = Duration.seconds(10)
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
 
@@ -98,9 +104,19 @@ public struct ServiceOptions: Sendable, Equatable {
         maximumIncomingFrameRate: Double = 60, maximumOutgoingMessages: Int = 256,
         maximumUploadBytes: Int = 2 << 30, maximumJobs: Int = 8, jobsFolder: String? = nil,
         studiesFolder: String? = nil, studiesStore: String? = nil, analysisFramesPerSecond: Double? = nil,
-        trustProxies: [String] = [], metricsPort: Int? = nil
+        trustProxies: [String] = [], metricsPort: Int? = nil, maximumConnections: Int? = nil,
+        maximumConnectionsPerAddress: Int? = nil
     ) throws {
         trustedProxies = try trustProxies.map(AddressRange.init)
+        // A proxy that can never be a peer of this socket (a server bound to ::1 trusting 127.0.0.1, the docs'
+        // example once): its X-Forwarded-For would be ignored in silence, and every participant behind it counted as
+        // the proxy's one address. Refused at start, naming both (issue 94).
+        if let never = trustedProxies.first(where: { $0.reachable(boundTo: host) == false }) {
+            throw MienError(
+                .invalidOptions,
+                "--trust-proxy \(never) can never be a peer of a server bound to \(host) (\(never.network.count == 4 ? "an IPv4 range, an IPv6 socket" : "an IPv6 range, an IPv4 socket")): its X-Forwarded-For would never be read; trust the address the proxy connects from (with --host ::1, trust ::1)"
+            )
+        }
         guard (0...65535).contains(port) else {
             throw MienError(.invalidOptions, "the port must be within 0...65535, got \(port)")
         }
@@ -125,6 +141,8 @@ public struct ServiceOptions: Sendable, Equatable {
             ("maximumOutgoingMessages", Double(maximumOutgoingMessages)),
             ("maximumUploadBytes", Double(maximumUploadBytes)), ("maximumJobs", Double(maximumJobs)),
             ("analysisFramesPerSecond", analysisFramesPerSecond ?? 1),
+            ("maximumConnections", Double(maximumConnections ?? 1)),
+            ("maximumConnectionsPerAddress", Double(maximumConnectionsPerAddress ?? 1)),
         ] where !(value > 0 && value.isFinite) {
             throw MienError(.invalidOptions, "\(name) must be positive, got \(value)")
         }
@@ -136,6 +154,9 @@ public struct ServiceOptions: Sendable, Equatable {
         self.maximumPixels = maximumPixels
         self.maximumSessions = maximumSessions
         self.idleSeconds = idleSeconds
+        let connections = maximumConnections ?? ConnectionLimit.fittingFileLimit()
+        self.maximumConnections = connections
+        self.maximumConnectionsPerAddress = min(connections, maximumConnectionsPerAddress ?? max(16, connections / 8))
         self.maximumIncomingFrameRate = maximumIncomingFrameRate
         self.maximumOutgoingMessages = maximumOutgoingMessages
         self.maximumUploadBytes = maximumUploadBytes
@@ -173,6 +194,6 @@ public struct ServiceOptions: Sendable, Equatable {
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0, radix: 10) != nil }
     }
 }

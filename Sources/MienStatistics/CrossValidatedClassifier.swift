@@ -74,7 +74,9 @@ package enum CrossValidatedClassifier {
         }
         resampled.sort()
         let quantile = { (q: Double) -> Double in
-            resampled.isEmpty ? .nan : resampled[min(resampled.count - 1, Int(q * Double(resampled.count)))]
+            resampled.isEmpty
+                ? .nan
+                : resampled[min(resampled.count - 1, Int(exactly: (q * Double(resampled.count)).rounded(.down)) ?? 0)]
         }
         return Result(
             n: rows.count, positives: positives, folds: k, auc: aucs.reduce(0, +) / Double(aucs.count),

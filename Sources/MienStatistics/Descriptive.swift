@@ -46,12 +46,12 @@ package enum Descriptive {
     }
 
     /// The `q` quantile (0...1) of `values` with linear interpolation between order statistics (numpy's
-    /// default, "linear"); nil when empty.
+    /// default, "linear"); nil when empty or `q` is not within 0...1.
     package static func quantile(_ values: [Double], _ q: Double) -> Double? {
-        guard !values.isEmpty else { return nil }
+        guard !values.isEmpty, (0...1).contains(q) else { return nil }
         let sorted = values.sorted()
         let position = q * Double(sorted.count - 1)
-        let below = Int(position.rounded(.down))
+        guard let below = Int(exactly: position.rounded(.down)) else { return nil }
         let above = min(below + 1, sorted.count - 1)
         let fraction = position - Double(below)
         return sorted[below] + (sorted[above] - sorted[below]) * fraction

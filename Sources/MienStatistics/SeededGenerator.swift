@@ -31,13 +31,13 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     /// A uniform integer in 0..<bound (bound > 0).
     package mutating func below(_ bound: Int) -> Int {
-        let range = UInt64(bound)
+        let range = UInt64(clamping: bound)
         var product = next().multipliedFullWidth(by: range)
         if product.low < range {
             let threshold = (0 &- range) % range
             while product.low < threshold { product = next().multipliedFullWidth(by: range) }
         }
-        return Int(product.high)
+        return Int(truncatingIfNeeded: product.high)
     }
 
     /// `values` in a uniformly random order (Fisher–Yates).

@@ -11,7 +11,8 @@ import Testing
 struct SessionTableTests {
     /// The old rule, session by session: what the index must reproduce.
     static func scanned(
-        _ sessions: [ParticipantSession], readySince: Double, watchingSince: Double, open: Set<String>
+        _ sessions: [ParticipantSession], readySince: Double?, framedSince: Double, watchingSince: Double,
+        open: Set<String>
     ) -> [String: Int] {
         var counts: [String: Int] = [:]
         for session in sessions {
@@ -24,8 +25,11 @@ struct SessionTableTests {
                 switch session.state {
                 case .complete: true
                 case .screenedOut: false
+                case .started where session.watchingSince == nil && session.framed != nil:
+                    isOpen || seen(session.framed) >= framedSince
                 case .started where session.watchingSince == nil:
-                    isOpen || seen(session.lastSeen ?? session.started) >= readySince
+                    // A consent counts for balance only (nil: places toward a target).
+                    readySince.map { isOpen || seen(session.lastSeen ?? session.started) >= $0 } ?? false
                 case .started, .incomplete:
                     session.watchingSince != nil
                         && (isOpen || seen(session.lastSeen ?? session.finished) >= watchingSince)
@@ -54,6 +58,9 @@ struct SessionTableTests {
                 session.state = states.randomElement(using: &generator) ?? .started
                 if Bool.random(using: &generator) { session.watchingSince = session.started }
                 if Bool.random(using: &generator) { session.step = "framing" }
+                if Bool.random(using: &generator) {
+                    session.framed = CollectedStudy.timestamp(now - Double(Int.random(in: 0...600, using: &generator)))
+                }
                 session.lastSeen =
                     Bool.random(using: &generator) ? CollectedStudy.timestamp(now) : session.lastSeen
                 table[id] = session
@@ -63,11 +70,22 @@ struct SessionTableTests {
                 let open = Set((0..<5).map { _ in "p\(Int.random(in: 0..<400, using: &generator))" })
                 let readySince = now.timeIntervalSinceReferenceDate - 900
                 let watchingSince = now.timeIntervalSinceReferenceDate - 1_800
-                let counts = table.balanceCounts(readySince: readySince, watchingSince: watchingSince, open: open)
+                let framedSince = now.timeIntervalSinceReferenceDate - StudyLedger.framedHold
+                let counts = table.balanceCounts(
+                    readySince: readySince, framedSince: framedSince, watchingSince: watchingSince, open: open)
                 #expect(
                     counts.filter { $0.value > 0 }
-                        == Self.scanned(sessions, readySince: readySince, watchingSince: watchingSince, open: open),
+                        == Self.scanned(
+                            sessions, readySince: readySince, framedSince: framedSince, watchingSince: watchingSince,
+                            open: open),
                     "balance at step \(step)")
+                let places = table.placeCounts(framedSince: framedSince, watchingSince: watchingSince, open: open)
+                #expect(
+                    places.filter { $0.value > 0 }
+                        == Self.scanned(
+                            sessions, readySince: nil, framedSince: framedSince, watchingSince: watchingSince,
+                            open: open),
+                    "places at step \(step)")
                 #expect(table.watching == sessions.filter { $0.watchingSince != nil }.count)
                 #expect(Set(table.waitingIDs) == Set(sessions.filter(SessionTable.isWaiting).map(\.participant)))
                 let cutoff = readySince

@@ -255,7 +255,7 @@ struct StudyCollectionTests {
     }
 
     @Test(arguments: Store.allCases)
-    func reentry_byConsentWithinTheWindowOnly_andAnUnusedConsentExpiresFreeingItsID(store: Store) async throws {
+    func reentry_byItsTokenWithinTheWindowOnly_andAnUnusedConsentExpiresFreeingItsID(store: Store) async throws {
         let clock = ManualClock()
         let parent = try Self.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -263,13 +263,16 @@ struct StudyCollectionTests {
         defer { stop() }
         let old = try await study.admit(participant: "p1", group: "B")
         try await Self.watch(study, "p1", "first", progress: Self.measured(to: 1, ended: false), end: .left)
-        // A closed tab (the token lost): consent again with the same ID within the window goes on.
+        // A closed tab whose browser kept the token comes back within the window; the ID alone does not (issue 94).
         clock.advance(minutes: 30)
-        let again = try await study.admit(participant: "p1", group: "A")
-        #expect(again.group == "B", "a participant keeps their group")
-        await Self.refusal(.unauthorized) { _ = try await study.participant(token: old.token) }
+        await Self.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: "A")
+        }
+        let again = try await study.resume(token: old.token)
+        #expect(again.group == "B" && again.state == "started", "a participant keeps their group")
         try await Self.watch(study, "p1", "first", progress: Self.measured(to: 0.5, ended: false), end: .left)
         clock.advance(minutes: 61)
+        await Self.refusal(.conflict, code: "cannotTakePart") { _ = try await study.resume(token: old.token) }
         await Self.refusal(.conflict, code: "cannotTakePart") {
             _ = try await study.admit(participant: "p1", group: nil)
         }
@@ -398,15 +401,20 @@ struct StudyCollectionTests {
         let socket = Self.socket("first")
         let (stimulus, _) = try await study.beginStimulus("p1", stimulus: "first", socket: socket)
         // Someone else with p1's ID (or p1 in a second browser) while p1 watches: refused, p1's page goes on.
-        await Self.refusal(.conflict, code: "sessionLive") { _ = try await study.admit(participant: "p1", group: nil) }
+        await Self.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: nil)
+        }
         #expect(try await study.participant(token: first.token) == "p1", "the live page keeps its token")
         #expect(study.session("p1")?.state == .started)
-        // Once that page has gone (closed, or silent for the idle limit), the same ID goes on.
+        // Once that page has gone (between sockets, or left), the ID still takes nothing (issue 94): only the
+        // page's own token goes on.
         await study.endStimulus(
             "p1", stimulus: stimulus, progress: Self.measured(to: 1, ended: false), end: .left, socket: socket.id)
-        let again = try await study.admit(participant: "p1", group: nil)
+        await Self.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: nil)
+        }
+        let again = try await study.resume(token: first.token)
         #expect(again.participant == "p1" && study.session("p1")?.reentries == 1)
-        await Self.refusal(.unauthorized) { _ = try await study.participant(token: first.token) }
 
         // Erased: the ID can never consent again (and so never be given a second code); only a digest is kept.
         #expect(try await study.delete("p1"))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Mien
 import Testing
 
@@ -9,17 +10,26 @@ import Testing
 struct StudyDashboardCountsTests {
     typealias Collection = StudyCollectionTests
 
-    /// Every "came back" the log says is a re-entry on the dashboard: a consent again whose earlier page is gone
-    /// counts even while the session was still started (it counted only after `incomplete`).
-    @Test func aConsentAgain_isAReentry_whateverTheStateBefore() async throws {
+    /// Every "came back" the log says is a re-entry on the dashboard: a page's token back after the session was marked
+    /// incomplete; a reload that finds its session still started is not, and (issue 94) a consent with the ID is no
+    /// way back at all.
+    @Test func aPageBackAfterLeaving_isAReentry_aReloadIsNot() async throws {
         let parent = try Collection.studies()
         defer { try? FileManager.default.removeItem(at: parent) }
         let study = try CollectedStudy(folder: parent.appendingPathComponent("ad"))
-        _ = try await study.admit(participant: "p1", group: nil)
-        let again = try await study.admit(participant: "p1", group: nil)
-        #expect(study.session("p1")?.state == .started && study.session("p1")?.reentries == 1)
+        let first = try await study.admit(participant: "p1", group: nil)
         // A reload with the token, the session still started: not a re-entry, and the log says nothing of it.
-        #expect(try await study.resume(token: again.token).state == "started")
+        #expect(try await study.resume(token: first.token).state == "started")
+        #expect(study.session("p1")?.reentries == 0)
+        await Collection.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: nil)
+        }
+        _ = await study.record("p1") { session in
+            session.state = .incomplete
+            session.finished = CollectedStudy.timestamp(Date())
+        }
+        #expect(try await study.resume(token: first.token).state == "started")
+        #expect(study.session("p1")?.state == .started && study.session("p1")?.reentries == 1)
         #expect(study.rows(exclusions: [:]).first?.reentries == 1)
     }
 }

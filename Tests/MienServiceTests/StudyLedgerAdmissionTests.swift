@@ -49,51 +49,50 @@ struct StudyLedgerAdmissionTests {
         #expect(ledger.nextNumber == 5 && ledger.sessions.participant(token: "t3") == "p3")
     }
 
-    @Test func aKnownID_comesBackWithinItsWindow_orIsRefusedSayingWhy() throws {
+    /// Issue 94 item 3: an ID is not a credential.
+    ///
+    /// A consent with a known ID is refused whatever the session's state
+    /// (live, between sockets, left within its window, complete, erased), counted by why, and the session unchanged;
+    /// coming back is by the page's token (`resume`).
+    @Test func aKnownID_isRefusedInEveryState_andTheSessionIsUntouched() throws {
         let settings = try Self.settings()
         var ledger = StudyLedger()
         _ = ledger.consent(
             "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
-        // Live: a socket of theirs open on this server.
-        #expect(
+        let kept = ledger.sessions["p1"]
+        func again(_ token: String, open: Set<String> = [], at now: Date = Self.start) -> StudyLedger.Consent {
             ledger.consent(
-                "p1", token: "t2", linked: nil, open: ["p1"], server: "here", study: "ad", settings: settings,
-                now: Self.start)
-                == .live)
-        // Left, then back within the window: the same session and number, a new token, its framing again.
+                "p1", token: token, linked: nil, open: open, server: "here", study: "ad", settings: settings, now: now)
+        }
+        // Live, and between sockets (the camera step, the queue, between a stimulus's end and completion).
+        #expect(again("t2", open: ["p1"]) == .refused("in progress, without its page's token"))
+        #expect(again("t3") == .refused("in progress, without its page's token"))
+        #expect(ledger.sessions["p1"] == kept && ledger.sessions.participant(token: "t1") == "p1")
+        #expect(ledger.sessions.participant(token: "t2") == nil && ledger.sessions.participant(token: "t3") == nil)
+        // Left, within the window and past it; complete; erased.
         ledger.sessions["p1"]?.state = .incomplete
-        ledger.sessions["p1"]?.framed = "yes"
         ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Self.start)
         let later = Self.start.addingTimeInterval(30 * 60)
-        guard
-            case .cameBack(let session, .incomplete) = ledger.consent(
-                "p1", token: "t3", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
-        else {
-            Issue.record("p1 did not come back")
-            return
-        }
-        #expect(session.number == 1 && session.state == .started && session.reentries == 1 && session.framed == nil)
-        #expect(ledger.sessions.participant(token: "t3") == "p1" && ledger.sessions.participant(token: "t1") == nil)
-        // Past the window (60 min by default), complete, erased: refused, each counted by its reason.
-        ledger.sessions["p1"]?.state = .incomplete
-        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(later)
+        #expect(again("t4", at: later) == .refused("in progress, without its page's token"))
         let past = later.addingTimeInterval(61 * 60)
-        #expect(
-            ledger.consent(
-                "p1", token: "t4", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: past)
-                == .refused("left more than 60 min ago"))
+        #expect(again("t5", at: past) == .refused("left more than 60 min ago"))
         ledger.sessions["p1"]?.state = .complete
-        #expect(
-            ledger.consent(
-                "p1", token: "t5", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
-                == .refused("already complete"))
+        #expect(again("t6", at: later) == .refused("already complete"))
         ledger.counts.erasedIDs.insert(FieldworkCounts.erasedDigest(study: "ad", participant: "p2"))
         #expect(
             ledger.consent(
-                "p2", token: "t6", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
+                "p2", token: "t7", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: later)
                 == .refused("erased"))
-        #expect(ledger.refusedIDs == ["left more than 60 min ago": 1, "already complete": 1, "erased": 1])
-        #expect(ledger.sessions.count == 1)
+        #expect(
+            ledger.refusedIDs == [
+                "in progress, without its page's token": 3, "left more than 60 min ago": 1, "already complete": 1,
+                "erased": 1,
+            ])
+        #expect(ledger.sessions.count == 1 && ledger.sessions["p1"]?.reentries == 0)
+        // Their own page's token brings them back within the window.
+        ledger.sessions["p1"]?.state = .incomplete
+        let back = try ledger.resume("p1", server: "here", settings: settings, now: later)
+        #expect(back.takesOver && back.from == .incomplete && ledger.sessions["p1"]?.reentries == 1)
     }
 
     @Test func resume_takesUpTheSession_andMarksAnotherServersSocketToBeGivenUp() throws {
@@ -114,17 +113,6 @@ struct StudyLedgerAdmissionTests {
         ledger.sessions["p1"]?.state = .incomplete
         _ = try ledger.resume("p1", server: "here", settings: settings, now: Self.start.addingTimeInterval(60))
         #expect(ledger.holder(of: "p1") == nil && ledger.sockets["p1"]?.replacedBy == "here")
-        ledger.sockets["p1"] = SocketHolder(server: "stopped", socket: UUID())
-        ledger.sessions["p1"]?.state = .incomplete
-        guard
-            case .cameBack = ledger.consent(
-                "p1", token: "t9", linked: nil, open: [], server: "here", study: "ad", settings: settings,
-                now: Self.start.addingTimeInterval(60))
-        else {
-            Issue.record("p1 did not come back by consent")
-            return
-        }
-        #expect(ledger.sockets["p1"]?.replacedBy == "here")
         ledger.sockets["p1"] = SocketHolder(server: "elsewhere", socket: UUID(), replacedBy: "here")
         ledger.liveServers = nil
         // A reload of a page still started: not a re-entry; a complete session stays as it is.
@@ -148,18 +136,26 @@ struct StudyLedgerAdmissionTests {
                 id, token: id, linked: linked, open: [], server: "here", study: "ad", settings: settings,
                 now: Self.start)
         }
+        func framed(_ id: String) { ledger.sessions[id]?.framed = CollectedStudy.timestamp(Self.start) }
         guard case .agreed = consent("p1", linked: "A", closing) else {
             Issue.record("p1 was not admitted")
             return
         }
-        // A is full (one getting ready counts toward it): its link is refused; an unlinked consent goes to B.
+        // A consent alone takes no place: A is full once p1 is through the framing check.
+        guard case .agreed = consent("p0", linked: "A", closing) else {
+            Issue.record("a second consent to A was refused before anyone was framed")
+            return
+        }
+        framed("p1")
         #expect(consent("p2", linked: "A", closing) == .groupFull("A"))
         #expect(ledger.counts.turnedAwayGroupFull == ["A": 1])
         guard case .agreed(let second) = consent("p3", closing), second.group == "B" else {
             Issue.record("p3 was not placed in B")
             return
         }
+        framed("p3")
         _ = consent("p4", closing)
+        framed("p4")
         #expect(consent("p5", closing) == .targetsMet)
         // Shown only: the same ledger takes more.
         let shown = try Self.settings(targets: ["A": 1, "B": 2], close: false)
@@ -169,11 +165,52 @@ struct StudyLedgerAdmissionTests {
         }
         // Someone screened out frees their place.
         ledger.sessions["p1"]?.state = .screenedOut
-        ledger.sessions["p6"]?.state = .screenedOut
         guard case .agreed(let freed) = consent("p7", linked: "A", closing), freed.group == "A" else {
             Issue.record("p7 did not take the freed place in A")
             return
         }
+    }
+
+    /// Issue 94 item 2: ten bare consents from one address do not close a group; the place is taken at the framing
+    /// check, first through it first; a framed place is held `framedHold` and then frees; those turned away are
+    /// screened out over quota.
+    @Test func bareConsents_takeNoPlace_theFramingCheckDoes_firstThroughFirst() throws {
+        var ledger = StudyLedger()
+        let settings = try Self.settings(targets: ["A": 5, "B": 5])
+        for index in 0..<10 {
+            _ = ledger.consent(
+                "bare\(index)", token: "b\(index)", linked: nil, open: [], server: "here", study: "ad",
+                settings: settings, now: Self.start)
+        }
+        // The ten spread evenly over the groups (balance counts consents), and the study is still open.
+        #expect(ledger.sessions.values.filter { $0.group == "A" }.count == 5)
+        guard
+            case .agreed(let real) = ledger.consent(
+                "real", token: "r", linked: "A", open: [], server: "here", study: "ad", settings: settings,
+                now: Self.start)
+        else {
+            Issue.record("a real participant was refused after ten bare consents")
+            return
+        }
+        #expect(real.group == "A" && ledger.placeRefused("real", open: [], settings: settings, now: Self.start) == nil)
+        // Five others through the check fill A; the real participant, framed after them, is refused and turned away.
+        for index in 0..<10 where ledger.sessions["bare\(index)"]?.group == "A" {
+            ledger.sessions["bare\(index)"]?.framed = CollectedStudy.timestamp(Self.start)
+        }
+        let aFramed = ledger.sessions.values.filter { $0.group == "A" && $0.framed != nil }.count
+        #expect(aFramed == 5)
+        #expect(ledger.placeRefused("real", open: [], settings: settings, now: Self.start) == .groupFull("A"))
+        // Their holds lapse after `framedHold` unless they start watching: the place is free again.
+        let lapsed = Self.start.addingTimeInterval(StudyLedger.framedHold + 1)
+        #expect(ledger.placeRefused("real", open: [], settings: settings, now: lapsed) == nil)
+        ledger.turnAway("real", .groupFull("A"), now: Self.start)
+        #expect(ledger.sessions["real"]?.state == .screenedOut && ledger.sessions["real"]?.reasonCode == .studyFull)
+        #expect(ledger.counts.turnedAwayGroupFull == ["A": 1])
+        // A framed participant whose own place is held is not refused by counting themselves.
+        ledger.sessions["bare0"]?.framed = CollectedStudy.timestamp(Self.start)
+        #expect(
+            ledger.sessions["bare0"]?.group != "A"
+                || ledger.placeRefused("bare0", open: ["bare0"], settings: settings, now: Self.start) == nil)
     }
 
     /// Issue 79 item 5: a participant who completes with a viewing below the published rules (the page hidden for

@@ -45,8 +45,10 @@ struct StudyPanelAttributesTests {
         _ = try await study.admit(participant: "p3", group: nil, attributes: ["sex": "female", "age": "35+"])
         #expect(study.session("p1")?.attributes == ["age": "25-34"], "undeclared names and values dropped")
         #expect(study.session("p2")?.attributes == nil)
-        // A participant who consents again keeps what the first link said.
-        _ = try await study.admit(participant: "p1", group: nil, attributes: ["age": "18-24"])
+        // A consent again with the ID is refused, and what the first link said is kept.
+        await Collection.refusal(.conflict, code: "cannotTakePart") {
+            _ = try await study.admit(participant: "p1", group: nil, attributes: ["age": "18-24"])
+        }
         #expect(study.session("p1")?.attributes == ["age": "25-34"])
         for id in ["p1", "p2", "p3"] {
             try await Collection.framed(study, id)

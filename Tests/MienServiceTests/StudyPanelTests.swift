@@ -137,10 +137,12 @@ struct StudyPanelTests {
                 == "https://panel.example.org/out?participant=MIENPARTICIPANTID&reason=MIENREASON&code=OQ1")
     }
 
-    /// Targets that close: those complete and those still taking part fill a group.
+    /// Targets that close: those complete and those still taking part fill a group, a place taken at the framing
+    /// check (issue 94: not by a consent).
     ///
-    /// A full group's link is refused (403 `groupFull`, counted by group), every group full is the study full (403 `studyFull`); someone
-    /// screened out frees their place. On both stores.
+    /// A full group's link is refused (403 `groupFull`, counted by group), every group full is the study full (403
+    /// `studyFull`); someone screened out frees their place; a consent whose group filled before its framing check is
+    /// turned away at the check (`studyFull`, screened out over quota). On both stores.
     @Test(arguments: Collection.Store.allCases)
     func targets_closeGroups_andFreeAPlaceWhenSomeoneLeaves(_ store: Collection.Store) async throws {
         var fieldwork = CollectionSettings.Fieldwork()
@@ -154,18 +156,54 @@ struct StudyPanelTests {
         #expect(try await study.admit(participant: "p1", group: nil).group == "A")
         #expect(try await study.admit(participant: "p2", group: nil).group == "B")
         #expect(try await study.admit(participant: "p3", group: nil).group == "A")
+        // Bare consents take no place: a fourth is still admitted (to B, which has fewer), and frames too late.
+        #expect(try await study.admit(participant: "late", group: nil).group == "B")
+        for id in ["p1", "p2", "p3"] { try await Collection.framed(study, id) }
         await Collection.refusal(.forbidden, code: "studyFull") {
             _ = try await study.admit(participant: "p4", group: nil)
         }
         await Collection.refusal(.forbidden, code: "groupFull") {
             _ = try await study.admit(participant: "p5", group: "B")
         }
+        await Collection.refusal(.forbidden, code: "studyFull") {
+            try await study.beginFraming("late", socket: Collection.socket("framing"))
+        }
+        #expect(study.session("late")?.state == .screenedOut && study.session("late")?.reasonCode == .studyFull)
         var summary = await study.summary()
-        #expect(summary.turnedAwayFull == 1 && summary.turnedAwayGroupFull == ["B": 1] && summary.targetsClose)
+        #expect(summary.turnedAwayFull == 1 && summary.turnedAwayGroupFull == ["B": 2] && summary.targetsClose)
         _ = try await study.screenOut("p2", reason: .noCamera)
         #expect(try await study.admit(participant: "p6", group: "B").group == "B", "p2's place is free again")
         summary = await study.summary()
-        #expect(summary.groups.map(\.agreed) == [2, 2])
+        #expect(summary.groups.map(\.agreed) == [2, 3])
+    }
+
+    /// Issue 94 item 2: the first through the framing check takes the last place.
+    ///
+    /// The other, framed second, is turned away at its check and its stimulus socket is told `studyFull`. On both
+    /// stores.
+    @Test(arguments: Collection.Store.allCases)
+    func theLastPlace_goesToTheFirstThroughTheFramingCheck(_ store: Collection.Store) async throws {
+        var fieldwork = CollectionSettings.Fieldwork()
+        fieldwork.targets = [StudyManifest.wholePanel: 1]
+        fieldwork.targetsClose = true
+        let parent = try Collection.studies(groups: [], fieldwork: fieldwork)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let (study, stop) = try await Collection.open(store, parent)
+        defer { stop() }
+        for id in ["first", "second"] { _ = try await study.admit(participant: id, group: nil) }
+        let sockets = [Collection.socket("framing"), Collection.socket("framing")]
+        try await study.beginFraming("first", socket: sockets[0])
+        try await study.beginFraming("second", socket: sockets[1])
+        await study.framingEnded("first", socket: sockets[0].id, passed: true)
+        await study.framingEnded("second", socket: sockets[1].id, passed: true)
+        #expect(study.session("first")?.framed != nil && study.session("first")?.state == .started)
+        #expect(study.session("second")?.state == .screenedOut && study.session("second")?.framed == nil)
+        await Collection.refusal(.forbidden, code: "studyFull") {
+            _ = try await study.beginStimulus("second", stimulus: "first", socket: Collection.socket("first"))
+        }
+        let outcome = try await Collection.watch(
+            study, "first", "first", progress: Collection.measured(to: 2.9, ended: true))
+        #expect(outcome.enough)
     }
 
     /// The whole study's target closes a study without groups; targets only shown turn nobody away.
@@ -177,6 +215,7 @@ struct StudyPanelTests {
         defer { try? FileManager.default.removeItem(at: parent) }
         let study = try CollectedStudy(folder: parent.appendingPathComponent("ad"))
         _ = try await study.admit(participant: "p1", group: nil)
+        try await Collection.framed(study, "p1")
         await Collection.refusal(.forbidden, code: "studyFull") {
             _ = try await study.admit(participant: "p2", group: nil)
         }

@@ -173,6 +173,33 @@ struct StudyRouteTests {
         #expect(throws: MienError.self) { try ServiceOptions(trustProxies: ["10.0.0.0/99"]) }
     }
 
+    /// Issue 94 item 8: a per-address limit counts IPv6 by its /64 (one subscriber's 2^64 addresses are one source),
+    /// and a proxy that can never be a peer of the socket is refused at start, naming both.
+    @Test func limitsCountIPv6ByItsSlash64_andAProxyThatCanNeverConnectIsRefused() throws {
+        #expect(AddressRange.limitKey("203.0.113.7") == "203.0.113.7")
+        #expect(AddressRange.limitKey("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(AddressRange.limitKey("2001:db8:1:2::1") == "2001:db8:1:2::/64")
+        #expect(AddressRange.limitKey("2001:db8:1:2:ffff:eeee:dddd:cccc") == "2001:db8:1:2::/64")
+        #expect(AddressRange.limitKey("2001:db8:1:3::1") != AddressRange.limitKey("2001:db8:1:2::1"))
+        #expect(AddressRange.limitKey("unknown") == "unknown")
+        do {
+            _ = try ServiceOptions(host: "::1", trustProxies: ["127.0.0.1"])
+            Issue.record("::1 trusting 127.0.0.1 was accepted")
+        } catch let error as MienError {
+            #expect(error.message.contains("127.0.0.1/32") && error.message.contains("::1"), "\(error.message)")
+        }
+        #expect(throws: MienError.self) { try ServiceOptions(host: "127.0.0.1", trustProxies: ["::1"]) }
+        // Reachable ones: the same family, IPv4 seen through a dual-stack socket, or a name (not checked).
+        for (host, proxy) in [
+            ("::1", "::1"), ("127.0.0.1", "127.0.0.0/8"), ("::", "10.0.0.0/8"),
+            ("127.0.0.1", "::ffff:127.0.0.1/128"), ("localhost", "::1"),
+        ] {
+            #expect(throws: Never.self, "\(host) trusting \(proxy)") {
+                _ = try ServiceOptions(host: host, token: "t", trustProxies: [proxy])
+            }
+        }
+    }
+
     /// Issue 78: a body over a participant route's limit is 413 naming the limit, not "invalid".
     @Test func anOversizedBody_isRefusedAsTooLarge() async throws {
         let parent = try StudyCollectionTests.studies()

@@ -381,8 +381,9 @@ struct StudySocketTests {
             for socket in sockets { try await socket.value }
         }
     }
-    /// Issue 78: a stimulus socket keeps its place only while frames keep coming (a frame every 2 s over the
-    /// window, here 3 s instead of 20); a trickling one is told and closed, a slow but steady one is not.
+    /// Issue 78/94: a stimulus socket keeps its slot only while frames keep coming at a quarter of the rate asked
+    /// (over the window, here 3 s instead of 10); a trickling one is told and closed, and its next socket loses the
+    /// watchers' priority; a slow but steady one is not.
     @Test func aTricklingSocket_losesItsPlace_aSteadyOneKeepsIt() async throws {
         let (parent, service, _, study) = try Self.served(framesPerSecond: 40) { $0.frameCadenceWindow = .seconds(3) }
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -392,16 +393,19 @@ struct StudySocketTests {
         try await service.application().test(.live) { client in
             // One frame, then 5 s of nothing: closed about 3 s after that frame, told why.
             async let trickled = Self.play(client, token: trickler, stamps: [0], gap: .seconds(5)) { _ in portrait }
-            // A frame every 0.8 s for 2.4 s of stimulus time: slower than asked, but steady; then the end.
+            // A frame every 0.3 s for 3 s of stimulus time: a third of the 10 asked, steady; then the end.
             async let steadied = Self.play(
-                client, token: steady, stamps: [0, 800, 1600, 2400], gap: .milliseconds(800)
+                client, token: steady, stamps: Array(stride(from: 0, through: 3000, by: 300)), gap: .milliseconds(300)
             ) { _ in portrait }
             let (cut, kept) = try await (trickled, steadied)
             #expect(cut.contains { $0.contains("came too seldom") }, "\(cut)")
             #expect(
                 !kept.contains { $0.contains("came too seldom") } && kept.contains { $0.contains(#""type":"ended""#) })
         }
-        #expect(study.session("trickle")?.reasonCode == .idle, "\(String(describing: study.session("trickle")))")
+        let trickled = try #require(study.session("trickle"))
+        #expect(trickled.reasonCode == .tooFewFrames && trickled.slotLost != nil, "\(trickled)")
+        #expect(!CollectedStudy.goesFirst(trickled, now: Date()), "its next socket waits behind newcomers")
         #expect(study.session("steady")?.state == .started)
+        #expect(try CollectedStudy.goesFirst(#require(study.session("steady")), now: Date()))
     }
 }

@@ -135,6 +135,8 @@ struct StudyQuestionsTests {
             ("many", .strings(["TV", "TV"]), "chosen twice"), ("many", .strings(["Radio"]), "not one of its options"),
             ("words", .string("far too long here"), "at most 12 characters"),
             ("words", .string("a\u{7}b"), "control characters"),
+            // Issue 94: one "character" of 30,001 code points (a letter under combining marks) is not 1 character.
+            ("words", .string("a" + String(repeating: "\u{301}", count: 30_000)), "(and 96 code points)"),
         ]
         for (id, value, words) in refused {
             #expect(throws: MienError.self, "\(id) \(value)") { try given(id, value) }
@@ -144,6 +146,24 @@ struct StudyQuestionsTests {
                 #expect(error.message.contains(words) && error.message.hasPrefix("question \(id):"), "\(error.message)")
             }
         }
+    }
+
+    /// Issue 94 item 8: a formula behind invisible characters escapes like one; direction overrides are held within
+    /// their cell and line separators written as line breaks, the session keeping the text as typed.
+    @Test func answersTable_neutralisesInvisibleFormulasDirectionOverridesAndLineSeparators() throws {
+        for hidden in ["\u{FEFF}=1+1", "\u{301}=1+1", "\u{200B}@SUM(A1)", "\u{202E}=cmd", "-2+3", "\t=x"] {
+            #expect(AnswerTable.spreadsheetSafe(hidden) == "'" + hidden, "\(hidden.unicodeScalars.map(\.value))")
+        }
+        for plain in ["fine", "\u{301}e", "a=b", " =1"] { #expect(AnswerTable.spreadsheetSafe(plain) == plain) }
+        #expect(AnswerTable.neutralised("abc\u{202E}fed") == "\u{2068}abc\u{202E}fed\u{2069}")
+        #expect(AnswerTable.neutralised("one\u{2028}two\u{2029}three") == "one\ntwo\nthree")
+        let questions = try Self.parse("question: why\ntype: text\ntext: y")
+        var session = ParticipantSession(
+            participant: "p1", number: 1, group: nil, order: ["astronaut-pan-zoom"], tokenDigest: "d", started: "s")
+        session.answers = [StudyAnswer(question: "why", text: "\u{202E}gnp.exe\u{2028}", answered: "t")]
+        let text = AnswerTable.csv([session], questions: questions)
+        let rows = try CSVRecords.read(text: text, source: "answers.csv").rows
+        #expect(rows.count == 1 && rows.first?.cells["answer"] == "\u{2068}\u{202E}gnp.exe\n\u{2069}", "\(text)")
     }
 
     /// answers.csv: a row per question a participant sent, the text quoted and kept from running as a formula.

@@ -84,4 +84,24 @@ struct StudyViewerTests {
         #expect(series.bins["emotions.joy"] == [10, 30, 50])
         #expect(series.facesSeen == 3)
     }
+
+    /// The live count a participant is paid by (`FaceTime`, in `ProgressTally`) measures a face's time as the
+    /// analysis does: a face in 1 frame of 5 is 20 % both ways (issue 94: live, each face frame stood for the frame
+    /// span around it, 80 % here with the default span, and the participant was paid while the analysis excluded them).
+    @Test func theLiveFaceShare_isTheAnalysisFaceShare() throws {
+        let patterns: [(String, (Int) -> Bool)] = [
+            ("1 frame of 5", { $0 % 5 == 0 }), ("the first 0.9 s", { $0 < 9 }), ("from 2 s", { $0 >= 20 }),
+            ("every frame", { _ in true }), ("none", { _ in false }), ("2 frames of 3", { $0 % 3 != 0 }),
+        ]
+        for (name, hasFace) in patterns {
+            let series = try read { time in hasFace(Int((time * 10).rounded())) ? [0: face(0, joy: 10)] : [:] }
+            var live = FaceTime(duration: 3)
+            for index in 0..<30 { live.add(Double(index) / 10, face: hasFace(index)) }
+            let share = try #require(live.share)
+            #expect(abs(share - series.faceShare) < 0.002, "\(name): live \(share), analysis \(series.faceShare)")
+        }
+        var sparse = MeasuredTime(duration: 3, span: CollectionSettings.Fieldwork().frameSpan)
+        for index in stride(from: 0, to: 30, by: 5) { sparse.add(Double(index) / 10) }
+        #expect(sparse.share > 0.5, "the frame span's rule, which the live count no longer uses: \(sparse.share)")
+    }
 }

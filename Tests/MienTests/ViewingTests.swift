@@ -123,6 +123,20 @@ struct ViewingTests {
             #expect(throws: MienError.self, "\(bad)") { try ViewingRules(parsing: bad) }
         }
         #expect(ViewingRules.standard.description.contains("hidden for at most 10 %"))
+        // A face with no natural movement is flagged, not judged, by default; a study may choose the rule.
+        #expect(ViewingRules.standard.still == nil)
+        let still = try ViewingRules(parsing: "still=4")
+        var figures = ViewingFigures(
+            hiddenSeconds: 0, outOfFullscreenSeconds: 0, unfocusedSeconds: 0, stalls: 0, stallSeconds: 0, seeks: 0,
+            cameraFps: nil, timingSpreadMs: nil)
+        figures.stillSeconds = 12.5
+        #expect(
+            still.broken(by: figures, duration: 30) == [
+                "viewing rule still: no natural movement (blink, head turn or expression) for 12.5 s (at most 4 s)"
+            ])
+        #expect(ViewingRules.standard.broken(by: figures, duration: 30).isEmpty)
+        let cells = Dictionary(uniqueKeysWithValues: zip(ViewingFigures.columns, figures.cells))
+        #expect(cells["stillSeconds"] == "12.500" && ViewingFigures(cells: cells)?.stillSeconds == 12.5)
     }
 
     @Test func aViewingBreakingARule_isExcludedNamingItAndByHowMuch_oneNotRecordedIsLabelled() throws {

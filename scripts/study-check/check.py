@@ -2,7 +2,7 @@
 
 1. Headless Chromium, driven by the participant page's accessible names, takes part in study `ad` (groups A and B):
    three complete (two by the link's signed group=, one balanced); one closes the tab halfway and comes back with the
-   same link in a new browser (re-entry by consent); one reloads mid-stimulus (re-entry by the kept token); one
+   same link in the same browser (re-entry by the kept token; another browser with that link is refused); one reloads mid-stimulus (re-entry by the kept token); one
    blocks the camera, then reloads with it allowed; one opens a second tab mid-stimulus (the second goes on, the
    first is told); one declines (the panel's screen-out link); one takes part on a phone viewport (the controls in
    view, the hint to turn the phone); and one takes part in `adrec`, which records the webcam.
@@ -152,17 +152,32 @@ with sync_playwright() as playwright:
         codes[participant] = take_part(browser, "ad", query)
         print(f"  {participant}: {codes[participant]}")
 
-    # p4 closes the tab halfway, then comes back with the same link in another browser: consent again, going on.
+    # p4 closes the tab halfway, then comes back with the same link in the same browser (the token its storage
+    # kept): the framing check again, going on. The same link in another browser (no token) is refused in one answer:
+    # an ID is not a credential (issue 94).
     ctx, page = new_page(browser)
-    page.goto(f"{args.base}/studies/ad/?participant=p4{group_link('B')}&redirect=0")
+    p4_link = f"{args.base}/studies/ad/?participant=p4{group_link('B')}&redirect=0"
+    page.goto(p4_link)
     agree(page)
     framing_then_watch(page)
     wait_stimulus(page)
     time.sleep(1.5)
-    ctx.close()
+    page.close()
     time.sleep(1)
-    codes["p4"] = take_part(browser, "ad", f"participant=p4{group_link('B')}&redirect=0")
-    print(f"  p4 (closed the tab, came back): {codes['p4']}")
+    other_ctx, other = new_page(browser)
+    other.goto(p4_link)
+    agree(other)
+    other.wait_for_function("document.documentElement.dataset.stage === 'done'", timeout=30_000)
+    heading = other.locator("#done-heading").inner_text()
+    check("already taken part" in heading and not other.evaluate("document.documentElement.dataset.code"),
+          f"the same ID in another browser is refused, with no code: {heading}")
+    other_ctx.close()
+    page = ctx.new_page()
+    page.goto(p4_link)
+    framing_then_watch(page)
+    codes["p4"] = wait_done(page)
+    ctx.close()
+    print(f"  p4 (closed the tab, came back in the same browser; another browser refused): {codes['p4']}")
 
     # p6 reloads mid-stimulus: the page keeps its token and goes on from that stimulus.
     ctx, page = new_page(browser)

@@ -5,6 +5,7 @@ import atexit
 import json
 import os
 import re
+import resource
 import signal
 import struct
 import subprocess
@@ -34,11 +35,13 @@ def configure(mien, sample, out):
 class Server:
     """`mien serve --studies FOLDER` on a loopback port, stopped by its PID."""
 
-    def __init__(self, studies, *extra, env=None, start_timeout=20):
+    def __init__(self, studies, *extra, env=None, start_timeout=20, files=None):
         self.log = os.path.join(OUT, f"serve-{int(time.monotonic() * 1000)}.log")
         self.process = subprocess.Popen(
             [MIEN, "serve", "--port", "0", "--token", "faults", "--studies", studies, *extra],
-            stdout=subprocess.DEVNULL, stderr=open(self.log, "w"), env=env)
+            stdout=subprocess.DEVNULL, stderr=open(self.log, "w"), env=env,
+            # `files`: the server's file-descriptor limit, soft and hard (as `ulimit -n` in its shell).
+            preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None)
         # A case that fails midway (an exception, not a check) still stops every server it started, by its PID.
         atexit.register(lambda: self.stop(signal.SIGKILL))
         deadline = time.monotonic() + start_timeout

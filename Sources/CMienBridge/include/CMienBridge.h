@@ -216,6 +216,10 @@ void mien_set_threads(int32_t threads);
 /// Caps glibc's malloc arenas (mallopt M_ARENA_MAX; at least 1). Does nothing on other C libraries.
 void mien_limit_malloc_arenas(int32_t count);
 
+/// Returns the heap's free memory to the system (glibc's malloc_trim(0), every arena). Does nothing on other C
+/// libraries.
+void mien_release_free_memory(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -114,7 +114,7 @@ package final class AtomicFile {
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return String(cString: strerror(Int32(truncatingIfNeeded: underlying.code)))
         }
         return error.localizedDescription
     }

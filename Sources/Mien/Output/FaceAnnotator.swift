@@ -30,7 +30,7 @@ package enum FaceAnnotator {
         let box = face.faceBounds
         let colour = colour(valence: face.valence)
         let unit = max(box.width, 40) / 100
-        let line = max(1, Int(unit * 2))
+        let line = max(1, Int(saturating: unit * 2, rounding: .towardZero))
         var shapes: [Shape] = [.rectangle(box, colour, thickness: line, filled: false)]
         shapes.append(
             .text(
@@ -72,7 +72,7 @@ package enum FaceAnnotator {
                     filled: true))
             shapes.append(
                 .text(
-                    "\(emotion.rawValue) \(Int(value.rounded()))", at: Point(x: box.x + 2, y: y), scale: 0.35 * unit,
+                    "\(emotion.rawValue) \(Int(saturating: value))", at: Point(x: box.x + 2, y: y), scale: 0.35 * unit,
                     .init(red: 255, green: 255, blue: 255), thickness: 1))
             y += 13 * unit
         }

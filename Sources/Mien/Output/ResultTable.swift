@@ -48,7 +48,9 @@ package enum ResultTable {
     package static func number(_ value: Double?, places: Int = 2) -> String {
         guard let value, value.isFinite else { return "" }
         let rounded = value.rounded(toPlaces: places)
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        // A whole number is written without ".0"; one beyond 2^53 (nothing measured is) as Swift writes a Double.
+        if rounded == rounded.rounded(), let whole = Int(checked: rounded) { return String(whole) }
+        return String(rounded)
     }
 
     /// RFC 4180: a cell with a comma, quote or line break is quoted, quotes doubled.

@@ -48,9 +48,9 @@ extension StudyPage {
                 ? participants.map { (StudyManifest.wholePanel, $0) }
                 : named.flatMap { group in participants.filter { $0.row.group == group }.map { (group, $0) } }
                     + participants.filter { $0.row.group == nil }.map { ("", $0) }
-            width = Int(StudyPage.width)
-            height = Int(Double(ordered.count) * row + 4)
-            let bins = Int((end / max(bin, 1e-9)).rounded())
+            width = Int(saturating: StudyPage.width)
+            height = Int(saturating: Double(ordered.count) * row + 4)
+            let bins = Int(saturating: end / max(bin, 1e-9))
             let w = bin / max(end, 1e-9) * plot
             rows = ordered.enumerated().map { index, entry in
                 let (group, participant) = entry

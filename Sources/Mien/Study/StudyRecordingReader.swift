@@ -95,10 +95,10 @@ package struct StudyRecordingReader: Sendable {
         let episodes = try readEpisodes()
         // The recording's frame interval, to know how far past its last frame it reaches.
         let interval = count > 1 ? Double((last ?? 0) - (first ?? 0)) / Double(count - 1) : 0
-        let reach = (last ?? 0) + Int(interval.rounded())
+        let reach = (last ?? 0) + Int(saturating: interval)
         return zip(rows, windows).map { row, window in
             series(
-                row: row, window: window, reach: count == 0 ? nil : reach, interval: Int(interval.rounded()),
+                row: row, window: window, reach: count == 0 ? nil : reach, interval: Int(saturating: interval),
                 episodes: episodes)
         }
     }
@@ -117,7 +117,7 @@ package struct StudyRecordingReader: Sendable {
         }
         var episodes: [Int: [String: [(Int, Int)]]] = [:]
         for (line, cells) in table {
-            guard let face = cells["faceId"].flatMap({ Int($0) }), let metric = cells["metric"],
+            guard let face = cells["faceId"].flatMap({ Int(decimal: $0) }), let metric = cells["metric"],
                 let onset = cells["onset"].flatMap({ Double($0) }), let offset = cells["offset"].flatMap({ Double($0) })
             else {
                 throw MienError(.corruptData, "line \(line) is not an episode row", input: events)
@@ -264,7 +264,9 @@ package struct StudyRecordingReader: Sendable {
         return max(0, 1 - viewing.hiddenSeconds / duration)
     }
 
-    static func milliseconds(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+    /// Milliseconds of `seconds`, held within ±2^53 (a time beyond that, never a real one, lies outside every
+    /// window instead of trapping).
+    static func milliseconds(_ seconds: Double) -> Int { Int(saturating: seconds * 1000) }
     static func seconds(_ milliseconds: Int) -> String { ResultTable.number(Double(milliseconds) / 1000, places: 3) }
     static func percent(_ share: Double) -> String { ResultTable.number(share * 100, places: 1) + " %" }
 }

@@ -145,14 +145,14 @@ public struct StudySettings: Sendable, Equatable, Codable {
 
     /// The bin in whole milliseconds: times are compared on the millisecond grid the CSV files are written on,
     /// so a bin holds the same frames whether it is computed here or from the CSV.
-    public var binMilliseconds: Int { Int((bin * 1000).rounded()) }
+    public var binMilliseconds: Int { Int(saturating: bin * 1000) }
 
     /// The permutation settings of one family, its seed mixed with the family's name so that families draw
     /// independent permutations while the study as a whole reproduces from `seed`.
     package func permutationSettings(family: String) -> PermutationSettings {
         // FNV-1a over the name's UTF-8: stable across runs and platforms, unlike Hasher.
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in family.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in family.utf8 { hash = (hash ^ UInt64(truncatingIfNeeded: byte)) &* 0x100_0000_01B3 }
         return PermutationSettings(
             alpha: alpha, permutations: permutations, seed: seed ^ hash,
             correction: correction == .cluster ? .cluster : .fdr)

@@ -28,6 +28,11 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
     /// Where the stimulus stalled: each stall from its stimulus time to that time plus its length (seconds of the
     /// wall clock it waited), for `study.html`'s time line.
     public var stallSpans: [ClosedRange<Double>] = []
+    /// The longest stretch without natural movement of the face, seconds of stimulus time; nil when not measured.
+    ///
+    /// No blink, head turn or change of expression (`Stillness`), measured by the server from the frames, not by
+    /// the page.
+    public var stillSeconds: Double?
 
     public init(
         hiddenSeconds: Double, outOfFullscreenSeconds: Double, unfocusedSeconds: Double, stalls: Int,
@@ -56,15 +61,22 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
                 stallSeconds: sum.stallSeconds + next.stallSeconds, seeks: sum.seeks + next.seeks,
                 cameraFps: [sum.cameraFps, next.cameraFps].compactMap { $0 }.min(),
                 timingSpreadMs: [sum.timingSpreadMs, next.timingSpreadMs].compactMap { $0 }.max(),
-                skippedAt: sum.skippedAt ?? next.skippedAt)
+                skippedAt: sum.skippedAt ?? next.skippedAt
+            ).withStillness([sum.stillSeconds, next.stillSeconds].compactMap { $0 }.max())
         }
     }
 
     /// The columns, in `manifest.csv` and `participants.csv` alike (empty cells: not recorded).
     public static let columns = [
         "hiddenSeconds", "outOfFullscreenSeconds", "unfocusedSeconds", "stalls", "stallSeconds", "seeks", "cameraFps",
-        "timingSpreadMs", "skippedAt", "stallsAt",
+        "timingSpreadMs", "skippedAt", "stallsAt", "stillSeconds",
     ]
+
+    private func withStillness(_ seconds: Double?) -> ViewingFigures {
+        var figures = self
+        figures.stillSeconds = seconds
+        return figures
+    }
 
     /// The cells under `columns`, seconds and milliseconds to 3 decimals.
     public var cells: [String] {
@@ -74,6 +86,7 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
             number(stallSeconds), String(seeks), number(cameraFps), number(timingSpreadMs), number(skippedAt),
             stallSpans.map { number($0.lowerBound) + "+" + number($0.upperBound - $0.lowerBound) }.joined(
                 separator: ";"),
+            number(stillSeconds),
         ]
     }
 
@@ -91,7 +104,8 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
         else { return nil }
         self.init(
             hiddenSeconds: hidden, outOfFullscreenSeconds: outOfFullscreen, unfocusedSeconds: unfocused,
-            stalls: Int(stalls), stallSeconds: stallSeconds, seeks: Int(seeks), cameraFps: number("cameraFps"),
+            stalls: Int(saturating: stalls), stallSeconds: stallSeconds, seeks: Int(saturating: seeks),
+            cameraFps: number("cameraFps"),
             timingSpreadMs: number("timingSpreadMs"), skippedAt: number("skippedAt"))
         // "2.100+0.400;5.000+1.200": each stall's time and length; one that does not read is left out.
         let spans = (cells["stallsAt"] ?? cells["stallsat"] ?? "").split(separator: ";").compactMap { pair in
@@ -100,5 +114,6 @@ public struct ViewingFigures: Sendable, Codable, Equatable {
                 ? parts[0]...(parts[0] + parts[1]) : nil
         }
         stallSpans = spans
+        stillSeconds = number("stillSeconds")
     }
 }

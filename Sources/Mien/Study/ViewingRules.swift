@@ -7,7 +7,9 @@ import Foundation
 /// looked away or left, whose camera delivered too few frames, or whose playback stalled), with thresholds stated
 /// here: the page hidden for at most 10 % of a stimulus, stalls of at most 3 s in all, a camera of at least 5
 /// frames per second, frame stamps off by at most 250 ms (95th percentile). Full screen and focus are recorded but
-/// not judged by default: a viewer in a window still watches, and phones refuse full screen.
+/// not judged by default: a viewer in a window still watches, and phones refuse full screen. Nor is a face with no
+/// natural movement (`still=SECONDS`, off by default): a very still person exists, so the dashboard and
+/// `approvals.csv` flag it for review and a study may choose the rule.
 package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertible {
     /// Largest share (0...1) of a stimulus the page may have been hidden for.
     package var hidden: Double?
@@ -21,10 +23,13 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
     package var cameraFps: Double?
     /// Largest 95th percentile of the stamps' spread, milliseconds.
     package var timing: Double?
+    /// Most seconds of a stimulus with the face showing no natural movement (`Stillness`: a photo?); off by
+    /// default, as a very still person exists (their sessions are flagged for review instead).
+    package var still: Double?
 
     package init(
         hidden: Double? = nil, fullscreen: Double? = nil, focus: Double? = nil, stalls: Double? = nil,
-        cameraFps: Double? = nil, timing: Double? = nil
+        cameraFps: Double? = nil, timing: Double? = nil, still: Double? = nil
     ) {
         self.hidden = hidden
         self.fullscreen = fullscreen
@@ -32,6 +37,7 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
         self.stalls = stalls
         self.cameraFps = cameraFps
         self.timing = timing
+        self.still = still
     }
 
     /// The defaults (see the type's documentation).
@@ -41,7 +47,7 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
     package static let none = ViewingRules()
 
     /// The rules' names in `--quality`, in order.
-    package static let names = ["hidden", "fullscreen", "focus", "stalls", "camera-fps", "timing"]
+    package static let names = ["hidden", "fullscreen", "focus", "stalls", "camera-fps", "timing", "still"]
 
     /// Reads `--quality`: `off`, or the defaults changed by `NAME=VALUE` pairs separated by commas (a value `off`
     /// drops that rule): `hidden=0.2,fullscreen=0.5,timing=off`.
@@ -80,6 +86,7 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
             case "focus": rules.focus = value
             case "stalls": rules.stalls = value
             case "camera-fps": rules.cameraFps = value
+            case "still": rules.still = value
             default: rules.timing = value
             }
         }
@@ -95,6 +102,7 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
             stalls.map { "stalls of at most \(Self.number($0)) s" },
             cameraFps.map { "a camera of at least \(Self.number($0)) frames per second" },
             timing.map { "frame stamps off by at most \(Self.number($0)) ms (95th percentile)" },
+            still.map { "a face still (no blink, head turn or expression) for at most \(Self.number($0)) s" },
         ].compactMap { $0 }
         return parts.isEmpty ? "no viewing rule" : parts.joined(separator: "; ")
     }
@@ -129,12 +137,17 @@ package struct ViewingRules: Sendable, Codable, Equatable, CustomStringConvertib
                 "viewing rule timing: frame stamps off by up to \(Self.number(spread)) ms (95th percentile; at most \(Self.number(timing)) ms)"
             )
         }
+        if let still, let seconds = figures.stillSeconds, seconds > still + 1e-9 {
+            broken.append(
+                "viewing rule still: no natural movement (blink, head turn or expression) for \(Self.number(seconds)) s (at most \(Self.number(still)) s)"
+            )
+        }
         return broken
     }
 
-    private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
+    private static func percent(_ share: Double) -> String { "\(Int(saturating: share * 100)) %" }
 
     private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? Int(checked: value).map(String.init) ?? String(value) : String(format: "%.1f", value)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MienCore
 
 /// A request's `Range: bytes=…` over a file of a known size (RFC 9110 §14.1.2), one range: what a `<video>`
 /// element asks for when it starts, seeks or buffers a stimulus.
@@ -24,8 +25,8 @@ struct ByteRange: Equatable {
         let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
         let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return .whole }
-        let first = Int(parts[0])
-        let last = Int(parts[1])
+        let first = Int(decimal: parts[0])
+        let last = Int(decimal: parts[1])
         switch (parts[0].isEmpty, parts[1].isEmpty) {
         case (true, false):
             // The last N bytes.

@@ -106,18 +106,10 @@ struct StudyRoutes: RouteGroup {
         router.post("/studies/{name}/sessions") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             try limit(study, request, context)
-            struct Consent: Decodable {
-                var participant: String?
-                var group: String?
-                /// The link's `gs=`: the group's signature (`GroupLink`).
-                var groupSignature: String?
-                /// What the panel's link said of the participant (`&age=25-34`): kept only as the study declared it.
-                var attributes: [String: String]?
-                var agreed: Bool
-            }
             // A body over the limit is refused as such (413), not as malformed.
             let body = try await Self.small(request)
-            guard let consent = try? JSONDecoder().decode(Consent.self, from: body), consent.agreed else {
+            guard let consent = ParticipantMessage.decode(ParticipantMessage.Consent.self, from: body), consent.agreed
+            else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"consent is {"agreed": true, "participant": ID?, "group": G?}"#)
@@ -134,13 +126,10 @@ struct StudyRoutes: RouteGroup {
         router.post("/studies/{name}/declines") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             try limit(study, request, context)
-            struct Decline: Decodable {
-                var participant: String?
-                var group: String?
-                var groupSignature: String?
-            }
             let body = try await Self.small(request)
-            let decline = body.isEmpty ? Decline() : try? JSONDecoder().decode(Decline.self, from: body)
+            let decline =
+                body.isEmpty
+                ? ParticipantMessage.Decline() : ParticipantMessage.decode(ParticipantMessage.Decline.self, from: body)
             guard let decline else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
@@ -154,9 +143,8 @@ struct StudyRoutes: RouteGroup {
         router.post("/studies/{name}/screenout") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
-            struct Screenout: Decodable { var reason: String }
             let data = try await Self.small(request)
-            guard let body = try? JSONDecoder().decode(Screenout.self, from: data),
+            guard let body = ParticipantMessage.decode(ParticipantMessage.Screenout.self, from: data),
                 let reason = ParticipantSession.Reason(rawValue: body.reason)
             else {
                 throw ServiceRefusal(
@@ -167,11 +155,6 @@ struct StudyRoutes: RouteGroup {
         router.post("/studies/{name}/answers") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
-            struct Page: Decodable {
-                var answers: [String: StudyAnswer.Given]
-                /// Whose answers the page thinks they are: refused when not the token's.
-                var participant: String?
-            }
             let data: Data
             do {
                 data = Data([UInt8](buffer: try await request.body.collect(upTo: Self.answersBody)))
@@ -180,10 +163,7 @@ struct StudyRoutes: RouteGroup {
                     status: .contentTooLarge, code: "tooLarge",
                     message: "a page of answers is at most \(Self.answersBody) bytes")
             }
-            let page: Page
-            do {
-                page = try JSONDecoder().decode(Page.self, from: data)
-            } catch {
+            guard let page = ParticipantMessage.decode(ParticipantMessage.AnswersPage.self, from: data) else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
                     message: #"send {"answers": {"QUESTION": a number, an option, a list of options, text or null}}"#)
@@ -213,7 +193,7 @@ struct StudyRoutes: RouteGroup {
         router.put("/studies/{name}/recording") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
-            guard let text = request.uri.queryParameters["offset"], let offset = Int(text), offset >= 0 else {
+            guard let text = request.uri.queryParameters["offset"], let offset = Int(decimal: text), offset >= 0 else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument", message: "a chunk is sent with ?offset=BYTES")
             }
@@ -230,12 +210,15 @@ struct StudyRoutes: RouteGroup {
         router.post("/studies/{name}/recording/complete") { [desk] request, context in
             let study = try desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
-            struct Onsets: Decodable { var onsets: [String: Double] }
             let data = try await Self.small(request)
-            guard let body = try? JSONDecoder().decode(Onsets.self, from: data) else {
+            guard let body = ParticipantMessage.decode(ParticipantMessage.RecordingOnsets.self, from: data),
+                body.inRange
+            else {
                 throw ServiceRefusal(
                     status: .badRequest, code: "invalidArgument",
-                    message: #"send {"onsets": {"STIMULUS": SECONDS, ...}} (each stimulus's start in the recording)"#)
+                    message:
+                        #"send {"onsets": {"STIMULUS": SECONDS, ...}} (each stimulus's start in the recording, 0 to 86400 s)"#
+                )
             }
             try await study.finishRecording(id, onsets: body.onsets)
             return Response(status: .noContent)
@@ -257,7 +240,7 @@ struct StudyRoutes: RouteGroup {
         let fieldwork = study.settings.fieldwork
         guard
             let wait = desk.consents.take(
-                "\(study.name) \(context.clientAddress(request, trusting: options.trustedProxies))",
+                "\(study.name) \(AddressRange.limitKey(context.clientAddress(request, trusting: options.trustedProxies)))",
                 burst: fieldwork.consentBurst,
                 perMinute: fieldwork.consentsPerMinute)
         else { return }

@@ -27,6 +27,8 @@ final class AnalysisBudget: Sendable {
         var rate: Double
         var floor: Double
         var flowing: Bool
+        /// A framing check's (counted against `maximumFramingChecks` whether its frames flow or not).
+        var framing: Bool
         var told: Double
         var onRate: @Sendable (Double) -> Void
     }
@@ -54,9 +56,17 @@ final class AnalysisBudget: Sendable {
     /// Windows without a judgement (nearly idle) after which the budget is the capacity again.
     static let idleWindows = 5
 
+    /// Framing checks open at once at most.
+    ///
+    /// Twice the checks the capacity runs at their 5 frames a second, and 16 at
+    /// least (issue 94: a framing socket whose frames do not flow took no share of the budget, so a thousand of them
+    /// held open by junk took a thousand detector runs' memory). A check lasts seconds; one more waits in the queue.
+    let maximumFramingChecks: Int
+
     /// - Parameter window: the adaptation's window (shorter in tests).
     init(framesPerSecond: Double, window: Duration = .seconds(2)) {
         capacity = framesPerSecond
+        maximumFramingChecks = max(16, Int(saturating: framesPerSecond / 5 * 2, rounding: .down))
         self.window = window
         state = Locked(State(budget: framesPerSecond, windowStart: .now))
     }
@@ -74,9 +84,10 @@ final class AnalysisBudget: Sendable {
     ///   - rate: the frame rate its study asks for; `floor`: the lowest it may be slowed to.
     ///   - priority: the participant is already watching the study (they go before newcomers).
     ///   - flowing: whether its frames count at once (a framing socket counts only once frames flow).
+    ///   - framing: a framing check's (no more than `maximumFramingChecks` open at once).
     ///   - onRate: told each new rate the page should send at (not under the lock).
     func admit(
-        _ ticket: UUID, rate: Double, floor: Double, priority: Bool, flowing: Bool = true,
+        _ ticket: UUID, rate: Double, floor: Double, priority: Bool, flowing: Bool = true, framing: Bool = false,
         onRate: @escaping @Sendable (Double) -> Void
     ) -> Admission {
         let now = ContinuousClock.now
@@ -91,11 +102,15 @@ final class AnalysisBudget: Sendable {
             state.queue.sort { ($0.priority ? 0 : 1, $0.arrived) < ($1.priority ? 0 : 1, $1.arrived) }
             let position = state.queue.firstIndex { $0.ticket == ticket } ?? 0
             let floors = state.leases.values.filter(\.flowing).reduce(0) { $0 + $1.floor }
-            guard position == 0, floors + (flowing ? floor : 0) <= state.budget + 1e-9 else {
+            let checks = framing ? state.leases.values.filter(\.framing).count : 0
+            guard position == 0, floors + (flowing ? floor : 0) <= state.budget + 1e-9,
+                checks < maximumFramingChecks
+            else {
                 return (.queued(position: position + 1, waiting: state.queue.count), [])
             }
             state.queue.removeFirst()
-            state.leases[ticket] = Lease(rate: rate, floor: floor, flowing: flowing, told: rate, onRate: onRate)
+            state.leases[ticket] = Lease(
+                rate: rate, floor: floor, flowing: flowing, framing: framing, told: rate, onRate: onRate)
             let notices = Self.allocate(&state, except: ticket)
             return (.admitted(rate: state.leases[ticket]?.told ?? rate), notices)
         }

@@ -23,21 +23,19 @@ extension CollectedStudy {
         var code: String?
     }
 
-    /// Admits a participant who agreed: a new session with its token, group and order; or, for an ID that left
-    /// within the re-entry window (a reload, a lost network, a closed tab, a server restart), the same session
-    /// with a new token, going on from the stimulus it was in (the page that had it loses its token).
+    /// Admits a participant who agreed: a new session with its token, group and order.
     ///
-    /// A session with a page still live is not taken over by a consent (409 `sessionLive`), and an erased ID
-    /// cannot take part again.
+    /// An ID already known is refused whatever its session's state (`StudyLedger.consent`): a participant who
+    /// comes back (a reload, a lost network, a closed tab, a server restart, within the re-entry window) does so with
+    /// the token their page kept (`resume`), never with their ID alone.
     /// - Parameters:
     ///   - participant: the ID the link carried (nil: one is made, unless the study requires one).
     ///   - group: the group the link carried (nil: the group with the fewest); taken only with its `signature`
     ///     (the link's `gs=`) when the study signs its links (`Fieldwork.linkedGroup`), else the server chooses.
     /// - Throws: `ServiceRefusal`: 400 for an ID or group that is not valid (or none when one is required), 409
-    ///   `cannotTakePart` for an ID that cannot take part (completed, screened out, its window passed: the page is
-    ///   not told which), 409 `sessionLive` while a page of the session has a socket open, 403 `studyFull` (its cap
-    ///   or its targets met) or `groupFull` (the link's group reached its target, `Placement`), 503
-    ///   when the session cannot be saved.
+    ///   `cannotTakePart` for an ID already known (started, complete, left, screened out or erased: one answer,
+    ///   byte for byte, for all), 403 `studyFull` (its cap or its targets met) or `groupFull` (the link's group
+    ///   reached its target, `Placement`), 503 when the session cannot be saved.
     func admit(
         participant: String?, group: String?, signature: String? = nil, attributes: [String: String]? = nil
     ) async throws -> Admission {
@@ -82,24 +80,15 @@ extension CollectedStudy {
         switch outcome {
         case .refused(let why):
             Self.tally.note("\(name) refused \(why)", "study \(name): a consent for a known ID was refused (\(why))")
-            throw ServiceRefusal(
-                status: .conflict, code: "cannotTakePart",
-                message: "this participant ID cannot take part in this study (again)")
-        case .live:
-            Self.tally.note("\(name) live", "study \(name): a consent for an ID whose page is live was refused")
-            throw ServiceRefusal(
-                status: .conflict, code: "sessionLive",
-                message: "this study is open in another page or browser: please go on there")
+            throw Self.cannotTakePart
         case .full(let maximum):
             Self.tally.note(
                 "\(name) full", "study \(name): a consent was refused: the study is full (\(maximum) watching)")
-            throw ServiceRefusal(
-                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+            throw Self.studyFull
         case .targetsMet:
             Self.tally.note(
                 "\(name) targets met", "study \(name): a consent was refused: the study's targets are met")
-            throw ServiceRefusal(
-                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+            throw Self.studyFull
         case .groupFull(let full):
             Self.tally.note(
                 "\(name) group \(full) full",
@@ -107,18 +96,22 @@ extension CollectedStudy {
             throw ServiceRefusal(
                 status: .forbidden, code: "groupFull",
                 message: "this study has all the participants it needs from this link")
-        case .cameBack(let session, let previous):
-            Self.logger.info(
-                "study \(name): participant #\(session.number) came back (\(previous.rawValue) before; consent again)")
-            // Its socket leaves `open` once it has recorded what it measured.
-            local.withLock { $0.open[id] }?.close(.replaced)
-            return admissionOf(session, token: token)
         case .agreed(let session):
             Self.logger.info(
                 "study \(name): participant #\(session.number) agreed\(session.group.map { " (group \($0))" } ?? "")")
             return admissionOf(session, token: token)
         }
     }
+
+    /// The study (or the participant's group) has all the participants it needs: the page sends them to the panel's
+    /// over-quota link.
+    static let studyFull = ServiceRefusal(
+        status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+
+    /// The one answer to a consent with a known ID, whatever its state.
+    static let cannotTakePart = ServiceRefusal(
+        status: .conflict, code: "cannotTakePart", message: "this participant ID cannot take part in this study (again)"
+    )
 
     /// Comes back with the token a page kept (a reload): the session as it stands.
     ///

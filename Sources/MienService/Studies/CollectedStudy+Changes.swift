@@ -73,6 +73,14 @@ extension CollectedStudy {
         _ id: String, releasing socket: UUID? = nil,
         _ change: @escaping @Sendable (inout ParticipantSession, Standing) -> Decision
     ) async -> (session: ParticipantSession, decision: Decision)? {
+        await recordDeciding(id, releasing: socket) { session, standing, _ in change(&session, standing) }
+    }
+
+    /// `recordDeciding`, for a change that also reads or changes the rest of the ledger (a place toward a target).
+    func recordDeciding<Decision: Sendable>(
+        _ id: String, releasing socket: UUID? = nil,
+        _ change: @escaping @Sendable (inout ParticipantSession, Standing, inout StudyLedger) -> Decision
+    ) async -> (session: ParticipantSession, decision: Decision)? {
         let here = store.server
         let (result, failure) = await store.apply { ledger -> (ParticipantSession, Decision)? in
             guard var session = ledger.sessions[id] else { return nil }  // deleted meanwhile
@@ -84,7 +92,7 @@ extension CollectedStudy {
                     holder.replacedBy == nil && holder.server == here ? .speaks : .wentOn
                 default: .superseded
                 }
-            let decision = change(&session, standing)
+            let decision = change(&session, standing, &ledger)
             ledger.sessions[id] = session
             if let socket, let holder = ledger.sockets[id], holder.socket == socket, holder.server == here {
                 // Asked to close by the server their page came back through: the place is that server's now.

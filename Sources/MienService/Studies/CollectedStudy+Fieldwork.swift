@@ -46,6 +46,9 @@ extension CollectedStudy {
         var answered: Int?
         /// What their pages recorded of the viewing, over the stimuli so far (nil: not recorded).
         var viewing: ViewingFigures?
+        /// What to review before paying them (`approvals.csv`'s `review`): viewing rules broken, a face with no
+        /// natural movement; nil when nothing.
+        var review: String?
         /// While a stimulus socket is open: the stimulus, its time, and what is measured so far.
         var live: Live?
     }
@@ -145,8 +148,8 @@ extension CollectedStudy {
                 answered: settings.questions.map { _ in session.answers?.count ?? 0 },
                 viewing: ViewingFigures.combined(
                     settings.stimuli.compactMap { stimulus in
-                        session.stimuli[stimulus.name]?.viewing?.figures(duration: stimulus.duration)
-                    }), live: live)
+                        session.stimuli[stimulus.name]?.figures(duration: stimulus.duration)
+                    }), review: Optional(review(session)).flatMap { $0.isEmpty ? nil : $0 }, live: live)
         }
     }
 
@@ -242,7 +245,8 @@ extension CollectedStudy {
             let cells: [String] = [
                 session.participant, String(session.number), session.group ?? "", shown, decision, session.code ?? "",
                 started.map(formatter.string) ?? "", finished.map(formatter.string) ?? "",
-                started.flatMap { start in finished.map { String(Int($0.timeIntervalSince(start).rounded())) } } ?? "",
+                started.flatMap { start in finished.map { String(Int(saturating: $0.timeIntervalSince(start))) } }
+                    ?? "",
                 String(format: "%.3f", session.coverage(of: settings)), session.reason ?? "", review(session),
             ]
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
@@ -250,13 +254,17 @@ extension CollectedStudy {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What of a participant's viewing breaks the default rules, per stimulus ("" when nothing, or not recorded).
+    /// What of a participant's viewing breaks the default rules, and a face that showed no natural movement
+    /// (`Stillness`: flagged, never refused, as a very still person exists), per stimulus ("" when nothing).
     func review(_ session: ParticipantSession) -> String {
         settings.stimuli.flatMap { stimulus -> [String] in
-            guard let viewing = session.stimuli[stimulus.name]?.viewing else { return [] }
-            return ViewingRules.standard.broken(
-                by: viewing.figures(duration: stimulus.duration), duration: stimulus.duration
-            ).map { "\(stimulus.name): \($0)" }
+            guard let progress = session.stimuli[stimulus.name] else { return [] }
+            let broken =
+                progress.figures(duration: stimulus.duration).map {
+                    ViewingRules.standard.broken(by: $0, duration: stimulus.duration)
+                } ?? []
+            let still = progress.stillnessReview(duration: stimulus.duration).map { [$0] } ?? []
+            return (broken + still).map { "\(stimulus.name): \($0)" }
         }.joined(separator: "; ")
     }
 }

@@ -6,13 +6,26 @@ import Mien
 /// The framing check's socket, and how any socket of a participant is registered as the one open and forgotten.
 extension CollectedStudy {
     /// Opens a participant's framing-check socket.
-    /// - Throws: `ServiceRefusal` 409 when their session has ended or another socket of theirs is open.
+    /// - Throws: `ServiceRefusal` 409 when their session has ended or another socket of theirs is open; 403
+    ///   `studyFull` when the last place toward their group's target went meanwhile (screened out as over quota
+    ///   before they do the check).
     func beginFraming(_ id: String, socket: OpenSocket) async throws {
-        let now = Self.timestamp(clock())
-        try await opening(id, socket) {
-            try await commit(id) { [self] session, ledger in
+        let date = clock()
+        let now = Self.timestamp(date)
+        let openHere = Set(local.withLock { $0.open.keys })
+        let overQuota = try await opening(id, socket) {
+            try await decide(id) { [self] session, ledger -> Bool in
                 guard session.state == .started else {
+                    if session.reasonCode == .studyFull { throw Self.studyFull }
                     throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+                }
+                if session.framed == nil,
+                    let refused = ledger.placeRefused(id, open: openHere, settings: settings, now: date)
+                {
+                    ledger.sessions[id] = session
+                    ledger.turnAway(id, refused, now: date)
+                    session = ledger.sessions[id] ?? session
+                    return true
                 }
                 guard ledger.socketFree(of: id, for: store.server), local.withLock({ $0.open[id] }) == nil else {
                     throw Self.alreadyStreaming
@@ -21,8 +34,23 @@ extension CollectedStudy {
                 session.lastSeen = now
                 try open(id, socket)
                 ledger.sockets[id] = SocketHolder(server: store.server, socket: socket.id)
+                return false
             }
+        }.decision
+        if overQuota {
+            Self.logger.info("study \(name): participant #\(session(id)?.number ?? 0) turned away: the group is full")
+            throw Self.studyFull
         }
+    }
+
+    /// Whether a participant's next socket goes before newcomers in the queue for a slot: those already watching,
+    /// and those through the framing check within the last 2 minutes (their first stimulus follows it), unless a
+    /// stimulus socket of theirs lost its slot for too few frames within the last 10 minutes (issue 94: tricklers
+    /// came back ahead of a real participant's framing check).
+    static func goesFirst(_ session: ParticipantSession, now: Date) -> Bool {
+        if let lost = date(session.slotLost), now.timeIntervalSince(lost) < 10 * 60 { return false }
+        if session.watchingSince != nil { return true }
+        return date(session.framed).map { now.timeIntervalSince($0) < 2 * 60 } ?? false
     }
 
     /// Runs the change that opens `socket`, which is unregistered when the change is not kept.
@@ -69,16 +97,33 @@ extension CollectedStudy {
     /// - Parameter look: where they looked at their own picture during a check that passed (their screen's centre).
     func framingEnded(_ id: String, socket: UUID, passed: Bool?, look: (yaw: Double, pitch: Double)? = nil) async {
         closed(id, socket)
-        let now = Self.timestamp(clock())
-        await record(id, releasing: socket) { session in
+        let date = clock()
+        let now = Self.timestamp(date)
+        let openHere = Set(local.withLock { $0.open.keys })
+        let turned = await recordDeciding(id, releasing: socket) { [settings] session, _, ledger -> Bool in
             session.lastSeen = now
             switch passed {
             case true:
+                // The place toward the target is taken here: the first through the check takes the last one.
+                if session.framed == nil, session.watchingSince == nil,
+                    let refused = ledger.placeRefused(id, open: openHere, settings: settings, now: date)
+                {
+                    ledger.sessions[id] = session
+                    ledger.turnAway(id, refused, now: date)
+                    session = ledger.sessions[id] ?? session
+                    return true
+                }
                 session.framed = now
                 if let look { session.screenLook = [look.yaw, look.pitch] }
             case false: session.framingFailures += 1
             case nil: break
             }
+            return false
+        }
+        if turned?.decision == true {
+            Self.logger.info(
+                "study \(name): participant #\(turned?.session.number ?? 0) turned away at the framing check: the group is full"
+            )
         }
     }
 }

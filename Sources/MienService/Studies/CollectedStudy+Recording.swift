@@ -74,10 +74,11 @@ extension CollectedStudy {
         guard let session = session(id), (await BlockingWork.run { Self.size(of: partial) } ?? 0) > 0 else {
             throw ServiceRefusal(status: .conflict, code: "noRecording", message: "no recording was uploaded")
         }
-        for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(onset.isFinite && onset >= 0) {
+        // A recording lasts the session at most: an onset past a day is not one (checked here, where it arrives).
+        for (stimulus, onset) in onsets where !session.order.contains(stimulus) || !(0...86_400).contains(onset) {
             throw ServiceRefusal(
                 status: .badRequest, code: "invalidArgument",
-                message: "onsets are seconds (0 or more) of this participant's stimuli")
+                message: "onsets are seconds (0 to 86400) of this participant's stimuli")
         }
         let final = folder.webcam(id)
         do {
@@ -159,7 +160,7 @@ extension CollectedStudy {
         } catch {
             logger.error("study \(study): a recording cannot be written: \(error)")
             if let handle = try? FileHandle(forWritingTo: file) {
-                try? handle.truncate(atOffset: UInt64(have))
+                try? handle.truncate(atOffset: UInt64(clamping: have))
                 try? handle.close()
             }
             throw unavailable

@@ -18,12 +18,14 @@ extension CollectedStudy {
         case notSaved(String)
         /// No message for the idle limit.
         case idle
-        /// Frames came too seldom to keep a place (`FrameCadence`): how many in the window, and the window.
-        case tooFewFrames(Int, Duration)
+        /// Frames came too seldom to keep a slot (`FrameCadence`): how short, over which window.
+        case tooFewFrames(FrameCadence.Shortfall, Duration)
         /// Another page of the same participant took over.
         case replaced
         /// The researcher deleted the participant's data.
         case erased
+        /// A framing check's time ran out on the server (`FramingDeadline`), whatever the socket sent.
+        case framingOver
     }
 
     /// What a page is told when a stimulus's socket closes.
@@ -116,8 +118,7 @@ extension CollectedStudy {
                 session.finished = Self.timestamp(now)
             }
             Self.logger.info("study \(name): participant #\(session.number) turned away: the study is full")
-            throw ServiceRefusal(
-                status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+            throw Self.studyFull
         }
         Self.logger.info(
             "study \(name): participant #\(session.number) started \(stimulus)\(attempt > 1 ? " (attempt \(attempt))" : "")"
@@ -181,22 +182,24 @@ extension CollectedStudy {
                     : "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
                 session.finished = now
                 return (0, true)
-            case .replaced, .erased:
-                break  // another page of theirs goes on, or they are gone
+            case .replaced, .erased, .framingOver:
+                break  // another page of theirs goes on, or they are gone (a framing end never reaches here)
             case .left, .serverRestarting, .idle, .tooFewFrames, .notSaved:
                 // Their page went on through another server: it says where they are.
                 guard standing == .speaks else { break }
                 session.state = .incomplete
                 session.finished = now
+                // Its next socket goes to the back of the queue, not before newcomers.
+                if case .tooFewFrames = end { session.slotLost = now }
                 (session.reasonCode, session.reason) =
                     switch end {
                     case .serverRestarting:
                         (.serverStopped, "the server restarted during \(stimulus.name) (\(measured) measured)")
                     case .idle: (.idle, "no frame for the idle limit during \(stimulus.name) (\(measured) measured)")
-                    case .tooFewFrames(let count, let window):
+                    case .tooFewFrames(let short, let window):
                         (
-                            .idle,
-                            "frames came too seldom during \(stimulus.name) (\(count) in \(window.components.seconds) s; \(measured) measured)"
+                            .tooFewFrames,
+                            "frames came too seldom during \(stimulus.name) (\(short.frames) in \(window.components.seconds) s, \(short.needed) needed; \(measured) measured)"
                         )
                     case .notSaved: (.notSaved, "results of \(stimulus.name) could not be saved (\(measured) measured)")
                     default: (.left, "left during \(stimulus.name) (\(measured) of it measured)")
@@ -219,6 +222,7 @@ extension CollectedStudy {
                 case .tooFewFrames: "closed: frames came too seldom"
                 case .replaced: "went on in another page"
                 case .erased: "erased"
+                case .framingOver: "framing check over"
                 }
             let line: Logger.Message =
                 "study \(name): participant #\(session.number) \(how) \(stimulus.name): \(Self.percent(progress.coverage)) measured, \(progress.analysed) of \(progress.frames) frames analysed"

@@ -139,7 +139,7 @@ final class CollectedStudy: Sendable {
 
     static func digest(_ token: String) -> String { ModelStore.sha256(Data(token.utf8)) }
 
-    static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
+    static func percent(_ share: Double) -> String { "\(Int(saturating: share * 100)) %" }
 
     /// A step (`ParticipantSession.step`) in words, for reasons and logs.
     static func stepWords(_ step: String) -> String {

@@ -27,7 +27,7 @@ final class ConsentLimiter: Sendable {
             bucket.tokens = min(Double(burst), bucket.tokens + (now - bucket.updated).seconds * rate)
             bucket.updated = now
             defer { buckets[address] = bucket }
-            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+            guard bucket.tokens >= 1 else { return max(1, Int(saturating: (1 - bucket.tokens) / rate, rounding: .up)) }
             bucket.tokens -= 1
             return nil
         }

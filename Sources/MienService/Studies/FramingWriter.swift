@@ -19,12 +19,19 @@ final class FramingWriter: ResultWriter, Sendable {
     /// Whether the server saw the check pass.
     var passed: Bool { judge.withLock { $0.passed } }
 
+    /// When the server saw it pass (nil: not yet).
+    var passedAt: ContinuousClock.Instant? { judge.withLock { $0.passed } ? passedInstant.withLock { $0 } : nil }
+    private let passedInstant = Locked<ContinuousClock.Instant?>(nil)
+
     /// Where the participant looked during the check (`FramingJudge.look`), once it passed.
     var look: (yaw: Double, pitch: Double)? { judge.withLock { $0.passed ? $0.look : nil } }
 
     func write(_ result: DetectorResult, frame: Frame?) throws {
         let time = (clock.now - start).seconds
-        if judge.withLock({ $0.judge(result, at: time) }) { outbox.send(#"{"type":"positioned"}"#) }
+        if judge.withLock({ $0.judge(result, at: time) }) {
+            passedInstant.withLock { $0 = clock.now }
+            outbox.send(#"{"type":"positioned"}"#)
+        }
     }
 
     func finish(_ end: InputEnd) throws {}

@@ -56,7 +56,7 @@ final class LogTally: Sendable {
         for (kind, window) in windows where now - window.started >= interval {
             windows.removeValue(forKey: kind)
             guard window.more > 0 else { continue }
-            let seconds = Int((now - window.started).components.seconds)
+            let seconds = Int(clamping: (now - window.started).components.seconds)
             lines.append("\(window.line); \(window.more) more like it in the \(seconds) s since")
         }
         return lines.sorted()

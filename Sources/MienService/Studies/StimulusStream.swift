@@ -49,6 +49,10 @@ final class StimulusStream: Sendable {
     /// Frames per second allowed above the rate the page was asked for before frames are refused (a page's
     /// timer jitters, and a page hears of a lower rate a moment after it is set).
     static let rateSlack = 1.5
+    // The allowance's burst is a second of frames, not a quarter: frames a busy server reads late arrive in a bunch
+    // (a 0.8-s stall of the server's own made 4 frames at 5 a second look like a flood and refused 2 of a viewer's
+    // frames); a second of frames is what a study page's rate allows to queue, and a sustained excess is still
+    // refused.
 
     /// Seconds a frame's stimulus time may pass the stimulus's length (the last frame of a video ends at its
     /// length; a browser's `currentTime` may run a frame past it).
@@ -73,16 +77,20 @@ final class StimulusStream: Sendable {
         // An encoded frame is at most what a lossless picture of the largest frame would take, and no more.
         maximumMessageBytes = side * side * 3 + 1024
         state = Locked(
-            State(allowance: FrameAllowance(rate: rate * Self.rateSlack), rate: rate, lastReport: ContinuousClock.now))
+            State(
+                allowance: FrameAllowance(rate: rate * Self.rateSlack, burstSeconds: 1), rate: rate,
+                lastReport: ContinuousClock.now))
+        cadence.asked(rate: rate, at: clock.now)
     }
 
     /// The server asks the page for `rate` frames per second (it is busy, or less busy again).
     func setRate(_ rate: Double) {
         state.withLock { state in
             state.rate = rate
-            state.allowance = FrameAllowance(rate: rate * Self.rateSlack)
+            state.allowance = FrameAllowance(rate: rate * Self.rateSlack, burstSeconds: 1)
         }
         counter.asked(rate: rate)
+        cadence.asked(rate: rate, at: clock.now)
         outbox.send(#"{"frameRate":\#(LiveMessage.number(rate)),"type":"rate"}"#)
     }
 
@@ -148,7 +156,9 @@ final class StimulusStream: Sendable {
 
     /// A text message: `{"type":"end"}` (the stimulus played to its end), `{"type":"framed"}` (the framing
     /// check passed) or `{"type":"failed"}` (a framing try's time ran out).
-    func receiveText(_ text: String) {
+    /// - Returns: whether it was one of these (text of no kind the socket takes keeps no socket open: issue 94).
+    @discardableResult
+    func receiveText(_ text: String) -> Bool {
         struct Point: Decodable { var x: Double, y: Double }
         struct Kind: Decodable {
             var type: String
@@ -175,7 +185,7 @@ final class StimulusStream: Sendable {
                     ErrorBody(
                         code: "endedTooSoon",
                         message:
-                            "the stimulus was said to end \(Int(soon.played.rounded())) s after its first frame, but \(Int(soon.left.rounded())) s of it were left to play; it does not count as watched",
+                            "the stimulus was said to end \(Int(saturating: soon.played)) s after its first frame, but \(Int(saturating: soon.left)) s of it were left to play; it does not count as watched",
                         input: "control message"))
             }
         case "framed" where stimulus == nil:
@@ -187,7 +197,7 @@ final class StimulusStream: Sendable {
                         message:
                             "the server has not yet seen your face in position (large enough, lit and facing the camera) for \(LiveMessage.number(study.settings.framing.seconds)) s; please keep still a moment longer",
                         input: "control message"))
-                return
+                return true
             }
             // A preview off the screen (or a page that gives none) leaves the look where it was measured.
             let preview = message?.preview.flatMap {
@@ -201,13 +211,15 @@ final class StimulusStream: Sendable {
             state.withLock { $0.failed = true }
         case "viewing" where stimulus != nil:
             let skippable = study.settings.skippableAfter
-            let (refusal, skipped) = state.withLock { state in
+            let (refusal, skipped, hidden) = state.withLock { state in
                 let before = state.viewing.viewing.skippedAt
                 let refusal = state.viewing.receive(text, duration: stimulus?.duration, skippableAfter: skippable)
                 let after = state.viewing.viewing.skippedAt
-                return (refusal, before == nil ? after : nil)
+                return (refusal, before == nil ? after : nil, state.viewing.hidden)
             }
             if let skipped { counter.skipped(at: skipped) }
+            // The frame rule waits while the page is hidden (its frames are not counted then).
+            cadence.hidden(hidden, at: clock.now)
             if let refusal { send(ErrorBody(code: "invalidArgument", message: refusal, input: "viewing event")) }
         default:
             send(
@@ -217,8 +229,13 @@ final class StimulusStream: Sendable {
                         ? #"the framing socket takes {"type":"framed"} or {"type":"failed"}"#
                         : #"a stimulus socket takes {"type":"end"} and {"type":"viewing", …}"#,
                     input: "control message"))
+            return false
         }
+        return true
     }
+
+    /// When the server saw this framing check pass (nil: not yet, or a stimulus's socket).
+    var framingPassedAt: ContinuousClock.Instant? { framing?.passedAt }
 
     /// Whether the page said the stimulus ended or the framing check passed: the socket's work is done.
     var finished: Bool { state.withLock { $0.ended || $0.framed } }

@@ -21,6 +21,8 @@ final class StudyDesk: Sendable {
     let dashboards: DashboardCache
     let budget: AnalysisBudget
     let consents = ConsentLimiter()
+    /// Gives the memory closed sockets freed back to the system.
+    let memory = MemoryRelease.shared
     /// The one socket of each participant (study name, then ID) that may wait in the analysis queue: a newer one
     /// takes the place, so one token's many sockets hold one place, not many.
     let queued = Locked<[String: UUID]>([:])

@@ -14,13 +14,25 @@ extension StudySocket {
             case .erased:
                 (failure("erased", "your data was deleted at the researcher's request"), .policyViolation, "erased")
             case .idle:
-                (failure("idle", "no camera frame for \(Int(options.idleSeconds)) s; closing"), .goingAway, "idle")
-            case .tooFewFrames(let count, let window):
                 (
                     failure(
                         "idle",
-                        "camera frames came too seldom (\(count) in the last \(window.components.seconds) s); closing so the place goes to someone waiting"
+                        "no camera frame for \(Int(saturating: options.idleSeconds, rounding: .towardZero)) s; closing"),
+                    .goingAway, "idle"
+                )
+            case .tooFewFrames(let short, let window):
+                (
+                    failure(
+                        "idle",
+                        "camera frames came too seldom (\(short.frames) in the last \(window.components.seconds) s; \(short.needed) needed, a quarter of the \(LiveMessage.number(short.rate)) a second asked); closing so the place goes to someone waiting"
                     ), .goingAway, "too few frames"
+                )
+            case .framingOver:
+                (
+                    failure(
+                        "framingOver",
+                        "the framing check's time is over; choose Try again to check your position once more"),
+                    .goingAway, "framing check over"
                 )
             case .notSaved:
                 (

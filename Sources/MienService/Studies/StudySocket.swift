@@ -77,7 +77,7 @@ struct StudySocket {
         let relay = RateRelay()
         let wanted = stimulus == nil ? Self.framingRate : study.settings.frameRate
         let floor = stimulus == nil ? Self.framingRate : study.settings.fieldwork.minimumFrameRate
-        let priority = study.session(id)?.watchingSince != nil
+        let priority = study.session(id).map { CollectedStudy.goesFirst($0, now: study.clock()) } ?? false
         var rate = wanted
         var told = false
         let place = "\(name)\n\(id)"
@@ -103,7 +103,7 @@ struct StudySocket {
             }
             switch desk.budget.admit(
                 ticket, rate: wanted, floor: floor, priority: priority, flowing: stimulus != nil,
-                onRate: { relay.set($0) })
+                framing: stimulus == nil, onRate: { relay.set($0) })
             {
             case .admitted(let granted):
                 rate = granted
@@ -131,9 +131,11 @@ struct StudySocket {
             }
         }
         updateGauges()
+        desk.memory.socketOpened()
         defer {
             desk.budget.release(ticket)
             updateGauges()
+            desk.memory.socketClosed()
         }
         start.passed("a place in the analysis")
         if told { start.watch(study: name, participant: study.session(id)?.number, socket: stimulus ?? "framing") }
@@ -186,10 +188,21 @@ struct StudySocket {
         start.finish()
         start.logIfSlow(study: study.name, participant: study.session(id)?.number, socket: stimulus ?? "framing")
         relay.attach(opened)
-        try await outbound.write(
-            .text(#"{"attempt":\#(attempt),"frameRate":\#(LiveMessage.number(rate)),"type":"ready"}"#))
+        do {
+            try await outbound.write(
+                .text(#"{"attempt":\#(attempt),"frameRate":\#(LiveMessage.number(rate)),"type":"ready"}"#))
+        } catch {
+            // The page went away between its place and `ready` (it gave up in the queue): its run is stopped and its
+            // end recorded, as any socket's (issue 94: such runs were never stopped, and 200 junk sockets behind
+            // the framing cap kept 80 MB each round).
+            _ = await opened.close(end: .left, socket: socket.id)
+            socket.done.signal()
+            outbox.close()
+            throw error
+        }
         let activity = LastActivity()
         let idle = Duration.seconds(options.idleSeconds)
+        let deadline = FramingDeadline(opened: .now, timeoutSeconds: study.settings.framing.timeoutSeconds)
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in outbox.messages {
@@ -208,22 +221,27 @@ struct StudySocket {
                     // Once the page said the stimulus ended, it only waits for its results to be saved.
                     if activity.silence > idle, !opened.finished { closer.close(.idle) }
                     // A stimulus's place is kept for real viewing only: frames must keep coming.
-                    if stimulus != nil, !opened.finished, let count = opened.cadence.trickling(at: .now) {
-                        closer.close(.tooFewFrames(count, opened.cadence.window))
+                    if stimulus != nil, !opened.finished, let short = opened.cadence.trickling(at: .now) {
+                        closer.close(.tooFewFrames(short, opened.cadence.window))
                     }
                     // A framing socket takes its share of the analysis only while its frames flow.
                     if stimulus == nil { desk.budget.setFlowing(ticket, opened.flowing(within: 3)) }
+                    // A framing check ends in time whatever is sent (issue 94: a text every 30 s kept one for good).
+                    if stimulus == nil, !opened.finished, deadline.expired(at: .now, passedAt: opened.framingPassedAt) {
+                        closer.close(.framingOver)
+                    }
                 }
             }
             // Ends with the connection (network lost, tab closed): what was measured is kept below.
             for await message in messages {
-                activity.touch()
                 switch message {
                 case .binary(let buffer):
+                    activity.touch()
                     if let counts = opened.receiveFrame([UInt8](buffer: buffer)) {
                         desk.budget.report(received: counts.received, analysed: counts.analysed)
                     }
-                case .text(let text): opened.receiveText(text)
+                // Only a message of a kind the socket takes is activity: junk keeps no socket open.
+                case .text(let text): if opened.receiveText(text) { activity.touch() }
                 }
                 if opened.finished || closer.isClosed { break }
             }

@@ -175,7 +175,7 @@ package enum HTMLReport {
             emojiRows = rows(columns(of: .emoji))
             dominant = summary.dominantEmotionShare.sorted { $0.value > $1.value }.filter { $0.value > 0 }.map {
                 ShareView(
-                    name: $0.key, percent: String(Int(($0.value * 100).rounded())), width: $0.value * 100,
+                    name: $0.key, percent: String(Int(saturating: $0.value * 100)), width: $0.value * 100,
                     colour: colours[$0.key] ?? "#bbbbbb")
             }
             hasDominant = !dominant.isEmpty

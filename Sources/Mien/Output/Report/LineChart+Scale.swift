@@ -63,7 +63,7 @@ extension LineChart {
         }
 
         /// A coordinate as the `points` attributes write it: one decimal.
-        package static func format(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
+        package static func format(_ v: Double) -> String { String(Double(Int(saturating: v * 10)) / 10) }
 
         /// `(time, value)` pairs as an SVG `points` attribute.
         package func points(_ samples: [(Double, Double)]) -> String {
@@ -75,7 +75,7 @@ extension LineChart {
             let step = (valueRange.upperBound - valueRange.lowerBound) / 4
             return (0...4).map { i in
                 let v = valueRange.lowerBound + Double(i) * step
-                return Tick(position: y(v), label: String(Int(v.rounded())))
+                return Tick(position: y(v), label: String(Int(saturating: v)))
             }
         }
 

@@ -215,9 +215,9 @@ package struct LineChart: Sendable {
 
     /// "12 s", "1:05" or "1:02:03".
     package static func timeLabel(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
+        let whole = Int(saturating: seconds)
         if abs(seconds - seconds.rounded()) > 1e-6 && seconds < 10 {
-            return String(Double(Int((seconds * 10).rounded())) / 10) + " s"
+            return String(Double(Int(saturating: seconds * 10)) / 10) + " s"
         }
         if whole < 60 { return "\(whole) s" }
         let (h, m, s) = (whole / 3600, whole / 60 % 60, whole % 60)

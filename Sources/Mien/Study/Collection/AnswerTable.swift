@@ -23,7 +23,7 @@ package enum AnswerTable {
                     [
                         session.participant, session.group ?? "", session.state.rawValue, question.id,
                         question.after ?? "end", question.typeName, answer.score.map(String.init) ?? "",
-                        spreadsheetSafe(shown), answer.answered,
+                        spreadsheetSafe(answer.text == nil ? shown : neutralised(shown)), answer.answered,
                     ].map(ResultTable.quoted).joined(separator: ","))
             }
         }
@@ -32,10 +32,35 @@ package enum AnswerTable {
 
     /// A participant's text as a spreadsheet shows it, not runs it.
     ///
-    /// A cell that starts with `=`, `+`, `-`, `@` or a tab is a formula to Excel and LibreOffice (OWASP's CSV injection), so it gets a leading `'`. Session files keep
-    /// the text as typed.
+    /// A cell that starts with `=`, `+`, `-`, `@` or a tab is a formula to Excel and LibreOffice (OWASP's CSV
+    /// injection), so it gets a leading `'`; so does one where such a character follows only invisible ones (a
+    /// byte-order mark, a combining mark, a zero-width or direction mark: issue 94 found `\u{FEFF}=` and `\u{301}=`
+    /// passing as text). Session files keep the text as typed.
     static func spreadsheetSafe(_ text: String) -> String {
-        guard let first = text.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) else { return text }
+        let visible = text.unicodeScalars.first { scalar in
+            switch scalar.properties.generalCategory {
+            case .format, .nonspacingMark, .spacingMark, .enclosingMark, .control: scalar == "\t" || scalar == "\r"
+            default: true
+            }
+        }
+        guard let visible, ["=", "+", "-", "@", "\t", "\r"].contains(visible) else { return text }
         return "'" + text
+    }
+
+    /// Free text as a cell keeps it, made harmless to what shows it.
+    ///
+    /// Direction controls (a right-to-left override
+    /// that would reverse the cells after it) held inside an isolate that ends with the cell, and line and
+    /// paragraph separators (U+2028, U+2029, which some readers take as the end of a row) written as line breaks
+    /// within the quoted cell. The session keeps the text as typed.
+    static func neutralised(_ text: String) -> String {
+        let lines = text.replacingOccurrences(of: "\u{2028}", with: "\n").replacingOccurrences(
+            of: "\u{2029}", with: "\n")
+        let directional = lines.unicodeScalars.contains {
+            (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+        }
+        // U+2068 FIRST STRONG ISOLATE ... U+2069 POP DIRECTIONAL ISOLATE: every embedding or override opened
+        // inside ends at the isolate's end (Unicode's bidirectional algorithm, UAX #9).
+        return directional ? "\u{2068}" + lines + "\u{2069}" : lines
     }
 }

@@ -75,7 +75,7 @@ package enum CollectionDisclosure {
         return """
             # Taking part
 
-            This study\(who) shows you \(settings.stimuli.count == 1 ? "a short video" : "\(settings.stimuli.count) short videos") while your webcam is on. Software on the study's server (Mien) measures your face in the camera's pictures as they arrive, about \(Int(settings.frameRate)) times a second.
+            This study\(who) shows you \(settings.stimuli.count == 1 ? "a short video" : "\(settings.stimuli.count) short videos") while your webcam is on. Software on the study's server (Mien) measures your face in the camera's pictures as they arrive, about \(Int(saturating: settings.frameRate, rounding: .towardZero)) times a second.
 
             \(settings.record ? "Your webcam is also recorded while you watch, and the recording is uploaded to the study's server after the videos, where it is kept for the study." : "No picture or video of you is kept: each picture is measured and then deleted. Only these numbers are kept:")
 

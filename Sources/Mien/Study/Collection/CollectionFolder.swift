@@ -137,7 +137,7 @@ package struct CollectionFolder: Sendable {
                 let duration = number(stimulus.duration)
                 // Empty where the page recorded nothing of the viewing.
                 let viewing =
-                    progress.viewing?.figures(duration: stimulus.duration).cells
+                    progress.figures(duration: stimulus.duration)?.cells
                     ?? Array(repeating: "", count: ViewingFigures.columns.count)
                 let tail =
                     "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage)),"

@@ -28,7 +28,7 @@ package enum GroupLink {
         let expected = Array(Self.signature(group: group, key: key).utf8)
         let given = Array(signature.lowercased().utf8)
         guard given.count == expected.count else { return false }
-        return zip(given, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return zip(given, expected).reduce(UInt8(truncatingIfNeeded: 0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// HMAC-SHA256 (RFC 2104) over the bridge's SHA-256.

@@ -30,6 +30,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         case notSaved
         /// No message for the idle limit.
         case idle
+        /// A stimulus socket's frames came at less than a quarter of the rate asked: it lost its slot (and the
+        /// priority of those already watching for its next socket).
+        case tooFewFrames
         /// The camera could not be turned on.
         case noCamera
         /// The framing check did not pass in the tries the study allows.
@@ -64,6 +67,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         /// What the page recorded of the viewing (hidden, full screen, stalls, camera, timing); nil when it sent
         /// nothing ("viewing not recorded": an older page, or a client with no page).
         package var viewing: Viewing?
+        /// The longest stretch in which the face showed no natural movement (`Stillness`), seconds of stimulus time;
+        /// nil before a face frame (or in a session recorded before it was measured).
+        package var stillSeconds: Double?
 
         package init() {}
 
@@ -140,6 +146,9 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     package var reasonCode: Reason?
     /// Times the same ID came back after leaving.
     package var reentries: Int
+    /// When a stimulus socket of theirs last lost its slot for sending too few frames (ISO 8601): their next socket
+    /// waits in the queue without the priority of those already watching (nil: never).
+    package var slotLost: String?
     /// The completion code they were given.
     package var code: String?
     /// Where the participant's screen's centre is, degrees from the camera's direction ([yaw, pitch]): where they
@@ -198,6 +207,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         reasonCode = try container.decodeIfPresent(Reason.self, forKey: .reasonCode)
         reentries = try container.decodeIfPresent(Int.self, forKey: .reentries) ?? 0
+        slotLost = try container.decodeIfPresent(String.self, forKey: .slotLost)
         code = try container.decodeIfPresent(String.self, forKey: .code)
         belowQuality = try container.decodeIfPresent(String.self, forKey: .belowQuality)
         screenLook = try container.decodeIfPresent([Double].self, forKey: .screenLook)
@@ -258,10 +268,10 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// when none does or nothing was recorded.
     package func viewingBroken(_ settings: CollectionSettings) -> [String] {
         settings.stimuli.flatMap { stimulus -> [String] in
-            guard let viewing = stimuli[stimulus.name]?.viewing else { return [] }
-            return ViewingRules.standard.broken(
-                by: viewing.figures(duration: stimulus.duration), duration: stimulus.duration
-            ).map { "\(stimulus.name): \($0)" }
+            guard let figures = stimuli[stimulus.name]?.figures(duration: stimulus.duration) else { return [] }
+            return ViewingRules.standard.broken(by: figures, duration: stimulus.duration).map {
+                "\(stimulus.name): \($0)"
+            }
         }
     }
 

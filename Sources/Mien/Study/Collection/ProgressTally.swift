@@ -4,14 +4,15 @@
 package struct ProgressTally: Sendable {
     package private(set) var progress = ParticipantSession.StimulusProgress()
     private var measured: MeasuredTime
-    private var withFace: MeasuredTime
+    private var withFace: FaceTime
+    private var stillness = Stillness()
 
     /// - Parameters:
     ///   - duration: the stimulus's length, seconds (0: no time is measured, as for the framing check).
     ///   - span: seconds one analysed frame measures (`CollectionSettings.Fieldwork.frameSpan`).
     package init(duration: Double, span: Double) {
         measured = MeasuredTime(duration: duration, span: span)
-        withFace = measured
+        withFace = FaceTime(duration: duration)
     }
 
     /// A frame received, at `time` seconds of the stimulus.
@@ -26,11 +27,15 @@ package struct ProgressTally: Sendable {
         progress.analysed += 1
         measured.add(result.timestamp)
         progress.coverage = measured.share
-        if !faces.isEmpty {
-            progress.withFace += 1
-            withFace.add(result.timestamp)
-        }
+        if !faces.isEmpty { progress.withFace += 1 }
+        withFace.add(result.timestamp, face: !faces.isEmpty)
         progress.faceCoverage = withFace.share
+        // Live, the viewer is the largest face (the analysis takes the one seen longest: the same with one person).
+        let viewer = faces.values.max { $0.faceBounds.width < $1.faceBounds.width }
+        stillness.add(result.timestamp, face: viewer)
+        if viewer != nil || progress.stillSeconds != nil {
+            progress.stillSeconds = (stillness.longest * 10).rounded() / 10
+        }
     }
 
     /// The viewer skipped the stimulus at `time` seconds: what was measured is a share of what played.

@@ -55,6 +55,10 @@ package struct StudyAnswer: Sendable, Codable, Equatable {
 }
 
 extension StudyQuestions.Question {
+    /// Code points a free-text answer may hold per character of its limit: any language's text and emoji sequences
+    /// (a family emoji is 7) fit, a pile of combining marks does not.
+    static let scalarsPerCharacter = 8
+
     /// `given` as this question's answer, sent at `answered`.
     /// - Throws: `.invalidArgument` saying what this question takes: a point outside the scale, an option it does
     ///   not have, text over its length, a kind of value it does not take, or nothing for a required question.
@@ -65,14 +69,12 @@ extension StudyQuestions.Question {
         case (_, .none):
             break
         case (.scale, .number(let number)):
-            guard let range, number.rounded() == number, number >= Double(range.lowerBound),
-                number <= Double(range.upperBound)
-            else {
+            guard let range, let score = Int(exactly: number), range.contains(score) else {
                 throw refuse(
                     "a \(points ?? 0)-point scale takes a whole number \(range?.lowerBound ?? 1)-\(range?.upperBound ?? 0), got \(number)"
                 )
             }
-            answer.score = Int(number)
+            answer.score = score
         case (.single, .string(let option)):
             guard options?.contains(option) == true else {
                 throw refuse("'\(option.prefix(60))' is not one of its options")
@@ -88,9 +90,13 @@ extension StudyQuestions.Question {
         case (.text, .string(let typed)):
             let text = typed.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
                 in: .whitespacesAndNewlines)
-            guard text.count <= length ?? StudyQuestions.defaultTextLength else {
+            let limit = length ?? StudyQuestions.defaultTextLength
+            // Characters as a person counts them, and code points too: one "character" can hold any number of
+            // combining marks (issue 94: 30,001 code points passed a 500-character limit as one).
+            guard text.count <= limit, text.unicodeScalars.count <= limit * Self.scalarsPerCharacter else {
                 throw refuse(
-                    "an answer is at most \(length ?? StudyQuestions.defaultTextLength) characters, got \(text.count)")
+                    "an answer is at most \(limit) characters (and \(limit * Self.scalarsPerCharacter) code points), got \(text.count) (\(text.unicodeScalars.count))"
+                )
             }
             guard
                 !text.unicodeScalars.contains(where: {

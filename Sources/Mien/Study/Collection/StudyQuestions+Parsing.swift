@@ -124,7 +124,7 @@ extension StudyQuestions {
             var points: Int?
             switch words.first.map(String.init) {
             case "scale":
-                guard words.count == 2, let count = Int(words[1]), [5, 7, 11].contains(count) else {
+                guard words.count == 2, let count = Int(decimal: words[1]), [5, 7, 11].contains(count) else {
                     throw refuse(
                         type.line, "\(named): a scale has 5, 7 or 11 points ('scale 5', 'scale 7', 'scale 11')")
                 }
@@ -192,7 +192,8 @@ extension StudyQuestions {
             }
             var length: Int?
             if let field = fields["length"] {
-                guard let value = Int(field.value), (1...StudyQuestions.maximumTextLength).contains(value) else {
+                guard let value = Int(decimal: field.value), (1...StudyQuestions.maximumTextLength).contains(value)
+                else {
                     throw refuse(
                         field.line,
                         "\(named): length is a number of characters, 1-\(StudyQuestions.maximumTextLength), got '\(field.value)'"

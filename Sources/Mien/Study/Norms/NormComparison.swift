@@ -129,7 +129,7 @@ package enum NormComparison {
 
     /// A percentile as English counts it, rounded: "1st", "22nd", "50th", "13th".
     static func ordinal(_ percentile: Double) -> String {
-        let whole = Int(percentile.rounded())
+        let whole = Int(saturating: percentile)
         let suffix =
             (11...13).contains(whole % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][whole % 10] ?? "th"
         return "\(whole)\(suffix)"

@@ -101,7 +101,7 @@ package enum NormFigures {
                 after == stimulus || (after == "end" && onlyStimulus)
             else { continue }
             guard let participant = cells["participant"], let question = cells["question"],
-                let points = Int(type.dropFirst("scale ".count))
+                let points = Int(decimal: type.dropFirst("scale ".count))
             else { throw MienError(.corruptData, "line \(line): a scale answer without its participant", input: path) }
             guard let text = cells["score"], !text.isEmpty else { continue }
             guard let score = Double(text) else {

@@ -4,11 +4,15 @@ import Mien
 /// What group balance needs of one session, its times read once when the session is set (parsing them for every
 /// session at every consent was most of a consent's cost at 10,000 sessions).
 struct BalanceMark: Sendable, Equatable {
-    enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable, CaseIterable {
         /// Complete: counts always.
         case complete
-        /// Getting ready since a consent (camera, framing check): counts while the consent has not expired.
-        case ready
+        /// Consented, and not yet through the framing check: counts for balance (which group a newcomer joins) while
+        /// the consent has not expired, never for a target (issue 94: ten bare consents closed a study).
+        case consented
+        /// Through the framing check, not yet watching: holds a place toward its group's target for
+        /// `StudyLedger.framedHold` from the check (`ParticipantSession.framed`).
+        case framed
         /// Watching, or left after watching: counts within the abandon window.
         case watching
     }
@@ -39,8 +43,13 @@ struct BalanceMark: Sendable, Equatable {
         case .screenedOut:
             return nil
         case .started where session.watchingSince == nil:
-            kind = .ready
-            seen = CollectedStudy.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate
+            if let framed = session.framed {
+                kind = .framed
+                seen = CollectedStudy.date(framed)?.timeIntervalSinceReferenceDate
+            } else {
+                kind = .consented
+                seen = CollectedStudy.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate
+            }
         case .started, .incomplete:
             guard session.watchingSince != nil else { return nil }
             kind = .watching

@@ -70,7 +70,7 @@ final class ResultUpload: Sendable {
             if state.waitingBytes + item.bytes > maximumBytes {
                 let bound = maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
                 let away = state.away.map { away in
-                    "it has not answered for \(Int((ContinuousClock.now - away.since).components.seconds)) s: \(away.failure)"
+                    "it has not answered for \((ContinuousClock.now - away.since).components.seconds) s: \(away.failure)"
                 }
                 throw MienError(
                     .ioFailure, "\(bound) of results wait for the study's database (\(away ?? "it is too slow"))")
@@ -126,7 +126,7 @@ final class ResultUpload: Sendable {
 
     private static func dispatch(_ duration: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = duration.components
-        return .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        return .milliseconds(Int(clamping: seconds) * 1000 + Int(clamping: attoseconds / 1_000_000_000_000_000))
     }
 
     /// Whether the database has not answered since the last batch it kept (the first of what waits failed).

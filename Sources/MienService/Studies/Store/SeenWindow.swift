@@ -1,4 +1,5 @@
 import HashTreeCollections
+import MienCore
 
 /// Sessions by when they were seen, in 10-second buckets, so that "how many were seen since T" costs the buckets
 /// at T's edge, not the sessions: buckets wholly before a threshold asked for are retired (thresholds only move
@@ -12,7 +13,7 @@ struct SeenWindow: Sendable {
 
     private static func bucket(_ time: Double) -> Int {
         guard time.isFinite else { return time < 0 ? Int.min : Int.max }
-        return Int((time / 10).rounded(.down).clamped(to: -1e15...1e15))
+        return Int(saturating: (time / 10).clamped(to: -1e15...1e15), rounding: .down)
     }
 
     mutating func insert(_ id: String, seen time: Double) {

@@ -107,20 +107,39 @@ struct SessionTable: Sendable, Equatable {
         }
     }
 
-    /// Per group, the sessions that count for balance (`BalanceMark`): complete, seen since `readySince` while
-    /// getting ready, seen since `watchingSince` once watching, or any of them with a socket open (`open`).
+    /// Per group, the sessions that count for balance (`BalanceMark`): complete, consented and seen since
+    /// `readySince`, through the framing check since `framedSince`, seen since `watchingSince` once watching, or
+    /// any of them with a socket open (`open`).
+    ///
+    /// Each kind is always asked with its own threshold (a `SeenWindow` retires what lies before the last threshold
+    /// it was asked for), hence `framedSince` here as for `placeCounts`.
+    mutating func balanceCounts(readySince: Double, framedSince: Double, watchingSince: Double, open: Set<String>)
+        -> [String: Int]
+    {
+        counts([.complete: 0, .consented: readySince, .framed: framedSince, .watching: watchingSince], open: open)
+    }
+
+    /// Per group, the places taken toward a target; a consent alone takes none.
+    ///
+    /// Complete; through the framing check since `framedSince` and not yet watching; watching and seen since
+    /// `watchingSince`; or either of the last two with a socket open.
+    mutating func placeCounts(framedSince: Double, watchingSince: Double, open: Set<String>) -> [String: Int] {
+        counts([.complete: 0, .framed: framedSince, .watching: watchingSince], open: open)
+    }
+
+    /// Per group, the sessions of the kinds given, each seen since its kind's threshold (`.complete`: always), or
+    /// with a socket open.
     ///
     /// Constant in the number of sessions (but for the sockets open): counts kept as sessions are set, and times
     /// that have lapsed retired from `SeenWindow`s (hence `mutating`; the thresholds only move forward).
-    mutating func balanceCounts(readySince: Double, watchingSince: Double, open: Set<String>) -> [String: Int] {
-        var counts = complete
+    private mutating func counts(_ kinds: [BalanceMark.Kind: Double], open: Set<String>) -> [String: Int] {
+        var counts = kinds[.complete] == nil ? [:] : complete
         for key in Array(seen.keys) {
-            let since = key.kind == .ready ? readySince : watchingSince
+            guard let since = kinds[key.kind] else { continue }
             counts[key.group, default: 0] += seen[key]?.count(since: since) ?? 0
         }
         for id in open {
-            guard let mark = balance[id], mark.kind != .complete else { continue }
-            let since = mark.kind == .ready ? readySince : watchingSince
+            guard let mark = balance[id], mark.kind != .complete, let since = kinds[mark.kind] else { continue }
             if (mark.seen ?? -.infinity) < since { counts[mark.group, default: 0] += 1 }
         }
         return counts

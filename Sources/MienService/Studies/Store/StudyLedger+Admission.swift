@@ -9,8 +9,8 @@ extension StudyLedger {
     /// What a consent decided.
     enum Consent: Sendable, Equatable {
         case agreed(ParticipantSession)
-        case cameBack(ParticipantSession, ParticipantSession.State)
-        /// A known ID that cannot take part, and why (in the researcher's words).
+        /// A known ID: it cannot consent again, whatever its state (in the researcher's words, for the log and
+        /// the dashboard's count; the participant is answered alike for every state).
         case refused(String)
         /// The study is full (its cap).
         case full(Int)
@@ -18,8 +18,6 @@ extension StudyLedger {
         case targetsMet
         /// The link's group has reached its target (`targetsClose`).
         case groupFull(String)
-        /// A page of the session is live: the consent would take it over.
-        case live
     }
 
     /// What the targets say of a new consent.
@@ -32,9 +30,14 @@ extension StudyLedger {
         case studyFull
     }
 
-    /// Decides a consent for `id` and keeps it in the ledger: an erased ID refused; a known one coming back (a new
-    /// page: a new token, its framing again) unless it cannot or a page of theirs is live; else a new session,
+    /// Decides a consent for `id` and keeps it in the ledger: a known or erased ID refused; else a new session,
     /// numbered next, placed by `place`, its order rotated by its number, unless the study is full.
+    ///
+    /// An ID is not a credential (issue 94): whoever has someone's ID must not get their session (what they watched
+    /// and answered, their completion code) at any step, socket open or not. A participant who comes back proves they
+    /// are the same browser with the token their page kept (`resume`); a consent with a known ID is refused whatever
+    /// the session's state (started, complete, left, screened out, erased), in one answer, so the answer tells
+    /// nothing of the session either. One participant, one session, one paid code.
     /// - Parameters:
     ///   - token: the SHA-256 of the token the consent gives.
     ///   - linked: the group the link gave (signed, or taken as given), if any.
@@ -48,24 +51,12 @@ extension StudyLedger {
             refusedIDs["erased", default: 0] += 1
             return .refused("erased")
         }
-        if var session = sessions[id] {
-            if let why = session.cannotComeBack(at: now, fieldwork: settings.fieldwork) {
-                refusedIDs[why, default: 0] += 1
-                return .refused(why)
-            }
-            // An ID is not a credential: a page of theirs that is live (a socket open here or on a live server) is
-            // never replaced by a consent; its token can come back (`resume`). Once that page is gone (closed, or
-            // silent for the idle limit), the consent goes on.
-            if session.state == .started, open.contains(id) || holder(of: id) != nil { return .live }
-            // The same person again (or whoever has their ID: the old page's token stops working).
-            let previous = session.state
-            session.tokenDigest = token
-            // A new token is a new page: it passes its own framing check before a stimulus.
-            session.framed = nil
-            session.reenter(from: previous, now: now, newPage: true)
-            sessions[id] = session
-            giveUpSocket(of: id, to: server)
-            return .cameBack(session, previous)
+        if let session = sessions[id] {
+            let why =
+                session.cannotComeBack(at: now, fieldwork: settings.fieldwork)
+                ?? "in progress, without its page's token"
+            refusedIDs[why, default: 0] += 1
+            return .refused(why)
         }
         if let maximum = settings.maximumParticipants, sessions.watching >= maximum {
             counts.turnedAwayFull += 1
@@ -117,7 +108,7 @@ extension StudyLedger {
                 message: "this participant ID cannot take part in this study (again): \(why)")
         }
         let previous = session.state
-        session.reenter(from: previous, now: now, newPage: false)
+        session.reenter(from: previous, now: now)
         sessions[id] = session
         giveUpSocket(of: id, to: server)
         return (true, previous == .started ? nil : previous)
@@ -136,35 +127,91 @@ extension StudyLedger {
         sockets[id] = holder
     }
 
+    /// How long a participant through the framing check holds a place toward their group's target before they start
+    /// watching (5 minutes from the check, a check passed again renewing it): the seconds between the check and
+    /// Start watching, with room for a slow page; a page closed after the check frees its place then.
+    static let framedHold: TimeInterval = 5 * 60
+
     /// Places a new participant.
     ///
-    /// Who counts toward a target is who counts for balance (`SessionTable.balanceCounts`): complete; watching
-    /// and not abandoned (a sign within `abandonMinutes`, or a socket open); getting ready since a consent that
-    /// has not expired. Counting those still taking part, not only those complete, keeps a burst from
-    /// overshooting a target that is paid for; someone who leaves or is screened out frees their place again.
+    /// Which group: the one the link gave, else the open group with the fewest participants counting for balance
+    /// (`SessionTable.balanceCounts`: consents that have not expired included, so a burst is spread evenly).
+    /// Whether it is open: the places taken toward its target (`SessionTable.placeCounts`): complete; watching and
+    /// not abandoned (a sign within `abandonMinutes`, or a socket open); through the framing check within
+    /// `framedHold`. A consent alone takes no place (issue 94: ten bare consents from one address closed a study
+    /// with targets for as long as they renewed them); the place is taken at the framing check
+    /// (`claimPlace`), and someone who leaves or is screened out frees it again.
     /// - Parameters:
     ///   - linked: the group the link gave (signed, or taken as given), if any.
     ///   - open: the participants with a socket open here or on another server of the study.
-    mutating func place(linked: String?, open: Set<String>, settings: CollectionSettings, now: Date) -> Placement {
+    ///   - except: a participant whose own place is not counted (`claimPlace`).
+    mutating func place(
+        linked: String?, open: Set<String>, settings: CollectionSettings, now: Date, except: String? = nil
+    ) -> Placement {
         let fieldwork = settings.fieldwork
         let closes = fieldwork.targetsClose == true && !fieldwork.targets.isEmpty
         guard closes || (linked == nil && !settings.groups.isEmpty) else { return .group(linked) }
         let time = now.timeIntervalSinceReferenceDate
-        let counts = sessions.balanceCounts(
-            readySince: time - fieldwork.consentExpiryMinutes * 60,
-            watchingSince: time - fieldwork.abandonMinutes * 60, open: open)
+        let framedSince = time - Self.framedHold
+        let watchingSince = time - fieldwork.abandonMinutes * 60
+        var taken = sessions.placeCounts(framedSince: framedSince, watchingSince: watchingSince, open: open)
+        if let except, let own = sessions[except], let mark = BalanceMark(own), mark.kind != .consented {
+            let counted =
+                mark.kind == .complete || open.contains(except)
+                || (mark.seen ?? -.infinity) >= (mark.kind == .framed ? framedSince : watchingSince)
+            if counted { taken[mark.group, default: 0] -= 1 }
+        }
         func isOpen(_ group: String) -> Bool {
             guard closes, let target = fieldwork.targets[group] else { return true }
-            return counts[group, default: 0] < target
+            return taken[group, default: 0] < target
         }
-        if closes, let whole = fieldwork.targets[StudyManifest.wholePanel], counts.values.reduce(0, +) >= whole {
+        if closes, let whole = fieldwork.targets[StudyManifest.wholePanel], taken.values.reduce(0, +) >= whole {
             return .studyFull
         }
         if let linked { return isOpen(linked) ? .group(linked) : .groupFull(linked) }
         guard !settings.groups.isEmpty else { return .group(nil) }
+        let balance = sessions.balanceCounts(
+            readySince: time - fieldwork.consentExpiryMinutes * 60, framedSince: framedSince,
+            watchingSince: watchingSince, open: open)
         // The first listed on a tie.
-        let chosen = settings.groups.filter(isOpen).min { counts[$0, default: 0] < counts[$1, default: 0] }
+        let chosen = settings.groups.filter(isOpen).min { balance[$0, default: 0] < balance[$1, default: 0] }
         return chosen.map { .group($0) } ?? .studyFull
+    }
+
+    /// Whether `id` (not yet watching) has a place toward their group's target, the others' places counted and not
+    /// their own: nil when it has (or the study closes no target), else the placement that refuses them.
+    ///
+    /// Asked when their framing check starts (to tell them before they do it) and when it passes (`claimPlace`: the
+    /// first through the check takes the last place); and when they start watching, should their hold have lapsed.
+    mutating func placeRefused(_ id: String, open: Set<String>, settings: CollectionSettings, now: Date)
+        -> Placement?
+    {
+        guard settings.fieldwork.targetsClose == true, !settings.fieldwork.targets.isEmpty,
+            let session = sessions[id], session.state == .started, session.watchingSince == nil
+        else { return nil }
+        let placement = place(
+            linked: session.group, open: open.union(sockets.keys), settings: settings, now: now, except: id)
+        if case .group = placement { return nil }
+        return placement
+    }
+
+    /// Screens out `id` as over quota (`studyFull`).
+    ///
+    /// The last place toward their group's target went before they started watching: counted as turned away, and
+    /// sent to the panel's over-quota link.
+    mutating func turnAway(_ id: String, _ placement: Placement, now: Date) {
+        guard var session = sessions[id] else { return }
+        switch placement {
+        case .group: return
+        case .groupFull(let group): counts.turnedAwayGroupFull[group, default: 0] += 1
+        case .studyFull: counts.turnedAwayFull += 1
+        }
+        session.state = .screenedOut
+        session.reasonCode = .studyFull
+        session.reason = "over quota: the last place went before they started watching"
+        session.finished = CollectedStudy.timestamp(now)
+        session.framed = nil
+        sessions[id] = session
     }
 }
 
@@ -178,17 +225,17 @@ extension ParticipantSession {
         case .incomplete:
             let left = CollectedStudy.date(finished ?? lastSeen) ?? .distantPast
             let window = fieldwork.reentryMinutes * 60
-            return now.timeIntervalSince(left) <= window ? nil : "left more than \(Int(window / 60)) min ago"
+            return now.timeIntervalSince(left) <= window
+                ? nil : "left more than \(Int(saturating: window / 60, rounding: .towardZero)) min ago"
         }
     }
 
     /// Takes the session up again.
     ///
-    /// A re-entry is counted whenever the log says "came back": a consent again with the ID (`newPage`, whatever
-    /// the state), or a page's token back after the session was marked incomplete; not a reload that finds its
-    /// session still started (the dashboard's count and the log agree).
-    mutating func reenter(from previous: State, now: Date, newPage: Bool) {
-        if previous == .incomplete || newPage { reentries += 1 }
+    /// A re-entry is counted whenever the log says "came back": a page's token back after the session was marked
+    /// incomplete; not a reload that finds its session still started (the dashboard's count and the log agree).
+    mutating func reenter(from previous: State, now: Date) {
+        if previous == .incomplete { reentries += 1 }
         state = .started
         reason = nil
         reasonCode = nil

@@ -19,13 +19,13 @@ extension StudyLedger {
     ///
     /// The stimulus must be one of theirs, not yet watched and measured enough, their framing check seen, with an
     /// attempt left and no other socket of theirs open; a participant who has not started watching is turned away
-    /// when the study is full.
+    /// when the study is full (its cap), or when their place toward a target lapsed and none is free.
     /// - Parameters:
     ///   - openHere: whether another socket of theirs is open on this server (a place the ledger says this server
     ///     holds is free to it otherwise).
     ///   - recovering: what an earlier attempt left unfinished (a write failure, a kill), recovered into its files;
     ///     asked only once the start is allowed (no socket of theirs open anywhere, whose files it would take).
-    /// - Returns: nil when the study is full (nothing changed).
+    /// - Returns: nil when the study is full or the group's target met (nothing changed).
     /// - Throws: `ServiceRefusal` 401 / 404 / 409 saying why.
     mutating func beginAttempt(
         _ id: String, stimulus: String, holder: SocketHolder, openHere: Bool,
@@ -36,6 +36,8 @@ extension StudyLedger {
         }
         let fieldwork = settings.fieldwork
         guard session.state == .started else {
+            // Turned away over quota at their framing check: the page sends them to the panel's over-quota link.
+            if session.reasonCode == .studyFull { throw CollectedStudy.studyFull }
             throw ServiceRefusal(
                 status: .conflict, code: "sessionEnded", message: "this session has ended (\(session.state.rawValue))")
         }
@@ -55,6 +57,13 @@ extension StudyLedger {
                 status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
         }
         if session.watchingSince == nil, let maximum = settings.maximumParticipants, sessions.watching >= maximum {
+            return nil
+        }
+        // Their place toward the target was taken at the framing check; held `framedHold`, then asked again.
+        if session.watchingSince == nil,
+            (CollectedStudy.date(session.framed)?.timeIntervalSince(now) ?? -.infinity) < -Self.framedHold,
+            placeRefused(id, open: [], settings: settings, now: now) != nil
+        {
             return nil
         }
         if var recovered = recovering() {
