@@ -51,7 +51,7 @@ public enum StudyRecordings {
     }
 
     /// Writes `<subject>-neutral.avi` and `<subject>-smile.avi` (10 fps, 320x240) for a yalefaces subject
-    /// (`subject01`).
+    /// (`subject01`): `viewerLead` seconds of the neutral face, then the 4-s stimulus (the smile from 1 to 3 s of it).
     /// - Returns: the neutral and the smiling recording's paths.
     public static func writeViewer(_ subject: String, in folder: URL, evaluation root: URL) throws -> (String, String) {
         func picture(_ condition: String) throws -> Frame {
@@ -63,13 +63,19 @@ public enum StudyRecordings {
         let happy = try picture("happy")
         let neutralPath = folder.appendingPathComponent("\(subject)-neutral.avi").path
         let smilePath = folder.appendingPathComponent("\(subject)-smile.avi").path
-        try write(Array(repeating: normal, count: 40), to: neutralPath, side: nil, fps: 10)
+        // A second of the neutral face before the stimulus (`viewerLead`), as a webcam recording has: the face's
+        // baseline settles there, not in the stimulus (issue 95).
+        let lead = Int(viewerLead * 10)
+        try write(Array(repeating: normal, count: lead + 40), to: neutralPath, side: nil, fps: 10)
         try write(
-            Array(repeating: normal, count: 10) + Array(repeating: happy, count: 20)
+            Array(repeating: normal, count: lead + 10) + Array(repeating: happy, count: 20)
                 + Array(repeating: normal, count: 10),
             to: smilePath, side: nil, fps: 10)
         return (neutralPath, smilePath)
     }
+
+    /// Seconds of a viewer recording (`writeViewer`) before its 4-s stimulus: the onset a manifest gives it.
+    public static let viewerLead = 1.0
 
     /// The yalefaces subjects with a neutral and a happy picture.
     public static let viewerSubjects = (1...8).map { "subject0\($0)" }

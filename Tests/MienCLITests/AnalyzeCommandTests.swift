@@ -143,7 +143,8 @@ struct AnalyzeCommandTests {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let clip = folder.appendingPathComponent("clip.mp4").path
-        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 12).write(to: clip)
+        // 2 s: her first second settles (no episode opens on a settling frame), then her smile is an episode.
+        try SampleMedia.astronautClip(width: 320, height: 240, frameCount: 12, framesPerSecond: 6).write(to: clip)
         let report = folder.appendingPathComponent("report.html").path
         let result = try runMien([
             "analyze", clip, SampleMedia.astronautPath, "--output", folder.path, "--report", report,
@@ -157,7 +158,9 @@ struct AnalyzeCommandTests {
             count("<svg class=\"chart\"") == 5,
             "emotions, valence, engagement, gaze and the episode lanes for the video; none for a photo")
         // Her smile through the clip is drawn as a band in its lane.
-        #expect(html.contains("<title>expressions.smile 0 s–"), "the smile episode's band")
+        #expect(
+            html.contains("<title>expressions.smile ") && !html.contains("<title>expressions.smile 0 s–"),
+            "the smile episode's band, after her first second")
         #expect(count("<polyline") >= 11, "7 emotions + valence + engagement + gaze yaw and pitch over the clip")
         #expect(html.contains("Gaze (degrees"), "the gaze timeline")
         #expect(count("src=\"data:image/jpeg;base64,") == 2, "a thumbnail per face")

@@ -75,12 +75,16 @@ struct ExpressionTests {
         // A person whose resting mouth turns down: lipCornerDepressor rests near 35, not 0.
         var baseline = NeutralBaseline(options: try BaselineOptions())
         var first: Double?
+        var settled: [Bool] = []
         for frame in 0..<100 {
             let resting = expressions([.lipCornerDepressor: 35 + Double(frame % 5) - 2, .attention: 90])
             baseline.observe(resting, at: Double(frame) / 10)
             if frame == 0 { first = baseline.apply(to: resting)[.lipCornerDepressor] }
+            settled.append(baseline.settled)
         }
-        #expect((first ?? 0) > 30, "the first frame uses population norms")
+        // Her own level from the first frame, never population norms faded out (issue 95: a still face moved).
+        #expect((first ?? 100) < 5, "the first frame is read against the person's own")
+        #expect(settled.prefix(10).allSatisfy { !$0 } && settled.dropFirst(10).allSatisfy { $0 }, "settled after 1 s")
         let rest = baseline.apply(to: expressions([.lipCornerDepressor: 35, .attention: 90]))
         #expect((rest[.lipCornerDepressor] ?? 100) < 5)
         #expect(rest[.attention] == 90, "attention is not a facial movement")

@@ -82,6 +82,27 @@ struct AnswerRelationsTests {
         #expect(refused.first?["auc"] == "" && refused.first?["reason"]?.hasPrefix("\"not testable: 12") == true)
     }
 
+    /// The words follow the numbers' signs and forms (issue 95: "Higher answers went with" a negative ρ, "q = < 0.001").
+    @Test func summaryWords_followTheSignOfRho_andStateSmallPsOnce() throws {
+        let (study, sessions, questions) = try Self.panel()
+        var relations = AnswerRelations.rows(study, sessions: sessions, questions: questions)
+        let passing = relations.indices.filter { relations[$0].passes == true }
+        try #require(!passing.isEmpty)
+        // The same rows with every ρ's sign turned, and a q below 0.001.
+        for index in passing {
+            relations[index].rho = -(relations[index].rho ?? 0)
+            relations[index].q = 0.0001
+        }
+        let prediction = AnswerPrediction.rows(study, sessions: sessions, questions: questions)
+        let line = try #require(
+            AnswerSummary.lines(
+                study, sessions: sessions, questions: questions, relations: relations, prediction: prediction
+            )["ad"]?.first)
+        #expect(line.contains("Higher answers went with lower "), "\(line)")
+        #expect(!line.contains("with higher ") && !line.contains("= <"), "\(line)")
+        #expect(line.contains("q < 0.001"), "\(line)")
+    }
+
     /// study.html opens with the summary: the answers, the prediction with its cross-validated AUC beside it, the
     /// features that go with the answer; and for a small panel, why not.
     @Test func thePage_opensWithASummaryInPlainWords() throws {

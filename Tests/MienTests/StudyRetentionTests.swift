@@ -52,6 +52,17 @@ struct StudyRetentionTests {
         #expect(study.notes.contains { $0.contains("log-rank test") })
     }
 
+    /// Retention counts every viewer who started the stimulus: a skipper the viewing rules excluded still left at
+    /// their skip time (issue 95: 25 of 30 counted, 80 % reported for a true 66.7 %).
+    @Test func anExcludedSkipper_stillSkipped() throws {
+        var viewers = [2.0, nil, nil].enumerated().map { viewer("v\($0.offset)", "A", skipped: $0.element) }
+        viewers[0].exclusion = "viewing rule hidden: the page was hidden 3 s of 10 s"
+        let study = Study(participants: viewers, settings: try StudySettings())
+        let whole = study.retention.filter { $0.group == "all" }
+        #expect(whole.first?.atRisk == 3 && abs((whole.last?.retained ?? 0) - 200.0 / 3) < 1e-9, "\(whole)")
+        #expect(study.curves.filter { $0.group == "all" }.allSatisfy { $0.n == 2 }, "the curves count the included")
+    }
+
     @Test func noSkip_noRetention() throws {
         let panel = (0..<4).map { viewer("v\($0)", "A", skipped: nil) }
         let study = Study(participants: panel, settings: try StudySettings())

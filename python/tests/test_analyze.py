@@ -98,12 +98,15 @@ def test_the_mien_command_runs_the_engine() -> None:
 def test_episodes_of_the_clip_as_a_dataframe(engine: str, clip: Path, tmp_path: Path) -> None:
     results, events = mien.analyze(clip, metrics="expressions", progress=False, events=True)
     assert len(results) >= 15
-    # She smiles through the whole clip: one smile episode, from the first frame to the last, ended by the input.
+    # She smiles through the whole clip: one smile episode, from the end of her first second (before it her face is
+    # `settling`: her own neutral face learnt, no episode opens) to the last frame, ended by the input.
     smiles = events[events["metric"] == "expressions.smile"]
     assert len(smiles) == 1, events
     smile = smiles.iloc[0]
-    assert smile["faceId"] == 0 and smile["onset"] == 0 and smile["ending"] == "ended"
-    assert smile["duration"] == pytest.approx(results["TimeStamp"].max(), abs=1e-3)
+    assert smile["faceId"] == 0 and 1.0 <= smile["onset"] <= 1.15 and smile["ending"] == "ended", smile
+    assert smile["duration"] == pytest.approx(results["TimeStamp"].max() - smile["onset"], abs=1e-3)
+    settling = results[results["TimeStamp"] < 0.95]
+    assert len(settling) > 0 and settling["flags"].astype(str).str.contains("settling").all()
     assert events["faceId"].dtype == np.int64 and isinstance(events["metric"].dtype, pd.CategoricalDtype)
     # The same table from what the command line wrote.
     done = run_cli(engine, "analyze", str(clip), "--metrics", "expressions", "--output", str(tmp_path))

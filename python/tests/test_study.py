@@ -19,6 +19,8 @@ CLIP = ROOT / "Samples" / "astronaut-pan-zoom.mp4"
 #: Student's t, two-sided 95 %, by degrees of freedom (textbook table).
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 BIN = 0.5
+#: The viewing metrics (`MetricCatalog.viewing`): read on every frame of the face, settling or not.
+VIEWING = {"onScreen", "eyesClosed", "talking"}
 
 
 def participant_bins(rows: pd.DataFrame, episodes: pd.DataFrame, onset: float, columns: dict) -> dict:
@@ -40,6 +42,9 @@ def participant_bins(rows: pd.DataFrame, episodes: pd.DataFrame, onset: float, c
         for span in spans.itertuples():
             inside |= (absolute >= round(span.onset * 1000)).to_numpy() & (absolute <= round(span.offset * 1000)).to_numpy()
         frame = window.assign(inside=inside)
+        if metric not in VIEWING:
+            # Frames whose face was `settling` (its own neutral face not yet learnt) count for viewing only.
+            frame = frame[~frame["flags"].fillna("").astype(str).str.contains("settling")]
         measured = frame[frame[column].notna()]
         result[metric] = (measured.groupby("bin")[column].mean(), frame.groupby("bin")["inside"].mean())
     return result

@@ -117,8 +117,12 @@ if check(run.returncode == 0, f"mien study trial: {run.returncode} {run.stderr[-
         predicted = {row["question"]: row for row in csv.DictReader(file)}
     liking = predicted.get("liking", {})
     auc = float(liking.get("auc") or 0)
-    check(liking.get("n") == "24" and auc >= 0.75 and liking.get("passes") == "1",
-          f"the faces predict liking: {liking}")
+    # Everyone with a feature: 23 of the 24 (issue 95: a face's first second is settling, left out; the one left,
+    # subject05's sad picture, reads as eyes shut past a blink on every later frame, so never as watching).
+    with open(os.path.join(result, "features.csv")) as file:
+        featured = {row["participant"] for row in csv.DictReader(file)}
+    check(liking.get("n") == str(len(featured)) and len(featured) >= 23 and auc >= 0.75 and liking.get("passes") == "1",
+          f"the faces predict liking: {liking} ({len(featured)} with features)")
     with open(os.path.join(result, "relations.csv")) as file:
         related = [row for row in csv.DictReader(file) if row["question"] == "liking" and row["passes"] == "1"]
     smiles = [row for row in related if row["metric"] in ("expressions.smile", "emotions.joy")]

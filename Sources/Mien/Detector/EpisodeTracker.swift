@@ -65,6 +65,10 @@ struct EpisodeTracker: Sendable {
             state.away = false
             state.lastSeen = time
             let trusted = face.flags.isEmpty
+            // Blinks are a change within the face that a baseline still settling reads as well (its resting level
+            // is the eyes open, from the first frames): `settling` alone does not stop them (issue 95: the blinks of
+            // the short evaluation clips' first second were missed).
+            let lidsTrusted = face.flags.allSatisfy { $0 == .settling }
             var activity = state.activity ?? ViewerActivity()
             activity.update(&face, at: time, blinks: settings.blinks)
             state.activity = activity
@@ -85,7 +89,9 @@ struct EpisodeTracker: Sendable {
             if settings.watches("blink"), let expressions = face.expressions,
                 let left = expressions.left[.eyeClosure], let right = expressions.right[.eyeClosure]
             {
-                for blink in state.blinks.update(left: trusted ? left : nil, right: trusted ? right : nil, at: time) {
+                for blink in state.blinks.update(
+                    left: lidsTrusted ? left : nil, right: lidsTrusted ? right : nil, at: time)
+                {
                     state.blinkOnsets.append(blink.episode.onset)
                     let metric = Self.metric(of: blink.eyes)
                     events.append(

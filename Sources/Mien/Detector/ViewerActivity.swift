@@ -4,7 +4,7 @@ import MienCore
 /// blink (`eyesClosed`) and whether it is talking (`talking`), each 0 or 100 per frame, or absent.
 ///
 /// Both need time, so both are measured in streams only (the `EpisodeTracker` keeps one per face), from the
-/// face's trusted frames (no quality flag):
+/// face's trusted frames (no quality flag but `settling`):
 /// - **Eyes closed**: both eyes' closure (`eyeClosure` of each eye) at or above the blink tracker's `closure.on`
 ///   (40) until the more open one falls below `closure.off` (30); once that has lasted longer than a blink can
 ///   (`BlinkOptions.maximumDuration`, 0.5 s), the frames are 100 until the eyes open. A blink is never counted;
@@ -36,7 +36,9 @@ struct ViewerActivity: Sendable, Codable {
 
     /// Sets `face`'s `eyesClosed` and `talking` for the frame at `time` (seconds), from what the face showed so far.
     mutating func update(_ face: inout FaceResult, at time: Double, blinks: BlinkOptions) {
-        let trusted = face.flags.isEmpty
+        // A long closure and the mouth's swings are changes within the face, read as well against a baseline still
+        // settling: `settling` alone does not stop them (as with blinks).
+        let trusted = face.flags.allSatisfy { $0 == .settling }
         if let expressions = face.expressions, let left = expressions.left[.eyeClosure],
             let right = expressions.right[.eyeClosure]
         {

@@ -44,6 +44,13 @@ public struct ParticipantSeries: Sendable, Codable {
     /// The same share per bin of the window (nil where no frame of the bin could be judged): what the attention
     /// curve counts.
     public var onScreenBins: [Double?]?
+    /// The face's frames in the window flagged `settling` (its neutral baseline had not yet seen 1 s of it: at the
+    /// start of a recording, or when a face comes back under a new ID): counted for viewing, left out of the
+    /// expression curves, means, tests and the response baseline.
+    public var settlingFrames: Int?
+    /// Seconds from the onset from which the face's frames had settled, when the window began settling; nil when no
+    /// frame of the window was settling, or none had settled by its end.
+    public var settledAt: Double?
 
     /// The face's mean of `metric` in `bin`; nil where it was not measured or the recording does not reach.
     public func value(_ metric: String, bin: Int) -> Double? { Self.at(bin, of: bins[metric]) }
@@ -81,7 +88,8 @@ public struct ParticipantSeries: Sendable, Codable {
         row: StudyManifest.Row, faceId: Int?, frames: Int, faceFrames: Int, faceShare: Double, facesSeen: Int,
         framesWithSeveralFaces: Int, exclusion: String?, notes: [String], binCount: Int, bins: [String: [Double?]],
         episodeBins: [String: [Double?]], means: [String: Double], episodeCounts: [String: Int],
-        onScreenShare: Double? = nil, onScreenBins: [Double?]? = nil
+        onScreenShare: Double? = nil, onScreenBins: [Double?]? = nil, settlingFrames: Int? = nil,
+        settledAt: Double? = nil
     ) {
         self.row = row
         self.faceId = faceId
@@ -99,5 +107,15 @@ public struct ParticipantSeries: Sendable, Codable {
         self.episodeCounts = episodeCounts
         self.onScreenShare = onScreenShare
         self.onScreenBins = onScreenBins
+        self.settlingFrames = settlingFrames
+        self.settledAt = settledAt
+    }
+
+    /// The first bin of width `bin` seconds whose frames have all settled: 0 when none was settling, past the
+    /// last bin when the face never settled in the window.
+    public func firstSettledBin(bin: Double) -> Int {
+        guard let settlingFrames, settlingFrames > 0 else { return 0 }
+        guard let settledAt else { return binCount }
+        return Int(saturating: (settledAt / bin - 1e-9).rounded(.up))
     }
 }

@@ -76,9 +76,13 @@ public struct Study: Sendable, Codable {
             let context = StudyContext(
                 stimulus: stimulus, metrics: metrics.filter { !MetricCatalog.viewing.contains($0) },
                 binCount: binCount, settings: settings)
+            // Retention counts every viewer who started the stimulus, included or not: a skipper the viewing rules
+            // excluded still skipped, at their skip time (issue 95: they vanished, and retention read high).
+            let started = participants.filter { $0.row.stimulus == stimulus }
             var leaving: [(String, [Survival.Viewer])] = []
             for group in groups {
-                let viewers = StudyRetention.viewers(group.members)
+                let viewers = StudyRetention.viewers(
+                    group.name == StudyManifest.wholePanel ? started : started.filter { $0.row.group == group.name })
                 retention += StudyRetention.points(
                     stimulus: stimulus, group: group.name, viewers: viewers, binCount: binCount, bin: settings.bin)
                 if group.name != StudyManifest.wholePanel { leaving.append((group.name, viewers)) }

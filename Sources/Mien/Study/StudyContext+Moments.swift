@@ -81,11 +81,18 @@ extension StudyContext {
         let label = "\(stimulus), \(group.name)"
         guard settings.baseline > 0 else { return ([], "\(label): no response test (baseline 0)") }
         let baselineBins = (0..<binCount).filter { time($0) < settings.baseline - 1e-9 }.count
-        guard baselineBins > 0, baselineBins < binCount else {
-            return (
-                [],
-                "\(label): no response test (the stimulus is no longer than its \(Self.seconds(settings.baseline)) s baseline)"
-            )
+        // The baseline window never lies inside settling (issue 95): it starts at the bin from which the median
+        // participant's face had settled (0 with footage of the face before the onset);
+        // a participant not settled by its end has no baseline and leaves the test (their curve still counts).
+        let settled = group.members.map { $0.firstSettledBin(bin: settings.bin) }.sorted()
+        let from = settled.isEmpty ? 0 : settled[(settled.count - 1) / 2]
+        let firstTested = from + baselineBins
+        guard baselineBins > 0, firstTested < binCount else {
+            let why =
+                from > 0
+                ? "the stimulus ends before its \(Self.seconds(settings.baseline)) s baseline after the faces settled at \(Self.seconds(time(from))) s"
+                : "the stimulus is no longer than its \(Self.seconds(settings.baseline)) s baseline"
+            return ([], "\(label): no response test (\(why))")
         }
         guard group.members.count >= Self.responseMinimum else {
             return (
@@ -93,14 +100,14 @@ extension StudyContext {
                 "\(label): responses not testable: \(group.name) has \(group.members.count) (a response needs \(Self.responseMinimum) participants to reach p < 0.05); no peak marked below \(settings.minimumParticipants)"
             )
         }
-        let tested = binCount - baselineBins
+        let tested = binCount - firstTested
         var changes: [SeriesMatrix] = []
         for metric in metrics {
             let rows = group.members.map { member -> [Double?] in
-                let base = (0..<baselineBins).compactMap { member.value(metric, bin: $0) }
+                let base = (from..<firstTested).compactMap { member.value(metric, bin: $0) }
                 guard !base.isEmpty else { return [] }
                 let level = base.reduce(0, +) / Double(base.count)
-                return (baselineBins..<binCount).map { bin in member.value(metric, bin: bin).map { $0 - level } }
+                return (firstTested..<binCount).map { bin in member.value(metric, bin: bin).map { $0 - level } }
             }
             changes.append(SeriesMatrix(rows, columns: tested))
         }
@@ -108,11 +115,11 @@ extension StudyContext {
             settings.permutationSettings(family: "\(stimulus)\u{1F}\(group.name)\u{1F}responses"))
         var moments: [StudyMoment] = []
         for finding in outcome.findings where finding.p < settings.alpha {
-            let span = (finding.start + baselineBins)...(finding.end + baselineBins)
+            let span = (finding.start + firstTested)...(finding.end + firstTested)
             guard Double(span.count) * settings.bin >= settings.minimumDifference - 1e-9 else { continue }
             let change = changes[finding.member]
             let figures = span.map { bin in
-                (bin, Descriptive.meanInterval((0..<change.rows).compactMap { change[$0, bin - baselineBins] }))
+                (bin, Descriptive.meanInterval((0..<change.rows).compactMap { change[$0, bin - firstTested] }))
             }
             guard let (bin, figure) = figures.max(by: { abs($0.1.mean ?? 0) < abs($1.1.mean ?? 0) }) else { continue }
             moments.append(
@@ -124,7 +131,7 @@ extension StudyContext {
                     episodeShare: nil))
         }
         let note =
-            "\(label): responses against each participant's first \(Self.seconds(settings.baseline)) s tested over \(metrics.count) metrics × \(tested) bins, \(Self.describe(outcome, of: "sign flips")); \(moments.count) found at α = \(Self.seconds(settings.alpha))"
+            "\(label): responses against each participant's first \(Self.seconds(settings.baseline)) s\(from > 0 ? " after \(Self.seconds(time(from))) s (the faces settling before)" : "") tested over \(metrics.count) metrics × \(tested) bins, \(Self.describe(outcome, of: "sign flips")); \(moments.count) found at α = \(Self.seconds(settings.alpha))"
         return (moments, note)
     }
 

@@ -16,7 +16,7 @@ extension StudyPage {
             LineChart.Band(
                 label:
                     "\(moment.group) − \(moment.otherGroup ?? ""): \(number(moment.value)) at \(number(moment.time)) s, "
-                    + "p = \(probability(moment.p ?? 1))",
+                    + "\(stated("p", moment.p ?? 1))",
                 colour: "#f5c542", x: scale.x(moment.start), y: LineChart.top,
                 width: scale.x(moment.end) - scale.x(moment.start), height: scale.plotHeight)
         }
@@ -55,7 +55,7 @@ extension StudyPage {
                 spans.append(
                     LineChart.Span(
                         label:
-                            "\(group) responds \(number(moment.start))–\(number(moment.end)) s, p = \(probability(moment.p ?? 1))",
+                            "\(group) responds \(number(moment.start))–\(number(moment.end)) s, \(stated("p", moment.p ?? 1))",
                         x1: scale.x(moment.start), x2: scale.x(moment.end),
                         y: LineChart.height - LineChart.bottom - 3 - Double(index) * 4))
             }
@@ -140,4 +140,6 @@ extension StudyPage {
     static func probability(_ value: Double) -> String {
         value < 0.001 ? "< 0.001" : ResultTable.number(value, places: 3)
     }
+    /// `p = 0.012` or `p < 0.001` (never "p = < 0.001").
+    static func stated(_ name: String, _ value: Double) -> String { AnswerSummary.stated(name, value) }
 }

@@ -106,7 +106,7 @@ extension StudyPage {
         if let test = study.retentionTests.first(where: { $0.stimulus == stimulus }) {
             lines.append(
                 "Groups \(test.groups.joined(separator: ", ")): \(test.p < settings.alpha ? "skip at different rates" : "no difference in when they skip shown"), "
-                    + "log-rank chi-square \(number(test.statistic)) (\(test.degrees) df), p = \(probability(test.p)) (corrected over the study's retention tests)."
+                    + "log-rank chi-square \(number(test.statistic)) (\(test.degrees) df), \(stated("p", test.p)) (corrected over the study's retention tests)."
             )
         }
         let curve = points.map { point in

@@ -120,7 +120,7 @@ extension StudyPage {
             if let isc, let value = isc.isc {
                 iscText =
                     number(value) + (isc.low.map { low in " [\(number(low)), \(number(isc.high ?? low))]" } ?? "")
-                    + (isc.p.map { ", p = \(probability($0))" } ?? "") + " (n = \(isc.n))"
+                    + (isc.p.map { ", \(stated("p", $0))" } ?? "") + " (n = \(isc.n))"
             }
             let reason = iscText.isEmpty ? isc?.reason ?? "" : ""
             let hasEpisodes = lines.contains { $0.episodeShare != nil }
@@ -152,10 +152,10 @@ extension StudyPage {
         switch moment.kind {
         case .difference:
             return "\(moment.group) − \(moment.otherGroup ?? "") \(signed(moment.value)) at \(number(moment.time)) s, "
-                + "differ \(span), p = \(probability(moment.p ?? 1))"
+                + "differ \(span), \(stated("p", moment.p ?? 1))"
         case .response:
             return "\(moment.group) responds \(span) (\(signed(moment.value)) from baseline at "
-                + "\(number(moment.time)) s), p = \(probability(moment.p ?? 1))"
+                + "\(number(moment.time)) s), \(stated("p", moment.p ?? 1))"
         case .peak:
             let height = moment.low.map { "[\(number($0)), \(number(moment.high ?? $0))]" } ?? ""
             let time = moment.timeLow.map { "[\(number($0)), \(number(moment.timeHigh ?? $0))] s" } ?? ""

@@ -14,6 +14,10 @@ extension StudyRecordingReader {
         var judged: [Int: Bool] = [:]
         var sums: [String: [Double]] = [:]
         var counts: [String: [Int]] = [:]
+        /// The times of the frames flagged `settling` (left out of the expression metrics and episode shares), and
+        /// the earliest frame that was not.
+        var settling: Set<Int> = []
+        var firstSettled: Int?
 
         /// Adds `value` to `metric`'s sum in `bin`, as `count` frames (one frame's score, or another face's sum).
         mutating func add(_ value: Double, count: Int = 1, metric: String, bin: Int) {
@@ -30,6 +34,8 @@ extension StudyRecordingReader {
         mutating func join(_ other: FaceSums) {
             times = (times + other.times).sorted()
             judged.merge(other.judged) { own, _ in own }
+            settling.formUnion(other.settling)
+            firstSettled = [firstSettled, other.firstSettled].compactMap { $0 }.min()
             for (metric, binSums) in other.sums {
                 let binCounts = other.counts[metric] ?? []
                 for bin in binSums.indices where binCounts[bin] > 0 {

@@ -77,8 +77,16 @@ package struct StudyRecordingReader: Sendable {
                     sums.times.append(relative)
                     let watching = Self.watching(face)
                     if let watching { sums.judged[relative] = watching }
-                    // A frame the viewer did not watch counts for the viewing metrics only (unless --all-frames).
-                    let responses = settings.allFrames || watching != false
+                    // A frame the viewer did not watch counts for the viewing metrics only (unless --all-frames);
+                    // so does a frame whose baseline had not settled (issue 95: a still face "responded" as the
+                    // population norms faded out of its baseline).
+                    let settling = face.flags.contains(.settling)
+                    if settling {
+                        sums.settling.insert(relative)
+                    } else if sums.firstSettled == nil {
+                        sums.firstSettled = relative
+                    }
+                    let responses = (settings.allFrames || watching != false) && !settling
                     for entry in Self.scored where responses || MetricCatalog.viewing.contains(entry.name) {
                         if let value = entry.score?(face), value.isFinite {
                             sums.add(value, metric: entry.name, bin: bin)
@@ -204,11 +212,15 @@ package struct StudyRecordingReader: Sendable {
                 for (metric, spans) in faceEpisodes {
                     counts[metric] = spans.filter { window.contains($0.0) }.count
                 }
+                // A followed metric without an episode had 0, not none (issue 95: `episodes` was absent).
+                for entry in Self.scored where watched(entry.name) && counts[entry.name] == nil {
+                    counts[entry.name] = 0
+                }
                 for entry in Self.scored where watched(entry.name) && bins[entry.name] != nil {
                     let spans = (faceEpisodes[entry.name] ?? []).map { ($0.0 - window.start, $0.1 - window.start) }
                     var inside = [Int](repeating: 0, count: binCount)
                     var all = [Int](repeating: 0, count: binCount)
-                    for time in sums.times {
+                    for time in sums.times where !sums.settling.contains(time) {
                         let bin = time / binMs
                         guard bin < binCount else { continue }
                         all[bin] += 1
@@ -218,13 +230,22 @@ package struct StudyRecordingReader: Sendable {
                 }
             }
         }
+        let settling = chosen?.sums.settling.count ?? 0
+        let settledAt = settling > 0 ? chosen?.sums.firstSettled.map { max(0, $0) } : nil
+        if settling > 0 {
+            let until = settledAt.map { "until \(Self.seconds($0)) s" } ?? "to the end"
+            notes.append(
+                "\(settling) frames settling (the face's own neutral face not yet learnt from 1 s of its frames; \(until)): left out of the expression curves, means and tests"
+            )
+        }
         let attention = onScreen(
             window: window, chosen: chosen?.sums, binCount: binCount, visible: visibleShare(row))
         return ParticipantSeries(
             row: row, faceId: chosen?.id, frames: window.frames, faceFrames: faceFrames, faceShare: share,
             facesSeen: window.faces.count, framesWithSeveralFaces: window.severalFaces, exclusion: exclusion,
             notes: notes, binCount: binCount, bins: bins, episodeBins: episodeBins, means: means, episodeCounts: counts,
-            onScreenShare: attention?.share, onScreenBins: attention?.bins)
+            onScreenShare: attention?.share, onScreenBins: attention?.bins, settlingFrames: settling,
+            settledAt: settledAt.map { Double($0) / 1000 })
     }
 
     /// Whether the viewer watched on a frame of their face: false with the eyes shut past a blink or `onScreen`

@@ -35,8 +35,9 @@ public struct StudyRetentionTest: Sendable, Codable, Equatable {
     public var method: String
 }
 
-/// Retention for skippable stimuli: each included collected viewer is the time they skipped (left) or the
-/// stimulus's length (watched to the end: censored), read from their page's viewing.
+/// Retention for skippable stimuli: each collected viewer who started the stimulus (included or not: an excluded
+/// skipper still skipped) is the time they skipped (left) or the stimulus's length (watched to the end: censored),
+/// read from their page's viewing.
 enum StudyRetention {
     /// The viewers of `members` whose page recorded the viewing; empty when none skipped (no retention to draw).
     static func viewers(_ members: [ParticipantSeries]) -> [Survival.Viewer] {

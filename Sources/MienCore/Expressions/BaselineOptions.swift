@@ -11,10 +11,11 @@ package struct BaselineOptions: Sendable, Equatable, Codable {
     /// Default 60: slow
     /// enough to ignore a long laugh, fast enough to follow a change of lighting or posture.
     package var memory: Double
-    /// Seconds of reliable observation before the baseline applies in full; it is blended in linearly
-    /// until then.
+    /// Seconds of a face's reliable frames before its baseline has settled; until then its frames are
+    /// flagged `settling` (the baseline applies in full from the first frame either way).
     ///
-    /// Default 3.
+    /// Default 1: the held-out videos' own-frames estimate reached its settled error within 1 s (see
+    /// `NeutralBaseline`).
     package var warmUp: Double
     /// The most (on the 0...100 scale) the baseline may take off a score.
     ///
@@ -24,7 +25,7 @@ package struct BaselineOptions: Sendable, Equatable, Codable {
 
     /// - Throws: `.invalidArgument` for a quantile outside 0..<1, a memory or warm-up that is not
     ///   positive, or an offset outside 0..<100.
-    package init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 3, maximumOffset: Double = 40) throws {
+    package init(quantile: Double = 0.2, memory: Double = 60, warmUp: Double = 1, maximumOffset: Double = 40) throws {
         // Comparisons, so NaN fails every one of them.
         guard quantile >= 0, quantile < 1 else { throw MienError(.invalidOptions, "baseline quantile must be 0..<1") }
         guard memory > 0, warmUp > 0, warmUp.isFinite else {

@@ -51,6 +51,7 @@ package final class ExpressionStage {
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }
             baselines[face.faceId] = baseline
             expressions = baseline.apply(to: expressions)
+            if !baseline.settled { face.flags.append(.settling) }
         }
         let tongue = TongueEvidence.score(mesh: face.mesh, in: frame, hasColour: face.quality?.hasColour ?? false)
         face.blendshapes = blendshapes

@@ -13,4 +13,8 @@ public enum QualityFlag: String, Sendable, Codable, CaseIterable {
     case faceTooDark
     /// Less than `ReliabilityLimits.minimumInsideFrame` of the face inside the frame.
     case partlyOutOfFrame
+    /// In a stream, the face's neutral baseline has seen less than `BaselineOptions.warmUp` seconds of its
+    /// reliable frames: its expressions (and the emoji and emotions on them) are read against too little of
+    /// its own face. Studies leave these frames out of curves, baselines, features and tests.
+    case settling
 }

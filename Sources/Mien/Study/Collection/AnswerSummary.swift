@@ -39,7 +39,7 @@ package enum AnswerSummary {
                 if let row = prediction.first(where: { $0.stimulus == stimulus && $0.question == question.id }) {
                     if let result = row.result {
                         let figure =
-                            "cross-validated AUC \(number(result.auc)) [\(number(result.low)), \(number(result.high))], permutation p = \(probability(result.p))"
+                            "cross-validated AUC \(number(result.auc)) [\(number(result.low)), \(number(result.high))], permutation \(stated("p", result.p))"
                         words.append(
                             row.passes == true
                                 ? "The faces predict whether a viewer answers above the middle: \(figure)."
@@ -60,7 +60,8 @@ package enum AnswerSummary {
                     words.append(
                         "Higher answers went with "
                             + passing.prefix(3).map {
-                                "\($0.feature) of \(StudyPage.label($0.metric).lowercased()) (ρ = \(number($0.rho ?? 0)), q = \(probability($0.q ?? 1)))"
+                                // The direction from the sign of ρ (issue 95: a negative ρ was worded as positive).
+                                "\(($0.rho ?? 0) < 0 ? "lower" : "higher") \($0.feature) of \(StudyPage.label($0.metric).lowercased()) (ρ = \(number($0.rho ?? 0)), \(stated("q", $0.q ?? 1)))"
                             }.joined(separator: "; ")
                             + (passing.count > 3 ? "; and \(passing.count - 3) more (relations.csv)." : "."))
                 }
@@ -73,4 +74,8 @@ package enum AnswerSummary {
     static func number(_ value: Double) -> String { ResultTable.number(value, places: 2) }
     static func percent(_ share: Double) -> String { "\(ResultTable.number(share * 100, places: 0)) %" }
     static func probability(_ p: Double) -> String { p < 0.001 ? "< 0.001" : ResultTable.number(p, places: 3) }
+    /// `name = p`, or `name < 0.001` (never "q = < 0.001").
+    static func stated(_ name: String, _ p: Double) -> String {
+        p < 0.001 ? "\(name) < 0.001" : "\(name) = \(ResultTable.number(p, places: 3))"
+    }
 }

@@ -13,7 +13,7 @@ import MienCore
 /// watched (issue 94). Its frames give the same landmarks to the last digit; a living face, however still, blinks
 /// every few seconds and its landmarks move by more than a percent of the face within a second (measured on the real
 /// faces of `../shared/eval`: at most 0.4 s still). Why landmarks and not the expression scores: the scores are baseline
-/// corrected, and the neutral baseline's warm-up moves a photo's scores for its first seconds (issue 95).
+/// corrected (a photo's read 0 against its own baseline, as a resting face's do).
 package struct Stillness: Sendable, Equatable {
     /// Head-pose change (yaw, pitch or roll), degrees, that counts as movement.
     package static let poseDegrees = 0.5

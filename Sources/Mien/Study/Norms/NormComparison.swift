@@ -181,7 +181,7 @@ package enum NormComparison {
                 let arrow = row.direction == "above" ? "↑ " : row.direction == "below" ? "↓ " : ""
                 return
                     "\(arrow)\(words(row.figure)) at the \(ordinal(row.percentile ?? 0)) percentile [\(ResultTable.number(row.low ?? 0, places: 0)), \(ResultTable.number(row.high ?? 0, places: 0))]"
-                    + (row.direction.map { " (\($0) the norm's median, q = \(AnswerSummary.probability(row.q ?? 1)))" }
+                    + (row.direction.map { " (\($0) the norm's median, \(AnswerSummary.stated("q", row.q ?? 1)))" }
                         ?? "")
             }
             let arrows = placed.filter { $0.direction != nil }
