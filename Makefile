@@ -26,7 +26,7 @@ IMAGE ?= localhost/mien:$(VERSION)
 # (BUILT=1) skip their own `swift build`: each costs 1.5-14 s of planning and linking, about 90 s over CI's run.
 BUILD = $(if $(BUILT),: built by make test,$(SWIFT) build)
 
-.PHONY: study-abuse fleet-faults fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
+.PHONY: bench-prediction study-abuse fleet-faults fleet-check bench-fleet bench-resume openface-check bench-study study-check statistics-check catalog build-dev release-check dist install uninstall deb image wheel python-test bench-python package-check manpages slurm-test bench-serve demo test deps build lint bench eval models models-check clean report-check live-check api-check sanitize fuzz fuzz-smoke soak bench-peers docs docs-check
 
 ## demo: install, build, and find the face in the bundled sample picture and in a pan-and-zoom video of it.
 ## It runs the debug build (what `make test` builds too): compiling it takes minutes less than the release build,
@@ -334,6 +334,13 @@ bench-peers: build-dev
 ## (latency p50/p99, frames analysed and dropped, server RSS), then /v1/analyze requests/s (JSON summary last).
 bench-serve: build-dev
 	$(RELEASE)/MienDev bench-serve --mien $(RELEASE)/mien
+
+## bench-prediction: the faces' prediction of answers calibrated at the report's defaults (10 repetitions, 199
+## permutations): 200 panels of 20-30 participants whose answers do not depend on the faces (the interval must hold 0.5
+## in >= 93 %, the test pass in <= 6 %), then 50 where answers follow smile's mean (the model against smile alone).
+bench-prediction: build-dev
+	$(RELEASE)/MienDev prediction-null --panels 200
+	$(RELEASE)/MienDev prediction-null --panels 50 --strength 1
 
 ## bench-study: participants of a collected study (mien serve --studies) streaming 640x480 JPEG at 10 fps with every
 ## metric, 1 to 16 at once: each one's share of frames analysed, the most kept at >= 95 %, the server's CPU time per

@@ -104,6 +104,16 @@ extension StudyCommand {
                 throw MienError(.invalidArgument, "--min-effect must be 0 or more points (got \(minEffect))")
             }
             settings.minimumEffect = minEffect
+            guard minWatched.isFinite, (0...1).contains(minWatched) else {
+                throw MienError(.invalidArgument, "--min-watched must be within 0...1 (got \(minWatched))")
+            }
+            settings.minimumWatched = minWatched
+            guard normMinDifference.isFinite, normMinDifference >= 0 else {
+                throw MienError(
+                    .invalidArgument,
+                    "--norm-min-difference must be 0 or more standard deviations (got \(normMinDifference))")
+            }
+            settings.normMinimum = normMinDifference
             return settings
         } catch let error as MienError {
             throw ValidationError(error.message)

@@ -133,6 +133,18 @@ struct StudyCommand: AsyncParsableCommand {
     var minEffect = StudySettings.standard.minimumEffect
 
     @Option(
+        help:
+            "The least share (0-1) of a stimulus a participant must watch (facing the screen, eyes open, the face settled; with --all-frames, measured and settled) for their curves and features of it; below it they are excluded from that stimulus, saying why."
+    )
+    var minWatched = StudySettings.defaultMinimumWatchedShare
+
+    @Option(
+        help:
+            "The least difference from a norm's median that --norms marks with an arrow, in standard deviations of the norm's stimuli (the figure's own units are in norms.csv's minimum)."
+    )
+    var normMinDifference = 0.5
+
+    @Option(
         help: ArgumentHelp(
             "Groups by what the panel said of each participant: the manifest's attribute.NAME column (a collected study's --attribute), each value a group, in place of the link's groups; participants without it count in the whole panel only.",
             valueName: "name"))

@@ -14,6 +14,7 @@ struct MienDev: AsyncParsableCommand {
         subcommands: [
             MakeClip.self, Bench.self, Eval.self, Features.self, EmotionFeatures.self, GlassesFeatures.self, Soak.self,
             PeerBench.self, StudyRecordingsCommand.self, NullStudies.self, StatisticsReference.self,
+            PredictionNull.self,
             PeerClips.self, BenchOutputs.self, GazeFeatures.self, BenchServe.self, BenchStudy.self,
             ExpressionTable.self, ResumeBench.self, Fleet.self, FleetFaults.self,
         ]

@@ -176,7 +176,7 @@ struct StatisticsReference: ParsableCommand {
                 return SurvivalAnswer(steps: steps, statistic: test?.statistic, p: test?.p)
             },
             spearman: cases.spearman.map { pair in
-                RankCorrelation.spearman(pair[0], pair[1]).map { [$0.rho, $0.p] } ?? []
+                RankCorrelation.spearman(pair[0], pair[1]).map { [$0.rho, $0.p, $0.low ?? .nan, $0.high ?? .nan] } ?? []
             },
             logistic: cases.logistic.map { item in
                 let k = (item.folds.max() ?? 0) + 1

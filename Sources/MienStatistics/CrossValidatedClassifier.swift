@@ -6,11 +6,17 @@ import Foundation
 /// `make_pipeline(SimpleImputer(), StandardScaler(), LogisticRegression(C=c))` fits it; stratified folds of
 /// participants, repeated with new shuffles; the area under the ROC curve of the out-of-fold predictions.
 ///
-/// - The figure: the mean AUC over `repeats` repetitions, with a 95 % percentile bootstrap interval over
-///   participants (each participant's out-of-fold probability averaged over the repetitions).
-/// - The test: the first repetition's AUC against the same cross-validation with the outcome permuted across
-///   participants (`permutations` times, the folds stratified anew on each permuted outcome): p = (1 + the permuted
-///   AUCs at or above it) / (1 + permutations), as scikit-learn's `permutation_test_score`.
+/// One statistic throughout (issue 95 item 3): the figure, the test and the interval are all about the mean AUC
+/// over `repeats` repetitions.
+/// - The test: that mean against the same repeated cross-validation with the outcome permuted across participants
+///   (`permutations` times, every model refitted, the folds stratified anew on each permuted outcome), two-sided
+///   about 0.5: p = 2 × (1 + the permuted means at or beyond the estimate on its side) / (1 + permutations), at
+///   most 1. The faces predict when the estimate is above 0.5 and p < `alpha`.
+/// - The interval: that test inverted under a shift (Ernst 2004, "Permutation methods"): the values θ of the AUC
+///   that a two-sided test at `alpha` would not reject if the estimate's spread about θ were the permuted means'
+///   spread about 0.5, i.e. [estimate − (c⁺ − 0.5), estimate + (0.5 − c⁻)] with c± the permuted means beyond which
+///   the test rejects; clipped to 0-1. It therefore always holds its estimate, and excludes 0.5 from below exactly
+///   when the faces predict; on answers shuffled across participants it holds 0.5 in 1 − `alpha` of panels.
 package enum CrossValidatedClassifier {
     package struct Settings: Sendable, Equatable {
         /// The inverse of the L2 penalty's strength (scikit-learn's `C`).
@@ -18,7 +24,8 @@ package enum CrossValidatedClassifier {
         package var folds = 5
         package var repeats = 10
         package var permutations = 199
-        package var bootstrap = 2000
+        /// The test's two-sided level; the interval's coverage is 1 − alpha.
+        package var alpha = 0.05
         package var seed: UInt64 = 1
 
         package init() {}
@@ -30,10 +37,15 @@ package enum CrossValidatedClassifier {
         package var positives: Int
         /// The folds used (fewer than asked when the smaller class has fewer participants).
         package var folds: Int
+        /// The mean out-of-fold AUC over the repetitions.
         package var auc: Double
+        /// The interval of coverage 1 − alpha (see the type's documentation).
         package var low: Double
         package var high: Double
+        /// The two-sided permutation p of `auc`.
         package var p: Double
+        /// Whether the faces predict: `auc` above 0.5 with p < alpha (the same as `low` above 0.5).
+        package var passes: Bool
     }
 
     /// The prediction of `outcome` (one per row) from `rows` (participants × features; nil: not measured); nil when
@@ -41,47 +53,57 @@ package enum CrossValidatedClassifier {
     package static func evaluate(rows: [[Double?]], outcome: [Bool], settings: Settings = Settings()) -> Result? {
         let positives = outcome.filter { $0 }.count
         let smaller = min(positives, outcome.count - positives)
-        guard rows.count == outcome.count, smaller >= 2 else { return nil }
+        guard rows.count == outcome.count, smaller >= 2, settings.repeats >= 1 else { return nil }
         let k = min(settings.folds, smaller)
         var generator = SeededGenerator(seed: settings.seed)
-        var sums = [Double](repeating: 0, count: rows.count)
-        var aucs: [Double] = []
+        let estimate = meanAUC(rows: rows, outcome: outcome, k: k, settings: settings, using: &generator)
+        var permuted: [Double] = []
+        var labels = outcome
+        for _ in 0..<settings.permutations {
+            labels = generator.shuffled(labels)
+            permuted.append(meanAUC(rows: rows, outcome: labels, k: k, settings: settings, using: &generator))
+        }
+        let total = Double(1 + settings.permutations)
+        let above = permuted.filter { $0 >= estimate }.count
+        let below = permuted.filter { $0 <= estimate }.count
+        let p = min(1, 2 * Double(1 + min(above, below)) / total)
+        // The test rejects on a side when at most `allowed` permuted means lie at or beyond the estimate there:
+        // 2 (1 + m) / total < alpha. c± are the (allowed + 1)-th most extreme permuted means on each side.
+        var allowed = -1
+        while 2 * Double(1 + allowed + 1) / total < settings.alpha { allowed += 1 }
+        let descending = permuted.sorted(by: >)
+        let ascending = permuted.sorted()
+        let upper = allowed >= 0 && allowed < descending.count ? descending[allowed] : 1.0
+        let lower = allowed >= 0 && allowed < ascending.count ? ascending[allowed] : 0.0
+        let low = min(estimate, max(0, estimate - (upper - 0.5)))
+        let high = max(estimate, min(1, estimate + (0.5 - lower)))
+        return Result(
+            n: rows.count, positives: positives, folds: k, auc: estimate, low: low, high: high, p: p,
+            passes: estimate > 0.5 && p < settings.alpha)
+    }
+
+    /// The mean out-of-fold AUC of `settings.repeats` repeated, stratified `k`-fold cross-validations, each drawing
+    /// its folds from `generator`.
+    package static func meanAUC(
+        rows: [[Double?]], outcome: [Bool], k: Int, settings: Settings, using generator: inout SeededGenerator
+    ) -> Double {
+        var sum = 0.0
         for _ in 0..<settings.repeats {
             let folds = stratifiedFolds(outcome, k: k, using: &generator)
-            let scores = outOfFold(rows: rows, outcome: outcome, folds: folds, k: k, c: settings.c)
-            for index in scores.indices { sums[index] += scores[index] }
-            aucs.append(auc(scores, outcome))
+            sum += auc(outOfFold(rows: rows, outcome: outcome, folds: folds, k: k, c: settings.c), outcome)
         }
-        let first = aucs.first ?? 0.5
-        var atOrAbove = 0
-        var permuted = outcome
-        for _ in 0..<settings.permutations {
-            permuted = generator.shuffled(permuted)
-            let folds = stratifiedFolds(permuted, k: k, using: &generator)
-            if auc(outOfFold(rows: rows, outcome: permuted, folds: folds, k: k, c: settings.c), permuted) >= first
-                - 1e-12
-            {
-                atOrAbove += 1
-            }
-        }
-        let averaged = sums.map { $0 / Double(settings.repeats) }
-        var resampled: [Double] = []
-        for _ in 0..<settings.bootstrap {
-            let picks = (0..<rows.count).map { _ in generator.below(rows.count) }
-            let labels = picks.map { outcome[$0] }
-            guard labels.contains(true), labels.contains(false) else { continue }
-            resampled.append(auc(picks.map { averaged[$0] }, labels))
-        }
-        resampled.sort()
-        let quantile = { (q: Double) -> Double in
-            resampled.isEmpty
-                ? .nan
-                : resampled[min(resampled.count - 1, Int(exactly: (q * Double(resampled.count)).rounded(.down)) ?? 0)]
-        }
-        return Result(
-            n: rows.count, positives: positives, folds: k, auc: aucs.reduce(0, +) / Double(aucs.count),
-            low: quantile(0.025), high: quantile(0.975),
-            p: Double(1 + atOrAbove) / Double(1 + settings.permutations))
+        return sum / Double(settings.repeats)
+    }
+
+    /// The mean AUC of the same repeated cross-validation as `evaluate`'s estimate (the same folds for the same
+    /// seed), without a test: a baseline model's figure beside the prediction's.
+    package static func baseline(rows: [[Double?]], outcome: [Bool], settings: Settings = Settings()) -> Double? {
+        let positives = outcome.filter { $0 }.count
+        let smaller = min(positives, outcome.count - positives)
+        guard rows.count == outcome.count, smaller >= 2, settings.repeats >= 1 else { return nil }
+        var generator = SeededGenerator(seed: settings.seed)
+        return meanAUC(
+            rows: rows, outcome: outcome, k: min(settings.folds, smaller), settings: settings, using: &generator)
     }
 
     /// Each participant's fold, 0..<k: within each class, in a shuffled order, dealt in turn.

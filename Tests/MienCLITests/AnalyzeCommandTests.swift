@@ -106,7 +106,7 @@ struct AnalyzeCommandTests {
             return faces?.values.first?["onScreen"] as? Double
         }
         #expect(try onScreen([]) == 100, "the astronaut looks into the camera, just above a laptop's screen")
-        #expect(try onScreen(["--screen", "40,0,20,20"]) == 0, "a screen 40° aside")
+        #expect(try onScreen(["--screen", "55,0,20,20"]) == 0, "a screen 55° aside")
         for bad in ["40,0,20", "a,0,20,20", "0,0,0,20", "90,0,20,20"] {
             let run = try runMien(["analyze", SampleMedia.astronautPath, "--screen", bad])
             #expect(run.status == 64 && run.stderr.contains("screen"), "\(bad): \(run.stderr)")

@@ -6,6 +6,9 @@ import Testing
 /// `mien norms` and `mien study --norms` (issue 80 item 4): a norm built from 13 studies made here of held-out
 /// talking heads (each participant 3 s of footage at an onset of their own), the stimulus that is the norm's median
 /// at the 50th percentile, the 10-stimulus floor, and every refusal of a store.
+///
+/// Every study here reads all six participants whatever they watched (`--min-watched 0`: one of the recordings looks
+/// away from the screen often, and this is about the norms, not who is included).
 @Suite("mien norms", .serialized)
 struct NormsCommandTests {
     static let stimulus = "talk"
@@ -46,7 +49,8 @@ struct NormsCommandTests {
                     withDestinationURL: first.appendingPathComponent("recordings"))
             }
             let run = try runMien([
-                "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100", "--jobs", "2",
+                "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100", "--min-watched",
+                "0", "--jobs", "2",
             ])
             try #require(run.status == 0, "study \(index): \(run.stderr)")
             made.append(study)
@@ -88,7 +92,7 @@ struct NormsCommandTests {
             let median = try #require(studies.first { $0.lastPathComponent == order[6].study })
             let compared = try runMien([
                 "study", folder.appendingPathComponent("\(median.lastPathComponent).csv").path, "--output", median.path,
-                "--bin", "0.5", "--permutations", "100", "--norms", norms,
+                "--bin", "0.5", "--permutations", "100", "--min-watched", "0", "--norms", norms,
             ])
             try #require(compared.status == 0, "\(compared.stderr)")
             let row = try #require(try rows(median).first { $0["figure"] == smile })
@@ -104,7 +108,7 @@ struct NormsCommandTests {
             let bStudy = studies[12]
             let placed = try runMien([
                 "study", folder.appendingPathComponent("study12.csv").path, "--output", bStudy.path, "--bin", "0.5",
-                "--permutations", "100",
+                "--permutations", "100", "--min-watched", "0",
                 "--norms", norms, "--norm-filter", "region=A",
             ])
             #expect(placed.status == 0, "\(placed.stderr)")
@@ -112,7 +116,7 @@ struct NormsCommandTests {
             let aStudy = studies[0]
             let floored = try runMien([
                 "study", folder.appendingPathComponent("study0.csv").path, "--output", aStudy.path, "--bin", "0.5",
-                "--permutations", "100",
+                "--permutations", "100", "--min-watched", "0",
                 "--norms", norms, "--norm-filter", "region=A",
             ])
             #expect(floored.status == 0, "\(floored.stderr)")
@@ -124,7 +128,7 @@ struct NormsCommandTests {
             // Another bin is another aggregation: none of the norm's stimuli is compared.
             let rebinned = try runMien([
                 "study", folder.appendingPathComponent("study12.csv").path, "--output", bStudy.path, "--bin", "1",
-                "--permutations", "100",
+                "--permutations", "100", "--min-watched", "0",
                 "--norms", norms,
             ])
             #expect(rebinned.status == 0)
@@ -192,7 +196,8 @@ struct NormsCommandTests {
                     to: csv, atomically: true, encoding: .utf8)
                 let study = folder.appendingPathComponent("s\(index)")
                 let run = try runMien([
-                    "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100",
+                    "study", csv.path, "--output", study.path, "--bin", "0.5", "--permutations", "100", "--min-watched",
+                    "0",
                 ])
                 try #require(run.status == 0, "\(run.stderr)")
                 studies.append(study)

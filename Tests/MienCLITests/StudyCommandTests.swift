@@ -220,7 +220,7 @@ struct StudyCommandTests {
 
     /// The sample looks into the camera, just above a laptop's screen: watched throughout.
     ///
-    /// With a screen 40° aside
+    /// With a screen 55° aside
     /// (`--screen`) no frame is watched: the responses' curves are empty by default and back with `--all-frames`,
     /// the attention curve at 0 either way.
     @Test func framesNotWatched_leaveTheCurves_andTheAttentionCurveCountsViewers() throws {
@@ -247,13 +247,20 @@ struct StudyCommandTests {
         let wilson = try #require(watched.attention.first?.low)
         #expect(abs(wilson - 34.24) < 0.01, "Wilson's interval of 2 of 2: [34.2 %, 100 %], got \(wilson)")
         #expect(page.contains("Viewing and data quality") && page.contains("watched a median of"))
-        let (aside, _) = try study("aside", ["--screen", "40,0,20,20"])
+        // Issue 95 item 6: by default a viewer who watched none of it is excluded from the stimulus, saying why.
+        let (unwatched, _) = try study("unwatched", ["--screen", "55,0,20,20"])
+        #expect(
+            unwatched.participants.allSatisfy {
+                $0.exclusion?.hasPrefix("watched in 0 % of the stimulus window") == true
+            },
+            "\(unwatched.participants.map(\.exclusion))")
+        let (aside, _) = try study("aside", ["--screen", "55,0,20,20", "--min-watched", "0"])
         #expect(aside.participants.allSatisfy { $0.onScreenShare == 0 && $0.included })
         #expect(aside.attention.allSatisfy { $0.mean == 0 })
         #expect(smiles(aside).isEmpty, "no frame watched: no response curve")
         #expect(
             aside.curves.contains { $0.metric == "onScreen" && $0.mean == 0 }, "the viewing metrics' own curves stay")
-        let (every, _) = try study("every", ["--screen", "40,0,20,20", "--all-frames"])
+        let (every, _) = try study("every", ["--screen", "55,0,20,20", "--all-frames"])
         #expect(smiles(every) == smiles(watched) && !smiles(every).isEmpty)
         let table = try String(
             contentsOf: folder.appendingPathComponent("every/attention.csv"), encoding: .utf8)

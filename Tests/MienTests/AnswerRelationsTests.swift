@@ -75,6 +75,12 @@ struct AnswerRelationsTests {
         let auc = try #require(Double(liking["auc"] ?? ""))
         let (low, high) = (Double(liking["low"] ?? "") ?? 2, Double(liking["high"] ?? "") ?? -1)
         #expect(auc > 0.85 && low <= auc && auc <= high && liking["passes"] == "1", "\(liking)")
+        // Issue 95 item 3: the fixed feature set (headline means; no marks here), smile's mean alone beside it, and
+        // an interval that excludes 0.5 as the test passes.
+        #expect((Int(liking["features"] ?? "") ?? 99) <= StudyFeatures.metrics.count && low > 0.5, "\(liking)")
+        #expect(
+            liking["baselineFeature"] == "expressions.smile mean"
+                && (Double(liking["baselineAuc"] ?? "") ?? 0) > 0.85, "\(liking)")
         // Below the floor: said, no figure.
         let few = try Self.panel()
         let small = Study(participants: Array(few.0.participants.prefix(12)), settings: few.0.settings)

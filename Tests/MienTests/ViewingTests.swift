@@ -166,4 +166,45 @@ struct ViewingTests {
         #expect(series.allSatisfy { $0.exclusion?.contains("no results") == true })
         #expect(series[2].notes.contains("viewing not recorded") && !series[1].notes.contains("viewing not recorded"))
     }
+
+    /// Every viewing is an exposure (issue 95 item 2): a viewer who hid the tab 5 s of a 20-s advert, was measured
+    /// too little and was shown it again, cleanly, is listed with 2 exposures, the hidden seconds of both, and is
+    /// excluded by the `hidden` rule (the replay is no first view); the notes say so.
+    @Test func aReplay_isCountedAndJudged_withTheViewingItFollowed() throws {
+        func progress(hiddenFrom: Double?) throws -> ParticipantSession.StimulusProgress {
+            var progress = ParticipantSession.StimulusProgress()
+            progress.frames = 100
+            progress.coverage = hiddenFrom == nil ? 1 : 0.6
+            var viewing = Viewing()
+            if let hiddenFrom {
+                try viewing.adding(.init(kind: .hidden, at: hiddenFrom), duration: 20)
+                try viewing.adding(.init(kind: .visible, at: hiddenFrom + 5), duration: 20)
+            }
+            progress.viewing = viewing
+            return progress
+        }
+        var session = ParticipantSession(
+            participant: "p1", number: 1, group: nil, order: ["ad"], tokenDigest: "d", started: "s")
+        session.attempts = [
+            .init(
+                stimulus: "ad", number: 1, progress: try progress(hiddenFrom: 4), reason: "measured too little",
+                ended: "t")
+        ]
+        session.stimuli["ad"] = try progress(hiddenFrom: nil)
+        let settings = try CollectionSettings(
+            stimuli: [.init(name: "ad", file: "ad.mp4", sha256: String(repeating: "0", count: 64), duration: 20)],
+            consent: "ok")
+        #expect(session.exposures(of: "ad") == 2)
+        let text = CollectionFolder.manifests([session], settings: settings).live
+        let manifest = try StudyManifest(text: text, source: "manifest")
+        let row = try #require(manifest.rows.first)
+        #expect(row.exposures == 2 && row.viewing?.hiddenSeconds == 5, "\(text)")
+        let series = CollectionFolder.series(
+            of: manifest, settings: .standard, watched: { _ in true }, viewingRules: .standard,
+            content: { _ in nil })
+        #expect(series.first?.notes.contains { $0.hasPrefix("2 exposures") } == true, "\(series.first?.notes ?? [])")
+        #expect(
+            ViewingRules.standard.broken(by: try #require(row.viewing), duration: 20).first?.hasPrefix(
+                "viewing rule hidden") == true)
+    }
 }

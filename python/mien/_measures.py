@@ -22,7 +22,7 @@ class StoredMetrics:
 
     @property
     def on_screen(self) -> Optional[float]:
-        """Whether the person looks at the screen: 100 on it or within 5° of its edge, 0 from 15° beyond or
+        """Whether the person looks at the screen: 100 on it or within 20° of its edge, 0 from 30° beyond or
         with the head turned away (from the gaze, where the eyes are in the frame and the screen's place, by
         default a laptop's below its camera). (``onScreen``, score; group ``gaze``)"""
         return self.data.get('onScreen')

@@ -79,6 +79,7 @@ def study(
     rate: Optional[float] = None,
     bin: float = 1.0,
     min_face_share: float = 0.5,
+    min_watched: float = 0.25,
     min_difference: float = 0.0,
     peak_prominence: float = 10.0,
     alpha: float = 0.05,
@@ -111,6 +112,8 @@ def study(
         rate: frames analysed per second at most (None: every frame).
         bin: seconds per time bin (whole milliseconds).
         min_face_share: least share (0..1) of the stimulus window with the participant's face measured.
+        min_watched: least share (0..1) of the stimulus window watched (facing the screen, eyes open, the face
+            settled) for a participant's curves and features of it.
         min_difference: seconds a difference or response must last to be listed, on top of its test.
         peak_prominence: score points a peak must rise above its bases to be a moment.
         alpha: the error rate the tests of differences, responses and ISC control.
@@ -140,6 +143,8 @@ def study(
         raise OptionsError(f"bin must be a positive number of seconds, not {bin!r}")
     if not 0 <= min_face_share <= 1:
         raise OptionsError(f"min_face_share must be within 0...1, not {min_face_share!r}")
+    if not 0 <= min_watched <= 1:
+        raise OptionsError(f"min_watched must be within 0...1, not {min_watched!r}")
     if correction not in ("cluster", "fdr"):
         raise OptionsError(f"correction must be 'cluster' or 'fdr', not {correction!r}")
     temporary = output is None
@@ -149,7 +154,8 @@ def study(
         manifest_file = _table_file(manifest, folder, "manifest.csv", "recording")
         arguments = [_engine.executable(), "study", manifest_file,
                      "--output", str(folder), "--metrics", ",".join(groups), "--bin", repr(float(bin)),
-                     "--min-face-share", repr(float(min_face_share)), "--min-difference", repr(float(min_difference)),
+                     "--min-face-share", repr(float(min_face_share)),
+                     "--min-watched", repr(float(min_watched)), "--min-difference", repr(float(min_difference)),
                      "--peak-prominence", repr(float(peak_prominence)), "--max-faces", str(max_faces),
                      "--face-mode", face_mode, "--jobs", str(jobs), "--alpha", repr(float(alpha)),
                      "--permutations", str(int(permutations)), "--seed", str(int(seed)), "--correction", correction,

@@ -122,8 +122,14 @@ mien = json.loads(first_run)
 # Faces against answers (issue 80) -----------------------------------------------------------------------------
 for (x, y), answer in zip(spearman, mien["spearman"]):
     reference = stats.spearmanr(x, y)
-    check(len(answer) == 2 and abs(answer[0] - reference.statistic) <= 1e-9 and abs(answer[1] - reference.pvalue) <= 1e-9,
+    check(len(answer) == 4 and abs(answer[0] - reference.statistic) <= 1e-9 and abs(answer[1] - reference.pvalue) <= 1e-9,
           f"Spearman n={len(x)}: {answer} vs scipy [{reference.statistic}, {reference.pvalue}]")
+    # ρ's 95 % interval (issue 95 item 4): Fisher's z with Bonett and Wright's variance (scipy has none for Spearman).
+    rho = reference.statistic
+    spread = stats.norm.ppf(0.975) * np.sqrt((1 + rho ** 2 / 2) / (len(x) - 3))
+    low, high = np.tanh(np.arctanh(rho) - spread), np.tanh(np.arctanh(rho) + spread)
+    check(len(answer) == 4 and abs(answer[2] - low) <= 1e-9 and abs(answer[3] - high) <= 1e-9,
+          f"Spearman n={len(x)}: interval {answer[2:]} vs [{low}, {high}]")
 for case, answer in zip(logistic, mien["logistic"]):
     x = np.array([[np.nan if v is None else v for v in row] for row in case["rows"]])
     y, folds = np.array(case["outcome"], dtype=int), np.array(case["folds"])
@@ -303,6 +309,16 @@ for index, (item, answer) in enumerate(zip(one_sample, mien["oneSample"])):
     exact = answer["exact"] and 2 ** (len(x) - 1) - 1 < 1000
     compare(f"one-sample {index} (n={len(x)}, {'exact' if exact else 'sampled'})", answer, t_obs, clusters,
             p_values, exact_both=exact)
+
+# Issue 95 item 3: the prediction calibrated on panels whose answers do not depend on the faces. 200 panels with 2
+# repetitions and 49 permutations each (~20 s in a debug build); the defaults (10 and 199) are `make bench-prediction`.
+null = json.loads(subprocess.run([MIENDEV, "prediction-null", "--panels", "200", "--repeats", "2", "--permutations", "49"],
+                                 check=True, capture_output=True, text=True).stdout)
+check(null["panels"] == 200 and null["disagreements"] == 0, f"prediction null: the interval and the test agree in every panel: {null}")
+check(null["intervalHolds05"] >= 186, f"prediction null: the 95 % interval holds 0.5 in {null['intervalHolds05']} of 200 (at least 93 %)")
+check(null["passes"] <= 12, f"prediction null: the test passes in {null['passes']} of 200 (at most 6 %)")
+print(f"  prediction on 200 null panels: 0.5 inside the interval in {null['intervalHolds05']}, passes {null['passes']}, "
+      f"mean AUC {null['meanAUC']:.3f} ({null['seconds']:.0f} s)")
 
 print(f"statistics-check: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -66,10 +66,22 @@ def verify(studies, out, mien, sessions):
     row = sessions("away").get("v3", {})
     shown = row.get("onScreenShare")
     check(shown is not None and abs(shown - share) <= 0.02, f"the dashboard's on-screen share for v3: {shown} ({share:.2f})")
-    result = os.path.join(out, "results", "away")
-    run = subprocess.run([mien, "study", os.path.join(studies, "away"), "--output", result, "--bin", "0.5"],
+    # By default v3 is left out of the stimulus: every frame of its 3 s was settling (each stimulus's analysis
+    # starts afresh, and the face back at 2.1 s is a new one), so none is read for responses (issue 95 item 6).
+    default = os.path.join(out, "results", "away-default")
+    run = subprocess.run([mien, "study", os.path.join(studies, "away"), "--output", default, "--bin", "0.5"],
                          capture_output=True, text=True)
     if not check(run.returncode == 0, f"mien study away: {run.returncode} {run.stderr[-300:]}"):
+        return
+    with open(os.path.join(default, "participants.csv")) as file:
+        left = next((r for r in csv.DictReader(file) if r["participant"] == "v3"), {})
+    check(left.get("included") == "0" and (left.get("exclusion") or "").startswith("watched in "),
+          f"participants.csv: v3 left out by --min-watched, saying why: {left.get('exclusion')}")
+    # The rest reads v3 whatever it watched (--min-watched 0): the stretch out of frame on every surface.
+    result = os.path.join(out, "results", "away")
+    run = subprocess.run([mien, "study", os.path.join(studies, "away"), "--output", result, "--bin", "0.5",
+                          "--min-watched", "0"], capture_output=True, text=True)
+    if not check(run.returncode == 0, f"mien study away --min-watched 0: {run.returncode} {run.stderr[-300:]}"):
         return
     with open(os.path.join(result, "participants.csv")) as file:
         listed = next((r for r in csv.DictReader(file) if r["participant"] == "v3"), {})

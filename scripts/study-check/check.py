@@ -459,8 +459,12 @@ if run.returncode == 0:
         skippers = {row["participant"]: row for row in csv.DictReader(file)}
     s1_at = float(skippers.get("s1", {}).get("skippedAt") or "nan")
     check(abs(s1_at - skipped_at) <= 0.5, f"s1's skip at its time: {s1_at} (pressed at about {skipped_at:.2f} s)")
-    check(skippers.get("s1", {}).get("included") == "1" and skippers.get("s2", {}).get("skippedAt") == "",
-          f"s1 included over the part it played, s2 did not skip: {skippers}")
+    # s1 played about 1 s, its face's settling second (issue 95): too little watched for its responses
+    # (--min-watched), so left out of them saying why; retention, below, still counts it as a skip.
+    s1 = skippers.get("s1", {})
+    check((s1.get("included") == "1" or (s1.get("exclusion") or "").startswith("watched in "))
+          and skippers.get("s2", {}).get("skippedAt") == "",
+          f"s1 judged over the part it played, s2 did not skip: {skippers}")
     with open(os.path.join(skip_out, "retention.csv")) as file:
         retention = [row for row in csv.DictReader(file) if row["group"] == "all"]
     left = [row for row in retention if int(row["skipped"]) > 0]

@@ -29,6 +29,9 @@ public struct StudyManifest: Sendable {
         public var status: String?
         /// A collected study's share of the stimulus measured, 0...1 (column `measured`), nil elsewhere.
         public var measured: Double?
+        /// How many times a collected viewer was shown the stimulus (column `exposures`: attempts set aside and
+        /// the one kept), nil elsewhere.
+        public var exposures: Int?
         /// What a collected viewer's page recorded of the viewing (columns `ViewingFigures.columns`); nil when it
         /// recorded nothing, and elsewhere.
         public var viewing: ViewingFigures?
@@ -39,8 +42,9 @@ public struct StudyManifest: Sendable {
         public init(
             line: Int, recording: String, participant: String, stimulus: String, onset: Double,
             duration: Double? = nil, group: String? = nil, status: String? = nil, measured: Double? = nil,
-            viewing: ViewingFigures? = nil, attributes: [String: String]? = nil
+            viewing: ViewingFigures? = nil, attributes: [String: String]? = nil, exposures: Int? = nil
         ) {
+            self.exposures = exposures
             self.line = line
             self.recording = recording
             self.participant = participant
@@ -190,7 +194,8 @@ public struct StudyManifest: Sendable {
                     line: line, recording: resolved, participant: participant, stimulus: stimulus, onset: onset,
                     duration: duration, group: group, status: cells["status"].flatMap { $0.isEmpty ? nil : $0 },
                     measured: cells["measured"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil },
-                    viewing: ViewingFigures(cells: cells), attributes: Self.attributes(cells)))
+                    viewing: ViewingFigures(cells: cells), attributes: Self.attributes(cells),
+                    exposures: cells["exposures"].flatMap { Int(decimal: $0) }.flatMap { $0 >= 0 ? $0 : nil }))
         }
         if rows.isEmpty {
             let reasons = problems.prefix(3).map { "line \($0.line): \($0.message)" }.joined(separator: "; ")

@@ -1,4 +1,5 @@
 import Foundation
+import MienStatistics
 
 /// The one-screen summary study.html opens with: per stimulus, in plain words, who watched, the headline curves, the
 /// responses that passed, the marks, the answers and how the faces relate to them, and what could not be tested.
@@ -44,31 +45,30 @@ extension StudyPage {
                 "; they watched a median \(number(shares[shares.count / 2] * 100)) % of it (on screen, eyes open)"
         }
         lines.append(viewers + ".")
+        let metrics = charted(stimulus, study: study)
         for metric in firstCharted {
             let points = curves.filter { $0.metric == metric && $0.group == StudyManifest.wholePanel }
+            let average = Descriptive.meanInterval(included.compactMap { $0.means[metric] })
             guard let top = points.filter({ $0.mean != nil }).max(by: { ($0.mean ?? 0) < ($1.mean ?? 0) }),
-                let mean = curveMean(curves, metric, from: 0, to: .infinity)
+                let mean = average.mean
             else { continue }
             lines.append(
-                "\(label(metric)): highest \(number(top.mean ?? 0)) at \(number(top.time)) s, \(number(mean)) on average."
+                "\(label(metric)): highest \(number(top.mean ?? 0))\(bounds(top.low, top.high)) at \(number(top.time)) s "
+                    + "(the panel's curve); \(number(mean))\(bounds(average.low, average.high)) on average (the viewers' means)."
             )
         }
-        let responses = study.moments.filter {
-            $0.stimulus == stimulus && $0.kind != .peak && shown($0, settings) && firstCharted.contains($0.metric)
-        }
-        for moment in responses.sorted(by: { ($0.p ?? 1) < ($1.p ?? 1) }).prefix(3) {
+        // The stated ranking (issue 95 item 4): group differences first, then responses, three lines in all, each
+        // kind smallest p first, then largest effect, among the charted metrics and effects of `--min-effect` or more.
+        let tested = study.moments.filter {
+            $0.stimulus == stimulus && $0.kind != .peak && shown($0, settings) && metrics.contains($0.metric)
+                && $0.p != nil
+        }.sorted { (($0.p ?? 1), -abs($0.value)) < (($1.p ?? 1), -abs($1.value)) }
+        let differences = tested.filter { $0.kind == .difference }.prefix(2)
+        let responses = tested.filter { $0.kind == .response }.prefix(3 - differences.count)
+        for moment in differences + responses {
             lines.append("\(label(moment.metric)): \(words(moment)).")
         }
-        for mark in settings.marks where mark.stimulus == stimulus {
-            let window = StudyFeatures.window
-            guard let after = curveMean(curves, "expressions.smile", from: mark.time, to: mark.time + window) else {
-                continue
-            }
-            let before = curveMean(curves, "expressions.smile", from: mark.time - window, to: mark.time)
-            lines.append(
-                "At the \(mark.name) (\(number(mark.time)) s): smile \(number(after)) in the \(number(window)) s after"
-                    + (before.map { ", \(number($0)) in the \(number(window)) s before" } ?? "") + ".")
-        }
+        lines += markLines(stimulus, study: study, included: included.count)
         lines += study.answerSummary[stimulus] ?? []
         lines += study.normSummary[stimulus] ?? []
         if included.count < AnswerRelations.minimumParticipants {
@@ -77,5 +77,69 @@ extension StudyPage {
             )
         }
         return SummaryView(name: stimulus, lines: lines.map(TextView.init))
+    }
+
+    /// " [low, high]" when both are known.
+    static func bounds(_ low: Double?, _ high: Double?) -> String {
+        guard let low, let high else { return "" }
+        return " [\(number(low)), \(number(high))]"
+    }
+
+    /// Each mark's line: smile's change across the mark, paired within the viewers.
+    ///
+    /// From the `StudyFeatures.window` seconds before it to those after (`change.MARK`): the mean change, its 95 % interval, Student's one-sample t test against no
+    /// change, p corrected over the stimulus's marks by Benjamini-Hochberg. Said to be a rise or a fall only when the
+    /// test passes and the change reaches `--min-effect`.
+    static func markLines(_ stimulus: String, study: Study, included: Int) -> [String] {
+        let settings = study.settings
+        var names: [(name: String, time: Double)] = []
+        for mark in settings.marks.filter({ $0.stimulus == stimulus }).sorted(by: { $0.time < $1.time })
+        where !names.contains(where: { $0.name == mark.name }) {
+            names.append((mark.name, mark.time))
+        }
+        let features = StudyFeatures.byParticipant(study, stimulus: stimulus)
+        let window = number(StudyFeatures.window)
+        let changes = names.map { mark in
+            features.keys.sorted().compactMap { features[$0]?["expressions.smile change.\(mark.name)"] }
+        }
+        let tests = changes.map { values -> (mean: Double?, low: Double?, high: Double?, p: Double?) in
+            let interval = Descriptive.meanInterval(values)
+            guard values.count >= 2, let mean = interval.mean else { return (interval.mean, nil, nil, nil) }
+            let n = Double(values.count)
+            let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)).squareRoot()
+            let p = sd > 0 ? StudentT.twoSidedP(mean / (sd / n.squareRoot()), degrees: n - 1) : (mean == 0 ? 1 : 0)
+            return (mean, interval.low, interval.high, p)
+        }
+        let tested = tests.compactMap(\.p)
+        let q = BenjaminiHochberg.adjust(tested)
+        var next = 0
+        var lines: [String] = []
+        for (index, mark) in names.enumerated() {
+            let head = "At the \(mark.name) (\(number(mark.time)) s)"
+            guard let mean = tests[index].mean else {
+                lines.append("\(head): smile not measured on both sides of it.")
+                continue
+            }
+            guard tests[index].p != nil else {
+                lines.append(
+                    "\(head): smile changed by \(signed(mean)) from the \(window) s before to the \(window) s after (1 viewer: no test)."
+                )
+                continue
+            }
+            let corrected = q[next]
+            next += 1
+            let figures =
+                "\(signed(mean))\(bounds(tests[index].low, tests[index].high)) points from the \(window) s before to the \(window) s after (paired over \(changes[index].count) viewers, \(stated("q", corrected)))"
+            if corrected < settings.alpha && abs(mean) >= settings.minimumEffect - 1e-9 {
+                lines.append("\(head): smile \(mean > 0 ? "rose" : "fell") by \(figures).")
+            } else if corrected < settings.alpha {
+                lines.append(
+                    "\(head): smile changed by \(figures), less than the \(number(settings.minimumEffect))-point minimum effect."
+                )
+            } else {
+                lines.append("\(head): smile changed by \(figures): no change the test supports.")
+            }
+        }
+        return lines
     }
 }

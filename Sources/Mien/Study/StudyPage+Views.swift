@@ -13,6 +13,7 @@ extension StudyPage {
         var bin: String
         var minimumParticipants: Int
         var minimumFaceShare: String
+        var minimumWatchedShare: String
         var baseline: String
         var correction: String
         var permutations: Int
@@ -146,15 +147,21 @@ extension StudyPage {
         return view
     }
 
+    /// " [low, high]" of a moment's value (its 95 % interval at its time), or nothing when it has none.
+    static func interval(_ moment: StudyMoment) -> String {
+        guard let low = moment.low, let high = moment.high else { return "" }
+        return " [\(signed(low)), \(signed(high))]"
+    }
+
     /// A moment in words, with its p or interval.
     static func words(_ moment: StudyMoment) -> String {
         let span = "\(number(moment.start))–\(number(moment.end)) s"
         switch moment.kind {
         case .difference:
-            return "\(moment.group) − \(moment.otherGroup ?? "") \(signed(moment.value)) at \(number(moment.time)) s, "
-                + "differ \(span), \(stated("p", moment.p ?? 1))"
+            return "\(moment.group) − \(moment.otherGroup ?? "") \(signed(moment.value))\(interval(moment)) at "
+                + "\(number(moment.time)) s, differ \(span), \(stated("p", moment.p ?? 1))"
         case .response:
-            return "\(moment.group) responds \(span) (\(signed(moment.value)) from baseline at "
+            return "\(moment.group) responds \(span) (\(signed(moment.value))\(interval(moment)) from baseline at "
                 + "\(number(moment.time)) s), \(stated("p", moment.p ?? 1))"
         case .peak:
             let height = moment.low.map { "[\(number($0)), \(number(moment.high ?? $0))]" } ?? ""

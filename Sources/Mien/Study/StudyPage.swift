@@ -37,7 +37,8 @@ package enum StudyPage {
             panelSizes: "Participants included: \(sizes.joined(separator: " · "))"
                 + (excluded.isEmpty ? "" : " (\(excluded.count) left out, each with why in the table at the end)"),
             maxWidth: 1040, bin: number(settings.bin), minimumParticipants: settings.minimumParticipants,
-            minimumFaceShare: number(settings.minimumFaceShare * 100), baseline: number(settings.baseline),
+            minimumFaceShare: number(settings.minimumFaceShare * 100),
+            minimumWatchedShare: number(settings.minimumWatchedShare * 100), baseline: number(settings.baseline),
             correction: correction, permutations: settings.permutations, chartedPerStimulus: chartedPerStimulus,
             minimumEffect: number(settings.minimumEffect),
             stimuli: study.stimuli.map { section($0, study: study, chart: chart) },

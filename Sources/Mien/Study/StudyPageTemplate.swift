@@ -19,11 +19,15 @@ enum StudyPageTemplate {
         {{#profile}}<p class="note">{{text}}</p>{{/profile}}
         <section class="summary"><h2>Summary</h2>
         {{#summaries}}<h3>{{name}}</h3><ul>{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
-        {{/summaries}}<p class="note">The detail, how each figure is made and what was tested, follows.</p></section>
+        {{/summaries}}<p class="note">Each figure carries its 95 % interval in brackets. The lines after the curves' figures are, in
+        this order: up to two group differences, then responses, three in all (each kind smallest p first, of
+        {{minimumEffect}} points or more, among the charted metrics); then each mark, smile's change across it paired within viewers.
+        The detail, how each figure is made and what was tested, follows.</p></section>
         <p class="note">Curves are each group's mean over participants in bins of {{bin}} s, with a band for the
         95 % interval where {{minimumParticipants}} or more participants are measured (a thinner curve, dashed, has fewer;
         bands stop at the metric's range). A participant counts when their face is measured for
-        {{minimumFaceShare}} % of the stimulus or more.</p>
+        {{minimumFaceShare}} % of the stimulus or more and watched (facing the screen, eyes open, the face settled) for
+        {{minimumWatchedShare}} % or more.</p>
         <p class="note">Marked only where a test passes: <b>shaded</b>, two groups differ; <b>green underline</b>, the audience responds
         against its own first {{baseline}} s; <b>○</b>, a peak whose band stands clear of the curve around it.
         Differences and responses are permutation tests ({{correction}}, {{permutations}} permutations); each shows its p.

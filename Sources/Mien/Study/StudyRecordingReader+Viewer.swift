@@ -18,6 +18,8 @@ extension StudyRecordingReader {
         /// the earliest frame that was not.
         var settling: Set<Int> = []
         var firstSettled: Int?
+        /// The times of the frames the responses read: watched (or every frame with `--all-frames`) and settled.
+        var counted: Set<Int> = []
 
         /// Adds `value` to `metric`'s sum in `bin`, as `count` frames (one frame's score, or another face's sum).
         mutating func add(_ value: Double, count: Int = 1, metric: String, bin: Int) {
@@ -35,6 +37,7 @@ extension StudyRecordingReader {
             times = (times + other.times).sorted()
             judged.merge(other.judged) { own, _ in own }
             settling.formUnion(other.settling)
+            counted.formUnion(other.counted)
             firstSettled = [firstSettled, other.firstSettled].compactMap { $0 }.min()
             for (metric, binSums) in other.sums {
                 let binCounts = other.counts[metric] ?? []

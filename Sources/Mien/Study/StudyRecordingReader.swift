@@ -87,6 +87,7 @@ package struct StudyRecordingReader: Sendable {
                         sums.firstSettled = relative
                     }
                     let responses = (settings.allFrames || watching != false) && !settling
+                    if responses { sums.counted.insert(relative) }
                     for entry in Self.scored where responses || MetricCatalog.viewing.contains(entry.name) {
                         if let value = entry.score?(face), value.isFinite {
                             sums.add(value, metric: entry.name, bin: bin)
@@ -163,16 +164,20 @@ package struct StudyRecordingReader: Sendable {
         // The share of the stimulus's time, not of its frames: each processed frame stands for the time until the
         // next one (the last, for one frame interval; the first, also for the part of an interval before it that
         // the window holds), so a recording whose rate varies is not weighted by it.
-        let faceTimes = Set(chosen?.sums.times ?? [])
-        var faceTime = 0
-        for (index, time) in window.frameTimes.enumerated() where faceTimes.contains(time) {
-            let next = index + 1 < window.frameTimes.count ? window.frameTimes[index + 1] : time + max(interval, 1)
-            let from = index == 0 ? max(0, time - interval) : time
-            faceTime += max(0, min(next, min(watchedEnd, reach) - window.start) - from)
+        func timeShare(_ times: Set<Int>) -> Double {
+            var covered = 0
+            for (index, time) in window.frameTimes.enumerated() where times.contains(time) {
+                let next = index + 1 < window.frameTimes.count ? window.frameTimes[index + 1] : time + max(interval, 1)
+                let from = index == 0 ? max(0, time - interval) : time
+                covered += max(0, min(next, min(watchedEnd, reach) - window.start) - from)
+            }
+            return window.frames == 0 || watchedEnd <= window.start
+                ? 0 : min(1, Double(covered) / Double(watchedEnd - window.start))
         }
-        let share =
-            window.frames == 0 || watchedEnd <= window.start
-            ? 0 : min(1, Double(faceTime) / Double(watchedEnd - window.start))
+        let share = timeShare(Set(chosen?.sums.times ?? []))
+        // The part the responses read (watched and settled; issue 95 item 6: a face measured throughout but watching
+        // in one frame entered the features from that frame at full weight).
+        let countedShare = timeShare(chosen?.sums.counted ?? [])
         if let chosen, chosen.faces.count > 1 {
             notes.append(
                 "faces \(chosen.faces.map(String.init).joined(separator: ", ")) taken as the participant, never in a frame together (a face that leaves the picture and comes back is given a new ID)"
@@ -191,6 +196,9 @@ package struct StudyRecordingReader: Sendable {
         } else if share < settings.minimumFaceShare {
             exclusion =
                 "face measured in \(Self.percent(share)) of the stimulus window (minimum \(Self.percent(settings.minimumFaceShare)))"
+        } else if countedShare < settings.minimumWatchedShare {
+            exclusion =
+                "watched in \(Self.percent(countedShare)) of the stimulus window (minimum \(Self.percent(settings.minimumWatchedShare)); \(settings.allFrames ? "frames measured after the face settled" : "frames facing the screen with the eyes open, after the face settled"))"
         }
         var bins: [String: [Double?]] = [:]
         var means: [String: Double] = [:]

@@ -66,6 +66,25 @@ public struct StudySettings: Sendable, Equatable, Codable {
     /// a response or a difference that passes its test but changes the mean by less is kept in `moments.csv` and
     /// not drawn, listed or used to choose charts (`mien study --min-effect`; default 5).
     public var minimumEffect = 5.0
+    /// The least share (0...1) of the stimulus's time the responses must read for the participant's curves and
+    /// features of that stimulus.
+    ///
+    /// The frames read are those watched (unless `allFrames`) and settled (`mien study --min-watched`; nil:
+    /// `defaultMinimumWatchedShare`, 0.25): below it the participant is excluded from that
+    /// stimulus, saying so, rather than entering the means from a few frames at full weight (issue 95 item 6).
+    /// Optional so that a study.json written before it still reads.
+    public var minimumWatched: Double?
+    public static let defaultMinimumWatchedShare = 0.25
+    /// The least difference from a norm's median an arrow needs, in the norm's standard deviations over its stimuli.
+    ///
+    /// `mien study --norm-min-difference`; nil: 0.5, half the spread between stimuli. A figure that the
+    /// test finds different but by less is placed without an arrow (issue 95 item 5). Optional so that a study.json
+    /// written before it still reads.
+    public var normMinimum: Double?
+    /// `normMinimum`, or its default 0.5.
+    public var normMinimumSpread: Double { normMinimum ?? 0.5 }
+    /// `minimumWatched`, or its default.
+    public var minimumWatchedShare: Double { minimumWatched ?? Self.defaultMinimumWatchedShare }
     /// What each group is, in words ("Women 18-34"), by group: study.html names groups with them (`--group-label`).
     public var groupLabels: [String: String] = [:]
     /// Moments of the stimuli drawn on every chart and kept in `marks.csv` (`--marks`), sorted by stimulus and time.

@@ -42,7 +42,7 @@ package enum StudyTables {
         let episodeColumns = Set(study.participants.flatMap(\.episodeCounts.keys)).sorted()
         // A collected study's rows say what the page recorded of the viewing ("not recorded": it sent nothing).
         let collected = study.participants.contains { $0.row.status != nil }
-        let viewingColumns = collected ? ["viewing"] + ViewingFigures.columns : []
+        let viewingColumns = collected ? ["viewing", "exposures"] + ViewingFigures.columns : []
         // What the panel said of each participant (`attribute.NAME`), when the manifest had any.
         let attributes = Set(study.participants.flatMap { ($0.row.attributes ?? [:]).keys }).sorted()
         let header: [String] =
@@ -66,7 +66,7 @@ package enum StudyTables {
             ]
             if collected {
                 cells +=
-                    [row.viewing == nil ? "not recorded" : "recorded"]
+                    [row.viewing == nil ? "not recorded" : "recorded", row.exposures.map(String.init) ?? ""]
                     + (row.viewing?.cells ?? Array(repeating: "", count: ViewingFigures.columns.count))
             }
             cells += attributes.map { row.attributes?[$0] ?? "" }

@@ -12,7 +12,7 @@ import MienStatistics
 package enum AnswerRelations {
     /// The fewest participants with both the feature and the answer for a correlation.
     package static let minimumParticipants = 10
-    package static let header = "stimulus,question,metric,feature,n,rho,p,q,passes,reason"
+    package static let header = "stimulus,question,metric,feature,n,rho,low,high,p,q,passes,reason"
 
     /// One feature against one question's answers, or why it could not be tested (`metric` empty: the question).
     package struct Row: Sendable, Equatable {
@@ -22,6 +22,9 @@ package enum AnswerRelations {
         package var feature = ""
         package var n: Int
         package var rho: Double?
+        /// ρ's 95 % interval (Fisher's z, Bonett-Wright variance; `RankCorrelation`).
+        package var low: Double?
+        package var high: Double?
         package var p: Double?
         package var q: Double?
         package var passes: Bool?
@@ -30,7 +33,7 @@ package enum AnswerRelations {
 
     /// The method, in the study's notes.
     package static func note(alpha: Double) -> String {
-        "Faces and answers (relations.csv): Spearman's rank correlation of each response feature (features.csv) with each scale answer, over the included participants who answered; p from Student's t with n - 2 degrees of freedom, corrected by Benjamini-Hochberg over the features of each stimulus and question (false discoveries at \(ResultTable.number(alpha, places: 3))); not testable below \(minimumParticipants) participants."
+        "Faces and answers (relations.csv): Spearman's rank correlation of each response feature (features.csv) with each scale answer, over the included participants who answered; p from Student's t with n - 2 degrees of freedom, a 95 % interval for rho by Fisher's z (Bonett-Wright variance), p corrected by Benjamini-Hochberg over the features of each stimulus and question (false discoveries at \(ResultTable.number(alpha, places: 3))); not testable below \(minimumParticipants) participants."
     }
 
     /// Every row of `study` against the scale answers its collected `sessions` hold.
@@ -67,7 +70,7 @@ package enum AnswerRelations {
                         entry.reason = "not testable: the feature is measured in \(pairs.count) who answered"
                         untestable.append(entry)
                     } else if let result = RankCorrelation.spearman(pairs.map(\.0), pairs.map(\.1)) {
-                        (entry.rho, entry.p) = (result.rho, result.p)
+                        (entry.rho, entry.low, entry.high, entry.p) = (result.rho, result.low, result.high, result.p)
                         tested.append(entry)
                     } else {
                         entry.reason = "not testable: the feature or the answer is the same for everyone"
@@ -87,13 +90,13 @@ package enum AnswerRelations {
 
     /// `relations.csv`.
     package static func csv(_ rows: [Row]) -> String {
-        let lines = rows.map { row in
-            [
-                row.stimulus, row.question, row.metric, row.feature, String(row.n),
-                row.rho.map { ResultTable.number($0, places: 4) } ?? "", row.p.map { String(format: "%.6g", $0) } ?? "",
-                row.q.map { String(format: "%.6g", $0) } ?? "", row.passes.map { $0 ? "1" : "0" } ?? "",
-                row.reason ?? "",
-            ].map(ResultTable.quoted).joined(separator: ",")
+        let lines = rows.map { row -> String in
+            let figure = { (value: Double?) -> String in value.map { ResultTable.number($0, places: 4) } ?? "" }
+            let general = { (value: Double?) -> String in value.map { String(format: "%.6g", $0) } ?? "" }
+            var cells: [String] = [row.stimulus, row.question, row.metric, row.feature, String(row.n)]
+            cells += [figure(row.rho), figure(row.low), figure(row.high), general(row.p), general(row.q)]
+            cells += [row.passes.map { $0 ? "1" : "0" } ?? "", row.reason ?? ""]
+            return cells.map(ResultTable.quoted).joined(separator: ",")
         }
         return ([header] + lines).joined(separator: "\n") + "\n"
     }

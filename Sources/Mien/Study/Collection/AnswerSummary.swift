@@ -38,8 +38,10 @@ package enum AnswerSummary {
                 )
                 if let row = prediction.first(where: { $0.stimulus == stimulus && $0.question == question.id }) {
                     if let result = row.result {
+                        let level = ResultTable.number((1 - study.settings.alpha) * 100, places: 0)
+                        let baseline = row.baselineAUC.map { "; smile's mean alone: AUC \(number($0))" } ?? ""
                         let figure =
-                            "cross-validated AUC \(number(result.auc)) [\(number(result.low)), \(number(result.high))], permutation \(stated("p", result.p))"
+                            "cross-validated AUC \(number(result.auc)) (\(level) % interval \(number(result.low))-\(number(result.high)), permutation \(stated("p", result.p))\(baseline))"
                         words.append(
                             row.passes == true
                                 ? "The faces predict whether a viewer answers above the middle: \(figure)."
@@ -59,10 +61,7 @@ package enum AnswerSummary {
                 } else {
                     words.append(
                         "Higher answers went with "
-                            + passing.prefix(3).map {
-                                // The direction from the sign of ρ (issue 95: a negative ρ was worded as positive).
-                                "\(($0.rho ?? 0) < 0 ? "lower" : "higher") \($0.feature) of \(StudyPage.label($0.metric).lowercased()) (ρ = \(number($0.rho ?? 0)), \(stated("q", $0.q ?? 1)))"
-                            }.joined(separator: "; ")
+                            + passing.prefix(3).map(related).joined(separator: "; ")
                             + (passing.count > 3 ? "; and \(passing.count - 3) more (relations.csv)." : "."))
                 }
                 lines[stimulus, default: []].append(words[0] + ": " + words.dropFirst().joined(separator: " "))
@@ -72,6 +71,20 @@ package enum AnswerSummary {
     }
 
     static func number(_ value: Double) -> String { ResultTable.number(value, places: 2) }
+
+    /// "higher mean of smile (ρ = 0.61 [0.27, 0.82], q = 0.01)": the direction from the sign of ρ (issue 95: a
+    /// negative ρ was worded as positive), with its interval.
+    static func related(_ row: AnswerRelations.Row) -> String {
+        let rho = row.rho ?? 0
+        let direction = rho < 0 ? "lower" : "higher"
+        let figures = "ρ = \(number(rho))\(interval(row.low, row.high)), \(stated("q", row.q ?? 1))"
+        return "\(direction) \(row.feature) of \(StudyPage.label(row.metric).lowercased()) (\(figures))"
+    }
+    /// " [low, high]" when both are known, else nothing.
+    static func interval(_ low: Double?, _ high: Double?) -> String {
+        guard let low, let high else { return "" }
+        return " [\(number(low)), \(number(high))]"
+    }
     static func percent(_ share: Double) -> String { "\(ResultTable.number(share * 100, places: 0)) %" }
     static func probability(_ p: Double) -> String { p < 0.001 ? "< 0.001" : ResultTable.number(p, places: 3) }
     /// `name = p`, or `name < 0.001` (never "q = < 0.001").

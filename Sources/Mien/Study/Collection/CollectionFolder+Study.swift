@@ -96,6 +96,11 @@ extension CollectionFolder {
                     series.notes.append(words)
                 }
             }
+            if let exposures = row.exposures, exposures > 1 {
+                series.notes.append(
+                    "\(exposures) exposures: the study reads the last, the first measured enough (the others were set aside); its viewing figures are summed over all \(exposures)"
+                )
+            }
             if let viewingRules, row.status != nil {
                 if let figures = row.viewing {
                     let broken = viewingRules.broken(by: figures, duration: row.duration ?? 0)

@@ -126,7 +126,7 @@ package struct CollectionFolder: Sendable {
         // The declared attributes' columns come last, and only when the study declares some.
         let attributes = (settings.attributes ?? []).map(\.name)
         var live =
-            "recording,participant,stimulus,onset,duration,group,status,measured,"
+            "recording,participant,stimulus,onset,duration,group,status,measured,exposures,"
             + (ViewingFigures.columns + attributes.map(PanelAttribute.column)).joined(separator: ",") + "\n"
         var recorded = live
         var anyRecorded = false
@@ -136,11 +136,13 @@ package struct CollectionFolder: Sendable {
                 let name = recordingName(participant: session.participant, stimulus: stimulus.name)
                 let duration = number(stimulus.duration)
                 // Empty where the page recorded nothing of the viewing.
+                // Summed over every exposure (issue 95 item 2: a replay's clean figures hid the first's hidden tab).
                 let viewing =
-                    progress.figures(duration: stimulus.duration)?.cells
+                    session.exposureFigures(of: stimulus.name, duration: stimulus.duration)?.cells
                     ?? Array(repeating: "", count: ViewingFigures.columns.count)
                 let tail =
                     "\(duration),\(session.group ?? ""),\(session.state.rawValue),\(number(progress.coverage)),"
+                    + "\(session.exposures(of: stimulus.name)),"
                     + (viewing + attributes.map { ResultTable.quoted(session.attributes?[$0] ?? "") }).joined(
                         separator: ",")
                 live += "\(name),\(session.participant),\(stimulus.name),0,\(tail)\n"

@@ -9,7 +9,8 @@ import MienStatistics
 package enum NormComparison {
     /// The fewest norm stimuli a figure is placed among (Realeyes' published floor).
     package static let floor = 10
-    package static let header = "stimulus,figure,value,n,normSize,normMedian,percentile,low,high,p,q,direction,reason"
+    package static let header =
+        "stimulus,figure,value,n,normSize,normMedian,percentile,low,high,p,q,difference,minimum,direction,reason"
 
     /// The norm as given: where it is, the filters, and the entries they leave.
     package struct Norm: Sendable {
@@ -50,7 +51,11 @@ package enum NormComparison {
         /// The sign-flip test's p, and Benjamini-Hochberg's over the stimulus's placed figures.
         package var p: Double?
         package var q: Double?
-        /// `above` or `below` the norm's median where q < alpha; nil otherwise.
+        /// The stimulus's figure minus the norm's median, and the least difference an arrow needs, in the figure's
+        /// own units: `minimumSpread` times the norm's standard deviation over its stimuli (issue 95 item 5).
+        package var difference: Double?
+        package var minimum: Double?
+        /// `above` or `below` the norm's median where q < alpha and the difference reaches `minimum`; nil otherwise.
         package var direction: String?
         /// Why it was not placed.
         package var reason: String?
@@ -87,6 +92,12 @@ package enum NormComparison {
                         mine, among: normValues, settings: .init(resamples: 2000, seed: family.seed))
                 else { continue }
                 row.normMedian = result.normMedian
+                row.difference = mean - result.normMedian
+                let normMean = normValues.reduce(0, +) / Double(normValues.count)
+                let spread =
+                    (normValues.reduce(0) { $0 + ($1 - normMean) * ($1 - normMean) } / Double(normValues.count - 1))
+                    .squareRoot()
+                row.minimum = settings.normMinimumSpread * spread
                 row.percentile = result.percentile
                 row.low = result.low
                 row.high = result.high
@@ -97,8 +108,10 @@ package enum NormComparison {
             let adjusted = BenjaminiHochberg.adjust(tested.map { placed[$0].p ?? 1 })
             for (index, q) in zip(tested, adjusted) {
                 placed[index].q = q
-                if q < settings.alpha, let median = placed[index].normMedian {
-                    placed[index].direction = placed[index].value > median ? "above" : "below"
+                if q < settings.alpha, let difference = placed[index].difference,
+                    abs(difference) >= (placed[index].minimum ?? 0), difference != 0
+                {
+                    placed[index].direction = difference > 0 ? "above" : "below"
                 }
             }
             rows += placed
@@ -117,6 +130,15 @@ package enum NormComparison {
             return (feature < NormFigures.features.count ? 0 : 1, metric * 10 + feature, figure)
         }
         return figures.sorted { rank($0) < rank($1) }
+    }
+
+    /// The summary's order of figures: means, attention and answers, then peaks, then the marks' figures, then
+    /// slopes; ties in `order`'s order.
+    static func headlineRank(_ figure: String) -> Int {
+        if figure == NormFigures.attention || figure.hasPrefix("answer ") || figure.hasSuffix(" mean") { return 0 }
+        if figure.hasSuffix(" peak") { return 1 }
+        if figure.hasSuffix("Slope") { return 3 }
+        return 2
     }
 
     /// The figure as a reader says it ("smile mean", "attention (% watched)", "answer liking (7 points)").
@@ -146,7 +168,7 @@ package enum NormComparison {
                 [
                     row.stimulus, row.figure, number(row.value), "\(row.n)", "\(row.normSize)", number(row.normMedian),
                     number(row.percentile, 1), number(row.low, 1), number(row.high, 1), number(row.p), number(row.q),
-                    row.direction ?? "", row.reason ?? "",
+                    number(row.difference), number(row.minimum), row.direction ?? "", row.reason ?? "",
                 ].map(ResultTable.quoted).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -160,7 +182,7 @@ package enum NormComparison {
         return
             "Norm \(norm.source) (\(norm.filterWords)): \(alike.count) stimul\(alike.count == 1 ? "us" : "i") aggregated as this study (\(ResultTable.number(settings.bin, places: 3)) s bins, \(settings.allFrames ? "every frame" : "watched frames"))"
             + (unlike > 0 ? "; \(unlike) more in it were aggregated otherwise and are not compared" : "")
-            + ". Each figure (the mean over a stimulus's participants) is placed by its percentile among the norm's stimuli (scipy's percentileofscore, kind mean), a stimulus never among itself, with a 95 % interval from 2000 bootstrap resamples of this stimulus's participants; an arrow where a sign-flip permutation test of the participants against the norm's median passes after Benjamini-Hochberg over the stimulus's figures (false discoveries at \(ResultTable.number(settings.alpha, places: 2))); nothing is placed among fewer than \(floor) stimuli."
+            + ". Each figure (the mean over a stimulus's participants) is placed by its percentile among the norm's stimuli (scipy's percentileofscore, kind mean), a stimulus never among itself, with a 95 % interval from 2000 bootstrap resamples of this stimulus's participants; an arrow where a sign-flip permutation test of the participants against the norm's median passes after Benjamini-Hochberg over the stimulus's figures (false discoveries at \(ResultTable.number(settings.alpha, places: 2))) and the figure differs from the norm's median by at least \(ResultTable.number(settings.normMinimumSpread, places: 2)) times the norm's standard deviation over its stimuli (the minimum in the figure's own units is in norms.csv; --norm-min-difference); nothing is placed among fewer than \(floor) stimuli."
     }
 
     /// study.html's summary lines per stimulus: the norm, then the placed figures (arrows first).
@@ -181,11 +203,17 @@ package enum NormComparison {
                 let arrow = row.direction == "above" ? "↑ " : row.direction == "below" ? "↓ " : ""
                 return
                     "\(arrow)\(words(row.figure)) at the \(ordinal(row.percentile ?? 0)) percentile [\(ResultTable.number(row.low ?? 0, places: 0)), \(ResultTable.number(row.high ?? 0, places: 0))]"
-                    + (row.direction.map { " (\($0) the norm's median, \(AnswerSummary.stated("q", row.q ?? 1)))" }
-                        ?? "")
+                    + (row.direction.map {
+                        " (\($0) the norm's median by \(ResultTable.number(abs(row.difference ?? 0), places: 2)), \(AnswerSummary.stated("q", row.q ?? 1)))"
+                    } ?? "")
             }
-            let arrows = placed.filter { $0.direction != nil }
-            let headline = placed.filter { row in
+            // Means, attention and answers before peaks, the marks' responses and slopes (issue 95 item 5: a slope of
+            // 0.17 points a second was listed before the mean).
+            let ranked = placed.enumerated().sorted {
+                (headlineRank($0.element.figure), $0.offset) < (headlineRank($1.element.figure), $1.offset)
+            }.map(\.element)
+            let arrows = ranked.filter { $0.direction != nil }
+            let headline = ranked.filter { row in
                 row.direction == nil
                     && (["expressions.smile mean", "emotions.joy mean", NormFigures.attention].contains(row.figure)
                         || row.figure.hasPrefix("answer "))
@@ -193,8 +221,8 @@ package enum NormComparison {
             line += (arrows + headline).map(said).joined(separator: "; ") + ". "
             line +=
                 arrows.isEmpty
-                ? "No figure of the \(placed.count) placed differs from the norm's median after correction (norms.csv)."
-                : "The other \(placed.count - arrows.count) placed figures do not differ from its median after correction (norms.csv)."
+                ? "No figure of the \(placed.count) placed differs from the norm's median by the stated minimum after correction (norms.csv)."
+                : "The other \(placed.count - arrows.count) placed figures do not differ from its median by the stated minimum after correction (norms.csv)."
             lines[stimulus] = [line]
         }
         return lines
