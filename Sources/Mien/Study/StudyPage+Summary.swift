@@ -53,8 +53,8 @@ extension StudyPage {
                 let mean = average.mean
             else { continue }
             lines.append(
-                "\(label(metric)): highest \(number(top.mean ?? 0))\(bounds(top.low, top.high)) at \(number(top.time)) s "
-                    + "(the panel's curve); \(number(mean))\(bounds(average.low, average.high)) on average (the viewers' means)."
+                "\(label(metric)): highest \(number(top.mean ?? 0))\(AnswerSummary.interval(top.low, top.high)) at \(number(top.time)) s "
+                    + "(the panel's curve); \(number(mean))\(AnswerSummary.interval(average.low, average.high)) on average (the viewers' means)."
             )
         }
         // The stated ranking (issue 95 item 4): group differences first, then responses, three lines in all, each
@@ -77,12 +77,6 @@ extension StudyPage {
             )
         }
         return SummaryView(name: stimulus, lines: lines.map(TextView.init))
-    }
-
-    /// " [low, high]" when both are known.
-    static func bounds(_ low: Double?, _ high: Double?) -> String {
-        guard let low, let high else { return "" }
-        return " [\(number(low)), \(number(high))]"
     }
 
     /// Each mark's line: smile's change across the mark, paired within the viewers.
@@ -129,7 +123,7 @@ extension StudyPage {
             let corrected = q[next]
             next += 1
             let figures =
-                "\(signed(mean))\(bounds(tests[index].low, tests[index].high)) points from the \(window) s before to the \(window) s after (paired over \(changes[index].count) viewers, \(stated("q", corrected)))"
+                "\(signed(mean))\(AnswerSummary.interval(tests[index].low, tests[index].high)) points from the \(window) s before to the \(window) s after (paired over \(changes[index].count) viewers, \(stated("q", corrected)))"
             if corrected < settings.alpha && abs(mean) >= settings.minimumEffect - 1e-9 {
                 lines.append("\(head): smile \(mean > 0 ? "rose" : "fell") by \(figures).")
             } else if corrected < settings.alpha {
