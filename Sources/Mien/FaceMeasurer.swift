@@ -81,6 +81,13 @@ package final class FaceMeasurer {
         if let affect = snapshot.affect { affectStage?.restore(affect) }
     }
 
+    /// The neutral baseline every face new to the stream starts from (nil: empty); see
+    /// `ExpressionStage.startingBaseline`.
+    package func start(from baseline: NeutralBaseline.Carried?) { expressionStage?.startingBaseline = baseline }
+
+    /// The neutral baseline learnt longest among the faces remembered (nil: none, or no expressions measured).
+    package var longestBaseline: NeutralBaseline.Carried? { expressionStage?.longestBaseline }
+
     /// Forgets baselines and appearance aggregates.
     package func reset() {
         expressionStage?.reset()

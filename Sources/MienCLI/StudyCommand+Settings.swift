@@ -108,6 +108,7 @@ extension StudyCommand {
                 throw MienError(.invalidArgument, "--min-watched must be within 0...1 (got \(minWatched))")
             }
             settings.minimumWatched = minWatched
+            settings.exposure = exposure
             guard normMinDifference.isFinite, normMinDifference >= 0 else {
                 throw MienError(
                     .invalidArgument,

@@ -140,6 +140,12 @@ struct StudyCommand: AsyncParsableCommand {
 
     @Option(
         help:
+            "Which of a collected participant's viewings of a stimulus the study reads (first-complete: the first measured enough, its viewing rules judged over every viewing; first-only: a participant shown the stimulus again is excluded from it)."
+    )
+    var exposure: StudySettings.Exposure = .firstComplete
+
+    @Option(
+        help:
             "The least difference from a norm's median that --norms marks with an arrow, in standard deviations of the norm's stimuli (the figure's own units are in norms.csv's minimum)."
     )
     var normMinDifference = 0.5
@@ -266,3 +272,4 @@ struct StudyCommand: AsyncParsableCommand {
 }
 
 extension StudySettings.Correction: ExpressibleByArgument {}
+extension StudySettings.Exposure: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Mien
 import MienStatistics
 
 /// `MienDev statistics`: the study statistics on cases given as JSON, answered as JSON, for
@@ -12,7 +13,7 @@ struct StatisticsReference: ParsableCommand {
 
     @Argument(
         help:
-            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms)."
+            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms, markChange)."
     )
     var input: String
 
@@ -36,6 +37,8 @@ struct StatisticsReference: ParsableCommand {
         var logistic: [Logistic]
         /// Each case: a stimulus's participants' values placed among a norm's stimuli (`NormPlacement`).
         var norms: [Norm]
+        /// Each case: viewers' smile changes across a mark, tested as the summary's mark lines do.
+        var markChange: [[Double]]
     }
 
     struct Norm: Decodable {
@@ -98,6 +101,8 @@ struct StatisticsReference: ParsableCommand {
         var spearman: [[Double]]
         var logistic: [LogisticAnswer]
         var norms: [NormAnswer?]
+        /// Each [mean, low, high, p].
+        var markChange: [[Double]]
     }
 
     struct SurvivalAnswer: Encodable {
@@ -192,6 +197,10 @@ struct StatisticsReference: ParsableCommand {
                 return NormAnswer(
                     value: result.value, median: result.normMedian, percentile: result.percentile, low: result.low,
                     high: result.high, p: result.p, exact: result.exact, meanLow: mean.low, meanHigh: mean.high)
+            },
+            markChange: cases.markChange.map { values in
+                let test = StudyPage.pairedChange(values)
+                return [test.mean ?? .nan, test.low ?? .nan, test.high ?? .nan, test.p ?? .nan]
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

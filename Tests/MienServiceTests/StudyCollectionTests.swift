@@ -246,6 +246,11 @@ struct StudyCollectionTests {
         #expect(FileManager.default.fileExists(atPath: apart.jsonl ?? ""), "the first attempt's results kept apart")
         let (_, code) = try await study.complete("p1")
         #expect(code.count == 8 && study.session("p1")?.code == code)
+        // Two exposures of the second stimulus (issue 95 item 2), in either store; approvals.csv says why it was
+        // shown again.
+        #expect(study.session("p1")?.exposures(of: "second") == 2 && study.session("p1")?.exposures(of: "first") == 1)
+        let approval = study.approvals(in: .gmt).split(separator: "\n").first { $0.hasPrefix("p1,") } ?? ""
+        #expect(approval.contains("second: shown again after attempt 1 ("), "\(approval)")
         // Completed: the same ID cannot start again, and the answer does not say why.
         await Self.refusal(.conflict, code: "cannotTakePart") {
             _ = try await study.admit(participant: "p1", group: nil)

@@ -147,9 +147,17 @@ struct StudyFramingTests {
             #expect(study.session("p1")?.screen?.centrePitch == look[1])
             #expect(
                 study.session("p1")?.framingFailures == 1, "the refused start was not a failure, the timed-out try was")
+            // Her resting face, learnt by the check, is kept with the session (issue 95 item 1) ...
+            let neutral = try #require(study.session("p1")?.neutral, "the check learnt her resting face")
+            #expect(neutral.observed >= 1 && !neutral.bins.isEmpty, "\(neutral.observed) s")
             let watched = try await StudySocketTests.play(client, token: token, stamps: [0, 100]) { _ in portrait }
             #expect(watched.contains { $0.contains(#""type":"ready""#) }, "\(watched)")
         }
+        // ... and the stimulus starts from it: its first frame is read against her own neutral face, not settling.
+        let jsonl = try #require(study.folder.files(participant: "p1", stimulus: "first").jsonl)
+        let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
+        let first = try #require(lines.first { $0.contains(#""faces""#) && $0.contains(#""expressions""#) })
+        #expect(!first.contains("settling"), "\(first.prefix(300))")
         // The same ID consenting again (its page gone) is refused (issue 94): the check stays with its token.
         await StudyCollectionTests.refusal(.conflict, code: "cannotTakePart") {
             _ = try await study.admit(participant: "p1", group: nil)

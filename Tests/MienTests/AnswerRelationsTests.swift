@@ -109,6 +109,34 @@ struct AnswerRelationsTests {
         #expect(line.contains("q < 0.001"), "\(line)")
     }
 
+    /// A relation in points is worded only with a difference of `--min-effect` points between the viewers above the
+    /// scale's middle and the others (issue 95 item 5); relations.csv keeps it, with its `difference`.
+    @Test func anAnswerLine_needsTheMinimumEffect_inPoints() throws {
+        var (study, sessions, questions) = try Self.panel()
+        let relations = AnswerRelations.rows(study, sessions: sessions, questions: questions)
+        let smile = try #require(
+            relations.first { $0.metric == "expressions.smile" && $0.feature == "mean" && $0.passes == true })
+        let difference = try #require(smile.difference)
+        #expect(difference > 5, "the happy half smiles more: \(difference)")
+        let prediction = AnswerPrediction.rows(study, sessions: sessions, questions: questions)
+        func line() throws -> String {
+            try #require(
+                AnswerSummary.lines(
+                    study, sessions: sessions, questions: questions, relations: relations, prediction: prediction
+                )["ad"]?.first)
+        }
+        let worded = try line()
+        #expect(worded.contains("mean of smile (ρ = "), "\(worded)")
+        #expect(worded.contains(" points above the middle)"), "\(worded)")
+        // A minimum effect above every difference in points: those relations are counted, not worded.
+        study.settings.minimumEffect = 1000
+        let words = try line()
+        #expect(!words.contains("mean of smile (ρ = "), "\(words)")
+        #expect(words.contains("less than the 1000-point minimum effect (relations.csv)"), "\(words)")
+        let header = AnswerRelations.csv(relations).split(separator: "\n").first ?? ""
+        #expect(header.hasSuffix(",passes,difference,reason"))
+    }
+
     /// study.html opens with the summary: the answers, the prediction with its cross-validated AUC beside it, the
     /// features that go with the answer; and for a small panel, why not.
     @Test func thePage_opensWithASummaryInPlainWords() throws {

@@ -203,8 +203,35 @@ struct ViewingTests {
             of: manifest, settings: .standard, watched: { _ in true }, viewingRules: .standard,
             content: { _ in nil })
         #expect(series.first?.notes.contains { $0.hasPrefix("2 exposures") } == true, "\(series.first?.notes ?? [])")
+        // The rule is settable: first viewings only (`--exposure first-only`) leaves the replayed viewer out, saying so.
+        // A face watching throughout, 10 frames a second.
+        var face = FaceResult(
+            detection: FaceDetection(
+                bounds: Rect(x: 10, y: 10, width: 100, height: 100),
+                keypoints: Array(repeating: Point(x: 50, y: 50), count: 6), confidence: 0.9),
+            faceId: 0)
+        face.emotions = Scores([.joy: 10])
+        face.measures["onScreen"] = 100
+        var lines = Data()
+        for index in 0..<200 {
+            lines += try JSONEncoder().encode(
+                DetectorResult(frameIndex: index, timestamp: Double(index) / 10, faces: [0: face]))
+            lines += Data("\n".utf8)
+        }
+        var strict = StudySettings.standard
+        strict.exposure = .firstOnly
+        let firstOnly = CollectionFolder.series(
+            of: manifest, settings: strict, watched: { _ in false }, viewingRules: .standard,
+            content: { _ in .memory(lines: lines, events: nil, source: "p1") })
+        #expect(firstOnly.first?.exclusion?.hasPrefix("2 exposures: shown the stimulus again") == true)
         #expect(
             ViewingRules.standard.broken(by: try #require(row.viewing), duration: 20).first?.hasPrefix(
                 "viewing rule hidden") == true)
+        // The live count toward targets (`--targets-count usable`) judges the same exposures: the clean replay alone
+        // would pass, both together break `hidden`.
+        #expect(session.viewingBroken(settings).first?.hasPrefix("ad: viewing rule hidden") == true)
+        var replayOnly = session
+        replayOnly.attempts = []
+        #expect(replayOnly.viewingBroken(settings).isEmpty)
     }
 }

@@ -80,6 +80,7 @@ def study(
     bin: float = 1.0,
     min_face_share: float = 0.5,
     min_watched: float = 0.25,
+    exposure: str = "first-complete",
     min_difference: float = 0.0,
     peak_prominence: float = 10.0,
     alpha: float = 0.05,
@@ -114,6 +115,8 @@ def study(
         min_face_share: least share (0..1) of the stimulus window with the participant's face measured.
         min_watched: least share (0..1) of the stimulus window watched (facing the screen, eyes open, the face
             settled) for a participant's curves and features of it.
+        exposure: a collected study's participant shown a stimulus again: ``"first-complete"`` reads the first
+            viewing measured enough, its viewing rules judged over every viewing; ``"first-only"`` excludes them.
         min_difference: seconds a difference or response must last to be listed, on top of its test.
         peak_prominence: score points a peak must rise above its bases to be a moment.
         alpha: the error rate the tests of differences, responses and ISC control.
@@ -145,6 +148,8 @@ def study(
         raise OptionsError(f"min_face_share must be within 0...1, not {min_face_share!r}")
     if not 0 <= min_watched <= 1:
         raise OptionsError(f"min_watched must be within 0...1, not {min_watched!r}")
+    if exposure not in ("first-complete", "first-only"):
+        raise OptionsError(f"exposure must be 'first-complete' or 'first-only', not {exposure!r}")
     if correction not in ("cluster", "fdr"):
         raise OptionsError(f"correction must be 'cluster' or 'fdr', not {correction!r}")
     temporary = output is None
@@ -155,7 +160,7 @@ def study(
         arguments = [_engine.executable(), "study", manifest_file,
                      "--output", str(folder), "--metrics", ",".join(groups), "--bin", repr(float(bin)),
                      "--min-face-share", repr(float(min_face_share)),
-                     "--min-watched", repr(float(min_watched)), "--min-difference", repr(float(min_difference)),
+                     "--min-watched", repr(float(min_watched)), "--exposure", exposure, "--min-difference", repr(float(min_difference)),
                      "--peak-prominence", repr(float(peak_prominence)), "--max-faces", str(max_faces),
                      "--face-mode", face_mode, "--jobs", str(jobs), "--alpha", repr(float(alpha)),
                      "--permutations", str(int(permutations)), "--seed", str(int(seed)), "--correction", correction,

@@ -109,7 +109,10 @@ def test_bad_rows_warn_and_are_excluded(tmp_path: Path) -> None:
         "stimulus": ["clip"] * 3, "onset": [0.0, 0.0, 30.0],
     })
     with pytest.warns(mien.MienWarning, match="2 row"):
-        result = mien.study(manifest, metrics="expressions", progress=False)
+        # A file study has one viewing per row: the exposure rule (issue 95) is accepted and changes nothing.
+        result = mien.study(manifest, metrics="expressions", progress=False, exposure="first-only")
+    with pytest.raises(mien.OptionsError, match="exposure"):
+        mien.study(manifest, metrics="expressions", progress=False, exposure="last")
     reasons = dict(zip(result.participants["participant"], result.participants["exclusion"]))
     assert pd.isna(reasons["p1"])
     assert "could not be analysed" in reasons["p2"] and "beyond the recording's end" in reasons["p3"]

@@ -107,9 +107,12 @@ for n, size, shift, ties in [(6, 12, 8, False), (10, 10, 0, True), (4, 15, 20, F
     values = rng.normal(np.median(norm) + shift, 12, n)
     norms.append({"values": values.tolist(), "norm": norm.tolist(), "resamples": 2000})
 norms[-1]["values"] = (np.array(norms[-1]["values"]) - np.mean(norms[-1]["values"]) + np.median(norms[-1]["norm"])).tolist()
+# Issue 95 item 4: the summary's mark lines, viewers' paired smile changes across a mark: mean, t interval, one-sample t.
+mark_change = [rng.normal(shift, spread, n).tolist() for n, shift, spread in
+               [(5, 0, 8), (12, 6, 10), (24, -3, 5), (40, 0.5, 20), (3, 10, 1)]]
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
          "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic,
-         "norms": norms}
+         "norms": norms, "markChange": mark_change}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -130,6 +133,14 @@ for (x, y), answer in zip(spearman, mien["spearman"]):
     low, high = np.tanh(np.arctanh(rho) - spread), np.tanh(np.arctanh(rho) + spread)
     check(len(answer) == 4 and abs(answer[2] - low) <= 1e-9 and abs(answer[3] - high) <= 1e-9,
           f"Spearman n={len(x)}: interval {answer[2:]} vs [{low}, {high}]")
+for values, answer in zip(mark_change, mien["markChange"]):
+    reference = stats.ttest_1samp(values, 0)
+    low, high = reference.confidence_interval(0.95)
+    check(len(answer) == 4 and abs(answer[0] - np.mean(values)) <= 1e-9 and abs(answer[3] - reference.pvalue) <= 1e-9
+          and abs(answer[1] - low) <= 1e-9 and abs(answer[2] - high) <= 1e-9,
+          f"mark change n={len(values)}: {answer} vs scipy ttest_1samp [{np.mean(values)}, {low}, {high}, "
+          f"{reference.pvalue}]")
+check(len(mien["markChange"]) == len(mark_change), "every mark-change case answered")
 for case, answer in zip(logistic, mien["logistic"]):
     x = np.array([[np.nan if v is None else v for v in row] for row in case["rows"]])
     y, folds = np.array(case["outcome"], dtype=int), np.array(case["folds"])

@@ -46,6 +46,12 @@ extension Detector {
         /// Whether the run still takes frames (false once stopped, failed or a file read to its end).
         public var isOpen: Bool { core.isOpen }
 
+        /// The neutral baseline learnt longest among the faces the run remembers.
+        ///
+        /// Nil when none was observed or no expressions are measured. What a study carries from a participant's
+        /// framing check to their stimuli; read it while the run is open: its end forgets its faces, baselines included.
+        package var longestBaseline: NeutralBaseline.Carried? { core.engine.longestBaseline() }
+
         /// Suspends until the run has ended and its writers are finished, and returns how it ended.
         ///
         /// Cancelling the waiting task stops the run (its writers finished, `.stopped`) before this returns.

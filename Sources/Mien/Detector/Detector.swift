@@ -160,6 +160,7 @@ public final class Detector: Sendable {
             } else {
                 tracker = nil
             }
+            if mode.tracks, let start = settings.neutralStart { engine.start(from: start) }
             if let restoring = plan.restoring {
                 try engine.restore(restoring)
                 if let episodes = restoring.episodes { tracker?.restore(episodes) }

@@ -192,6 +192,12 @@ extension DetectorEngine {
     /// The second stage's state after the last frame it measured.
     func measuringSnapshot() -> FaceMeasurer.State { measurer.withLock { $0.snapshot } }
 
+    /// Every face new to the stream starts from `baseline` (`RunSettings.neutralStart`).
+    func start(from baseline: NeutralBaseline.Carried?) { measurer.withLock { $0.start(from: baseline) } }
+
+    /// The neutral baseline learnt longest among the faces remembered.
+    func longestBaseline() -> NeutralBaseline.Carried? { measurer.withLock { $0.longestBaseline } }
+
     /// Goes on from `snapshot`, taken by an engine with the same settings.
     /// - Throws: `.invalidArgument` when the snapshot's stages are not this engine's.
     func restore(_ snapshot: AnalysisSnapshot) throws {

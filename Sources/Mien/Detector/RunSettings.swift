@@ -20,6 +20,9 @@ public struct RunSettings: Sendable, Equatable {
     ///
     /// A video or continuous pictures hand them to the writers that keep one (`SnapshotKeeping`).
     package var snapshotInterval: Double?
+    /// A stream's faces start from this neutral baseline instead of an empty one (a study participant's, learnt at
+    /// their framing check: issue 95 item 1); nil (default): empty, each face settles over its first second.
+    package var neutralStart: NeutralBaseline.Carried?
 
     /// - Throws: `.invalidOptions` for a `maximumFrames` below 1.
     public init(maximumFrames: Int? = nil, resume: ResumePoint? = nil) throws {

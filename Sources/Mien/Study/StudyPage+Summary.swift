@@ -84,6 +84,18 @@ extension StudyPage {
     /// From the `StudyFeatures.window` seconds before it to those after (`change.MARK`): the mean change, its 95 % interval, Student's one-sample t test against no
     /// change, p corrected over the stimulus's marks by Benjamini-Hochberg. Said to be a rise or a fall only when the
     /// test passes and the change reaches `--min-effect`.
+    /// A mark's test: viewers' paired changes (after minus before), their mean with its 95 % t interval and the
+    /// one-sample t test's two-sided p against no change (as `scipy.stats.ttest_1samp`; checked by
+    /// `make statistics-check`); p nil below 2 viewers.
+    package static func pairedChange(_ values: [Double]) -> (mean: Double?, low: Double?, high: Double?, p: Double?) {
+        let interval = Descriptive.meanInterval(values)
+        guard values.count >= 2, let mean = interval.mean else { return (interval.mean, nil, nil, nil) }
+        let n = Double(values.count)
+        let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)).squareRoot()
+        let p = sd > 0 ? StudentT.twoSidedP(mean / (sd / n.squareRoot()), degrees: n - 1) : (mean == 0 ? 1 : 0)
+        return (mean, interval.low, interval.high, p)
+    }
+
     static func markLines(_ stimulus: String, study: Study, included: Int) -> [String] {
         let settings = study.settings
         var names: [(name: String, time: Double)] = []
@@ -96,14 +108,7 @@ extension StudyPage {
         let changes = names.map { mark in
             features.keys.sorted().compactMap { features[$0]?["expressions.smile change.\(mark.name)"] }
         }
-        let tests = changes.map { values -> (mean: Double?, low: Double?, high: Double?, p: Double?) in
-            let interval = Descriptive.meanInterval(values)
-            guard values.count >= 2, let mean = interval.mean else { return (interval.mean, nil, nil, nil) }
-            let n = Double(values.count)
-            let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)).squareRoot()
-            let p = sd > 0 ? StudentT.twoSidedP(mean / (sd / n.squareRoot()), degrees: n - 1) : (mean == 0 ? 1 : 0)
-            return (mean, interval.low, interval.high, p)
-        }
+        let tests = changes.map(pairedChange)
         let tested = tests.compactMap(\.p)
         let q = BenjaminiHochberg.adjust(tested)
         var next = 0

@@ -12,6 +12,17 @@ public struct StudySettings: Sendable, Equatable, Codable {
         case fdr
     }
 
+    /// Which of a participant's exposures to a stimulus a collected study reads (issue 95 item 2): every viewing is
+    /// an exposure, and a page shows a stimulus again when a viewing was measured too little or interrupted.
+    public enum Exposure: String, Sendable, Codable, CaseIterable {
+        /// The first exposure measured enough (the one kept), its viewing rules judged over all the exposures.
+        /// The default.
+        case firstComplete = "first-complete"
+        /// Only viewers whose first exposure was measured enough: one shown the stimulus again is excluded from it
+        /// (a pre-test's strict first view: a replay is a second viewing).
+        case firstOnly = "first-only"
+    }
+
     /// Width of the time bins, seconds of stimulus time (1 ms steps).
     ///
     /// Default 1 s: Affdex's market-research dashboards plot per second; an expression episode lasts a
@@ -83,6 +94,9 @@ public struct StudySettings: Sendable, Equatable, Codable {
     public var normMinimum: Double?
     /// `normMinimum`, or its default 0.5.
     public var normMinimumSpread: Double { normMinimum ?? 0.5 }
+    /// Which exposure a collected study reads (`mien study --exposure`); nil: `.firstComplete`. Optional so that a
+    /// study.json written before it still reads.
+    public var exposure: Exposure?
     /// `minimumWatched`, or its default.
     public var minimumWatchedShare: Double { minimumWatched ?? Self.defaultMinimumWatchedShare }
     /// What each group is, in words ("Women 18-34"), by group: study.html names groups with them (`--group-label`).

@@ -20,6 +20,16 @@ package final class ExpressionStage {
     /// Goes on from `snapshot`.
     package func restore(_ snapshot: PerFaceMemory<NeutralBaseline>) { baselines = snapshot }
 
+    /// The baseline every face new to this stream starts from (a study participant's, learnt at their framing
+    /// check), instead of an empty one; nil: empty.
+    package var startingBaseline: NeutralBaseline.Carried?
+
+    /// The baseline learnt from the longest reliable observation among the faces remembered, carried; nil when none
+    /// has been observed.
+    package var longestBaseline: NeutralBaseline.Carried? {
+        baselines.states.filter { $0.observed > 0 }.max { $0.observed < $1.observed }?.carried
+    }
+
     package init(options: ExpressionOptions, blendshapes: any BlendshapeEstimating, poses: HeadPoseEstimator) {
         self.options = options
         estimator = blendshapes
@@ -47,7 +57,11 @@ package final class ExpressionStage {
         let features = FaceFeatures(face: frontal)
         var expressions = mapper.expressions(blendshapes: blendshapes, features: features, pose: pose, gaze: face.gaze)
         if stream, let baselineOptions = options.baseline {
-            var baseline = baselines[face.faceId] ?? NeutralBaseline(options: baselineOptions)
+            var baseline =
+                baselines[face.faceId] ?? startingBaseline.map {
+                    NeutralBaseline(options: baselineOptions, carried: $0)
+                }
+                ?? NeutralBaseline(options: baselineOptions)
             if face.flags.isEmpty { baseline.observe(expressions, at: frame.timestamp) }
             baselines[face.faceId] = baseline
             expressions = baseline.apply(to: expressions)

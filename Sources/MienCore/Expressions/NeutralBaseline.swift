@@ -18,12 +18,12 @@ import RealModule
 package struct NeutralBaseline: Sendable, Codable {
     package let options: BaselineOptions
     /// Histograms of 0...100 in 1-point bins, per score slot, created on first use.
-    private var histograms: [Int: [Double]] = [:]
-    private var observedSeconds = 0.0
+    var histograms: [Int: [Double]] = [:]
+    var observedSeconds = 0.0
     private var lastTime: Double?
 
     /// Bins per histogram: one per integer score 0...100.
-    private static let bins = 101
+    static let bins = 101
     /// Longest gap credited to the warm-up between two observations: a face seen once a minute has not
     /// been watched for a minute.
     private static let longestCreditedGap = 1.0

@@ -22,6 +22,9 @@ package struct PerFaceMemory<State: Sendable>: Sendable {
         set { active[faceId] = newValue }
     }
 
+    /// The state of every face, seen or parked.
+    package var states: [State] { Array(active.values) + parked.values.map(\.state) }
+
     /// Faces with state, seen or parked.
     package var count: Int { active.count + parked.count }
 

@@ -254,17 +254,23 @@ extension CollectedStudy {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What of a participant's viewing breaks the default rules, and a face that showed no natural movement
-    /// (`Stillness`: flagged, never refused, as a very still person exists), per stimulus ("" when nothing).
+    /// What of a participant's viewing breaks the default rules (over all their exposures, as the report judges
+    /// them), why a stimulus was shown again, and a face that showed no natural movement (`Stillness`: flagged, never
+    /// refused, as a very still person exists), per stimulus ("" when nothing).
     func review(_ session: ParticipantSession) -> String {
         settings.stimuli.flatMap { stimulus -> [String] in
-            guard let progress = session.stimuli[stimulus.name] else { return [] }
+            // Issue 95 item 2: the reason of each repeat, so a panel manager sees a replay before paying.
+            let repeated = session.attempts.filter { $0.stimulus == stimulus.name }.map {
+                "shown again after attempt \($0.number) (\($0.reason))"
+            }
             let broken =
-                progress.figures(duration: stimulus.duration).map {
+                session.exposureFigures(of: stimulus.name, duration: stimulus.duration).map {
                     ViewingRules.standard.broken(by: $0, duration: stimulus.duration)
                 } ?? []
-            let still = progress.stillnessReview(duration: stimulus.duration).map { [$0] } ?? []
-            return (broken + still).map { "\(stimulus.name): \($0)" }
+            let still =
+                session.stimuli[stimulus.name].flatMap { $0.stillnessReview(duration: stimulus.duration) }.map { [$0] }
+                ?? []
+            return (repeated + broken + still).map { "\(stimulus.name): \($0)" }
         }.joined(separator: "; ")
     }
 }

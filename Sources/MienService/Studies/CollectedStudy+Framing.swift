@@ -94,8 +94,13 @@ extension CollectedStudy {
     /// A framing check ended: passed (as the server judged it: `FramingJudge`), failed (the page said its try's
     /// time ran out), or neither (nil: the page closed it otherwise, a reload or a refused start, or the server
     /// could not run it; not a failure on the dashboard).
-    /// - Parameter look: where they looked at their own picture during a check that passed (their screen's centre).
-    func framingEnded(_ id: String, socket: UUID, passed: Bool?, look: (yaw: Double, pitch: Double)? = nil) async {
+    /// - Parameters:
+    ///   - look: where they looked at their own picture during a check that passed (their screen's centre).
+    ///   - neutral: their resting face as the check learnt it, which their stimuli's runs start from.
+    func framingEnded(
+        _ id: String, socket: UUID, passed: Bool?, look: (yaw: Double, pitch: Double)? = nil,
+        neutral: NeutralBaseline.Carried? = nil
+    ) async {
         closed(id, socket)
         let date = clock()
         let now = Self.timestamp(date)
@@ -115,6 +120,7 @@ extension CollectedStudy {
                 }
                 session.framed = now
                 if let look { session.screenLook = [look.yaw, look.pitch] }
+                if let neutral { session.neutral = neutral }
             case false: session.framingFailures += 1
             case nil: break
             }

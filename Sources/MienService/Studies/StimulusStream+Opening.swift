@@ -20,10 +20,12 @@ extension StimulusStream {
         onFailure: @escaping @Sendable (CollectedStudy.SocketEnd) -> Void
     ) async throws -> StimulusStream {
         // The framing check measures the gaze too: where the participant looks at their own picture is where their
-        // screen is (`FramingJudge.look`), and their stimuli's `onScreen` is judged against it.
+        // screen is (`FramingJudge.look`), and their stimuli's `onScreen` is judged against it. And the expressions:
+        // their resting face, learnt here, is what each stimulus's run starts from (issue 95 item 1).
         let options =
             try stimulus == nil
-            ? DetectorOptions(detection: DetectionOptions(), metrics: [.gaze])
+            ? DetectorOptions(
+                detection: DetectionOptions(), metrics: MetricGroup.gaze.metrics.union(MetricGroup.expressions.metrics))
             : CollectionAnalysis.options(
                 study.settings.stored, screen: study.session(participant)?.screen ?? .laptop)
         let upload: ResultUpload?
@@ -80,7 +82,9 @@ extension StimulusStream {
         let detector = Detector(
             source: .pushed(name: stimulus.map { "\(participant)/\($0.name)" } ?? "framing", mode: .liveStream),
             options: options, models: models)
-        let run = try await detector.start(writers: writers)
+        var settings = RunSettings.standard
+        if stimulus != nil { settings.neutralStart = study.session(participant)?.neutral }
+        let run = try await detector.start(writers: writers, settings: settings)
         return StimulusStream(
             study: study, participant: participant, stimulus: stimulus, rate: rate, outbox: outbox, run: run,
             counter: counter, upload: upload, cadence: FrameCadence(window: cadenceWindow), framing: framing)

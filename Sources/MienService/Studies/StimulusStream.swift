@@ -257,6 +257,8 @@ final class StimulusStream: Sendable {
     /// - Parameter end: how the socket ended when it was not the page's own end (a restart, a write failure).
     /// - Returns: what the page is told of a stimulus.
     func close(end: CollectedStudy.SocketEnd?, socket: UUID) async -> CollectedStudy.StimulusOutcome? {
+        // Read before the run ends: its end forgets its faces, baselines included.
+        let neutral = stimulus == nil ? run.longestBaseline : nil
         let runEnd = await run.stop()
         var end = end
         // Committing the files can fail too (a full disk): then the stimulus was not saved.
@@ -277,7 +279,8 @@ final class StimulusStream: Sendable {
                     ?? look
             }
             await study.framingEnded(
-                participant, socket: socket, passed: framed ? true : failed ? false : nil, look: look)
+                participant, socket: socket, passed: framed ? true : failed ? false : nil, look: look,
+                neutral: framed ? neutral : nil)
             return nil
         }
         var progress = counter.progress(ended: ended && !tooSoon && recorded == nil)

@@ -12,7 +12,7 @@ import MienStatistics
 package enum AnswerRelations {
     /// The fewest participants with both the feature and the answer for a correlation.
     package static let minimumParticipants = 10
-    package static let header = "stimulus,question,metric,feature,n,rho,low,high,p,q,passes,reason"
+    package static let header = "stimulus,question,metric,feature,n,rho,low,high,p,q,passes,difference,reason"
 
     /// One feature against one question's answers, or why it could not be tested (`metric` empty: the question).
     package struct Row: Sendable, Equatable {
@@ -28,12 +28,23 @@ package enum AnswerRelations {
         package var p: Double?
         package var q: Double?
         package var passes: Bool?
+        /// The feature's mean among those who answered above the scale's middle minus the others'.
+        ///
+        /// In the feature's own units (points for a mean, peak, `after` or `change`); nil when either side is empty.
+        /// The summary words a relation in points only when this reaches the study's `minimumEffect` (issue 95 item 5).
+        package var difference: Double?
         package var reason: String?
+
+        /// Whether the feature is in the metric's points (`mean`, `peak`, `after.MARK`, `change.MARK`), so the
+        /// study's minimum effect applies to `difference`.
+        package var inPoints: Bool {
+            ["mean", "peak"].contains(feature) || feature.hasPrefix("after.") || feature.hasPrefix("change.")
+        }
     }
 
     /// The method, in the study's notes.
     package static func note(alpha: Double) -> String {
-        "Faces and answers (relations.csv): Spearman's rank correlation of each response feature (features.csv) with each scale answer, over the included participants who answered; p from Student's t with n - 2 degrees of freedom, a 95 % interval for rho by Fisher's z (Bonett-Wright variance), p corrected by Benjamini-Hochberg over the features of each stimulus and question (false discoveries at \(ResultTable.number(alpha, places: 3))); not testable below \(minimumParticipants) participants."
+        "Faces and answers (relations.csv): Spearman's rank correlation of each response feature (features.csv) with each scale answer, over the included participants who answered; p from Student's t with n - 2 degrees of freedom, a 95 % interval for rho by Fisher's z (Bonett-Wright variance), p corrected by Benjamini-Hochberg over the features of each stimulus and question (false discoveries at \(ResultTable.number(alpha, places: 3))); difference: the feature's mean among those answering above the scale's middle minus the others'; the summary words a relation of a feature in points only when that difference reaches the minimum effect (--min-effect), and features in other units (peakTime, area, lastQuarterSlope, episodes) with their difference in their units; not testable below \(minimumParticipants) participants."
     }
 
     /// Every row of `study` against the scale answers its collected `sessions` hold.
@@ -71,6 +82,12 @@ package enum AnswerRelations {
                         untestable.append(entry)
                     } else if let result = RankCorrelation.spearman(pairs.map(\.0), pairs.map(\.1)) {
                         (entry.rho, entry.low, entry.high, entry.p) = (result.rho, result.low, result.high, result.p)
+                        let high = pairs.filter { AnswerPrediction.above(Int(saturating: $0.1), question) }.map(\.0)
+                        let low = pairs.filter { !AnswerPrediction.above(Int(saturating: $0.1), question) }.map(\.0)
+                        if !high.isEmpty, !low.isEmpty {
+                            entry.difference =
+                                high.reduce(0, +) / Double(high.count) - low.reduce(0, +) / Double(low.count)
+                        }
                         tested.append(entry)
                     } else {
                         entry.reason = "not testable: the feature or the answer is the same for everyone"
@@ -95,7 +112,7 @@ package enum AnswerRelations {
             let general = { (value: Double?) -> String in value.map { String(format: "%.6g", $0) } ?? "" }
             var cells: [String] = [row.stimulus, row.question, row.metric, row.feature, String(row.n)]
             cells += [figure(row.rho), figure(row.low), figure(row.high), general(row.p), general(row.q)]
-            cells += [row.passes.map { $0 ? "1" : "0" } ?? "", row.reason ?? ""]
+            cells += [row.passes.map { $0 ? "1" : "0" } ?? "", figure(row.difference), row.reason ?? ""]
             return cells.map(ResultTable.quoted).joined(separator: ",")
         }
         return ([header] + lines).joined(separator: "\n") + "\n"

@@ -51,18 +51,28 @@ package enum AnswerSummary {
                     }
                 }
                 let mine = relations.filter { $0.stimulus == stimulus && $0.question == question.id }
-                let passing = mine.filter { $0.passes == true }.sorted { ($0.q ?? 1) < ($1.q ?? 1) }
+                let significant = mine.filter { $0.passes == true }
+                // Issue 95 item 5: a relation in points is worded only with a difference of the minimum effect.
+                let passing = significant.filter {
+                    !$0.inPoints || abs($0.difference ?? 0) >= study.settings.minimumEffect - 1e-9
+                }.sorted { ($0.q ?? 1) < ($1.q ?? 1) }
+                let small = significant.count - passing.count
+                let smallWords =
+                    small > 0
+                    ? " \(small) more pass\(small == 1 ? "es" : "") with viewers above the middle differing by less than the \(number(study.settings.minimumEffect))-point minimum effect (relations.csv)."
+                    : ""
                 if let reason = mine.first(where: { $0.metric.isEmpty })?.reason {
                     words.append("Which face features go with it: \(reason).")
                 } else if passing.isEmpty {
                     words.append(
-                        "No single face feature goes with it after correcting for the \(mine.filter { $0.p != nil }.count) tested (false discoveries at \(number(study.settings.alpha)))."
-                    )
+                        "No single face feature goes with it by at least the minimum effect after correcting for the \(mine.filter { $0.p != nil }.count) tested (false discoveries at \(number(study.settings.alpha)))."
+                            + smallWords)
                 } else {
                     words.append(
                         "Higher answers went with "
                             + passing.prefix(3).map(related).joined(separator: "; ")
-                            + (passing.count > 3 ? "; and \(passing.count - 3) more (relations.csv)." : "."))
+                            + (passing.count > 3 ? "; and \(passing.count - 3) more (relations.csv)." : ".")
+                            + smallWords)
                 }
                 lines[stimulus, default: []].append(words[0] + ": " + words.dropFirst().joined(separator: " "))
             }
@@ -77,7 +87,12 @@ package enum AnswerSummary {
     static func related(_ row: AnswerRelations.Row) -> String {
         let rho = row.rho ?? 0
         let direction = rho < 0 ? "lower" : "higher"
-        let figures = "ρ = \(number(rho))\(interval(row.low, row.high)), \(stated("q", row.q ?? 1))"
+        let difference =
+            row.difference.map {
+                "; \($0 < 0 ? "" : "+")\(number($0))\(row.inPoints ? " points" : "") above the middle"
+            }
+            ?? ""
+        let figures = "ρ = \(number(rho))\(interval(row.low, row.high)), \(stated("q", row.q ?? 1))\(difference)"
         return "\(direction) \(row.feature) of \(StudyPage.label(row.metric).lowercased()) (\(figures))"
     }
     /// " [low, high]" when both are known, else nothing.

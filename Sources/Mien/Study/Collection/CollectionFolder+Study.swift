@@ -28,7 +28,8 @@ extension CollectionFolder {
                 byLine[series.row.line] = series
             }
         }
-        return labelled(manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules)
+        return labelled(
+            manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules, exposure: settings.exposure)
     }
 
     /// The same as `series(of:settings:watched:minimumShare:viewingRules:content:)`, for results that arrive
@@ -53,7 +54,8 @@ extension CollectionFolder {
             }
             for series in read { byLine[series.row.line] = series }
         }
-        return labelled(manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules)
+        return labelled(
+            manifest, byLine, minimumShare: minimumShare, viewingRules: viewingRules, exposure: settings.exposure)
     }
 
     /// One recording's rows, read from its results (excluded, saying why, when it has none or they cannot be read).
@@ -78,7 +80,7 @@ extension CollectionFolder {
     /// viewing judged by `viewingRules`.
     private static func labelled(
         _ manifest: StudyManifest, _ byLine: [Int: ParticipantSeries], minimumShare: Double?,
-        viewingRules: ViewingRules?
+        viewingRules: ViewingRules?, exposure: StudySettings.Exposure?
     ) -> [ParticipantSeries] {
         manifest.rows.compactMap { row in
             guard var series = byLine[row.line] else { return nil }
@@ -97,9 +99,14 @@ extension CollectionFolder {
                 }
             }
             if let exposures = row.exposures, exposures > 1 {
-                series.notes.append(
-                    "\(exposures) exposures: the study reads the last, the first measured enough (the others were set aside); its viewing figures are summed over all \(exposures)"
-                )
+                if exposure == .firstOnly, series.included {
+                    series.exclusion =
+                        "\(exposures) exposures: shown the stimulus again after its first viewing was set aside (--exposure first-only reads first viewings only)"
+                } else {
+                    series.notes.append(
+                        "\(exposures) exposures: the study reads the last, the first measured enough (the others were set aside); its viewing figures are summed over all \(exposures)"
+                    )
+                }
             }
             if let viewingRules, row.status != nil {
                 if let figures = row.viewing {

@@ -155,6 +155,10 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
     /// looked while the framing check showed them their picture, moved by where the picture was on their screen
     /// when the page said so; nil before a check that measured it.
     package var screenLook: [Double]?
+    /// Their resting face as the framing check that passed learnt it (`NeutralBaseline.Carried`): each stimulus's
+    /// analysis starts from it, so it is read against their own neutral face from its first frame (issue 95 item 1);
+    /// nil before such a check (a stimulus then settles over its first second, its frames flagged `settling`).
+    package var neutral: NeutralBaseline.Carried?
     /// Why a complete participant does not count toward their group's target: the viewing rules their viewing broke
     /// (`CollectionSettings.Fieldwork.targetsCountEveryone`); nil when they count.
     package var belowQuality: String?
@@ -211,6 +215,7 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         code = try container.decodeIfPresent(String.self, forKey: .code)
         belowQuality = try container.decodeIfPresent(String.self, forKey: .belowQuality)
         screenLook = try container.decodeIfPresent([Double].self, forKey: .screenLook)
+        neutral = try container.decodeIfPresent(NeutralBaseline.Carried.self, forKey: .neutral)
         recordingBytes = try container.decodeIfPresent(Int.self, forKey: .recordingBytes) ?? 0
         recordingComplete = try container.decodeIfPresent(Bool.self, forKey: .recordingComplete) ?? false
         answers = try container.decodeIfPresent([StudyAnswer].self, forKey: .answers)
@@ -264,11 +269,13 @@ package struct ParticipantSession: Sendable, Codable, Equatable {
         return ScreenGeometry.laptop.centred(onYaw: look[0], pitch: look[1])
     }
 
-    /// The viewing rules (`ViewingRules.standard`) each stimulus's recorded viewing breaks, "stimulus: rule …"; empty
+    /// The viewing rules (`ViewingRules.standard`) each stimulus's exposures together break, "stimulus: rule …"; empty
     /// when none does or nothing was recorded.
     package func viewingBroken(_ settings: CollectionSettings) -> [String] {
         settings.stimuli.flatMap { stimulus -> [String] in
-            guard let figures = stimuli[stimulus.name]?.figures(duration: stimulus.duration) else { return [] }
+            // Every exposure, as the report judges them (issue 95 item 2): a clean replay does not make up for a
+            // viewing broken before it; the viewer saw part of the stimulus twice.
+            guard let figures = exposureFigures(of: stimulus.name, duration: stimulus.duration) else { return [] }
             return ViewingRules.standard.broken(by: figures, duration: stimulus.duration).map {
                 "\(stimulus.name): \($0)"
             }
