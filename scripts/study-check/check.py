@@ -5,7 +5,8 @@
    same link in the same browser (re-entry by the kept token; another browser with that link is refused); one reloads mid-stimulus (re-entry by the kept token); one
    blocks the camera, then reloads with it allowed; one opens a second tab mid-stimulus (the second goes on, the
    first is told); one declines (the panel's screen-out link); one takes part on a phone viewport (the controls in
-   view, the hint to turn the phone); and one takes part in `adrec`, which records the webcam.
+   view, the hint to turn the phone); one takes part in `adrec`, which records the webcam; and six still faces take
+   part in `still`, whose report must say nothing happened (still.py, issue 95).
 2. What was stored: sessions, attempts kept apart, manifest rows with onset 0, result files, no picture in `ad`.
 3. `mien study` aggregates the collected folder without analysing again; the recorded participant's live series
    equals the series `mien study` gives for the uploaded recording with the onset the page measured.
@@ -32,11 +33,12 @@ import urllib.request
 from playwright.sync_api import expect, sync_playwright
 import away
 import questions
+import still
 from checks import check, pass_framing, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
-for name in ("base", "token", "studies", "out", "mien", "camera", "server-pid"):
+for name in ("base", "token", "studies", "out", "mien", "camera", "server-pid", "eval"):
     parser.add_argument(f"--{name}", required=True)
 args = parser.parse_args()
 
@@ -323,6 +325,14 @@ with sync_playwright() as playwright:
     codes.update(answered)
     for problem in early:
         check(False, problem)
+    # Issue 95: a null panel of still faces, each its own person (still.py).
+    still_started = time.monotonic()
+    stills = still.take_part(browser, args.base, args.eval, agree, framing_then_watch, wait_done)
+    if stills is None:
+        print(f"  still faces: skipped ({args.eval} is absent)")
+        check(os.environ.get("CI") != "true", f"the still faces' evaluation data is absent under CI: {args.eval}")
+    else:
+        print(f"  still faces: {len(stills)} through the page in {time.monotonic() - still_started:.1f} s")
     browser.close()
 print(f"  browser part: {time.monotonic() - started:.1f} s")
 time.sleep(1)
@@ -408,6 +418,7 @@ check(abs(((row.get("viewing") or {}).get("hiddenSeconds") or 0) - (shown[0] - h
       < 0.01, f"the dashboard shows v1's hidden seconds: {row.get('viewing')}")
 away.verify(args.studies, args.out, args.mien, sessions)
 questions.verify(args.studies, args.out, args.mien, sessions, dashboard, http, codes, answer_tokens)
+still.verify(args.studies, args.out, args.mien, stills)
 review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
 check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
       f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")

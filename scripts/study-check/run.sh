@@ -61,6 +61,8 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 # the test; consents from one address, so the burst is the panel's size.
 "$MIEN" study init "$OUT/studies/trial" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
     --questions "$ROOT/Samples/advert-questions.txt" --min-share 0.3 --consent-burst 100 "${PANEL[@]}" >/dev/null
+# Issue 95's null panel: still faces through the page in Chromium (still.py, called by check.py).
+"$MIEN" study init "$OUT/studies/still" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
 "$MIEN" study init "$OUT/studies/skip" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" --skippable-after 1 \
     "${PANEL[@]}" >/dev/null
@@ -74,7 +76,8 @@ SERVER=$!
 PORT=$(serve_port "$OUT/serve.log" "$SERVER")
 started=$SECONDS
 timeout 600 "$VENV/bin/python" "$ROOT/scripts/study-check/check.py" --base "http://127.0.0.1:$PORT" --token "$TOKEN" \
-    --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --camera "$OUT/clip.y4m" --server-pid "$SERVER"
+    --studies "$OUT/studies" --out "$OUT" --mien "$MIEN" --camera "$OUT/clip.y4m" --server-pid "$SERVER" \
+    --eval "$(realpath -m "${EVAL_DIR:-$ROOT/../shared/eval}")"
 echo "== study-check part 1 (Chromium): $((SECONDS - started)) s"
 started=$SECONDS
 FACES=$(realpath -m "${EVAL_DIR:-$ROOT/../shared/eval}/yalefaces")

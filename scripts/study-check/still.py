@@ -1,0 +1,110 @@
+"""Issue 95's null panel of still faces through the participant page in Chromium (study-check part 1, called by
+check.py).
+
+Each viewer's camera is a canvas stream drawing one still picture of the evaluation data, each its own person (the
+Yale faces' `normal` pictures and Pointing'04's frontal ones), so over the stimulus nothing happens in any face. They
+take part through the whole page (consent, the framing check, the stimulus, done), then `mien study` must say nothing
+happened: no frame settling (the framing check learnt each face's rest, which the stimulus starts from), no response
+or difference of the report's size (5 points), no significant ISC, every panel curve within 5 points of its first bin.
+"""
+
+import base64
+import csv
+import os
+import subprocess
+
+from checks import check
+
+PICTURES = [f"yalefaces/png/subject{index:02d}.normal.png" for index in (1, 2, 3)] + [
+    f"pointing04_headpose/Front/personne{index:02d}146+0+0.jpg" for index in (1, 2, 3)]
+
+
+def camera(picture):
+    """JavaScript giving the page's `getUserMedia` a 640x360 canvas stream at 15 fps of `picture` (bytes), centred
+    at the canvas's height. Evaluates to true."""
+    kind = "png" if picture[:4] == b"\x89PNG" else "jpeg"
+    url = f"data:image/{kind};base64,{base64.b64encode(picture).decode()}"
+    return """
+(() => {
+  if (!navigator.mediaDevices) Object.defineProperty(navigator, 'mediaDevices', { value: {}, configurable: true });
+  navigator.mediaDevices.getUserMedia = async () => {
+    const image = new Image();
+    image.src = '%s';
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = 640; canvas.height = 360;
+    const context = canvas.getContext('2d');
+    const width = image.width * canvas.height / image.height;
+    const draw = () => {
+      context.fillStyle = '#808080';
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      context.drawImage(image, (canvas.width - width) / 2, 0, width, canvas.height);
+    };
+    setInterval(draw, 1000 / 30);
+    draw();
+    return canvas.captureStream(15);
+  };
+  return true;
+})()
+""" % url
+
+
+def take_part(browser, base, faces_root, agree, framing_then_watch, wait_done):
+    """Each still face takes part in study `still`; returns their completions by participant (None: no data)."""
+    if not os.path.isdir(faces_root):
+        return None
+    outcomes = {}
+    for index, path in enumerate(PICTURES):
+        with open(os.path.join(faces_root, path), "rb") as file:
+            script = camera(file.read())
+        ctx = browser.new_context()
+        ctx.add_init_script(script)
+        page = ctx.new_page()
+        page.goto(f"{base}/studies/still/?participant=s{index + 1}&redirect=0")
+        agree(page)
+        framing_then_watch(page)
+        outcomes[f"s{index + 1}"] = wait_done(page)
+        ctx.close()
+    return outcomes
+
+
+def verify(studies, out, mien, outcomes):
+    """`mien study` of the still panel says nothing happened; prints its figures."""
+    if outcomes is None:
+        return
+    for participant, (code, _) in outcomes.items():
+        check(code and len(code) == 8, f"still face {participant}: no completion code ({code})")
+    result = os.path.join(out, "results", "still")
+    # Bins of 0.25 s: 12 over the 3-s stimulus, so the ISC is computed (it needs 10).
+    run = subprocess.run([mien, "study", os.path.join(studies, "still"), "--output", result, "--bin", "0.25"],
+                         capture_output=True, text=True)
+    if not check(run.returncode == 0, f"mien study still: {run.returncode} {run.stderr[-300:]}"):
+        return
+    with open(os.path.join(result, "participants.csv")) as file:
+        rows = list(csv.DictReader(file))
+    included = [row["participant"] for row in rows if not row["exclusion"]]
+    settling = [row["participant"] for row in rows if "frames settling" in row["notes"]]
+    check(len(included) >= len(PICTURES) - 1, f"still faces included: {included} of {len(rows)}")
+    check(not settling, f"a still face settles though the framing check learnt its rest: {settling}")
+    with open(os.path.join(result, "moments.csv")) as file:
+        moments = [row for row in csv.DictReader(file)
+                   if row["kind"] in ("response", "difference") and abs(float(row["value"] or 0)) >= 5]
+    check(not moments, "still faces respond: " + "; ".join(
+        f"{row['kind']} {row['metric']} {row['value']} at {row['time']} s" for row in moments[:5]))
+    with open(os.path.join(result, "isc.csv")) as file:
+        iscs = list(csv.DictReader(file))
+    correlated = [row for row in iscs if row["p"] and float(row["p"].lstrip("<")) < 0.05]
+    check(not correlated, f"still faces correlate: {[(row['metric'], row['isc'], row['p']) for row in correlated[:5]]}")
+    curves = {}
+    with open(os.path.join(result, "curves.csv")) as file:
+        for row in csv.DictReader(file):
+            if row["group"] == "all" and row["mean"]:
+                curves.setdefault(row["metric"], []).append((float(row["time"]), float(row["mean"])))
+    moved = {metric: max(abs(mean - min(points)[1]) for _, mean in points) for metric, points in curves.items()}
+    largest = max(moved.items(), key=lambda item: item[1], default=("none", 0))
+    check(len(curves) > 40 and largest[1] <= 5,
+          f"a still panel's curve moves {largest[1]:.1f} points from its first bin ({largest[0]}; {len(curves)} curves)")
+    computed = sum(1 for row in iscs if row["isc"])
+    print(f"  still faces in Chromium: {len(included)} of {len(rows)} included, largest curve movement "
+          f"{largest[1]:.1f} points ({largest[0]}), {len(moments)} responses, {len(correlated)} of {computed} ISCs "
+          f"significant, {len(settling)} settling")
