@@ -174,13 +174,41 @@ struct StudyContext {
             n: perParticipant.count, mean: value, low: low, high: high, episodeShare: mean(shares))
     }
 
+    /// How far the group's mean curve of `metric` moves over the stimulus (its highest bin minus its lowest), in
+    /// the metric's points; nil with fewer than 2 bins measured.
+    func curveRange(_ group: StudyGroup, metric: String) -> Double? {
+        let means = (0..<binCount).compactMap { bin -> Double? in
+            let values = values(group.members, metric: metric, bin: bin)
+            return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        }
+        guard means.count >= 2, let low = means.min(), let high = means.max() else { return nil }
+        return high - low
+    }
+
     /// The inter-subject correlations of a group, its metrics one family.
+    ///
+    /// Only metrics whose group curve moves by at least the study's `minimumEffect` are tested (issue 95: six still
+    /// faces shared a drift of half a point, the neutral baseline adapting, and "correlated" at p = 0.02): a shared
+    /// time course smaller than a response the report would state is not a shared response. The others are
+    /// listed with the reason, outside the family the correction runs over.
     func correlations(_ group: StudyGroup) -> ([StudyCorrelation], String) {
+        let ranges = metrics.map { curveRange(group, metric: $0) }
+        let sized = zip(metrics, ranges).filter { ($0.1 ?? 0) >= settings.minimumEffect - 1e-9 }.map(\.0)
         let test = IntersubjectCorrelation(
-            series: metrics.map { matrix(group.members, metric: $0) }, minimumBins: settings.iscMinimumBins)
+            series: sized.map { matrix(group.members, metric: $0) }, minimumBins: settings.iscMinimumBins)
         let family = settings.permutationSettings(family: "\(stimulus)\u{1F}\(group.name)\u{1F}isc")
-        let figures = test.run(samples: settings.permutations, seed: family.seed)
-        let rows = zip(metrics, figures).map { metric, figure in
+        let figures = Dictionary(
+            zip(sized, test.run(samples: settings.permutations, seed: family.seed)), uniquingKeysWith: { a, _ in a })
+        let rows = zip(metrics, ranges).map { metric, range -> StudyCorrelation in
+            guard let figure = figures[metric] else {
+                let moved = range.map { "moves \(Self.seconds($0)) points" } ?? "is measured in fewer than 2 bins"
+                return StudyCorrelation(
+                    stimulus: stimulus, group: group.name, metric: metric, n: 0, isc: nil, p: nil, uncorrectedP: nil,
+                    low: nil, high: nil, bins: 0,
+                    reason:
+                        "not tested: the group's curve \(moved), less than the \(Self.seconds(settings.minimumEffect))-point minimum effect (--min-effect)",
+                    participants: [:])
+            }
             var found: [String: Double] = [:]
             for (member, r) in zip(group.members, figure.participants) {
                 if let r { found[member.row.participant] = r }
