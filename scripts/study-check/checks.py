@@ -1,6 +1,8 @@
 """What the study-check scripts share: a check that records a failure and goes on, and the verdict at the end."""
 
+import csv
 import json
+import os
 import struct
 import sys
 import time
@@ -81,3 +83,36 @@ def pass_framing(url, frame):
         while heard[-1] not in ("ended", "error"):
             heard.append(json.loads(ws.recv(timeout=30)).get("type"))
     return check(heard[-1] == "ended", f"the framing check on {url.split('?')[0]}: {heard}")
+
+
+def nothing_happened(result):
+    """Checks that `mien study`'s output folder `result` says a panel of still faces did nothing (issue 95): no frame
+    settling (the framing check learnt each face's rest, which its stimuli start from), no response or difference of
+    the report's size (5 points), no significant ISC, every panel curve within 5 points of its first bin. Returns the
+    figures in words."""
+    with open(os.path.join(result, "participants.csv")) as file:
+        rows = list(csv.DictReader(file))
+    settling = [row["participant"] for row in rows if "frames settling" in row["notes"]]
+    check(not settling, f"a still face settles though the framing check learnt its rest: {settling}")
+    with open(os.path.join(result, "moments.csv")) as file:
+        moments = [row for row in csv.DictReader(file)
+                   if row["kind"] in ("response", "difference") and abs(float(row["value"] or 0)) >= 5]
+    check(not moments, "still faces respond: " + "; ".join(
+        f"{row['kind']} {row['metric']} {row['value']} at {row['time']} s" for row in moments[:5]))
+    with open(os.path.join(result, "isc.csv")) as file:
+        iscs = list(csv.DictReader(file))
+    correlated = [row for row in iscs if row["p"] and float(row["p"].lstrip("<")) < 0.05]
+    check(not correlated, f"still faces correlate: {[(row['metric'], row['isc'], row['p']) for row in correlated[:5]]}")
+    curves = {}
+    with open(os.path.join(result, "curves.csv")) as file:
+        for row in csv.DictReader(file):
+            if row["group"] == "all" and row["mean"]:
+                curves.setdefault(row["metric"], []).append((float(row["time"]), float(row["mean"])))
+    moved = {metric: max(abs(mean - min(points)[1]) for _, mean in points) for metric, points in curves.items()}
+    largest = max(moved.items(), key=lambda item: item[1], default=("none", 0))
+    check(len(curves) > 40 and largest[1] <= 5,
+          f"a still panel's curve moves {largest[1]:.1f} points from its first bin ({largest[0]}; {len(curves)} curves)")
+    tested = sum(1 for row in iscs if row["isc"])
+    included = sum(1 for row in rows if not row["exclusion"])
+    return (f"{included} of {len(rows)} included, largest curve movement {largest[1]:.1f} points ({largest[0]}), "
+            f"{len(moments)} responses, {len(correlated)} of {tested} ISCs tested significant, {len(settling)} settling")

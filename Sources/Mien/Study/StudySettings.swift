@@ -94,8 +94,9 @@ public struct StudySettings: Sendable, Equatable, Codable {
     public var normMinimum: Double?
     /// `normMinimum`, or its default 0.5.
     public var normMinimumSpread: Double { normMinimum ?? 0.5 }
-    /// Which exposure a collected study reads (`mien study --exposure`); nil: `.firstComplete`. Optional so that a
-    /// study.json written before it still reads.
+    /// Which exposure a collected study reads.
+    ///
+    /// `mien study --exposure`; nil: `.firstComplete`. Optional so that a study.json written before it still reads.
     public var exposure: Exposure?
     /// `minimumWatched`, or its default.
     public var minimumWatchedShare: Double { minimumWatched ?? Self.defaultMinimumWatchedShare }
