@@ -16,7 +16,7 @@ import json
 import os
 import subprocess
 
-from checks import canvas_camera, check
+from checks import canvas_camera, check, take_part_with_camera
 
 AWAY = (0.9, 2.1)  # stimulus seconds; the 0.5-s bins 1.0-1.5 and 1.5-2.0 lie inside with a frame interval to spare
 FRAME = 1 / 15  # the camera stream's frame interval, s
@@ -26,15 +26,8 @@ CAMERA = canvas_camera(AWAY)
 
 def take_part(browser, base, agree, framing_then_watch, wait_done):
     """v3 takes part in study `away` with the camera above; returns its completion."""
-    ctx = browser.new_context()
-    ctx.add_init_script(CAMERA)
-    page = ctx.new_page()
-    page.goto(f"{base}/studies/away/?participant=v3&redirect=0")
-    agree(page)
-    framing_then_watch(page)
-    outcome = wait_done(page)
-    ctx.close()
-    return outcome
+    return take_part_with_camera(browser, f"{base}/studies/away/?participant=v3&redirect=0", CAMERA, agree,
+                                 framing_then_watch, wait_done)
 
 
 def watching(face):

@@ -59,6 +59,20 @@ def canvas_camera(away=None):
 """ % (lower, upper)
 
 
+def take_part_with_camera(browser, url, camera, agree, framing_then_watch, wait_done):
+    """One participant through the page at `url` in a new context of `browser` whose `getUserMedia` is `camera`
+    (JavaScript, as `canvas_camera` gives): consent, the framing check, the stimuli; returns their completion."""
+    ctx = browser.new_context()
+    ctx.add_init_script(camera)
+    page = ctx.new_page()
+    page.goto(url)
+    agree(page)
+    framing_then_watch(page)
+    outcome = wait_done(page)
+    ctx.close()
+    return outcome
+
+
 def pass_framing(url, frame):
     """Passes a session's framing check on its socket `url` (`ws://…/live?session=TOKEN`) as the page does, frames at
     5 a second until the server says `positioned` (a stimulus needs a check the server saw pass), then `framed` and

@@ -13,7 +13,7 @@ import csv
 import os
 import subprocess
 
-from checks import check, nothing_happened
+from checks import check, nothing_happened, take_part_with_camera
 
 PICTURES = [f"yalefaces/png/subject{index:02d}.normal.png" for index in (1, 2, 3)] + [
     f"pointing04_headpose/Front/personne{index:02d}146+0+0.jpg" for index in (1, 2, 3)]
@@ -57,14 +57,9 @@ def take_part(browser, base, faces_root, agree, framing_then_watch, wait_done):
     for index, path in enumerate(PICTURES):
         with open(os.path.join(faces_root, path), "rb") as file:
             script = camera(file.read())
-        ctx = browser.new_context()
-        ctx.add_init_script(script)
-        page = ctx.new_page()
-        page.goto(f"{base}/studies/still/?participant=s{index + 1}&redirect=0")
-        agree(page)
-        framing_then_watch(page)
-        outcomes[f"s{index + 1}"] = wait_done(page)
-        ctx.close()
+        outcomes[f"s{index + 1}"] = take_part_with_camera(
+            browser, f"{base}/studies/still/?participant=s{index + 1}&redirect=0", script, agree, framing_then_watch,
+            wait_done)
     return outcomes
 
 
