@@ -276,10 +276,18 @@ struct StudyInit: ParsableCommand {
         }
         let total = settings.stimuli.reduce(0) { $0 + $1.duration }
         let name = study.url.lastPathComponent
-        // The declared attributes ride on the link as the panel fills them in (&age=AGE).
+        // The declared attributes ride on the link as the panel fills them in (&age=AGE), percent-encoded (issue 96:
+        // `45+` filled in unencoded arrives as `45 `; it is still matched, and the example shows the encoding).
         let id =
             settings.fieldwork.panelConventions.linkTemplate
             + (settings.attributes ?? []).map { "&\($0.name)=\($0.name.uppercased())" }.joined()
+        let encodedExample = (settings.attributes ?? []).compactMap { attribute -> String? in
+            guard let value = attribute.values.first(where: { $0.contains("+") }) ?? attribute.values.first else {
+                return nil
+            }
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+            return "\(attribute.name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+        }.joined(separator: "&")
         let links = settings.groups.map { group in
             let signed = settings.fieldwork.groupLinkKey.map {
                 "&gs=\(GroupLink.signature(group: group, key: $0))"
@@ -295,5 +303,10 @@ struct StudyInit: ParsableCommand {
             the link:  http://HOST:PORT/studies/\(name)/?\(id)\(settings.groups.isEmpty ? "" : " (the server balances the groups), or one group's:\(links)")
             dashboard: http://HOST:PORT/studies/\(study.url.lastPathComponent)/dashboard?token=TOKEN
             """)
+        if !encodedExample.isEmpty {
+            print(
+                "attributes: percent-encode each value in the link, e.g. \(encodedExample) (a + unencoded reads as a space)"
+            )
+        }
     }
 }

@@ -251,6 +251,9 @@ struct StudyCollectionTests {
         #expect(study.session("p1")?.exposures(of: "second") == 2 && study.session("p1")?.exposures(of: "first") == 1)
         let approval = study.approvals(in: .gmt).split(separator: "\n").first { $0.hasPrefix("p1,") } ?? ""
         #expect(approval.contains("second: shown again after attempt 1 ("), "\(approval)")
+        // The dashboard's manifest.csv from either store (issue 96 item 10: a database study's was empty).
+        let manifest = study.manifest().split(separator: "\n")
+        #expect(manifest.count == 3 && manifest[2].hasPrefix("participants/p1/second,p1,second,0,"), "\(manifest)")
         // Completed: the same ID cannot start again, and the answer does not say why.
         await Self.refusal(.conflict, code: "cannotTakePart") {
             _ = try await study.admit(participant: "p1", group: nil)

@@ -54,9 +54,11 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 # Issue 79's viewer whose face leaves the camera's frame from 0.9 to 2.1 s of the stimulus (away.py).
 "$MIEN" study init "$OUT/studies/away" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 80's questions after the advert and at the end (the bundled sample file), and a mark at its brand's moment.
-"$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
+made=$("$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
     --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 --attribute age=18-24,25-34,35+ \
-    --attribute sex=female,male "${PANEL[@]}" >/dev/null
+    --attribute sex=female,male "${PANEL[@]}")
+# Issue 96: the example link percent-encodes a value with a + (unencoded, a + reads as a space).
+grep -q "age=35%2B" <<<"$made" || { echo "study-check: init's example link does not encode 35+: $made"; exit 1; }
 # Issue 80's trial (trial.py): 24 participants over the page's sockets, the Yale faces as cameras, answers set by
 # the test; consents from one address, so the burst is the panel's size.
 "$MIEN" study init "$OUT/studies/trial" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \

@@ -57,9 +57,7 @@ struct DashboardRoutes: RouteGroup {
                     Array(AnswerTable.csv(sessions, questions: questions).utf8), type: "text/csv; charset=utf-8")
             }
             if table == "manifest.csv" {
-                let path = study.folder.manifest.path
-                let data = await BlockingWork.run { FileManager.default.contents(atPath: path) ?? Data() }
-                return DocumentRoutes.file([UInt8](data), type: "text/csv; charset=utf-8")
+                return DocumentRoutes.file(Array(study.manifest().utf8), type: "text/csv; charset=utf-8")
             }
             let entry = try await desk.dashboards.entry(of: study)
             guard let aggregated = entry.study else {

@@ -95,6 +95,8 @@ extension CollectedStudy {
         /// target, by group; an ID that cannot take part, by why.
         var turnedAwayFull: Int
         var turnedAwayGroupFull: [String: Int]
+        /// Consents whose link gave a declared attribute an undeclared value (dropped), by attribute.
+        var attributesDropped: [String: Int]
         /// Whether reaching a target closes its group to new consents (`--targets close`) or is only shown.
         var targetsClose: Bool
         var refusedIDs: [String: Int]
@@ -206,6 +208,7 @@ extension CollectedStudy {
         return Summary(
             study: name, now: Self.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
             turnedAwayFull: counts.turnedAwayFull, turnedAwayGroupFull: counts.turnedAwayGroupFull,
+            attributesDropped: counts.attributesDropped,
             targetsClose: settings.fieldwork.targetsClose == true, refusedIDs: refused,
             questions: settings.questions?.questions.count ?? 0, minimumShare: settings.fieldwork.minimumShare,
             reentryMinutes: settings.fieldwork.reentryMinutes, abandonMinutes: settings.fieldwork.abandonMinutes)
@@ -220,6 +223,12 @@ extension CollectedStudy {
         let withFace = measured.reduce(0) { $0 + $1.withFace }
         guard analysed > 0 else { return nil }
         return "reject: no face in \(percent(Double(analysed - withFace) / Double(analysed))) of frames"
+    }
+
+    /// `manifest.csv` as the store holds the sessions now (issue 96: a database study's dashboard read the folder's
+    /// file, which only a folder store writes, and answered 0 bytes on every server).
+    func manifest() -> String {
+        CollectionFolder.manifests(Array(store.current().sessions.values), settings: settings).live
     }
 
     /// The list to give the panel provider: one line per participant with their completion code (to approve),

@@ -14,10 +14,15 @@ package struct FieldworkCounts: Sendable, Codable, Equatable {
     /// Participant IDs whose data was erased, each as a digest of the study's name and the ID (the ID itself is
     /// not kept): such an ID cannot take part again, so one ID is never given a second completion code.
     package var erasedIDs: Set<String> = []
+    /// Consents whose link gave a declared attribute a value the study does not declare (the value dropped), by
+    /// attribute.
+    package var attributesDropped: [String: Int] = [:]
 
     package init() {}
 
-    private enum CodingKeys: String, CodingKey { case declined, turnedAwayFull, turnedAwayGroupFull, erasedIDs }
+    private enum CodingKeys: String, CodingKey {
+        case declined, turnedAwayFull, turnedAwayGroupFull, erasedIDs, attributesDropped
+    }
 
     // Written before erasures were remembered: no `erasedIDs` (nor `turnedAwayGroupFull`, before targets closed groups).
     package init(from decoder: any Decoder) throws {
@@ -26,6 +31,7 @@ package struct FieldworkCounts: Sendable, Codable, Equatable {
         turnedAwayFull = try container.decode(Int.self, forKey: .turnedAwayFull)
         erasedIDs = try container.decodeIfPresent(Set<String>.self, forKey: .erasedIDs) ?? []
         turnedAwayGroupFull = try container.decodeIfPresent([String: Int].self, forKey: .turnedAwayGroupFull) ?? [:]
+        attributesDropped = try container.decodeIfPresent([String: Int].self, forKey: .attributesDropped) ?? [:]
     }
 
     // Sorted, and left out while there is none (a study's file stays as it was until its first erasure or group full).
@@ -35,6 +41,7 @@ package struct FieldworkCounts: Sendable, Codable, Equatable {
         try container.encode(turnedAwayFull, forKey: .turnedAwayFull)
         if !turnedAwayGroupFull.isEmpty { try container.encode(turnedAwayGroupFull, forKey: .turnedAwayGroupFull) }
         if !erasedIDs.isEmpty { try container.encode(erasedIDs.sorted(), forKey: .erasedIDs) }
+        if !attributesDropped.isEmpty { try container.encode(attributesDropped, forKey: .attributesDropped) }
     }
 
     /// The digest under which an erased participant ID of `study` is remembered.

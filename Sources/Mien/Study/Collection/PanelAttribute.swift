@@ -67,9 +67,27 @@ package struct PanelAttribute: Sendable, Codable, Equatable {
         guard let declared, !declared.isEmpty, let given else { return nil }
         var kept: [String: String] = [:]
         for attribute in declared {
-            if let value = given[attribute.name], attribute.values.contains(value) { kept[attribute.name] = value }
+            if let value = given[attribute.name], let match = attribute.value(matching: value) {
+                kept[attribute.name] = match
+            }
         }
         return kept.isEmpty ? nil : kept
+    }
+
+    /// The declared attributes `given` names with a value the study does not declare (dropped, and counted on the
+    /// dashboard), sorted.
+    package static func dropped(_ given: [String: String]?, declared: [PanelAttribute]?) -> [String] {
+        guard let declared, let given else { return [] }
+        return declared.filter { attribute in
+            given[attribute.name].map { attribute.value(matching: $0) == nil } ?? false
+        }.map(\.name).sorted()
+    }
+
+    /// The declared value `received` is: the same, or the same but for a `+` read as a space (issue 96: a panel
+    /// that fills `45+` into a link unencoded sends `45 `, since a `+` in a query is a space).
+    package func value(matching received: String) -> String? {
+        if values.contains(received) { return received }
+        return values.first { $0.contains("+") && $0.replacingOccurrences(of: "+", with: " ") == received }
     }
 
     /// The manifest's column of an attribute.

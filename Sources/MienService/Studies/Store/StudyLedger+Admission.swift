@@ -83,6 +83,9 @@ extension StudyLedger {
             started: CollectedStudy.timestamp(now))
         // What the panel's link said of them, as the study declared it (a participant who comes back keeps the first).
         session.attributes = PanelAttribute.kept(attributes, declared: settings.attributes)
+        for name in PanelAttribute.dropped(attributes, declared: settings.attributes) {
+            counts.attributesDropped[name, default: 0] += 1
+        }
         nextNumber += 1
         sessions[id] = session
         return .agreed(session)
