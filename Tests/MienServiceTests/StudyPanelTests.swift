@@ -30,7 +30,16 @@ struct StudyPanelTests {
         let (redirect, code) = try await study.complete("5f1e2d")
         #expect(redirect == "https://app.prolific.com/submissions/complete?cc=C1234ABC", "Prolific's link as given")
         #expect(code == "C1234ABC", "the page shows the code Prolific expects")
-        #expect(study.session("5f1e2d")?.code?.count == 8, "the participant's own code stays for approvals.csv")
+        let own = try #require(study.session("5f1e2d")?.code)
+        #expect(own.count == 8, "the participant's own code stays, as a reference")
+        // approvals.csv and the dashboard show the code the participant was shown and Prolific pays by; their own
+        // only as a reference, in a column of its own (issue 96: the dashboard showed only their own).
+        let lines = study.approvals(in: .gmt).split(separator: "\n")
+        #expect(lines.first?.hasSuffix(",code,started,finished,seconds,measured,reason,review,reference") == true)
+        let line = try #require(lines.first { $0.hasPrefix("5f1e2d,") })
+        #expect(line.contains(",approve,C1234ABC,") && line.hasSuffix(",\(own)"), "\(line)")
+        let row = try #require(study.rows(exclusions: [:]).first)
+        #expect(row.code == "C1234ABC" && row.reference == own)
         #expect(
             study.screenoutRedirect(participant: "x", reason: "noCamera")
                 == "https://app.prolific.com/submissions/complete?cc=NOCAM99")

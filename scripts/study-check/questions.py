@@ -98,6 +98,11 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
                   "a1: the message is the question's description, for a screen reader")
             check(page.evaluate("document.activeElement.name") == "q-liking", "a1: focus on the first question missing")
             check(not sent, f"a1: nothing sent for an incomplete page: {sent}")
+            # Answered, the mark goes at once, before Continue (issue 96: it stayed red until pressed again).
+            point(page, "How much did you like this advert?", liking).check()
+            check(not error.is_visible() and group(page, "How much did you like").get_attribute("aria-describedby")
+                  is None, f"a1: the answered question is no longer marked: {error.is_visible()}")
+            check(page.locator("fieldset.invalid").count() == 1, "a1: the question still unanswered stays marked")
         if participant == "a2":
             # The keyboard alone: Tab into each scale, arrow keys to the point, Tab to Continue, Enter.
             page.keyboard.press("Tab")

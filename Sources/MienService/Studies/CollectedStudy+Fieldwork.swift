@@ -26,7 +26,12 @@ extension CollectedStudy {
         var analysedShare: Double?
         /// The lowest frame rate a busy server asked their page for (nil: the study's rate throughout).
         var lowestRate: Double?
+        /// The completion code the participant was shown, the one the panel pays by (Prolific's study code, or
+        /// theirs).
         var code: String?
+        /// Their own reference code, when the code shown is the panel's (issue 96: the dashboard showed this one
+        /// while the page showed the panel's).
+        var reference: String?
         var reason: String?
         var reasonCode: String?
         var framingFailures: Int
@@ -142,7 +147,8 @@ extension CollectedStudy {
                 lowestRate: session.stimuli.values.compactMap(\.lowestRate).min().flatMap {
                     $0 < settings.frameRate ? $0 : nil
                 },
-                code: session.code, reason: session.reason, reasonCode: session.reasonCode?.rawValue,
+                code: shownCode(session), reference: reference(session), reason: session.reason,
+                reasonCode: session.reasonCode?.rawValue,
                 framingFailures: session.framingFailures, reentries: session.reentries,
                 attempts: session.attempts.count, exclusion: exclusions[session.participant],
                 belowQuality: session.belowQuality, onScreenShare: onScreen[session.participant],
@@ -225,6 +231,23 @@ extension CollectedStudy {
         return "reject: no face in \(percent(Double(analysed - withFace) / Double(analysed))) of frames"
     }
 
+    /// The completion code `session` was shown (and the panel pays by): the panel's own code where its conventions
+    /// give one (Prolific's `cc=`), else the participant's; nil before completion.
+    func shownCode(_ session: ParticipantSession) -> String? {
+        session.code.map {
+            settings.fieldwork.panelConventions.completion(
+                settings.completionURL, participant: session.participant, code: $0
+            )
+            .shown
+        }
+    }
+
+    /// The participant's own code when the code shown is the panel's (a reference for support, not what the panel
+    /// pays by); nil otherwise.
+    func reference(_ session: ParticipantSession) -> String? {
+        shownCode(session) == session.code ? nil : session.code
+    }
+
     /// `manifest.csv` as the store holds the sessions now (issue 96: a database study's dashboard read the folder's
     /// file, which only a folder store writes, and answered 0 bytes on every server).
     func manifest() -> String {
@@ -239,7 +262,9 @@ extension CollectedStudy {
         formatter.timeZone = zone
         let now = clock()
         let open = local.withLock { $0.open }
-        var lines = ["participant,number,group,status,decision,code,started,finished,seconds,measured,reason,review"]
+        var lines = [
+            "participant,number,group,status,decision,code,started,finished,seconds,measured,reason,review,reference"
+        ]
         for session in sessions {
             let started = Self.date(session.started)
             let finished = Self.date(session.finished)
@@ -252,11 +277,13 @@ extension CollectedStudy {
                 case .started: shown == "abandoned" ? "no code (abandoned)" : "no code yet (taking part)"
                 }
             let cells: [String] = [
-                session.participant, String(session.number), session.group ?? "", shown, decision, session.code ?? "",
+                session.participant, String(session.number), session.group ?? "", shown, decision,
+                shownCode(session) ?? "",
                 started.map(formatter.string) ?? "", finished.map(formatter.string) ?? "",
                 started.flatMap { start in finished.map { String(Int(saturating: $0.timeIntervalSince(start))) } }
                     ?? "",
                 String(format: "%.3f", session.coverage(of: settings)), session.reason ?? "", review(session),
+                reference(session) ?? "",
             ]
             lines.append(cells.map(ResultTable.quoted).joined(separator: ","))
         }
