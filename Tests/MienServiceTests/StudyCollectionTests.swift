@@ -217,6 +217,23 @@ struct StudyCollectionTests {
         #expect(forged.group == "A", "another group's signature is none: balanced, 11 each, the first listed")
     }
 
+    /// The page shows settings.json's consent; an edit of consent.md alone would do nothing (issue 96 item 12):
+    /// refused at start naming the file, until the two agree.
+    @Test func aConsentMdThatDiffersFromTheSettings_isRefusedNamingIt() throws {
+        let parent = try Self.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        let copy = folder.appendingPathComponent("consent.md")
+        try Data("ok\n".utf8).write(to: copy)
+        _ = try CollectedStudy(folder: folder)
+        try Data("ok, and we keep your video for ten years\n".utf8).write(to: copy)
+        #expect {
+            _ = try CollectedStudy(folder: folder)
+        } throws: { error in
+            "\(error)".contains("consent.md differs from settings.json's") && "\(error)".contains(copy.path)
+        }
+    }
+
     @Test(arguments: Store.allCases)
     func reentry_goesOnFromTheInterruptedStimulus_keepingItsPartialDataApart(store: Store) async throws {
         let clock = ManualClock()

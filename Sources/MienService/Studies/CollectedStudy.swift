@@ -106,6 +106,18 @@ final class CollectedStudy: Sendable {
     /// The study's settings, each stimulus checked against the SHA-256 `mien study init` recorded.
     private static func checkedSettings(_ folder: CollectionFolder) throws -> CollectionSettings {
         let settings = try CollectionSettings.read(folder: folder.url)
+        // The page shows settings.json's consent; consent.md is its copy to read. An edit of the copy alone would
+        // do nothing (issue 96): refused, naming the file, until the two agree.
+        let copy = folder.url.appendingPathComponent("consent.md")
+        if let data = FileManager.default.contents(atPath: copy.path),
+            String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                != settings.consent.trimmingCharacters(in: .whitespacesAndNewlines)
+        {
+            throw MienError(
+                .invalidOptions,
+                "consent.md differs from settings.json's \"consent\", which is what the page shows: put the same text in both (or delete consent.md), then start again",
+                input: copy.path)
+        }
         for stimulus in settings.stimuli {
             let path = folder.stimuli.appendingPathComponent(stimulus.file).path
             guard let data = FileManager.default.contents(atPath: path) else {
