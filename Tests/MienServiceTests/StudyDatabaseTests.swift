@@ -101,6 +101,22 @@ struct StudyDatabaseTests {
                     && !text.contains(server.password) && !text.contains(".build/") && !text.contains("/Sources/")
             }
         }
+        // Issue 96 item 13: the certificate problem named, not "no server answers" or a file system error's code (the
+        // test server's certificate names localhost only).
+        let cases = [
+            (url("127.0.0.1", "sslmode=verify-full&sslrootcert=\(ca)"), "TLS certificate does not name 127.0.0.1"),
+            (
+                url("localhost", "sslmode=verify-ca&sslrootcert=/nonexistent/ca.pem"),
+                "sslrootcert=/nonexistent/ca.pem cannot be read"
+            ),
+        ]
+        for (text, expected) in cases {
+            await #expect {
+                try await StudyDatabase.open(try DatabaseURL(text), logger: Self.logger).close()
+            } throws: { error in
+                "\(error)".contains(expected) && !"\(error)".contains(server.password)
+            }
+        }
     }
 
     @Test func opening_namesEachCause_andMigratesOnce() async throws {

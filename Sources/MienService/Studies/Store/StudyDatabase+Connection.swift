@@ -64,6 +64,21 @@ extension StudyDatabase {
     /// A connection's failure as the person starting the server can act on it.
     static func explain(_ error: any Error, url: DatabaseURL) -> MienError {
         if let error = error as? MienError { return error }
+        // Issue 96: a missing file read "cannot reach the database (noSuchFilesystemObject)".
+        if let roots = url.rootCertificates, !FileManager.default.isReadableFile(atPath: roots) {
+            return MienError(
+                .notFound,
+                "sslrootcert=\(roots) cannot be read (no such file, or not readable): it names the PEM file of certificate authorities the database's certificate is checked against",
+                input: "\(url)")
+        }
+        // Issue 96: a certificate for another name read "no PostgreSQL server answers there … Couldn't find <none>".
+        let underlying = (error as? PSQLError)?.underlying ?? error
+        if underlying is NIOSSLExtraError {
+            return MienError(
+                .invalidArgument,
+                "the database's TLS certificate does not name \(url.host) (sslmode=\(url.tls.rawValue) checks the name): connect by a name the certificate holds, or use sslmode=verify-ca",
+                input: "\(url)")
+        }
         guard let psql = error as? PSQLError else {
             return MienError(.deviceUnavailable, "cannot reach the database", input: "\(url)", cause: "\(error)")
         }
