@@ -5,8 +5,9 @@
    same link in the same browser (re-entry by the kept token; another browser with that link is refused); one reloads mid-stimulus (re-entry by the kept token); one
    blocks the camera, then reloads with it allowed; one opens a second tab mid-stimulus (the second goes on, the
    first is told); one declines (the panel's screen-out link); one takes part on a phone viewport (the controls in
-   view, the hint to turn the phone); one takes part in `adrec`, which records the webcam; and six still faces take
-   part in `still`, whose report must say nothing happened (still.py, issue 95).
+   view, the hint to turn the phone); one takes part in `adrec`, which records the webcam; one (r1) whose face is out
+   of the picture is shown the stimulus again, through the position check out of full screen (issue 96); and six
+   still faces take part in `still`, whose report must say nothing happened (still.py, issue 95).
 2. What was stored: sessions, attempts kept apart, manifest rows with onset 0, result files, no picture in `ad`.
 3. `mien study` aggregates the collected folder without analysing again; the recorded participant's live series
    equals the series `mien study` gives for the uploaded recording with the onset the page measured.
@@ -34,7 +35,7 @@ from playwright.sync_api import expect, sync_playwright
 import away
 import questions
 import still
-from checks import check, pass_framing, verdict
+from checks import canvas_camera, check, pass_framing, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
@@ -325,6 +326,28 @@ with sync_playwright() as playwright:
     codes.update(answered)
     for problem in early:
         check(False, problem)
+    # Issue 96 items 1-2: r1's face is out of the picture for most of the stimulus, so it plays once more: the page
+    # leaves full screen and shows the position check again, live, and Start watching can be reached.
+    ctx = browser.new_context()
+    ctx.add_init_script(canvas_camera((0.2, 2.95), until_retry=True))
+    page = ctx.new_page()
+    page.goto(f"{args.base}/studies/retry/?participant=r1&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    page.wait_for_function("document.getElementById('status').textContent.includes('play once more')",
+                           timeout=60_000)
+    shown = page.evaluate("""() => { const box = document.getElementById('camera-preview').getBoundingClientRect();
+        return {fullscreen: !!document.fullscreenElement, player: !document.getElementById('stage-player').hidden,
+                preview: box.width > 0 && box.height > 0, stage: document.documentElement.dataset.stage}; }""")
+    check(not shown["fullscreen"] and not shown["player"] and shown["preview"],
+          f"r1: out of full screen, the player gone and the camera shown for the check again: {shown}")
+    page.evaluate("window.__retried = true")
+    start = page.get_by_role("button", name="Start watching")
+    expect(start).to_be_enabled(timeout=60_000)  # the check passed again, live
+    start.click()
+    codes["r1"] = wait_done(page)
+    ctx.close()
+    print(f"  r1 (face away, shown the stimulus again): {codes['r1']}")
     # Issue 95: a null panel of still faces, each its own person (still.py).
     still_started = time.monotonic()
     stills = still.take_part(browser, args.base, args.eval, agree, framing_then_watch, wait_done)
@@ -419,6 +442,9 @@ check(abs(((row.get("viewing") or {}).get("hiddenSeconds") or 0) - (shown[0] - h
 away.verify(args.studies, args.out, args.mien, sessions)
 questions.verify(args.studies, args.out, args.mien, sessions, dashboard, http, codes, answer_tokens)
 still.verify(args.studies, args.out, args.mien, stills)
+retried = sessions("retry").get("r1", {})
+check(retried.get("attempts") == 1 and "shown again after attempt 1" in (retried.get("review") or ""),
+      f"the dashboard: r1's earlier attempt and why it was repeated: {retried.get('attempts')} {retried.get('review')}")
 review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
 check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
       f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")

@@ -27,10 +27,11 @@ def verdict(part):
         sys.exit(f"study-check{part}: {len(problems)} problem(s):\n  " + "\n  ".join(problems))
 
 
-def canvas_camera(away=None):
+def canvas_camera(away=None, until_retry=False):
     """JavaScript giving the page's `getUserMedia` a camera for engines without a file-playing fake device: a 640x360
     canvas stream at 15 fps drawing the study's own stimulus (a face), and an empty grey picture while the page's
-    stimulus is between `away[0]` and `away[1]` seconds (away.py). Evaluates to true."""
+    stimulus is between `away[0]` and `away[1]` seconds (away.py); with `until_retry`, only until the test sets
+    `window.__retried` (check.py's participant shown a stimulus again). Evaluates to true."""
     lower, upper = away if away else (-1, -1)
     return """
 (() => {
@@ -45,7 +46,8 @@ def canvas_camera(away=None):
     const context = canvas.getContext('2d');
     const draw = () => {
       const time = document.getElementById('stimulus')?.currentTime ?? 0;
-      const away = document.documentElement.dataset.stage?.startsWith('stimulus:') && time >= %s && time < %s;
+      const away = document.documentElement.dataset.stage?.startsWith('stimulus:') && time >= %s && time < %s
+        && !(%s && window.__retried);
       context.fillStyle = '#808080';
       context.fillRect(0, 0, canvas.width, canvas.height);
       if (!away) context.drawImage(video, 0, 0, canvas.width, canvas.height);
@@ -56,7 +58,7 @@ def canvas_camera(away=None):
   };
   return true;
 })()
-""" % (lower, upper)
+""" % (lower, upper, "true" if until_retry else "false")
 
 
 def take_part_with_camera(browser, url, camera, agree, framing_then_watch, wait_done):

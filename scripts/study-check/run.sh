@@ -63,6 +63,8 @@ grep -q "age=35%2B" <<<"$made" || { echo "study-check: init's example link does 
 # the test; consents from one address, so the burst is the panel's size.
 "$MIEN" study init "$OUT/studies/trial" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
     --questions "$ROOT/Samples/advert-questions.txt" --min-share 0.3 --consent-burst 100 "${PANEL[@]}" >/dev/null
+# Issue 96's participant shown a stimulus again (check.py's r1).
+"$MIEN" study init "$OUT/studies/retry" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 95's null panel: still faces through the page in Chromium (still.py, called by check.py).
 "$MIEN" study init "$OUT/studies/still" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 79's skippable stimulus: a Skip button after 1 s of the 3-s stimulus.
