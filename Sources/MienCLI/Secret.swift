@@ -49,6 +49,6 @@ struct Secret {
         Console.error(
             "\(command): warning: the password in \(option) can be read by any user of this machine while the "
                 + "command runs (/proc/PID/cmdline); give the URL in MIEN_STUDIES_URL or --store-file, or the "
-                + "password in PGPASSWORD\n")
+                + "password in PGPASSWORD or the PGPASSFILE file\n")
     }
 }

@@ -54,10 +54,14 @@ struct Serve: AsyncParsableCommand {
     var studies: String?
     @Option(
         help:
-            "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders). The password is better in MIEN_STUDIES_URL, --store-file or PGPASSWORD."
+            "A PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE) where the --studies studies keep their sessions, shared by every mien serve given it (default: $MIEN_STUDIES_URL; none: the study folders; without --studies, every study it holds). The password is better in MIEN_STUDIES_URL, --store-file, PGPASSWORD or the PGPASSFILE file."
     )
     var store: String?
-    @Option(help: "A file whose first line is the --store URL (a mounted Secret).") var storeFile: String?
+    @Option(
+        help:
+            "A file whose first line is the --store URL (a mounted Secret); without --studies, every study that database holds is served."
+    )
+    var storeFile: String?
     @Option(
         help:
             "Seconds study participants in a stimulus have to finish it after SIGTERM before their pages are told the server restarts (they carry on, on another server of the study or when this one is back); /readyz says not ready meanwhile."

@@ -178,10 +178,15 @@ public struct ServiceOptions: Sendable, Equatable {
             studiesFromStore = true
         }
         if let studiesStore {
-            guard studiesFolder != nil else {
-                throw MienError(.invalidOptions, "a studies store needs the study folders it serves (--studies)")
-            }
             _ = try DatabaseURL(studiesStore)
+            // A store and no folder (`--store-file F`, or MIEN_STUDIES_URL set, and no --studies): every study the
+            // database holds, as `--studies URL` serves them, with no URL on the command line (issue 96).
+            if studiesFolder == nil {
+                studiesFolder =
+                    FileManager.default.temporaryDirectory.appendingPathComponent("mien-studies-\(UUID().uuidString)")
+                    .path
+                studiesFromStore = true
+            }
         }
         self.studiesFolder = studiesFolder
         self.studiesStore = studiesStore

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MienService
 import MienTesting
 import Testing
 
@@ -30,8 +31,18 @@ struct KubernetesManifestTests {
         let lines = Self.commandLines(manifest)
         let words = try #require(lines.first, "mien-studies.yaml has an args: line")
         #expect(lines.count == 1 && words.first == "serve")
+        // The Secret's files (issue 96: mounted, not environment variables), stood in for by files of the test's.
+        let secrets = FileManager.default.temporaryDirectory.appendingPathComponent("mien-secrets-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: secrets) }
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        try Data("from-the-secret\n".utf8).write(to: secrets.appendingPathComponent("token"))
+        try Data("postgres://mien:secret@db:5432/mien?sslmode=verify-full\n".utf8).write(
+            to: secrets.appendingPathComponent("studies-url"))
+        #expect(words.contains("/run/secrets/mien/token") && words.contains("/run/secrets/mien/studies-url"))
+        #expect(!manifest.contains { $0.contains("MIEN_STUDIES_URL") || $0.contains("MIEN_TOKEN") })
         let serve = try Serve.parse(
-            Array(words.dropFirst()) + ["--token", "from-the-secret", "--store", "postgres://mien:secret@db:5432/mien"])
+            words.dropFirst().map { $0.replacingOccurrences(of: "/run/secrets/mien", with: secrets.path) })
+        #expect(try serve.options().studiesStore?.hasPrefix("postgres://mien:secret@db") == true)
         #expect(serve.host == "0.0.0.0" && serve.studies == "/studies")
         #expect(serve.drain > 0, "participants in a stimulus may finish it on SIGTERM")
         let grace = try #require(
@@ -51,6 +62,10 @@ struct KubernetesManifestTests {
         let port = try #require(serve.metricsPort)
         #expect(manifest.contains("prometheus.io/port: \"\(port)\""))
         #expect(manifest.contains("- { name: metrics, containerPort: \(port) }"))
+        // The autoscaler on sockets and the queue, up to the docs' 1,000-place arithmetic; the metrics port (no token)
+        // open to the monitoring namespace only.
+        #expect(manifest.contains("maxReplicas: 16") && manifest.contains("metric: { name: mien_study_waiting }"))
+        #expect(manifest.contains("kind: NetworkPolicy") && manifest.contains("- { protocol: TCP, port: \(port) }"))
     }
 
     @Test func wrongFlag_isRefusedByTheSameParse() {

@@ -42,6 +42,32 @@ struct StudyDatabaseTests {
 
     /// Issue 77: a malformed URL (or one taken for a folder) never shows its password, and `sslmode` means what
     /// libpq says.
+    /// libpq's password file (`PGPASSFILE`) for a URL without its password: the first line that matches, `*`
+    /// matching anything, escaped colons read as colons (issue 96 item 14).
+    @Test func aURLWithoutItsPassword_readsPGPASSFILE() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(
+            """
+            # host:port:database:user:password
+            other:5432:mien:mien:wrong
+            db:*:mien:mien:pa\\:ss
+            *:*:*:*:fallback
+
+            """.utf8
+        ).write(to: file)
+        let environment = ["PGPASSFILE": file.path]
+        #expect(try DatabaseURL("postgres://mien@db/mien", environment: environment).password == "pa:ss")
+        #expect(try DatabaseURL("postgres://mien@db:6432/other", environment: environment).password == "fallback")
+        #expect(
+            try DatabaseURL(
+                "postgres://mien@db/mien", environment: environment.merging(["PGPASSWORD": "env"]) { a, _ in a }
+            )
+            .password == "env", "PGPASSWORD first, as libpq")
+        #expect(try DatabaseURL("postgres://mien@db/mien", environment: ["PGPASSFILE": "/nonexistent"]).password == nil)
+        #expect(!"\(try DatabaseURL("postgres://mien@db/mien", environment: environment))".contains("pa:ss"))
+    }
+
     @Test func malformedURLs_neverShowThePassword_andSSLModesAreLibpqs() throws {
         for bad in [
             "postgres:/mien:hunter2@db/panel", "mien:hunter2@db/panel", "postgress://mien:hunter2@db/panel",

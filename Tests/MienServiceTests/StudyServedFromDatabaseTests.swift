@@ -31,6 +31,10 @@ struct StudyServedFromDatabaseTests {
         }
         let options = try ServiceOptions(port: 0, studiesFolder: server.url())
         #expect(options.studiesFromStore && options.studiesStore == server.url())
+        // The store alone (`--store-file F` or MIEN_STUDIES_URL, no --studies) is the same: no URL on a command line
+        // (issue 96 item 14).
+        let storeOnly = try ServiceOptions(port: 0, studiesStore: server.url())
+        #expect(storeOnly.studiesFromStore && storeOnly.studiesStore == server.url() && storeOnly.studiesFolder != nil)
         let service = try await MienService.open(options: options, models: ModelStore())
         defer {
             service.studies?.database?.close()

@@ -6,7 +6,8 @@ import Mien
 /// MODE one of libpq's `disable`, `prefer` (the default), `require`, `verify-ca`, `verify-full`.
 ///
 /// The password is never printed: `description` (logs, errors, `/studies`) shows `***` in its place. A URL with no
-/// password takes `PGPASSWORD` from the environment, as libpq does.
+/// password takes `PGPASSWORD` from the environment, or else the first matching line of the file `PGPASSFILE` names
+/// (libpq's `HOST:PORT:DATABASE:USER:PASSWORD`, `*` matching anything, `\:` and `\\` escaped), as libpq does.
 struct DatabaseURL: Sendable, CustomStringConvertible {
     /// libpq's `sslmode`, as libpq defines each.
     enum TLSMode: String, Sendable, CaseIterable {
@@ -82,13 +83,44 @@ struct DatabaseURL: Sendable, CustomStringConvertible {
         guard !host.isEmpty || socketFolder != nil else { throw refuse("it names no host") }
         guard parts.port.map({ (1...65535).contains($0) }) ?? true else { throw refuse("the port is 1-65535") }
         self.user = user.removingPercentEncoding ?? user
-        password = (parts.password?.removingPercentEncoding ?? parts.password) ?? environment["PGPASSWORD"]
         self.host = host
         port = parts.port ?? 5432
         self.database = database.removingPercentEncoding ?? database
+        let (name, number, base, login) = (socketFolder ?? host, parts.port ?? 5432, self.database, self.user)
+        password =
+            (parts.password?.removingPercentEncoding ?? parts.password) ?? environment["PGPASSWORD"]
+            ?? environment["PGPASSFILE"].flatMap {
+                Self.passwordFile($0, host: name, port: number, database: base, user: login)
+            }
         self.tls = tls
         self.socketFolder = socketFolder
         self.rootCertificates = rootCertificates
+    }
+
+    /// The password of the first line of libpq's password file at `path` that matches (nil: none, or no file).
+    static func passwordFile(_ path: String, host: String, port: Int, database: String, user: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            // Fields split at unescaped colons, `\:` and `\\` read as `:` and `\`.
+            var fields: [String] = [""]
+            var escaped = false
+            for character in line.trimmingCharacters(in: .init(charactersIn: "\r")) {
+                if escaped {
+                    fields[fields.count - 1].append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == ":" && fields.count < 5 {
+                    fields.append("")
+                } else {
+                    fields[fields.count - 1].append(character)
+                }
+            }
+            guard fields.count == 5 else { continue }
+            let wanted = [host, String(port), database, user]
+            if zip(fields.prefix(4), wanted).allSatisfy({ $0 == "*" || $0 == $1 }) { return fields[4] }
+        }
+        return nil
     }
 
     /// The URL with `***` for its password.
