@@ -40,8 +40,6 @@ struct StudyDatabaseTests {
         }
     }
 
-    /// Issue 77: a malformed URL (or one taken for a folder) never shows its password, and `sslmode` means what
-    /// libpq says.
     /// libpq's password file (`PGPASSFILE`) for a URL without its password: the first line that matches, `*`
     /// matching anything, escaped colons read as colons (issue 96 item 14).
     @Test func aURLWithoutItsPassword_readsPGPASSFILE() throws {
@@ -68,6 +66,8 @@ struct StudyDatabaseTests {
         #expect(!"\(try DatabaseURL("postgres://mien@db/mien", environment: environment))".contains("pa:ss"))
     }
 
+    /// Issue 77: a malformed URL (or one taken for a folder) never shows its password, and `sslmode` means what
+    /// libpq says.
     @Test func malformedURLs_neverShowThePassword_andSSLModesAreLibpqs() throws {
         for bad in [
             "postgres:/mien:hunter2@db/panel", "mien:hunter2@db/panel", "postgress://mien:hunter2@db/panel",
