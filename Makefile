@@ -165,14 +165,16 @@ slurm-test:
 ## fleet-check: one study on three mien serve sharing it through PostgreSQL, behind Debian's HAProxy, a burst of 40
 ## participants for 36 places and one replica SIGKILLed mid-stimulus (scripts/fleet-check.sh says what must hold),
 ## then three seeds of fleet-faults (below; about 130 s), two behind HAProxy and one behind nginx, each running its
-## example in deploy/balancer/. Installs haproxy and nginx-light when missing; 50-90 s (a refusal the client library
-## loses waits 60 s), then the seeds.
+## example in deploy/balancer/, and the database down 90 s (connections refused: past the connection pool's circuit
+## breaker, which trips after 60 s) while 12 participants watch and complete (about 125 s). Installs haproxy and
+## nginx-light when missing; 60-100 s (a refusal the client library loses waits 60 s), then the seeds.
 fleet-check:
 	$(BUILD) --product mien
 	$(BUILD) --product MienDev
 	scripts/fleet-check.sh .build/debug/mien .build/debug/MienDev
 	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds $(FLEET_CI_SEED)
 	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds $(FLEET_CI_NGINX_SEED) --balancer nginx
+	.build/debug/MienDev fleet-faults --mien .build/debug/mien --seeds 1 --faults 1 --later-faults 0 --down 90
 
 ## fleet-faults: the fleet (PostgreSQL, three replicas, HAProxy) with seeded faults while participants watch: replicas
 ## killed or stopped and started again, the database frozen 5-15 s, a participant erased mid-stimulus, and one of a
@@ -350,9 +352,10 @@ bench-study: build-dev
 
 ## bench-fleet: fleet-check's burst on release builds with the study's defaults and 640x480 frames at 10 fps for 30 s,
 ## the replicas sharing the machine's measured rate (63 frames/s per core): participants per core, failover time, the
-## study's database changes per participant-second (JSON summary last). About a minute.
+## study's database changes, transactions and results per participant-second, its growth per participant-minute and
+## an idle fleet's transactions a second (JSON summary last). About two minutes.
 bench-fleet: build-dev
-	scripts/fleet-check.sh $(RELEASE)/mien $(RELEASE)/MienDev --width 640 --fps 10 --seconds 30 \
+	scripts/fleet-check.sh $(RELEASE)/mien $(RELEASE)/MienDev --width 640 --fps 10 --seconds 30 --idle-window 30 \
 	  --analysis-rate $$(( 63 * $$(nproc) / 3 ))
 
 ## eval: accuracy on EVAL_DIR (default ../shared/eval), JSON summary last.

@@ -35,6 +35,10 @@ struct Fleet: AsyncParsableCommand {
     @Option(help: "Each replica's --analysis-rate (default: its own, from the machine).") var analysisRate: Double?
     @Option(help: "The study's --min-share for a completion code (its default).") var minShare = 0.9
     @Flag(help: "Kill no replica.") var noKill = false
+    @Option(
+        help:
+            "Seconds the fleet is left idle before the burst, its database transactions counted (0: not measured; make bench-fleet gives 30)."
+    ) var idleWindow = 0.0
 
     func validate() throws {
         guard replicas >= 2, participants >= 1, maxParticipants >= 1, seconds >= 2, fps > 0, width >= 64 else {
@@ -95,6 +99,18 @@ struct Fleet: AsyncParsableCommand {
         let clip = try SampleMedia.astronautClip(width: width, height: width * 3 / 4, frameCount: 30)
         let frames = try (0..<30).map { try clip.frame(at: $0).encoded(as: .jpeg(quality: 85)) }
         let sql = FleetDatabase(server: database)
+        // The database's load (issue 96 item 16): transactions PostgreSQL counted (its statistics reach the view
+        // within about 10 s of an idle connection's last one), and its size.
+        let transactions = "SELECT sum(xact_commit + xact_rollback) FROM pg_stat_database"
+        var idlePerSecond = -1.0
+        if idleWindow > 0 {
+            try await Task.sleep(for: .seconds(10))  // the start's own transactions reach the view first
+            let before = try sql.count(transactions)
+            try await Task.sleep(for: .seconds(idleWindow))
+            idlePerSecond = Double(try sql.count(transactions) - before) / idleWindow
+        }
+        let transactionsBefore = try sql.count(transactions)
+        let sizeBefore = try sql.count("SELECT pg_database_size('postgres')")
         let changesBefore = try sql.studyGeneration("fleet")
         print(
             "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores; \(replicas) replicas behind HAProxy (port \(balancer.port)); \(participants) participants, cap \(maxParticipants), \(Int(seconds)) s at \(fps) fps of \(width)x\(width * 3 / 4) JPEG"
@@ -205,10 +221,14 @@ struct Fleet: AsyncParsableCommand {
             print("came back, then: \(outcome.participant) \(outcome.end.rawValue): \(outcome.detail)")
         }
         let changes = try sql.studyGeneration("fleet") - changesBefore
+        try await Task.sleep(for: .seconds(11))  // every connection's statistics in the view
+        let burstTransactions = try sql.count(transactions) - transactionsBefore
+        let sizeGrowth = try sql.count("SELECT pg_database_size('postgres')") - sizeBefore
         // Per-frame results: a row per batch (1 s of frames at most), before the erasure below removes one.
         let batches = try sql.count("SELECT count(*) FROM mien_results WHERE study = 'fleet'")
         let resultBytes = try sql.count(
             "SELECT coalesce(sum(length(lines)), 0) FROM mien_results WHERE study = 'fleet'")
+        let resultFrames = try sql.count("SELECT coalesce(sum(frames), 0) FROM mien_results WHERE study = 'fleet'")
         let checks = try await FleetChecks(
             outcomes: outcomes, rows: rows, cut: cut, cap: maxParticipants, failover: failover, killed: !noKill,
             otherDashboards: try await dashboards(of: Array(servers.dropFirst(noKill ? 0 : 1)))
@@ -255,12 +275,25 @@ struct Fleet: AsyncParsableCommand {
             "result_batches": batches, "result_megabytes": (Double(resultBytes) / 1e6).rounded(toPlaces: 1),
             "result_batches_per_participant_second": (Double(batches) / max(1, participantSeconds)).rounded(
                 toPlaces: 2),
+            "result_kilobytes_per_participant_second": (Double(resultBytes) / 1e3 / max(1, participantSeconds))
+                .rounded(toPlaces: 1),
+            "idle_transactions_per_second": idlePerSecond.rounded(toPlaces: 2),
+            // A frame's line (one face): what the results cost at any frame rate.
+            "result_kilobytes_per_frame": (Double(resultBytes) / 1e3 / Double(max(1, resultFrames))).rounded(
+                toPlaces: 2),
+            "transactions_per_participant_second": (Double(burstTransactions) / max(1, participantSeconds)).rounded(
+                toPlaces: 2),
+            "database_megabytes_per_participant_minute": (Double(sizeGrowth) / 1e6 / max(1, participantSeconds / 60))
+                .rounded(toPlaces: 2),
         ]
         print(
             "watched \(watched.count) (complete \(figures["complete"] ?? 0) of whom \(figures["came_back"] ?? 0) came back after the kill, cut by the kill and gone \(cut.count)), at once at most \(peak), turned away full \(figures["full"] ?? 0), failed \(figures["failed"] ?? 0); groups \(groups.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
         )
         print(
             "failover: \(failover.map { "\($0.rounded(toPlaces: 1)) s" } ?? "-"); study changes \(changes) over \(participantSeconds.rounded(toPlaces: 0)) participant-seconds = \(figures["changes_per_participant_second"] ?? 0) per participant-second (plus a heartbeat per replica every 5 s); per-frame results \(batches) batches, \(figures["result_megabytes"] ?? 0) MB = \(figures["result_batches_per_participant_second"] ?? 0) batches per participant-second"
+        )
+        print(
+            "database: \(burstTransactions) transactions over the burst = \(figures["transactions_per_participant_second"] ?? 0) per participant-second (every replica's, heartbeats and upkeep included); \(figures["result_kilobytes_per_participant_second"] ?? 0) kB of results per participant-second (\(figures["result_kilobytes_per_frame"] ?? 0) kB a frame); grew \(figures["database_megabytes_per_participant_minute"] ?? 0) MB per participant-minute; idle: \(idlePerSecond < 0 ? "not measured" : "\(idlePerSecond.rounded(toPlaces: 2)) transactions/s")"
         )
         print(
             "frames analysed of those received, complete participants: lowest \(((shares.first ?? 0) * 100).rounded(toPlaces: 1)) %, median \(figures["median_analysed_share"] ?? 0); \(kept) kept >= 95 %; at most \(peak) watching at once on \(cores) cores"

@@ -215,6 +215,18 @@ struct FleetFaultRun {
             database.pause()
             try? await Task.sleep(for: .seconds(seconds))
             database.resume()
+        case .down(let seconds):
+            await servers.database.acquire()
+            defer { servers.database.release() }
+            do {
+                try await BlockingWork.run { try database.shutDown() }
+                try? await Task.sleep(for: .seconds(seconds))
+                let tls = servers.tls.withLock { $0 }
+                try await BlockingWork.run { try database.startAgain(tls: tls) }
+                print("fleet-faults: the database was down \(Int(seconds)) s")
+            } catch {
+                print("fleet-faults: the database did not go down and come back: \(error)")
+            }
         case .restartSwitchingTLS:
             await servers.database.acquire()
             defer { servers.database.release() }

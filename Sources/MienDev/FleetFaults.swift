@@ -15,7 +15,9 @@ import MienTesting
 /// a seed's first faults stay what they were: a second tab of a participant who is watching, a page cut and sent
 /// back through another server than the one that held its socket, the database restarted (every connection cut)
 /// with TLS switched on or off while the servers ask for `sslmode=prefer`. Every page whose socket is cut comes back,
-/// as the participant page does by itself.
+/// as the participant page does by itself. `--down SECONDS` adds the database shut down for that long (connections
+/// refused, as a lost database host is; unlike a frozen one, this trips the connection pool's circuit breaker after
+/// 60 s).
 struct FleetFaults: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet-faults",
@@ -31,6 +33,10 @@ struct FleetFaults: AsyncParsableCommand {
             "More faults per run, of the later kinds (a second tab, a page back through another server, the database restarted with TLS switched), drawn apart so that --faults' stay as they were."
     ) var laterFaults = 1
     @Option(help: "The longest database outage drawn, seconds (the shortest is 5).") var longestOutage = 15.0
+    @Option(
+        help:
+            "One more fault, 2 s into the run, the seed's drawn faults unchanged: the database shut down for exactly this many seconds, every connection refused (90: past the connection pool's circuit breaker, which trips after 60 s of failed connections)."
+    ) var down: Double?
     @Option(help: "The load balancer, running its example in deploy/balancer/: haproxy or nginx.")
     var balancer: BalancerKind = .haproxy
 
@@ -47,9 +53,12 @@ struct FleetFaults: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard participants >= 2, seconds >= 2, faults >= 1, laterFaults >= 0, longestOutage >= 5 else {
+        guard participants >= 2, seconds >= 2, faults >= 1, laterFaults >= 0, longestOutage >= 5,
+            (down ?? 5) >= 5, (down ?? 5) <= 300
+        else {
             throw ValidationError(
-                "at least 2 participants, 2 s of stimulus, 1 fault, 0 later faults and outages of 5 s")
+                "at least 2 participants, 2 s of stimulus, 1 fault, 0 later faults and outages of 5 s (--down: 5 to 300 s)"
+            )
         }
         guard !seedList.isEmpty else { throw ValidationError("--seeds: integers, comma-separated") }
     }
@@ -61,6 +70,7 @@ struct FleetFaults: AsyncParsableCommand {
         case kill(replica: Int)
         case stop(replica: Int)
         case outage(seconds: Double)
+        case down(seconds: Double)
         case erase
         case secondTab
         case returnElsewhere
@@ -74,6 +84,7 @@ struct FleetFaults: AsyncParsableCommand {
             case .kill(let replica): "kill -9 replica \(replica)"
             case .stop(let replica): "SIGTERM replica \(replica)"
             case .outage(let seconds): "database frozen \(Int(seconds)) s"
+            case .down(let seconds): "database down \(Int(seconds)) s"
             case .erase: "erase a participant mid-stimulus"
             }
         }
@@ -88,6 +99,7 @@ struct FleetFaults: AsyncParsableCommand {
             let kinds: [Fault] = [.secondTab, .returnElsewhere, .restartSwitchingTLS]
             return (at, kinds[Int.random(in: 0..<kinds.count, using: &later)])
         }
+        let long = down.map { [(2.0, Fault.down(seconds: $0))] } ?? []
         return
             ((0..<faults).map { _ -> (Double, Fault) in
                 let at = Double.random(in: 0.5...(seconds + 4), using: &generator)
@@ -99,7 +111,7 @@ struct FleetFaults: AsyncParsableCommand {
                     default: .erase
                     }
                 return (at, fault)
-            } + added).sorted { $0.0 < $1.0 }
+            } + added + long).sorted { $0.0 < $1.0 }
     }
 
     func run() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Mien
 import NIOCore
 
@@ -63,6 +64,17 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A participant route's oversized body (a hostile client's, tens of MB) is never read to its end: the
             // connection closes after the answer, rather than leaving the client blocked sending into it.
             if refusal.status == .contentTooLarge { response.headers[.connection] = "close" }
+            // Every 503 passes (a store that cannot save now, a full study server): the page waits this long.
+            if refusal.status == .serviceUnavailable, response.headers[.retryAfter] == nil {
+                response.headers[.retryAfter] = "5"
+            }
+            return response
+        } catch let failure as StudyStoreFailure {
+            // A store failure a route did not turn into its refusal itself: still one, never a 500 (issue 96 item 6).
+            CollectedStudy.logger.error("a study's store cannot answer now: \(failure)")
+            var response = ErrorBody(code: CollectedStudy.unavailable.code, message: CollectedStudy.unavailable.message)
+                .response(.serviceUnavailable)
+            response.headers[.retryAfter] = "5"
             return response
         } catch is NIOTooManyBytesError {
             return ErrorBody(code: "tooLarge", message: "the request body is over the service's limit").response(

@@ -141,12 +141,24 @@ package final class PostgresServer: Sendable {
     /// waits).
     /// - Throws: `Unavailable` with the server's log when it does not start again.
     package func restart(tls: Bool) throws {
+        try shutDown()
+        try startAgain(tls: tls)
+    }
+
+    /// A fast shutdown (every connection cut; a new one is refused until `startAgain`). Blocks (pg_ctl waits).
+    /// - Throws: `Unavailable` when pg_ctl is missing or fails.
+    package func shutDown() throws {
         guard let bin = Self.binaries() else { throw Unavailable(description: "PostgreSQL's pg_ctl is not installed") }
-        let asRoot = getuid() == 0
         try Self.run(
             "\(bin)/pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
-            as: asRoot ? "postgres" : nil)
-        let pid = try Self.launch(folder: folder, port: port, tls: tls, asRoot: asRoot, bin: bin)
+            as: getuid() == 0 ? "postgres" : nil)
+    }
+
+    /// Starts a server `shutDown` stopped, on the same port and folder.
+    /// - Throws: `Unavailable` with the server's log when it does not start.
+    package func startAgain(tls: Bool) throws {
+        guard let bin = Self.binaries() else { throw Unavailable(description: "PostgreSQL's pg_ctl is not installed") }
+        let pid = try Self.launch(folder: folder, port: port, tls: tls, asRoot: getuid() == 0, bin: bin)
         postmaster.withLock { $0 = pid }
     }
 

@@ -352,6 +352,26 @@ struct StudyDatabaseTests {
             #expect(body.newParticipants == "no")
             #expect(body.reason == "the studies' database does not answer")
             try await client.execute(uri: "/healthz", method: .get) { response in #expect(response.status == .ok) }
+            // A page's request is a 503 with Retry-After, which the page waits out and sends again.
+            try await client.execute(
+                uri: "/studies/ad/resume", method: .post, headers: [.authorization: "Bearer \(issued)"]
+            ) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] == "5")
+            }
+        }
+        // The pool itself refusing (as its circuit breaker does after a minute without the database, at once and
+        // for some seconds after it is back; here the pool shut): a 503 too, never the 500 it was (issue 96 item 6).
+        services[1].studies?.database?.close()
+        try await Task.sleep(for: .milliseconds(200))
+        try await services[1].application().test(.router) { client in
+            try await client.execute(
+                uri: "/studies/ad/resume", method: .post, headers: [.authorization: "Bearer \(issued)"]
+            ) { response in
+                #expect(response.status == .serviceUnavailable, "\(String(buffer: response.body))")
+                #expect(response.headers[.retryAfter] == "5")
+                #expect(StudyRouteTests.json(response.body)["error"].map { "\($0)" }?.contains("notSaved") == true)
+            }
         }
     }
 
@@ -447,7 +467,12 @@ struct StudyDatabaseTests {
         let key = ResultKey(study: "ad", participant: "p2", stimulus: "first", attempt: cut, number: nil)
         let upload = try await databases[0].claimAttempt(key)
         try await databases[0].insertBatch(key, upload: upload, number: 0, frames: 30, lines: lines)
-        _ = try await a.beginStimulus("p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        // And of p3, whose page comes back through B after A is killed (issue 96 item 8).
+        let (_, cutP3) = try await a.beginStimulus(
+            "p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        let keyP3 = ResultKey(study: "ad", participant: "p3", stimulus: "first", attempt: cutP3, number: nil)
+        let uploadP3 = try await databases[0].claimAttempt(keyP3)
+        try await databases[0].insertBatch(keyP3, upload: uploadP3, number: 0, frames: 30, lines: lines)
         _ = try await a.beginStimulus("p4", stimulus: "first", socket: StudyCollectionTests.socket("first"))
         // A is killed here: it beats no more.
         beating.cancel()
@@ -479,6 +504,15 @@ struct StudyDatabaseTests {
         await cameBack
         #expect(b.session("p3")?.state == .started, "a page back through a live server is not marked incomplete")
         #expect(b.session("p4")?.state == .started, "nor one that resumed through it")
-        _ = try await b.beginStimulus("p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        let (_, again) = try await b.beginStimulus(
+            "p3", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        // The attempt A never recorded is on the record, with what the database kept of it, and counts.
+        #expect(again == cutP3 + 1)
+        let p3 = try #require(b.session("p3"))
+        #expect(p3.attempts.map(\.number) == [cutP3], "\(p3.attempts)")
+        #expect(p3.attempts.first?.progress.frames == 30 && p3.attempts.first?.progress.ended == false)
+        #expect(p3.attempts.first?.reason.hasPrefix("interrupted at") == true, "\(p3.attempts)")
+        // The dashboard's count and the attempts left read that list.
+        #expect(p3.attempts.count == 1)
     }
 }

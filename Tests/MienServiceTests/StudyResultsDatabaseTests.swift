@@ -4,6 +4,7 @@ import Logging
 import Mien
 import MienCore
 import MienTesting
+import Synchronization
 import Testing
 
 @testable import MienService
@@ -309,6 +310,14 @@ struct StudyResultsDatabaseTests {
         let a = try await CollectedStudy(folder: parent.appendingPathComponent("ad"), database: databases[0])
         let b = try await CollectedStudy(folder: copy.appendingPathComponent("ad"), database: databases[1])
         _ = try await a.admit(participant: "p1", group: nil)
+        // p1 is watching through A when B erases them: A's socket is closed as an erasure (issue 96 item 7: it was
+        // `replaced`, and the page said "You went on in another tab").
+        try await StudyCollectionTests.framed(a, "p1")
+        let ends = Mutex<[CollectedStudy.SocketEnd]>([])
+        let socket = CollectedStudy.OpenSocket(
+            kind: "first", inStimulus: true, opened: Date(), progress: nil,
+            close: { end in ends.withLock { $0.append(end) } })
+        _ = try await a.beginStimulus("p1", stimulus: "first", socket: socket)
         // A measured p1: their files are in A's folder only.
         try FileManager.default.createDirectory(at: a.folder.participant("p1"), withIntermediateDirectories: true)
         let participant = a.folder.participant("p1")
@@ -319,5 +328,50 @@ struct StudyResultsDatabaseTests {
         await a.upkeep()
         #expect(!FileManager.default.fileExists(atPath: a.folder.participant("p1").path), "A removed its files too")
         #expect(a.session("p1") == nil)
+        #expect(ends.withLock { $0 } == [.erased])
+    }
+
+    /// Issue 96 item 9: a killed server's temporary result files (biometric data the database holds) went on
+    /// lying in the shared folder after every restart.
+    @Test func aStart_removesAStoppedServersTemporaryFiles_butNotALiveSocketsOrAnUpload() async throws {
+        let server = try await PostgresServer.start()
+        defer { server.stop() }
+        let parent = try StudyCollectionTests.studies()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let folder = parent.appendingPathComponent("ad")
+        let databases = [
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+            try await StudyDatabase.open(try DatabaseURL(server.url()), logger: StudyDatabaseTests.logger),
+        ]
+        defer { for database in databases { database.close() } }
+        let a = try await CollectedStudy(folder: folder, database: databases[0])
+        for id in ["p1", "p2"] {
+            _ = try await a.admit(participant: id, group: nil)
+            try await StudyCollectionTests.framed(a, id)
+        }
+        // p2 watches through A, which is alive; p1's server was killed a minute ago.
+        _ = try await a.beginStimulus("p2", stimulus: "first", socket: StudyCollectionTests.socket("first"))
+        let manager = FileManager.default
+        func file(_ id: String, _ name: String, age: TimeInterval) throws -> String {
+            let directory = a.folder.participant(id)
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent(name).path
+            #expect(manager.createFile(atPath: path, contents: Data("{}\n".utf8)))
+            try manager.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
+            return path
+        }
+        let stale = [
+            try file("p1", ".first.jsonl.partial-4242-1", age: 60),
+            try file("p1", ".first.csv.partial-4242-2", age: 60),
+        ]
+        let live = try file("p2", ".first.jsonl.partial-4343-1", age: 30)
+        let fresh = try file("p1", ".second.jsonl.partial-4444-1", age: 1)
+        let upload = try file("p1", "recording.webm.part", age: 3600)
+        // Another server starts on the same folder.
+        _ = try await CollectedStudy(folder: folder, database: databases[1])
+        for path in stale { #expect(!manager.fileExists(atPath: path), "\(path)") }
+        #expect(manager.fileExists(atPath: live), "a live server's socket writes it")
+        #expect(manager.fileExists(atPath: fresh), "written a second ago: a socket this start may not have read yet")
+        #expect(manager.fileExists(atPath: upload), "an upload resumes from it")
     }
 }

@@ -348,6 +348,21 @@ with sync_playwright() as playwright:
     codes["r1"] = wait_done(page)
     ctx.close()
     print(f"  r1 (face away, shown the stimulus again): {codes['r1']}")
+    # Issue 96 item 7: e1 is erased while watching: the page says so, once, and stops (it went on to "connection
+    # lost", then "This session has ended").
+    ctx, page = new_page(browser)
+    page.goto(f"{args.base}/studies/retry/?participant=e1&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    wait_stimulus(page)
+    erased, _ = http("DELETE", "/studies/retry/participants/e1", token=args.token)
+    check(erased in (200, 204), f"e1 erased mid-stimulus: {erased}")
+    page.wait_for_function("document.documentElement.dataset.stage === 'done'", timeout=30_000)
+    said = page.locator("#done-heading").inner_text()
+    time.sleep(2)  # nothing after it: the page has stopped
+    check(said == "Your data was deleted" and page.locator("#done-heading").inner_text() == said,
+          f"e1: the page says their data was deleted, and stays there: {said!r}")
+    ctx.close()
     # Issue 95: a null panel of still faces, each its own person (still.py).
     still_started = time.monotonic()
     stills = still.take_part(browser, args.base, args.eval, agree, framing_then_watch, wait_done)

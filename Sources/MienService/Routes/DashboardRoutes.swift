@@ -33,11 +33,11 @@ struct DashboardRoutes: RouteGroup {
             return JSONBody.response(Listing(studies: desk.studies.keys.sorted(), refused: desk.refused))
         }
         router.get("/studies/{name}/dashboard") { [desk] _, context in
-            _ = try desk.study(try context.parameters.require("name"))
+            _ = try await desk.study(try context.parameters.require("name"))
             return DocumentRoutes.file(ServiceResources.dashboardPage, type: "text/html; charset=utf-8")
         }
         router.get("/studies/{name}/dashboard/{table}") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let table = try context.parameters.require("table")
             // Every participant, whichever server they are on.
             await study.refreshed()
@@ -89,7 +89,7 @@ struct DashboardRoutes: RouteGroup {
             return DocumentRoutes.file(Array(text.utf8), type: type)
         }
         router.delete("/studies/{name}/participants/{id}") { [desk] _, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try context.parameters.require("id")
             guard CollectionSettings.isParticipantID(id), try await study.delete(id) else {
                 throw ServiceRefusal(status: .notFound, code: "notFound", message: "no participant of that ID")

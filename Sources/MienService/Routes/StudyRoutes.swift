@@ -60,15 +60,15 @@ struct StudyRoutes: RouteGroup {
 
     func register(on router: Router<MienRequestContext>) {
         router.get("/studies/{name}") { [desk] _, context in
-            _ = try desk.study(try context.parameters.require("name"))
+            _ = try await desk.study(try context.parameters.require("name"))
             return DocumentRoutes.file(ServiceResources.participantPage, type: "text/html; charset=utf-8")
         }
         router.get("/studies/{name}/config") { [desk] _, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             return JSONBody.response(PageConfiguration(study))
         }
         router.get("/studies/{name}/stimuli/{file}") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let file = try context.parameters.require("file")
             // Only a file the settings list: nothing a client sends becomes a path by itself.
             guard let stimulus = study.settings.stimuli.first(where: { $0.file == file }) else {
@@ -104,7 +104,7 @@ struct StudyRoutes: RouteGroup {
             }
         }
         router.post("/studies/{name}/sessions") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             try limit(study, request, context)
             // A body over the limit is refused as such (413), not as malformed.
             let body = try await Self.small(request)
@@ -120,11 +120,11 @@ struct StudyRoutes: RouteGroup {
             return JSONBody.response(admission, status: .created)
         }
         router.post("/studies/{name}/resume") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             return JSONBody.response(try await study.resume(token: Self.bearer(request)))
         }
         router.post("/studies/{name}/declines") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             try limit(study, request, context)
             let body = try await Self.small(request)
             let decline =
@@ -141,7 +141,7 @@ struct StudyRoutes: RouteGroup {
                         participant: decline.participant, group: decline.group, signature: decline.groupSignature)))
         }
         router.post("/studies/{name}/screenout") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             let data = try await Self.small(request)
             guard let body = ParticipantMessage.decode(ParticipantMessage.Screenout.self, from: data),
@@ -153,7 +153,7 @@ struct StudyRoutes: RouteGroup {
             return JSONBody.response(Redirect(redirect: try await study.screenOut(id, reason: reason)))
         }
         router.post("/studies/{name}/answers") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             let data: Data
             do {
@@ -176,7 +176,7 @@ struct StudyRoutes: RouteGroup {
             return JSONBody.response(Answered(answered: try await study.answer(id, page.answers)))
         }
         router.post("/studies/{name}/complete") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             let (url, code) = try await study.complete(id)
             struct Completion: Encodable {
@@ -186,12 +186,12 @@ struct StudyRoutes: RouteGroup {
             return JSONBody.response(Completion(code: code, redirect: url))
         }
         router.get("/studies/{name}/recording") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             return JSONBody.response(["bytes": await study.recordingBytes(id)])
         }
         router.put("/studies/{name}/recording") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             guard let text = request.uri.queryParameters["offset"], let offset = Int(decimal: text), offset >= 0 else {
                 throw ServiceRefusal(
@@ -208,7 +208,7 @@ struct StudyRoutes: RouteGroup {
             return JSONBody.response(["bytes": bytes])
         }
         router.post("/studies/{name}/recording/complete") { [desk] request, context in
-            let study = try desk.study(try context.parameters.require("name"))
+            let study = try await desk.study(try context.parameters.require("name"))
             let id = try await study.participant(token: Self.bearer(request))
             let data = try await Self.small(request)
             guard let body = ParticipantMessage.decode(ParticipantMessage.RecordingOnsets.self, from: data),

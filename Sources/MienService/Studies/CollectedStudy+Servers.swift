@@ -108,7 +108,8 @@ extension CollectedStudy {
             {
                 continue
             }
-            socket.close(.replaced)
+            // Erased through another server: said as an erasure (it was `replaced`, "you went on in another tab").
+            socket.close(ledger.sessions[id] == nil ? .erased : .replaced)
         }
         local.withLock { local in
             local.confirmed = local.confirmed.union(seen).filter { id in local.open.values.contains { $0.id == id } }
@@ -191,15 +192,9 @@ extension CollectedStudy {
         else { return }
         do {
             guard
-                let lines = try await store.keptResults(
-                    participant: session.participant, stimulus: stimulus.name, attempt: attempt), !lines.isEmpty
+                let progress = try await storedProgress(
+                    participant: session.participant, stimulus: stimulus, attempt: attempt)
             else { return }
-            var tally = ProgressTally(duration: stimulus.duration, span: settings.fieldwork.frameSpan)
-            try JSONLinesReader.forEachResult(in: lines, source: "\(stimulus.name) attempt \(attempt)") { result in
-                tally.received(at: result.timestamp)
-                tally.add(result)
-            }
-            let progress = tally.progress
             let said =
                 "the server serving them stopped during \(stimulus.name) (\(Self.percent(progress.coverage)) measured)"
             let recorded = try await store.transact { ledger -> Bool in
@@ -223,5 +218,23 @@ extension CollectedStudy {
                 "study \(name): participant #\(session.number): what their stopped server measured cannot be read: \(error)"
             )
         }
+    }
+
+    /// What the store holds of an attempt a server never recorded (killed mid-stimulus), as its progress: nil when
+    /// it holds no frame of it (or is a folder, whose server recovers its own files).
+    /// - Throws: `StudyStoreFailure` when the database cannot be read; `MienError` for rows that are not results.
+    func storedProgress(participant: String, stimulus: CollectionSettings.Stimulus, attempt: Int) async throws
+        -> ParticipantSession.StimulusProgress?
+    {
+        guard
+            let lines = try await store.keptResults(
+                participant: participant, stimulus: stimulus.name, attempt: attempt), !lines.isEmpty
+        else { return nil }
+        var tally = ProgressTally(duration: stimulus.duration, span: settings.fieldwork.frameSpan)
+        try JSONLinesReader.forEachResult(in: lines, source: "\(stimulus.name) attempt \(attempt)") { result in
+            tally.received(at: result.timestamp)
+            tally.add(result)
+        }
+        return tally.progress
     }
 }

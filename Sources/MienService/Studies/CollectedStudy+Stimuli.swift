@@ -76,11 +76,16 @@ extension CollectedStudy {
         }
         let now = clock()
         let holder = SocketHolder(server: store.server, socket: socket.id)
+        let cut = await unrecordedAttempt(id, stimulus: found)
         // The attempt's number, or nil when the study was full.
         let attempt = try await opening(id, socket) {
             try await kept {
                 try await store.transact { [self] ledger -> Int? in
                     let number = ledger.sessions[id]?.number ?? 0
+                    // Still unrecorded as the transaction sees it (no other server recorded it meanwhile).
+                    let cutHere = cut.flatMap { cut in
+                        ledger.sessions[id].map { Self.unrecorded($0, stimulus) == cut.number } == true ? cut : nil
+                    }
                     guard
                         let start = try ledger.beginAttempt(
                             id, stimulus: stimulus, holder: holder, openHere: local.withLock { $0.open[id] != nil },
@@ -90,6 +95,7 @@ extension CollectedStudy {
                                 do {
                                     return try folder.recover(
                                         participant: id, stimulus: found, span: settings.fieldwork.frameSpan)
+                                        ?? cutHere?.progress
                                 } catch {
                                     // It stays where it is for the next start; the new attempt writes its own files.
                                     Self.logger.error(
@@ -124,6 +130,36 @@ extension CollectedStudy {
             "study \(name): participant #\(session.number) started \(stimulus)\(attempt > 1 ? " (attempt \(attempt))" : "")"
         )
         return (found, attempt)
+    }
+
+    /// The attempt at `stimulus` a killed server began and never recorded, with what the store kept of it.
+    ///
+    /// Their page came back through this server before any upkeep took the killed server for gone (issue 96 item
+    /// 8: the session listed no attempt while the export wrote `<stimulus>.attempt1.*`). Nil when there is none,
+    /// the store kept no frame of it, or it cannot be read now (logged; the new attempt goes on).
+    private func unrecordedAttempt(_ id: String, stimulus: CollectionSettings.Stimulus) async -> (
+        number: Int, progress: ParticipantSession.StimulusProgress
+    )? {
+        guard let session = session(id), let number = Self.unrecorded(session, stimulus.name) else { return nil }
+        do {
+            guard var progress = try await storedProgress(participant: id, stimulus: stimulus, attempt: number)
+            else { return nil }
+            progress.ended = false
+            return (number, progress)
+        } catch {
+            Self.logger.error(
+                "study \(name): participant #\(session.number): what their stopped server measured cannot be read: \(error)"
+            )
+            return nil
+        }
+    }
+
+    /// The number of the last attempt at `stimulus` begun and neither in progress nor set aside, if any.
+    static func unrecorded(_ session: ParticipantSession, _ stimulus: String) -> Int? {
+        guard session.stimuli[stimulus] == nil, let number = session.attemptsBegun?[stimulus], number > 0,
+            !session.attempts.contains(where: { $0.stimulus == stimulus && $0.number == number })
+        else { return nil }
+        return number
     }
 
     /// Records what a stimulus socket measured when it closes; the outcome is what the page is told.

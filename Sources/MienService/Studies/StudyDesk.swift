@@ -9,15 +9,24 @@ import Synchronization
 /// the machine's analysis budget, the consent limits per address, and the shutdown.
 ///
 /// A folder that is not a study, or whose settings or stimuli do not check, is not served; why is logged at
-/// start and `GET /studies` (researcher) lists it.
+/// start and `GET /studies` (researcher) lists it. A study added while the server runs (a folder made under the
+/// parent, a study registered in the database by `mien study init --store`) is opened when it is first asked for.
 final class StudyDesk: Sendable {
     let parent: URL
-    let studies: [String: CollectedStudy]
+    /// The studies served, and those that could not be, as they stand (a study may be added while the server runs).
+    let served: Locked<Served>
+    /// The studies served, by name.
+    var studies: [String: CollectedStudy] { served.withLock { $0.studies } }
     /// Folders that could not be served, with the reason.
-    let refused: [String: String]
+    var refused: [String: String] { served.withLock { $0.refused } }
     /// Of those, the studies this server should serve but could not open (a copy that differs from the study the
     /// database registered, a stimulus changed since `mien study init`): the server is not ready while any is.
-    let failed: [String: String]
+    var failed: [String: String] { served.withLock { $0.failed } }
+    /// Whether participants' result files are written in the study folders (see `StudyStore.keepsFiles`).
+    let keepsFiles: Bool
+    let clock: @Sendable () -> Date
+    /// The last reason `unready()` gave, so that each new one is logged once.
+    private let unreadySaid = Locked<String?>(nil)
     let dashboards: DashboardCache
     let budget: AnalysisBudget
     let consents = ConsentLimiter()
@@ -55,7 +64,7 @@ final class StudyDesk: Sendable {
         }
         self.init(
             parent: parent, budget: budget, studies: studies, refused: refused, failed: failed, database: nil,
-            logger: logger)
+            keepsFiles: true, logger: logger, clock: clock)
     }
 
     /// Serves the study folders under `parent` (this server's copy of each), their sessions in `database`,
@@ -86,19 +95,20 @@ final class StudyDesk: Sendable {
         }
         self.init(
             parent: parent, budget: budget, studies: studies, refused: refused, failed: failed, database: database,
-            logger: logger)
+            keepsFiles: keepsFiles, logger: logger, clock: clock)
     }
 
     private init(
         parent: URL, budget: AnalysisBudget, studies: [String: CollectedStudy], refused: [String: String],
-        failed: [String: String], database: StudyDatabase?, logger: Logger
+        failed: [String: String], database: StudyDatabase?, keepsFiles: Bool, logger: Logger,
+        clock: @escaping @Sendable () -> Date
     ) {
         self.parent = parent
         self.budget = budget
-        self.studies = studies
-        self.refused = refused.merging(failed) { $1 }
-        self.failed = failed
+        served = Locked(Served(studies: studies, refused: refused.merging(failed) { $1 }, failed: failed))
         self.database = database
+        self.keepsFiles = keepsFiles
+        self.clock = clock
         dashboards = DashboardCache()
         for name in studies.keys.sorted() {
             guard let study = studies[name] else { continue }
@@ -139,13 +149,12 @@ final class StudyDesk: Sendable {
         return folders
     }
 
-    /// The study of that name.
+    /// The study of that name, opened now if it was added since the server started (`StudyDesk+Adding`).
     /// - Throws: `ServiceRefusal` 404.
-    func study(_ name: String) throws -> CollectedStudy {
-        guard let study = studies[name] else {
-            throw ServiceRefusal(status: .notFound, code: "notFound", message: "no study of that name is served here")
-        }
-        return study
+    func study(_ name: String) async throws -> CollectedStudy {
+        if let study = studies[name] { return study }
+        if let study = await added(name) { return study }
+        throw ServiceRefusal(status: .notFound, code: "notFound", message: "no study of that name is served here")
     }
 
     /// Why this server should not be sent participants, or nil: shutting down, or a study it should serve that it
@@ -155,12 +164,26 @@ final class StudyDesk: Sendable {
     /// of the balancer at once, turning the pages' own "try again" answers into the balancer's bare 503, and the
     /// participants in a stimulus go on being measured meanwhile (`accepting()` says whether new ones can be).
     func unready() -> String? {
-        if stopping { return "shutting down" }
-        if let name = failed.keys.sorted().first {
-            return
-                "study \(name) is not served (\(failed.count == 1 ? "its" : "\(failed.count) studies'") folder could not be opened; see the log)"
+        let failed = failed
+        let reason: String? =
+            if stopping {
+                "shutting down"
+            } else if let name = failed.keys.sorted().first, let why = failed[name] {
+                "study \(name) is not served: \(why)\(failed.count > 1 ? " (and \(failed.count - 1) more study)" : "")"
+            } else {
+                nil
+            }
+        // Said in the log once per reason (issue 96 item 11: `/readyz` said "see the log" and nothing was logged).
+        let changed = unreadySaid.withLock { said -> Bool in
+            defer { said = reason }
+            return said != reason
         }
-        return nil
+        if changed, let reason {
+            CollectedStudy.logger.warning("not ready for participants: \(reason)")
+        } else if changed {
+            CollectedStudy.logger.info("ready for participants again")
+        }
+        return reason
     }
 
     /// Why new participants cannot be taken now (the studies' database does not answer), or nil; never waits.

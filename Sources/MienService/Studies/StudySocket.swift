@@ -62,7 +62,7 @@ struct StudySocket {
         defer { start.finish() }
         do {
             guard !desk.stopping else { return try await close(.serverRestarting) }
-            study = try desk.study(name)
+            study = try await desk.study(name)
             id = try await study.participant(token: token)
         } catch {
             return try await refuse(error)

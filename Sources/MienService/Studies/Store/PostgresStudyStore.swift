@@ -73,6 +73,13 @@ final class PostgresStudyStore: StudyStore {
         try await database.keepStimuli(study: study, settings: settings, folder: folder)
         // The folder says it is not the record (`mien study` on it refuses); a working copy is nobody's to read.
         if keepsFiles {
+            let ledger = store.current()
+            let removed = await BlockingWork.run { removeLeftovers(in: folder, ledger: ledger) }
+            if removed > 0 {
+                CollectedStudy.logger.info(
+                    "study \(study): \(removed) temporary result files a stopped server left removed (the database holds its frames)"
+                )
+            }
             do {
                 let record = StudyRecord(database: database.url.description, study: study)
                 try await BlockingWork.run { try record.write(to: folder) }

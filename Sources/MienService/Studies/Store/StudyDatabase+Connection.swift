@@ -64,6 +64,8 @@ extension StudyDatabase {
     /// A connection's failure as the person starting the server can act on it.
     static func explain(_ error: any Error, url: DatabaseURL) -> MienError {
         if let error = error as? MienError { return error }
+        // A connection the pool could not make, as `transaction` wraps it: the library's error says why.
+        let error = (error as? StudyStoreFailure)?.underlying ?? error
         // Issue 96: a missing file read "cannot reach the database (noSuchFilesystemObject)".
         if let roots = url.rootCertificates, !FileManager.default.isReadableFile(atPath: roots) {
             return MienError(

@@ -82,42 +82,72 @@ extension StudyDatabase {
                 throw MienError(.ioFailure, "the studies' working folder cannot be made", input: parent.path)
             }
         }
-        let rows = try await transaction(within: .seconds(60)) { [logger] connection in
+        var refused: [String: String] = [:]
+        for (name, text) in try await studyRows(named: nil) where CollectionSettings.isName(name) {
+            if let why = try await write(name, settings: text, into: parent, withRecordings: false) {
+                refused[name] = why
+            }
+        }
+        return refused
+    }
+
+    /// Writes the study `name` under `parent` as `writeStudies` does, when the database holds it: a study registered
+    /// after this server started.
+    /// - Parameter withRecordings: the folder is the study's (shared, or this server's own) rather than a working
+    ///   copy, so a `record` study may be written too.
+    /// - Returns: whether the database holds it.
+    /// - Throws: `StudyStoreFailure` when the database fails; `MienError` naming a file that cannot be written, or
+    ///   `.invalidArgument` saying why it cannot be served from here.
+    func writeStudy(_ name: String, into parent: URL, withRecordings: Bool) async throws -> Bool {
+        guard let (_, text) = try await studyRows(named: name).first else { return false }
+        if let why = try await write(name, settings: text, into: parent, withRecordings: withRecordings) {
+            throw MienError(.invalidArgument, why, input: "study \(name)")
+        }
+        return true
+    }
+
+    /// The studies' names and settings (JSON), one or all.
+    private func studyRows(named name: String?) async throws -> [(String, String)] {
+        try await transaction(within: .seconds(60)) { [logger] connection in
             var rows: [(String, String)] = []
-            for try await row in try await connection.query(
-                "SELECT name, settings::text FROM mien_studies ORDER BY name", logger: logger
-            ).decode((String, String).self) {
+            let query: PostgresQuery =
+                if let name {
+                    "SELECT name, settings::text FROM mien_studies WHERE name = \(name)"
+                } else {
+                    "SELECT name, settings::text FROM mien_studies ORDER BY name"
+                }
+            for try await row in try await connection.query(query, logger: logger).decode((String, String).self) {
                 rows.append(row)
             }
             return rows
         }
-        var refused: [String: String] = [:]
-        for (name, text) in rows where CollectionSettings.isName(name) {
-            let settings: CollectionSettings
-            do {
-                settings = try JSONDecoder().decode(CollectionSettings.self, from: Data(text.utf8))
-            } catch {
-                refused[name] = "its settings in the database cannot be read: \(error)"
-                continue
-            }
-            if settings.record {
-                refused[name] =
-                    "a study with record keeps webcam recordings in its folder: serve it with --studies DIR --store URL"
-                continue
-            }
-            let folder = CollectionFolder(parent.appendingPathComponent(name))
-            try await BlockingWork.run {
-                do {
-                    try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
-                } catch {
-                    throw MienError(.ioFailure, "the study's working folder cannot be made", input: folder.url.path)
-                }
-                try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
-                try CollectionFolder.writeAtomically(
-                    Data(settings.consent.utf8), to: folder.url.appendingPathComponent("consent.md").path)
-            }
-            try await writeStimuli(study: name, into: folder)
+    }
+
+    /// Writes one study's folder; returns why it was not written, if it was not.
+    private func write(_ name: String, settings text: String, into parent: URL, withRecordings: Bool) async throws
+        -> String?
+    {
+        let settings: CollectionSettings
+        do {
+            settings = try JSONDecoder().decode(CollectionSettings.self, from: Data(text.utf8))
+        } catch {
+            return "its settings in the database cannot be read: \(error)"
         }
-        return refused
+        if settings.record, !withRecordings {
+            return "a study with record keeps webcam recordings in its folder: serve it with --studies DIR --store URL"
+        }
+        let folder = CollectionFolder(parent.appendingPathComponent(name))
+        try await BlockingWork.run {
+            do {
+                try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+            } catch {
+                throw MienError(.ioFailure, "the study's working folder cannot be made", input: folder.url.path)
+            }
+            try CollectionFolder.writeAtomically(try settings.encoded(), to: folder.settings.path)
+            try CollectionFolder.writeAtomically(
+                Data(settings.consent.utf8), to: folder.url.appendingPathComponent("consent.md").path)
+        }
+        try await writeStimuli(study: name, into: folder)
+        return nil
     }
 }

@@ -243,6 +243,15 @@ final class StudyDatabase: Sendable {
                 return try await client.withTransaction(logger: logger) { connection in try await work(connection) }
             } catch let error as PostgresTransactionError {
                 throw Self.unwrap(error)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // No connection to run it on: the pool's own error. After a minute of failed connections the pool's
+                // circuit breaker trips (`ConnectionPoolError.connectionCreationCircuitBreakerTripped`) and fails
+                // every request at once until a connection is made again, some seconds after the database is back;
+                // that error went up raw and was answered 500, which the page took for a refusal (issue 96 item 6).
+                throw StudyStoreFailure(
+                    description: "no connection to the database: \(Self.describe(error))", underlying: error)
             }
         }
     }

@@ -65,4 +65,6 @@ protocol StudyStore: Sendable {
 /// cause for the log; a participant is told only that the server cannot save now.
 struct StudyStoreFailure: Error, CustomStringConvertible {
     var description: String
+    /// The database library's own error, when there is one: what `StudyDatabase.explain` names at start-up.
+    var underlying: (any Error)? = nil
 }
