@@ -145,7 +145,9 @@ package final class PostgresServer: Sendable {
         try startAgain(tls: tls)
     }
 
-    /// A fast shutdown (every connection cut; a new one is refused until `startAgain`). Blocks (pg_ctl waits).
+    /// A fast shutdown: every connection cut, and a new one refused until `startAgain`.
+    ///
+    /// Blocks (pg_ctl waits).
     /// - Throws: `Unavailable` when pg_ctl is missing or fails.
     package func shutDown() throws {
         guard let bin = Self.binaries() else { throw Unavailable(description: "PostgreSQL's pg_ctl is not installed") }
