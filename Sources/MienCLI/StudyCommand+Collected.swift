@@ -119,6 +119,8 @@ extension StudyCommand {
                 })
             Self.compare(&study, answers: answers, norm: norm)
         }
+        // Each stimulus's key figures, with or without questions (viewers, and watched where the gaze was measured).
+        study.kpis = StudyKPIs.rows(study, sessions: answered, questions: questions)
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
             analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),

@@ -22,7 +22,7 @@ struct StudyDocument: Encodable {
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
             retention, retentionTests, moments
-        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms
+        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms, kpis
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,6 +53,8 @@ struct StudyDocument: Encodable {
         if !study.answerSummary.isEmpty { try container.encode(study.answerSummary, forKey: .answerSummary) }
         // Each stimulus against the norm (--norms): norms.csv's rows.
         if !study.normComparison.isEmpty { try container.encode(study.normComparison, forKey: .norms) }
+        // Each stimulus's key figures (a collected study): kpis.csv's rows.
+        if !study.kpis.isEmpty { try container.encode(study.kpis, forKey: .kpis) }
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.
@@ -68,6 +70,7 @@ struct StudyDocument: Encodable {
         if segments { files.append(("segments.csv", StudyTables.segments(study))) }
         if !study.settings.marks.isEmpty { files.append(("marks.csv", StudyMark.csv(study.settings.marks))) }
         if !study.normComparison.isEmpty { files.append(("norms.csv", NormComparison.csv(study.normComparison))) }
+        if !study.kpis.isEmpty { files.append(("kpis.csv", StudyKPIs.csv(study.kpis))) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))

@@ -346,4 +346,40 @@ struct StudyLedgerAdmissionTests {
         ledger.sessions["p1"]?.state = .complete
         refused("sessionEnded") { try begin("p1", "second") }
     }
+
+    /// An attempt that measured no frame but whose page recorded the viewing (its tab hidden throughout) is an
+    /// exposure: recorded, with nothing to set aside, and judged with the rest; one with neither is not recorded.
+    @Test func anAttemptHiddenThroughout_isRecorded_withNoFilesSetAside() throws {
+        let settings = try Self.settings(groups: [], cap: nil)
+        var ledger = StudyLedger()
+        _ = ledger.consent(
+            "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
+        ledger.sessions["p1"]?.framed = "yes"
+        func begin() throws -> StudyLedger.AttemptStart? {
+            let start = try ledger.beginAttempt(
+                "p1", stimulus: "first", holder: SocketHolder(server: "here", socket: UUID()), openHere: false,
+                recovering: { nil }, settings: settings, now: Self.start)
+            ledger.sockets["p1"] = nil
+            return start
+        }
+        #expect(try begin() == .init(number: 1, setAside: nil))
+        // The socket opened and closed with nothing from the page: not an exposure anyone can know of.
+        ledger.sessions["p1"]?.stimuli["first"] = ParticipantSession.StimulusProgress()
+        #expect(try begin() == .init(number: 2, setAside: nil))
+        #expect(ledger.sessions["p1"]?.attempts.isEmpty == true)
+        var hidden = ParticipantSession.StimulusProgress()
+        hidden.ended = true
+        hidden.viewing = Viewing()
+        hidden.viewing?.events = [.init(kind: .hidden, at: 0.1)]
+        ledger.sessions["p1"]?.stimuli["first"] = hidden
+        #expect(try begin() == .init(number: 3, setAside: nil))
+        let session = try #require(ledger.sessions["p1"])
+        #expect(session.attempts.map(\.number) == [2] && session.attempts.first?.reason.hasPrefix("measured 0") == true)
+        var watched = session
+        watched.stimuli["first"] = StudyCollectionTests.measured(to: 10, ended: true, duration: 10)
+        #expect(watched.exposures(of: "first") == 2)
+        // Its hidden stretch counts: hidden from 0.1 s to that attempt's end.
+        let figures = try #require(watched.exposureFigures(of: "first", duration: 10))
+        #expect(figures.hiddenSeconds > 9, "\(figures)")
+    }
 }

@@ -53,7 +53,11 @@ class Study(NamedTuple):
     ``attention``, ``answer liking (7 points)``, ...) its ``value`` over ``n`` participants, the norm's ``normSize``
     and ``normMedian``, the ``percentile`` among the norm's stimuli with its bootstrap interval ``low``..``high``, the
     sign-flip ``p``, BH-corrected ``q`` and ``direction`` (``above``/``below`` where q < alpha), or the ``reason`` it
-    was not compared (fewer than 10 stimuli); empty without a norm.
+    was not compared (fewer than 10 stimuli); empty without a norm. ``kpis``: a collected study's key figures per
+    stimulus and ``group`` (``all`` and each group): ``kpi`` (``viewers``, ``watched``, ``<question>.top2box``,
+    ``<question>.mean``, ``<question>=<option>``, ``<question>.correct``), its ``value`` (percent for a share), the
+    95 % interval ``low``..``high`` (Wilson's for a share, Student's t for a mean; NaN where none), ``n`` and
+    ``weighted`` (bool); empty for other studies.
     """
 
     curves: pd.DataFrame
@@ -69,6 +73,7 @@ class Study(NamedTuple):
     relations: pd.DataFrame
     prediction: pd.DataFrame
     norms: pd.DataFrame
+    kpis: pd.DataFrame
 
 
 def study(
@@ -228,9 +233,14 @@ def read_study(folder: PathLike) -> Study:
     for column in ("stimulus", "figure", "direction", "reason"):
         if column in norms:
             norms[column] = norms[column].astype("string")
+    kpis = table("kpis.csv")
+    if not kpis.empty:
+        for column in ("stimulus", "group", "kpi"):
+            kpis[column] = kpis[column].astype("string")
+        kpis["weighted"] = kpis["weighted"].astype(str).str.lower() == "true"
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
                  info, table("attention.csv"), table("retention.csv"), answers, table("features.csv"),
-                 table("relations.csv"), table("prediction.csv"), norms)
+                 table("relations.csv"), table("prediction.csv"), norms, kpis)
 
 
 def _recordings(manifest: str) -> int:

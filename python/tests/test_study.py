@@ -139,6 +139,22 @@ def test_read_study_reads_a_collected_studys_answers(tmp_path: Path) -> None:
     assert mien.read_study(tmp_path).answers.empty
 
 
+def test_read_study_reads_a_collected_studys_kpis(tmp_path: Path) -> None:
+    """kpis.csv as `mien study` writes it for a collected study (StudyKPIs' columns)."""
+    (tmp_path / "study.json").write_text('{"settings": {"bin": 0.5}}', encoding="utf-8")
+    (tmp_path / "kpis.csv").write_text(
+        "stimulus,group,kpi,value,low,high,n,weighted\n"
+        "ad,all,viewers,9.00,,,9,false\n"
+        "ad,all,liking.top2box,44.44,18.88,73.33,9,false\n"
+        "ad,A,brand=Contoso,62.50,30.57,86.32,8,false\n", encoding="utf-8")
+    kpis = mien.read_study(tmp_path).kpis
+    assert list(kpis.columns) == ["stimulus", "group", "kpi", "value", "low", "high", "n", "weighted"]
+    assert pd.isna(kpis["low"].iloc[0]) and kpis["value"].iloc[1] == 44.44 and kpis["n"].iloc[2] == 8
+    assert kpis["kpi"].iloc[2] == "brand=Contoso" and kpis["weighted"].dtype == bool and not kpis["weighted"].any()
+    (tmp_path / "kpis.csv").unlink()
+    assert mien.read_study(tmp_path).kpis.empty
+
+
 def test_a_stimulus_placed_against_a_norm_equals_pandas(tmp_path: Path) -> None:
     """``norms=``: a norm of 12 stimuli written as ``mien norms`` keeps them; the sample's smile mean placed among
     them by its percentile (ties half, as scipy's kind="mean"), computed here with pandas; below 10 after a filter,

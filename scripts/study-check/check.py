@@ -35,7 +35,7 @@ from playwright.sync_api import expect, sync_playwright
 import away
 import questions
 import still
-from checks import canvas_camera, check, pass_framing, verdict
+from checks import canvas_camera, check, page_hidden, pass_framing, verdict
 from websockets.sync.client import connect
 
 parser = argparse.ArgumentParser()
@@ -348,6 +348,26 @@ with sync_playwright() as playwright:
     codes["r1"] = wait_done(page)
     ctx.close()
     print(f"  r1 (face away, shown the stimulus again): {codes['r1']}")
+    # The other cause on a phone: r2's tab is hidden through the stimulus, so it plays once more.
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(canvas_camera())
+    page = ctx.new_page()
+    page.goto(f"{args.base}/studies/retry/?participant=r2&redirect=0")
+    agree(page)
+    framing_then_watch(page)
+    page.wait_for_function("document.documentElement.dataset.stage.startsWith('stimulus:')", timeout=60_000)
+    page.evaluate(page_hidden(True))
+    page.wait_for_function("document.documentElement.dataset.stage === 'framing'", timeout=60_000)
+    page.evaluate(page_hidden(False))
+    shown = page.evaluate("""() => ({fullscreen: !!document.fullscreenElement,
+        player: !document.getElementById('stage-player').hidden, status: document.getElementById('status').textContent})""")
+    check(not shown["fullscreen"] and not shown["player"], f"r2 (tab hidden, phone): out of full screen: {shown}")
+    start = page.get_by_role("button", name="Start watching")
+    expect(start).to_be_enabled(timeout=60_000)
+    start.click()
+    codes["r2"] = wait_done(page)
+    ctx.close()
+    print(f"  r2 (tab hidden, phone, shown the stimulus again): {codes['r2']}")
     # Issue 96 item 7: e1 is erased while watching: the page says so, once, and stops (it went on to "connection
     # lost", then "This session has ended").
     ctx, page = new_page(browser)
@@ -460,6 +480,9 @@ still.verify(args.studies, args.out, args.mien, stills)
 retried = sessions("retry").get("r1", {})
 check(retried.get("attempts") == 1 and "shown again after attempt 1" in (retried.get("review") or ""),
       f"the dashboard: r1's earlier attempt and why it was repeated: {retried.get('attempts')} {retried.get('review')}")
+retried = sessions("retry").get("r2", {})
+check(retried.get("attempts") == 1 and "shown again after attempt 1" in (retried.get("review") or ""),
+      f"the dashboard: r2's earlier attempt (tab hidden) and why: {retried.get('attempts')} {retried.get('review')}")
 review = {line.split(",")[0]: line for line in dashboard("viewing", "approvals.csv").decode().splitlines()[1:]}
 check("viewing rule hidden" in review.get("v1", "") and ",approve," in review.get("v1", ""),
       f"approvals.csv: v1 approved, marked for review: {review.get('v1')}")

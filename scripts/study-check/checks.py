@@ -61,6 +61,19 @@ def canvas_camera(away=None, until_retry=False):
 """ % (lower, upper, "true" if until_retry else "false")
 
 
+def page_hidden(hidden):
+    """JavaScript telling the page its tab is hidden (or shown again) as a browser tells it: `document.hidden` and
+    `visibilityState` read so and `visibilitychange` fires. The page then sends no frame (its `stamp()` is null) and
+    records the stretch as hidden, as behind a real tab (issue 96 item 1's second cause: a page driven by a test is
+    always in front). Evaluates to true."""
+    return """((hidden) => {
+  for (const [name, value] of [['hidden', hidden], ['visibilityState', hidden ? 'hidden' : 'visible']])
+    Object.defineProperty(document, name, { configurable: true, get: () => value });
+  document.dispatchEvent(new Event('visibilitychange'));
+  return true;
+})(%s)""" % ("true" if hidden else "false")
+
+
 def take_part_with_camera(browser, url, camera, agree, framing_then_watch, wait_done):
     """One participant through the page at `url` in a new context of `browser` whose `getUserMedia` is `camera`
     (JavaScript, as `canvas_camera` gives): consent, the framing check, the stimuli; returns their completion."""

@@ -208,6 +208,17 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
               and f"How much did you like this advert? (liking, 7 points): mean {liking:g} " in page
               and "Whether the faces predict it: not testable: 4 included participants answered" in page,
               "study.html opens with the summary of the answers")
+        # Issue 98 item 1: kpis.csv's figures are the hand counts of the answers set here.
+        with open(os.path.join(result, "kpis.csv")) as file:
+            kpis = {(r["group"], r["kpi"]): r for r in csv.DictReader(file)}
+        n = len(ANSWERS)
+        for kpi, hand in (("liking.top2box", sum(a[0] >= 6 for a in ANSWERS.values())),
+                          ("intent.top2box", sum(a[1] >= 9 for a in ANSWERS.values())),
+                          ("seen=No", sum(a[2] == "No" for a in ANSWERS.values()))):
+            row = kpis.get(("all", kpi), {})
+            check(row.get("n") == str(n) and abs(float(row.get("value") or -1) - 100 * hand / n) < 0.01
+                  and float(row.get("low") or 101) <= 100 * hand / n <= float(row.get("high") or -1),
+                  f"kpis.csv: {kpi} is the hand count, {hand} of {n}, within its interval: {row}")
         # The sample's profile by what the links said (issue 80 item 5), and participants.csv's columns.
         check("Sample by age (as the panel&#39;s link gave it): 18-24 1 (25 %) · 25-34 2 (50 %) · not given 1" in page
               and "Sample by sex (as the panel&#39;s link gave it): female 1 (25 %) · male 1 (25 %) · not given 2" in page,

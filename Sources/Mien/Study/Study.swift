@@ -31,6 +31,8 @@ public struct Study: Sendable, Codable {
     package var normComparison: [NormComparison.Row] = []
     /// What study.html's summary says of the norm, by stimulus (`NormComparison.lines`).
     package var normSummary: [String: [String]] = [:]
+    /// Each stimulus's key figures (a collected study): kpis.csv's rows (`StudyKPIs`); empty otherwise.
+    package var kpis: [StudyKPIs.Row] = []
     /// Pictures of each stimulus along its time axis (a collected study whose folder keeps the stimulus), by stimulus.
     package var stimulusPictures: [String: [StimulusStrip.Picture]] = [:]
 

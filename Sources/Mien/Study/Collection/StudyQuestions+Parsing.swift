@@ -14,10 +14,11 @@ import Foundation
 /// anchors: Not at all | Very much    # a scale's lowest and highest point (a middle may go between)
 /// required: yes                      # default yes (no for text)
 /// ```
-/// A choice gives `options: A | B | C` instead of anchors; free text may give `length: 500` (characters).
+/// A choice gives `options: A | B | C` instead of anchors; free text may give `length: 500` (characters); a single
+/// choice may give `correct: B`, its right option (a recall question: `kpis.csv` gives the share who chose it).
 extension StudyQuestions {
     /// The fields a question may give.
-    static let questionFields = ["type", "text", "anchors", "options", "after", "required", "length"]
+    static let questionFields = ["type", "text", "anchors", "options", "after", "required", "length", "correct"]
     /// The fields the file may give before its first question.
     static let fileFields = ["language", "submit", "missing"]
 
@@ -201,9 +202,23 @@ extension StudyQuestions {
                 }
                 length = value
             }
+            var correct: String?
+            if let field = fields["correct"] {
+                guard kind == .single else {
+                    throw refuse(field.line, "\(named): only a single choice has a correct option (a recall question)")
+                }
+                guard options?.contains(field.value) == true else {
+                    throw refuse(
+                        field.line,
+                        "\(named): the correct option '\(field.value)' is not one of its options (\((options ?? []).joined(separator: " | ")))"
+                    )
+                }
+                correct = field.value
+            }
             return Question(
                 id: id, after: after, kind: kind, text: text, points: points, anchors: anchors, options: options,
-                required: required, length: kind == .text ? length ?? StudyQuestions.defaultTextLength : nil)
+                required: required, length: kind == .text ? length ?? StudyQuestions.defaultTextLength : nil,
+                correct: correct)
         }
     }
 }

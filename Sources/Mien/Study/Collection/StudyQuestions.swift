@@ -44,6 +44,9 @@ package struct StudyQuestions: Sendable, Codable, Equatable {
         package var required: Bool
         /// A free-text answer's longest length, in characters.
         package var length: Int?
+        /// A single choice's right option (`correct:`): the question is a recall question, and `kpis.csv` gives
+        /// the share who chose it.
+        package var correct: String? = nil
 
         /// The scale's lowest and highest point (0...10 for 11 points, else 1...points); nil for other kinds.
         package var range: ClosedRange<Int>? {
@@ -106,6 +109,9 @@ package struct StudyQuestions: Sendable, Codable, Equatable {
             }
             switch question.kind {
             case .scale:
+                guard question.correct == nil else {
+                    throw refuse("\(named): only a single choice has a correct option (a recall question)")
+                }
                 guard let points = question.points, [5, 7, 11].contains(points) else {
                     throw refuse("\(named): a scale has 5, 7 or 11 points")
                 }
@@ -126,8 +132,19 @@ package struct StudyQuestions: Sendable, Codable, Equatable {
                 guard question.points == nil, question.anchors == nil, question.length == nil else {
                     throw refuse("\(named): a choice takes options, not points, anchors or a length")
                 }
+                if let correct = question.correct {
+                    guard question.kind == .single else {
+                        throw refuse("\(named): only a single choice has a correct option (a recall question)")
+                    }
+                    guard options.contains(correct) else {
+                        throw refuse(
+                            "\(named): the correct option '\(correct)' is not one of its options (\(options.joined(separator: " | ")))"
+                        )
+                    }
+                }
             case .text:
-                guard question.points == nil, question.anchors == nil, question.options == nil else {
+                guard question.points == nil, question.anchors == nil, question.options == nil, question.correct == nil
+                else {
                     throw refuse("\(named): a free-text question takes a length, not points, anchors or options")
                 }
                 if let length = question.length, !(1...Self.maximumTextLength).contains(length) {

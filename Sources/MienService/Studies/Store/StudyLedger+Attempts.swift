@@ -11,7 +11,7 @@ extension StudyLedger {
         /// The attempt's number: one past every attempt begun, recorded or not.
         var number: Int
         /// The earlier attempt whose files are set aside under its number (`<stimulus>.attemptN.*`), if it measured
-        /// anything.
+        /// a frame.
         var setAside: Int?
     }
 
@@ -73,8 +73,11 @@ extension StudyLedger {
         let time = CollectedStudy.timestamp(now)
         let earlierNumber = session.lastAttemptBegun(stimulus)
         var setAside: Int?
-        if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 {
-            setAside = earlierNumber
+        // An earlier attempt is recorded when it measured a frame or its page recorded the viewing: one shown with
+        // its tab hidden throughout measured nothing, yet was an exposure, its hidden stretch judged with the rest
+        // (study-check's r2). Only one that measured frames has files to set aside.
+        if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 || earlier.viewing != nil {
+            setAside = earlier.frames > 0 ? earlierNumber : nil
             let percent = CollectedStudy.percent
             session.attempts.append(
                 .init(
