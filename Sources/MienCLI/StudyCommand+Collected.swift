@@ -121,6 +121,9 @@ extension StudyCommand {
         }
         // Each stimulus's key figures, with or without questions (viewers, and watched where the gaze was measured).
         study.kpis = StudyKPIs.rows(study, sessions: answered, questions: questions)
+        study.comparisons = StudyComparisons.rows(
+            study, sessions: answered, questions: questions, alpha: settings.alpha)
+        if !study.comparisons.isEmpty { study.notes.append(StudyComparisons.note(alpha: settings.alpha)) }
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
             analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),

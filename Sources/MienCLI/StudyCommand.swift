@@ -168,6 +168,12 @@ struct StudyCommand: AsyncParsableCommand {
             valueName: "tag"))
     var normFilter: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Also print study.html to this PDF, each stimulus's verdict on a page of its own first, with a headless Chromium found on PATH (chromium, chromium-browser, google-chrome); without one, says so (exit status 1) once the rest is written.",
+            valueName: "file"))
+    var pdf: String?
+
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
 
@@ -180,7 +186,7 @@ struct StudyCommand: AsyncParsableCommand {
     func run() async throws {
         // Reading the manifest, a database (through its own bridge) and writing the study block: off the pool;
         // only the recordings' runs are awaited here.
-        guard let analysis = try await BlockingWork.run({ try self.prepared() }) else { return }
+        guard let analysis = try await BlockingWork.run({ try self.prepared() }) else { return try await printed() }
         let clock = ContinuousClock()
         let analysisStart = clock.now
         let (plan, runner, interruption) = (analysis.plan, analysis.runner, analysis.runner.interruption)
@@ -190,6 +196,20 @@ struct StudyCommand: AsyncParsableCommand {
         }
         let analysisTime = clock.now - analysisStart
         try await aggregate(analysis, outcomes: outcomes, analysisTime: analysisTime)
+        try await printed()
+    }
+
+    /// `--pdf`: study.html printed once everything else is written (`StudyPDF`).
+    private func printed() async throws {
+        guard let pdf, let output, !listRecordings else { return }
+        let html = (output as NSString).appendingPathComponent("study.html")
+        guard FileManager.default.fileExists(atPath: html) else { return }
+        do {
+            try await BlockingWork.run { try StudyPDF.print(html, to: pdf) }
+        } catch let error as MienError {
+            Diagnostics.report(error)
+            throw ExitStatus.inputFailed
+        }
     }
 
     /// Everything before the analysis; nil when there is nothing to analyse (a collected study or one in a

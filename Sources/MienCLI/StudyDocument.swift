@@ -22,7 +22,8 @@ struct StudyDocument: Encodable {
     private enum CodingKeys: String, CodingKey {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
             retention, retentionTests, moments
-        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms, kpis
+        case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms, kpis,
+            comparisons
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -55,6 +56,8 @@ struct StudyDocument: Encodable {
         if !study.normComparison.isEmpty { try container.encode(study.normComparison, forKey: .norms) }
         // Each stimulus's key figures (a collected study): kpis.csv's rows.
         if !study.kpis.isEmpty { try container.encode(study.kpis, forKey: .kpis) }
+        // Adverts and groups compared (a collected study): comparisons.csv's rows.
+        if !study.comparisons.isEmpty { try container.encode(study.comparisons, forKey: .comparisons) }
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.
@@ -71,6 +74,9 @@ struct StudyDocument: Encodable {
         if !study.settings.marks.isEmpty { files.append(("marks.csv", StudyMark.csv(study.settings.marks))) }
         if !study.normComparison.isEmpty { files.append(("norms.csv", NormComparison.csv(study.normComparison))) }
         if !study.kpis.isEmpty { files.append(("kpis.csv", StudyKPIs.csv(study.kpis))) }
+        if !study.comparisons.isEmpty {
+            files.append(("comparisons.csv", StudyComparisons.csv(study.comparisons)))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))

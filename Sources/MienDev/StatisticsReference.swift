@@ -13,7 +13,7 @@ struct StatisticsReference: ParsableCommand {
 
     @Argument(
         help:
-            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms, markChange)."
+            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms, markChange, pairedT, mcnemar, proportions, letters)."
     )
     var input: String
 
@@ -39,6 +39,14 @@ struct StatisticsReference: ParsableCommand {
         var norms: [Norm]
         /// Each case: viewers' smile changes across a mark, tested as the summary's mark lines do.
         var markChange: [[Double]]
+        /// Issue 98 item 4: each pair [a, b] of one participants' values for Student's paired t.
+        var pairedT: [[[Double]]]
+        /// Each [only a, only b]: discordant pairs for McNemar's exact test.
+        var mcnemar: [[Int]]
+        /// Each [yes a, n a, yes b, n b] for the two-proportion z test.
+        var proportions: [[Int]]
+        /// Each case: groups' [yes, n], compared pairwise (z, Bonferroni within the case) into column letters.
+        var letters: [[[Int]]]
     }
 
     struct Norm: Decodable {
@@ -103,6 +111,13 @@ struct StatisticsReference: ParsableCommand {
         var norms: [NormAnswer?]
         /// Each [mean, low, high, p].
         var markChange: [[Double]]
+        /// Each [difference, low, high, t, p].
+        var pairedT: [[Double]]
+        var mcnemar: [Double]
+        /// Each [z, p] (empty when undefined).
+        var proportions: [[Double]]
+        /// Each case's letters per group, at alpha 0.05.
+        var letters: [[String]]
     }
 
     struct SurvivalAnswer: Encodable {
@@ -201,9 +216,40 @@ struct StatisticsReference: ParsableCommand {
             markChange: cases.markChange.map { values in
                 let test = StudyPage.pairedChange(values)
                 return [test.mean ?? .nan, test.low ?? .nan, test.high ?? .nan, test.p ?? .nan]
-            })
+            },
+            pairedT: cases.pairedT.map { pair in
+                PairwiseTests.pairedT(pair[0], pair[1]).map {
+                    [$0.difference, $0.low ?? .nan, $0.high ?? .nan, $0.t ?? .nan, $0.p]
+                } ?? []
+            },
+            mcnemar: cases.mcnemar.map { PairwiseTests.mcnemarExact(onlyA: $0[0], onlyB: $0[1]) },
+            proportions: cases.proportions.map { item in
+                PairwiseTests.twoProportions(yesA: item[0], nA: item[1], yesB: item[2], nB: item[3]).map {
+                    [$0.z, $0.p]
+                } ?? []
+            },
+            letters: cases.letters.map(Self.letters))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(answer), as: UTF8.self))
+    }
+
+    /// Column letters of groups' [yes, n], as `StudyPage.groupTables` makes them from comparisons.csv's rows.
+    static func letters(_ groups: [[Int]]) -> [String] {
+        var pairs: [(Int, Int, Double, Double)] = []
+        var tested: [(Int, Int, Double, Double)] = []
+        for i in groups.indices {
+            for j in groups.indices where j > i {
+                let test = PairwiseTests.twoProportions(
+                    yesA: groups[i][0], nA: groups[i][1], yesB: groups[j][0], nB: groups[j][1])
+                let difference =
+                    Double(groups[i][0]) / Double(groups[i][1]) - Double(groups[j][0]) / Double(groups[j][1])
+                tested.append((i, j, test?.p ?? 1, difference))
+            }
+        }
+        let q = PairwiseTests.bonferroni(tested.map(\.2))
+        for (index, pair) in tested.enumerated() { pairs.append((pair.0, pair.1, q[index], pair.3)) }
+        let names = groups.indices.map { String(UnicodeScalar(UInt8(97 + $0))) }
+        return PairwiseTests.letters(columns: groups.count, pairs: pairs, alpha: 0.05, names: names)
     }
 }

@@ -268,7 +268,13 @@ final class JobQueue: Sendable {
             state.jobs[id] = current
             return current.status
         }
-        guard let final else { return }
+        guard let final else {
+            // Deleted while it was starting: `remove(_:)` emptied the folder before this run's writers (made off the
+            // pool, before the run was handed over) opened their files in it. Those go too (CI's JobTests found
+            // one under load).
+            await Self.remove(folder.appendingPathComponent(id))
+            return
+        }
         await record(final)
         // The upload is kept only for a job that must run again (interrupted); outputs stay until the job is
         // deleted.

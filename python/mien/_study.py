@@ -57,7 +57,12 @@ class Study(NamedTuple):
     stimulus and ``group`` (``all`` and each group): ``kpi`` (``viewers``, ``watched``, ``<question>.top2box``,
     ``<question>.mean``, ``<question>=<option>``, ``<question>.correct``), its ``value`` (percent for a share), the
     95 % interval ``low``..``high`` (Wilson's for a share, Student's t for a mean; NaN where none), ``n`` and
-    ``weighted`` (bool); empty for other studies.
+    ``weighted`` (bool); empty for other studies. ``comparisons``: adverts compared within participants (``kind``
+    ``stimuli``: McNemar's exact test for a share, Student's paired t for a mean, BH ``q`` over every contrast) and
+    groups within a ``stimulus`` (``kind`` ``groups``: the two-proportion z test or Welch's t, Bonferroni ``q``
+    within the KPI's pairs): ``kpi``, sides ``a`` and ``b`` with ``value_a``, ``value_b``, ``difference`` (a − b,
+    its ``low``..``high`` where the test gives one), ``n``, ``method``, ``statistic``, ``p``, ``q`` and ``better``
+    (the side higher where q < alpha); empty for other studies.
     """
 
     curves: pd.DataFrame
@@ -74,6 +79,7 @@ class Study(NamedTuple):
     prediction: pd.DataFrame
     norms: pd.DataFrame
     kpis: pd.DataFrame
+    comparisons: pd.DataFrame
 
 
 def study(
@@ -238,9 +244,13 @@ def read_study(folder: PathLike) -> Study:
         for column in ("stimulus", "group", "kpi"):
             kpis[column] = kpis[column].astype("string")
         kpis["weighted"] = kpis["weighted"].astype(str).str.lower() == "true"
+    comparisons = table("comparisons.csv")
+    if not comparisons.empty:
+        for column in ("kind", "stimulus", "kpi", "a", "b", "method", "better"):
+            comparisons[column] = comparisons[column].astype("string")
     return Study(table("curves.csv"), participants, table("moments.csv"), table("isc.csv"), table("segments.csv"),
                  info, table("attention.csv"), table("retention.csv"), answers, table("features.csv"),
-                 table("relations.csv"), table("prediction.csv"), norms, kpis)
+                 table("relations.csv"), table("prediction.csv"), norms, kpis, comparisons)
 
 
 def _recordings(manifest: str) -> int:

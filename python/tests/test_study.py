@@ -155,6 +155,24 @@ def test_read_study_reads_a_collected_studys_kpis(tmp_path: Path) -> None:
     assert mien.read_study(tmp_path).kpis.empty
 
 
+def test_read_study_reads_a_collected_studys_comparisons(tmp_path: Path) -> None:
+    """comparisons.csv as `mien study` writes it (StudyComparisons' columns): a paired contrast and a groups row."""
+    (tmp_path / "study.json").write_text('{"settings": {"bin": 0.5}}', encoding="utf-8")
+    (tmp_path / "comparisons.csv").write_text(
+        "kind,stimulus,kpi,a,b,value_a,value_b,difference,low,high,n,method,statistic,p,q,better\n"
+        "stimuli,,watched,a,b,90,60,30,28.5,31.5,12,paired t,41.2,0.0000,0.0000,a\n"
+        "groups,a,liking_a.top2box,G,H,100,50,50,,,12,two-proportion z (pooled),2,0.0455,0.0455,G\n"
+        "groups,a,watched,G,H,92,94,-2,-5,1,12,Welch t,-1.2,0.25,0.25,\n", encoding="utf-8")
+    compared = mien.read_study(tmp_path).comparisons
+    assert list(compared.columns) == ["kind", "stimulus", "kpi", "a", "b", "value_a", "value_b", "difference", "low",
+                                      "high", "n", "method", "statistic", "p", "q", "better"]
+    assert compared["better"].iloc[0] == "a" and pd.isna(compared["better"].iloc[2])
+    assert pd.isna(compared["stimulus"].iloc[0]) and compared["difference"].iloc[0] == 30
+    assert pd.isna(compared["low"].iloc[1]) and compared["q"].iloc[1] == 0.0455
+    (tmp_path / "comparisons.csv").unlink()
+    assert mien.read_study(tmp_path).comparisons.empty
+
+
 def test_a_stimulus_placed_against_a_norm_equals_pandas(tmp_path: Path) -> None:
     """``norms=``: a norm of 12 stimuli written as ``mien norms`` keeps them; the sample's smile mean placed among
     them by its percentile (ties half, as scipy's kind="mean"), computed here with pandas; below 10 after a filter,

@@ -9,7 +9,8 @@ bin and the same clusters; cluster p-values within Monte-Carlo error where eithe
 difference of two estimates from 1000 permutations each, plus one permutation's step), equal where both are exact
 (sign flips of 6), and equal to every split enumerated with MNE's t where Mien's two-group test is exact;
 the ISC's leave-one-out correlations against scipy.stats.pearsonr to 1e-9 and its bootstrap interval within
-0.03 of scipy.stats.bootstrap's; and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
+0.03 of scipy.stats.bootstrap's; the comparisons of adverts and groups (paired t against scipy.stats.ttest_rel,
+McNemar's exact test, the two-proportion z test and Bonferroni's column letters against statsmodels); and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
 
 Usage: check.py MIENDEV   (prints "statistics-check: N passed, N failed")
 """
@@ -28,6 +29,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportions_ztest
 
 mne.set_log_level("ERROR")
 MIENDEV = sys.argv[1]
@@ -110,9 +114,19 @@ norms[-1]["values"] = (np.array(norms[-1]["values"]) - np.mean(norms[-1]["values
 # Issue 95 item 4: the summary's mark lines, viewers' paired smile changes across a mark: mean, t interval, one-sample t.
 mark_change = [rng.normal(shift, spread, n).tolist() for n, shift, spread in
                [(5, 0, 8), (12, 6, 10), (24, -3, 5), (40, 0.5, 20), (3, 10, 1)]]
+# Issue 98 item 4: adverts compared within participants (paired t, McNemar's exact test) and groups' column letters
+# (the two-proportion z test, Bonferroni within a row), against scipy and statsmodels.
+paired_t = []
+for n, shift, spread in [(2, 3, 5), (8, 0, 10), (16, 6, 12), (40, -2, 8)]:
+    a = rng.normal(50, 15, n)
+    paired_t.append([a.tolist(), (a - rng.normal(shift, spread, n)).tolist()])
+mcnemar_cases = [[0, 0], [3, 0], [5, 5], [12, 4], [1, 9], [40, 25], [150, 120]]
+proportion_cases = [[4, 10, 9, 10], [30, 60, 20, 60], [0, 8, 5, 8], [7, 7, 3, 9], [120, 400, 150, 400]]
+letter_cases = [[[20, 40], [30, 40], [12, 40]], [[5, 10], [5, 10]], [[40, 50], [10, 50], [25, 50], [26, 50]]]
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
          "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic,
-         "norms": norms, "markChange": mark_change}
+         "norms": norms, "markChange": mark_change, "pairedT": paired_t, "mcnemar": mcnemar_cases,
+         "proportions": proportion_cases, "letters": letter_cases}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -121,6 +135,33 @@ first_run = subprocess.run([MIENDEV, "statistics", path], check=True, capture_ou
 second_run = subprocess.run([MIENDEV, "statistics", path], check=True, capture_output=True, text=True).stdout
 check(first_run == second_run, "two seeded runs give the same bytes")
 mien = json.loads(first_run)
+
+# Adverts and groups compared (issue 98 item 4) -----------------------------------------------------------------
+for (a, b), answer in zip(paired_t, mien["pairedT"]):
+    reference = stats.ttest_rel(a, b)
+    interval = reference.confidence_interval(0.95)
+    expected = [float(np.mean(np.array(a) - np.array(b))), interval.low, interval.high, reference.statistic,
+                reference.pvalue]
+    check(len(answer) == 5 and all(abs(x - y) <= 1e-9 * max(1, abs(y)) for x, y in zip(answer, expected)),
+          f"paired t n={len(a)}: {answer} vs scipy ttest_rel {expected}")
+for (only_a, only_b), answer in zip(mcnemar_cases, mien["mcnemar"]):
+    reference = mcnemar([[10, only_a], [only_b, 10]], exact=True).pvalue
+    check(abs(answer - reference) <= 1e-12, f"McNemar exact {only_a}/{only_b}: {answer} vs statsmodels {reference}")
+for (yes_a, n_a, yes_b, n_b), answer in zip(proportion_cases, mien["proportions"]):
+    z, p = proportions_ztest([yes_a, yes_b], [n_a, n_b])
+    check(len(answer) == 2 and abs(answer[0] - z) <= 1e-9 and abs(answer[1] - p) <= 1e-12,
+          f"two proportions {yes_a}/{n_a} vs {yes_b}/{n_b}: {answer} vs statsmodels [{z}, {p}]")
+for groups, answer in zip(letter_cases, mien["letters"]):
+    pairs = list(itertools.combinations(range(len(groups)), 2))
+    ps = [proportions_ztest([groups[i][0], groups[j][0]], [groups[i][1], groups[j][1]])[1] for i, j in pairs]
+    rejected = multipletests(ps, alpha=0.05, method="bonferroni")[0]
+    expected = [""] * len(groups)
+    for (i, j), reject in zip(pairs, rejected):
+        if reject:
+            higher, lower = (i, j) if groups[i][0] / groups[i][1] > groups[j][0] / groups[j][1] else (j, i)
+            expected[higher] += "abcdefgh"[lower]
+    expected = ["".join(sorted(x)) for x in expected]
+    check(answer == expected, f"column letters {groups}: {answer} vs statsmodels (Bonferroni) {expected}")
 
 # Faces against answers (issue 80) -----------------------------------------------------------------------------
 for (x, y), answer in zip(spearman, mien["spearman"]):

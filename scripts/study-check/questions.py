@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import re
 import subprocess
 
@@ -174,6 +175,29 @@ def rows_of(text):
                   for r in csv.DictReader(io.StringIO(text)))
 
 
+def first_screen(path):
+    """Where study.html's first verdict ends, in a 1280x800 headless Chromium window: the bottom (CSS px) of its KPI
+    table, its sentences, its chart and its caveats, the table's rows, and whether it comes before the summary."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                             args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto("file://" + os.path.abspath(path))
+            return page.evaluate("""() => {
+              const verdict = document.querySelector('section.verdict');
+              const bottom = (selector) => { const el = verdict && verdict.querySelector(selector);
+                return el ? Math.round(el.getBoundingClientRect().bottom) : null; };
+              const summary = document.querySelector('section.summary');
+              return { table: bottom('table.kpis'), sentences: bottom('.sentences'), chart: bottom('svg.chart'),
+                caveats: bottom('.caveats'), rows: verdict ? verdict.querySelectorAll('table.kpis tr').length : 0,
+                verdictBeforeSummary: !!(verdict && summary
+                  && (verdict.compareDocumentPosition(summary) & Node.DOCUMENT_POSITION_FOLLOWING)) }; }""")
+        finally:
+            browser.close()
+
+
 def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     """Every surface holds exactly the answers set above; refusals keep nothing."""
     folder = os.path.join(studies, "questions")
@@ -196,7 +220,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
           f"the dashboard counts those who answered every page: {summary['all'].get('answeredAll')}")
     check(rows_of(dashboard("questions", "answers.csv").decode()) == expected, "the dashboard's answers.csv")
     result = os.path.join(out, "results", "questions")
-    run = subprocess.run([mien, "study", folder, "--output", result], capture_output=True, text=True)
+    pdf = result + ".pdf"
+    run = subprocess.run([mien, "study", folder, "--output", result, "--pdf", pdf], capture_output=True, text=True)
     if check(run.returncode == 0, f"mien study questions: {run.returncode} {run.stderr[-300:]}"):
         got = rows_of(open(os.path.join(result, "answers.csv")).read())
         check(got == expected, f"mien study's answers.csv: {got}")
@@ -219,6 +244,26 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
             check(row.get("n") == str(n) and abs(float(row.get("value") or -1) - 100 * hand / n) < 0.01
                   and float(row.get("low") or 101) <= 100 * hand / n <= float(row.get("high") or -1),
                   f"kpis.csv: {kpi} is the hand count, {hand} of {n}, within its interval: {row}")
+        # The dashboard offers the same verdict during fieldwork, from the same KPIs.
+        live = {(r["group"], r["kpi"]): r for r in csv.DictReader(io.StringIO(dashboard("questions", "kpis.csv").decode()))}
+        check(all(live.get(key, {}).get("value") == kpis[key]["value"] for key in (("all", "liking.top2box"), ("all", "seen=No")))
+              and "<h2>Verdict: " + STIMULUS in dashboard("questions", "study.html").decode(),
+              f"the dashboard's kpis.csv and verdict: {live.get(('all', 'liking.top2box'))}")
+        # Issue 98 item 3: the verdict first, its whole table, sentences, curve and caveats on the first screen of
+        # a 1280x800 window (by geometry, in headless Chromium), before the summary.
+        first = first_screen(os.path.join(result, "study.html"))
+        check(first["rows"] == 7 and first["verdictBeforeSummary"]
+              and all(first[part] is not None and first[part] <= 800 for part in ("table", "sentences", "chart", "caveats")),
+              f"study.html's first screen at 1280x800 holds the verdict: {first}")
+        check("50 % answered 6-7 of 1-7 to “How much did you like this advert?” (95 % 15-85 %, n 4)" in page.replace("&#39;", "'")
+              and "Every closed question, tallied" in page, "the verdict's sentences, from kpis.csv's numbers; the tallies")
+        # Issue 98 item 6: --pdf, printed by the headless Chromium on PATH: the verdict whole on page one, the
+        # summary from page two.
+        from pypdf import PdfReader
+        pages = [p.extract_text() for p in PdfReader(pdf).pages] if os.path.exists(pdf) else []
+        check(len(pages) > 2 and "Verdict: " + STIMULUS in pages[0] and "How much did you" in pages[0]
+              and "Unweighted" in pages[0] and "Verdict" not in pages[1] and pages[1].lstrip().startswith("Summary"),
+              f"--pdf: the verdict on page one, the summary next: {[p[:80] for p in pages[:2]]}")
         # The sample's profile by what the links said (issue 80 item 5), and participants.csv's columns.
         check("Sample by age (as the panel&#39;s link gave it): 18-24 1 (25 %) · 25-34 2 (50 %) · not given 1" in page
               and "Sample by sex (as the panel&#39;s link gave it): female 1 (25 %) · male 1 (25 %) · not given 2" in page,

@@ -33,6 +33,9 @@ public struct Study: Sendable, Codable {
     package var normSummary: [String: [String]] = [:]
     /// Each stimulus's key figures (a collected study): kpis.csv's rows (`StudyKPIs`); empty otherwise.
     package var kpis: [StudyKPIs.Row] = []
+    /// Adverts compared within participants and groups within each stimulus: comparisons.csv's rows
+    /// (`StudyComparisons`); empty otherwise.
+    package var comparisons: [StudyComparisons.Row] = []
     /// Pictures of each stimulus along its time axis (a collected study whose folder keeps the stimulus), by stimulus.
     package var stimulusPictures: [String: [StimulusStrip.Picture]] = [:]
 

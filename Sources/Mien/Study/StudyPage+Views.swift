@@ -20,6 +20,16 @@ extension StudyPage {
         var chartedPerStimulus: Int
         var minimumEffect: String
         var stimuli: [SectionView]
+        /// The first screen: each stimulus's verdict (a collected study), then every closed question tallied.
+        var verdicts: [VerdictView] = []
+        var tallies: [TallyView] = []
+        var hasTallies = false
+        var talliesCount = 0
+        /// Adverts compared within participants, and each stimulus's groups side by side (`StudyComparisons`).
+        var contrasts: [ContrastView] = []
+        var hasContrasts = false
+        var groupTables: [GroupTableView] = []
+        var alpha = ""
         var summaries: [SummaryView]
         var participants: [ParticipantView]
         var notes: [TextView]

@@ -46,6 +46,14 @@ package enum StudyPage {
             participants: study.participants.map(ParticipantView.init), notes: study.notes.map(TextView.init),
             generator: generator, seed: settings.seed)
         view.profile = profile(included).map(TextView.init)
+        view.verdicts = verdicts(study, sections: view.stimuli)
+        view.tallies = tallies(study)
+        view.hasTallies = !view.tallies.isEmpty
+        view.talliesCount = view.tallies.count
+        view.contrasts = contrasts(study)
+        view.hasContrasts = !view.contrasts.isEmpty
+        view.groupTables = groupTables(study)
+        view.alpha = number(settings.alpha)
         return page.render(view)
     }
 

@@ -13,16 +13,44 @@ enum StudyPageTemplate {
         .legend span{display:inline-block;margin-right:12px} .legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
         .key i{display:inline-block;width:14px;height:10px;vertical-align:middle;border:1px solid #ccc;margin:0 2px}
         footer{margin-top:32px;color:#777;font-size:11px}
+        section.verdict h2{margin-top:16px} table.kpis{font-size:13px;width:100%} table.kpis td.v{text-align:right;font-weight:600;white-space:nowrap}
+        .verdict .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px;align-items:start}
+        .verdict ul{margin:6px 0;padding-left:18px} .verdict .sentences li{margin-bottom:2px}
+        @media print{body{margin:0;max-width:none} section.verdict{break-after:page} svg,table.kpis,tr{break-inside:avoid} h2,h3{break-after:avoid}}
         </style></head><body>
         <h1>{{title}}</h1>
         <p><b>{{panelSizes}}</b></p>
         {{#profile}}<p class="note">{{text}}</p>{{/profile}}
+        {{#verdicts}}<section class="verdict" data-stimulus="{{name}}"><h2>Verdict: {{name}}</h2>
+        <table class="kpis"><tr><th>figure</th><th>value</th><th>95 %</th><th>n</th>{{#hasNorm}}<th>against the norm</th>{{/hasNorm}}</tr>
+        {{#lines}}<tr><td>{{label}}</td><td class="v">{{value}}</td><td>{{interval}}</td><td>{{n}}</td>{{#hasNorm}}<td>{{norm}}</td>{{/hasNorm}}</tr>
+        {{/lines}}</table>
+        <div class="grid"><ul class="sentences">{{#lines}}<li>{{sentence}}</li>{{/lines}}</ul>
+        <div>{{#hasChart}}<p class="note">{{chartLabel}}</p>{{{chart}}}{{/hasChart}}</div></div>
+        <ul class="caveats note">{{#caveats}}<li>{{text}}</li>{{/caveats}}</ul></section>
+        {{/verdicts}}
         <section class="summary"><h2>Summary</h2>
         {{#summaries}}<h3>{{name}}</h3><ul>{{#lines}}<li>{{text}}</li>{{/lines}}</ul>
         {{/summaries}}<p class="note">Each figure carries its 95 % interval in brackets. The lines after the curves' figures are, in
         this order: up to two group differences, then responses, three in all (each kind smallest p first, of
         {{minimumEffect}} points or more, among the charted metrics); then each mark, smile's change across it paired within viewers.
         The detail, how each figure is made and what was tested, follows.</p></section>
+        {{#hasTallies}}<section class="tallies"><h2>Every closed question, tallied</h2>
+        <p class="note">Over each stimulus's included participants who answered (kpis.csv): shares with Wilson's 95 % interval, means with Student's t.</p>
+        <details open><summary>{{talliesCount}} figures</summary><table><tr><th>stimulus</th><th>question</th><th>answer</th><th>value</th><th>95 %</th><th>n</th></tr>
+        {{#tallies}}<tr><td>{{stimulus}}</td><td>{{question}}</td><td>{{answer}}</td><td>{{value}}</td><td>{{interval}}</td><td>{{n}}</td></tr>
+        {{/tallies}}</table></details></section>{{/hasTallies}}
+        {{#hasContrasts}}<section class="contrasts"><h2>Which advert did better on what</h2>
+        <p class="note">Within participants, over those included for both (comparisons.csv): a share by McNemar's exact test, a mean by Student's paired t with the difference's 95 % interval; q is Benjamini-Hochberg's over every contrast, and an advert is named better only where q &lt; {{alpha}}.</p>
+        <table><tr><th>figure</th><th>a</th><th>b</th><th>a</th><th>b</th><th>a − b</th><th>test</th><th>p</th><th>q</th><th>better</th></tr>
+        {{#contrasts}}<tr><td>{{kpi}}</td><td>{{a}}</td><td>{{b}}</td><td>{{valueA}}</td><td>{{valueB}}</td><td>{{difference}}</td><td>{{method}}</td><td>{{p}}</td><td>{{q}}</td><td>{{better}}</td></tr>
+        {{/contrasts}}</table></section>{{/hasContrasts}}
+        {{#groupTables}}<section class="groups"><h2>Groups compared: {{stimulus}}</h2>
+        <p class="note">Each figure per group; a letter names each group it is above (a share by the two-proportion z test, a mean by Welch's t, Bonferroni within the row, q &lt; {{alpha}}; comparisons.csv).</p>
+        <table><tr><th>figure</th>{{#columns}}<th>{{text}}</th>{{/columns}}</tr>
+        {{#rows}}<tr><td>{{kpi}}</td>{{#cells}}<td>{{text}}</td>{{/cells}}</tr>
+        {{/rows}}</table></section>
+        {{/groupTables}}
         <p class="note">Curves are each group's mean over participants in bins of {{bin}} s, with a band for the
         95 % interval where {{minimumParticipants}} or more participants are measured (a thinner curve, dashed, has fewer;
         bands stop at the metric's range). A participant counts when their face is measured for

@@ -12,7 +12,7 @@ import NIOCore
 ///   progress and why they are excluded; `…/dashboard/approvals.csv?tz=ZONE`: the list for the panel provider;
 ///   `…/dashboard/study.html`: the study page of the participants measured so far (aggregated again when one has
 ///   finished a stimulus since); `…/dashboard/{table}`: `curves.csv`, `attention.csv`, `retention.csv`, `participants.csv`, `moments.csv`,
-///   `isc.csv`, `manifest.csv`, `answers.csv` (a study with questions). No export holds a path of the server's.
+///   `isc.csv`, `kpis.csv` (what study.html's verdict says), `manifest.csv`, `answers.csv` (a study with questions). No export holds a path of the server's.
 /// - `DELETE /studies/{name}/participants/{id}`: every file of that participant (the right to erasure).
 struct DashboardRoutes: RouteGroup {
     let desk: StudyDesk
@@ -78,11 +78,12 @@ struct DashboardRoutes: RouteGroup {
             case "participants.csv": text = StudyTables.participants(aggregated, problems: entry.problems)
             case "moments.csv": text = StudyTables.moments(aggregated)
             case "isc.csv": text = StudyTables.correlations(aggregated)
+            case "kpis.csv": text = StudyKPIs.csv(aggregated.kpis)
             default:
                 throw ServiceRefusal(
                     status: .notFound, code: "notFound",
                     message:
-                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, retention.csv, participants.csv, moments.csv, isc.csv, manifest.csv, answers.csv"
+                        "the dashboard has fieldwork, participants, approvals.csv, study.html, curves.csv, attention.csv, retention.csv, participants.csv, moments.csv, isc.csv, kpis.csv, manifest.csv, answers.csv"
                 )
             }
             let type = table.hasSuffix(".html") ? "text/html; charset=utf-8" : "text/csv; charset=utf-8"

@@ -58,8 +58,13 @@ final class DashboardCache: Sendable {
                     of: manifest, settings: settings, watched: watched,
                     minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: .standard
                 ) { recording in try await results.content(ofRecording: recording) }
-                let study = await BlockingWork.run { [settings] in Study(participants: series, settings: settings) }
-                entry.study = study
+                let (sessions, questions) = (collected.sessions, collected.settings.questions)
+                entry.study = await BlockingWork.run { [settings] in
+                    var study = Study(participants: series, settings: settings)
+                    // The verdict study.html opens with (issue 98), as `mien study` makes it.
+                    study.kpis = StudyKPIs.rows(study, sessions: sessions, questions: questions)
+                    return study
+                }
             }
             entries.withLock { $0[collected.name] = entry }
             return entry
@@ -106,6 +111,10 @@ final class DashboardCache: Sendable {
                     series.notes = series.notes.map { $0.replacingOccurrences(of: prefix, with: "") }
                     return series
                 }, settings: settings)
+            if let study = entry.study {
+                entry.study?.kpis = StudyKPIs.rows(
+                    study, sessions: collected.sessions, questions: collected.settings.questions)
+            }
         }
         return entry
     }

@@ -123,7 +123,7 @@ package enum NormComparison {
     static func order(_ figures: Dictionary<String, [String: Double]>.Keys) -> [String] {
         func rank(_ figure: String) -> (Int, Int, String) {
             if figure == NormFigures.attention { return (2, 0, figure) }
-            if figure.hasPrefix("answer ") { return (3, 0, figure) }
+            if figure.hasPrefix("answer ") || figure.hasPrefix("top2box ") { return (3, 0, figure) }
             let parts = figure.split(separator: " ", maxSplits: 1).map(String.init)
             let metric = StudyFeatures.metrics.firstIndex(of: parts.first ?? "") ?? StudyFeatures.metrics.count
             let feature = NormFigures.features.firstIndex(of: parts.last ?? "") ?? NormFigures.features.count
@@ -135,7 +135,11 @@ package enum NormComparison {
     /// The summary's order of figures: means, attention and answers, then peaks, then the marks' figures, then
     /// slopes; ties in `order`'s order.
     static func headlineRank(_ figure: String) -> Int {
-        if figure == NormFigures.attention || figure.hasPrefix("answer ") || figure.hasSuffix(" mean") { return 0 }
+        if figure == NormFigures.attention || figure.hasPrefix("answer ") || figure.hasPrefix("top2box ")
+            || figure.hasSuffix(" mean")
+        {
+            return 0
+        }
         if figure.hasSuffix(" peak") { return 1 }
         if figure.hasSuffix("Slope") { return 3 }
         return 2
@@ -145,6 +149,7 @@ package enum NormComparison {
     package static func words(_ figure: String) -> String {
         if figure == NormFigures.attention { return "attention (% of it watched)" }
         if figure.hasPrefix("answer ") { return figure }
+        if figure.hasPrefix("top2box ") { return "top-2-box share of " + figure.dropFirst("top2box ".count) }
         let parts = figure.split(separator: " ", maxSplits: 1).map(String.init)
         return "\(StudyPage.label(parts.first ?? figure).lowercased()) \(parts.count > 1 ? parts[1] : "")"
     }
@@ -216,7 +221,7 @@ package enum NormComparison {
             let headline = ranked.filter { row in
                 row.direction == nil
                     && (["expressions.smile mean", "emotions.joy mean", NormFigures.attention].contains(row.figure)
-                        || row.figure.hasPrefix("answer "))
+                        || row.figure.hasPrefix("answer ") || row.figure.hasPrefix("top2box "))
             }
             line += (arrows + headline).map(said).joined(separator: "; ") + ". "
             line +=

@@ -10,7 +10,8 @@ import Foundation
 ///   stimulus's length, and a norm holds adverts of many lengths.
 /// - `attention`: the share of the stimulus the viewer watched (`onScreenShare`), percent.
 /// - `answer ID (N points)`: a scale question's score, asked after the stimulus (or at the end of a study of one
-///   stimulus); the same ID and number of points in another study is taken as the same question.
+///   stimulus); the same ID and number of points in another study is taken as the same question. `top2box ID (N
+///   points)`: whether that score is in the scale's top two boxes (100 or 0), so the mean is the top-2-box share.
 package enum NormFigures {
     /// The response features compared, besides the marks'.
     package static let features = ["mean", "peak", "lastQuarterSlope"]
@@ -49,6 +50,20 @@ package enum NormFigures {
     /// A scale answer's figure name.
     package static func answer(_ question: String, points: Int) -> String { "answer \(question) (\(points) points)" }
 
+    /// A scale's top-two-box figure name (issue 98 item 2): per participant 100 when they answered in the top two
+    /// boxes (`StudyKPIs.topTwo`), else 0, so its mean over a stimulus's participants is kpis.csv's `ID.top2box`.
+    package static func topTwoBox(_ question: String, points: Int) -> String {
+        "top2box \(question) (\(points) points)"
+    }
+
+    /// Both figures of one scale answer.
+    static func scaleFigures(_ question: String, points: Int, score: Double) -> [(String, Double)] {
+        [
+            (answer(question, points: points), score),
+            (topTwoBox(question, points: points), score >= Double(StudyKPIs.topTwo(points: points)) ? 100 : 0),
+        ]
+    }
+
     /// Each figure of `stimulus`'s included participants: figure name to participant to value.
     /// - Parameter answers: each participant's scale answers that concern this stimulus, by figure name (`answer`).
     package static func perParticipant(
@@ -82,7 +97,9 @@ package enum NormFigures {
             else { continue }
             for session in sessions {
                 guard let score = session.answer(question.id)?.score else { continue }
-                answers[session.participant, default: [:]][answer(question.id, points: points)] = Double(score)
+                for (name, value) in scaleFigures(question.id, points: points, score: Double(score)) {
+                    answers[session.participant, default: [:]][name] = value
+                }
             }
         }
         return answers
@@ -107,7 +124,9 @@ package enum NormFigures {
             guard let score = Double(text) else {
                 throw MienError(.corruptData, "line \(line): score \(text) is not a number", input: path)
             }
-            answers[participant, default: [:]][answer(question, points: points)] = score
+            for (name, value) in scaleFigures(question, points: points, score: score) {
+                answers[participant, default: [:]][name] = value
+            }
         }
         return answers
     }
