@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Mien
 import MienService
@@ -119,8 +120,20 @@ extension StudyCommand {
                 })
             Self.compare(&study, answers: answers, norm: norm)
         }
+        // Weights to a population's margins (--weight): the KPIs again weighted; the rest stays unweighted.
+        if !weight.isEmpty {
+            do {
+                study.weighting = try StudyWeighting(arguments: weight, cap: weightCap).weights(for: study)
+            } catch let error as MienError {
+                throw ValidationError(error.description)
+            }
+            study.notes.append(
+                (study.weighting?.words ?? "")
+                    + " Weighted: the KPIs (kpis.csv's weighted rows) and the verdict. Unweighted: the curves, moments, ISC, relations, the prediction, the norms' places and the comparisons."
+            )
+        }
         // Each stimulus's key figures, with or without questions (viewers, and watched where the gaze was measured).
-        study.kpis = StudyKPIs.rows(study, sessions: answered, questions: questions)
+        study.kpis = StudyKPIs.rows(study, sessions: answered, questions: questions, weights: study.weighting)
         study.comparisons = StudyComparisons.rows(
             study, sessions: answered, questions: questions, alpha: settings.alpha)
         if !study.comparisons.isEmpty { study.notes.append(StudyComparisons.note(alpha: settings.alpha)) }

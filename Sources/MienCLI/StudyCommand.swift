@@ -170,9 +170,24 @@ struct StudyCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Weight a collected study's participants to a population's margins of an attribute their link gave, NAME=VALUE:SHARE,... (shares summing to 1; repeat per attribute): raked, with weights.csv and the effective sample size; the KPIs and the verdict are then weighted too. Curves, tests, comparisons and norms stay unweighted.",
+            valueName: "margin"))
+    var weight: [String] = []
+
+    @Option(help: "With --weight: the largest weight allowed, as a multiple of the mean weight (1).")
+    var weightCap = 5.0
+
+    @Option(
+        help: ArgumentHelp(
             "Also print study.html to this PDF, each stimulus's verdict on a page of its own first, with a headless Chromium found on PATH (chromium, chromium-browser, google-chrome); without one, says so (exit status 1) once the rest is written.",
             valueName: "file"))
     var pdf: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write each chart of study.html into this folder, as SVG and, with a headless Chromium found on PATH, as PNG at twice its size.",
+            valueName: "folder"))
+    var exportCharts: String?
 
     @Option(help: "Recordings analysed at the same time (each uses its own detector).")
     var jobs = 1
@@ -186,7 +201,7 @@ struct StudyCommand: AsyncParsableCommand {
     func run() async throws {
         // Reading the manifest, a database (through its own bridge) and writing the study block: off the pool;
         // only the recordings' runs are awaited here.
-        guard let analysis = try await BlockingWork.run({ try self.prepared() }) else { return try await printed() }
+        guard let analysis = try await BlockingWork.run({ try self.prepared() }) else { return try await deck() }
         let clock = ContinuousClock()
         let analysisStart = clock.now
         let (plan, runner, interruption) = (analysis.plan, analysis.runner, analysis.runner.interruption)
@@ -196,20 +211,7 @@ struct StudyCommand: AsyncParsableCommand {
         }
         let analysisTime = clock.now - analysisStart
         try await aggregate(analysis, outcomes: outcomes, analysisTime: analysisTime)
-        try await printed()
-    }
-
-    /// `--pdf`: study.html printed once everything else is written (`StudyPDF`).
-    private func printed() async throws {
-        guard let pdf, let output, !listRecordings else { return }
-        let html = (output as NSString).appendingPathComponent("study.html")
-        guard FileManager.default.fileExists(atPath: html) else { return }
-        do {
-            try await BlockingWork.run { try StudyPDF.print(html, to: pdf) }
-        } catch let error as MienError {
-            Diagnostics.report(error)
-            throw ExitStatus.inputFailed
-        }
+        try await deck()
     }
 
     /// Everything before the analysis; nil when there is nothing to analyse (a collected study or one in a
@@ -256,6 +258,11 @@ struct StudyCommand: AsyncParsableCommand {
                 collected: collected, manifest: manifest, segments: segments, settings: settings, output: output,
                 norm: norm)
             return nil
+        }
+        guard weight.isEmpty else {
+            throw ValidationError(
+                "--weight weights a collected study's KPIs (its participants' link attributes); \(self.manifest) is a manifest of recordings"
+            )
         }
         settings.groupLabels = try groupLabels(groups: Array(Set(manifest.rows.compactMap(\.group))).sorted())
         // A stimulus whose rows give no duration is checked only for marks before its start.

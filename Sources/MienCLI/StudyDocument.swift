@@ -23,7 +23,7 @@ struct StudyDocument: Encodable {
         case generator, manifest, settings, analysis, models, timing, problems, participants, curves, attention,
             retention, retentionTests, moments
         case correlations, segments, notes, requestedAnalysis, analysisPerRecording, answerSummary, norms, kpis,
-            comparisons
+            comparisons, weighting
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -58,6 +58,8 @@ struct StudyDocument: Encodable {
         if !study.kpis.isEmpty { try container.encode(study.kpis, forKey: .kpis) }
         // Adverts and groups compared (a collected study): comparisons.csv's rows.
         if !study.comparisons.isEmpty { try container.encode(study.comparisons, forKey: .comparisons) }
+        // The weights to a population's margins (--weight).
+        if let weighting = study.weighting { try container.encode(weighting, forKey: .weighting) }
     }
 
     /// Writes every file into `folder`, each under a temporary name until complete.
@@ -77,6 +79,7 @@ struct StudyDocument: Encodable {
         if !study.comparisons.isEmpty {
             files.append(("comparisons.csv", StudyComparisons.csv(study.comparisons)))
         }
+        if let weighting = study.weighting { files.append(("weights.csv", weighting.csv)) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         files.append(("study.json", String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"))

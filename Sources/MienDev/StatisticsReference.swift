@@ -13,7 +13,7 @@ struct StatisticsReference: ParsableCommand {
 
     @Argument(
         help:
-            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms, markChange, pairedT, mcnemar, proportions, letters)."
+            "The cases (JSON: quantiles, welch, twoSample, oneSample, fdr, isc, wilson, survival, spearman, logistic, norms, markChange, pairedT, mcnemar, proportions, letters, raking)."
     )
     var input: String
 
@@ -47,6 +47,13 @@ struct StatisticsReference: ParsableCommand {
         var proportions: [[Int]]
         /// Each case: groups' [yes, n], compared pairwise (z, Bonferroni within the case) into column letters.
         var letters: [[[Int]]]
+        /// Issue 98 item 5: each case's people's categories per dimension and the dimensions' target shares.
+        var raking: [RakingCase]
+    }
+
+    struct RakingCase: Decodable {
+        var categories: [[Int]]
+        var targets: [[Double]]
     }
 
     struct Norm: Decodable {
@@ -118,6 +125,8 @@ struct StatisticsReference: ParsableCommand {
         var proportions: [[Double]]
         /// Each case's letters per group, at alpha 0.05.
         var letters: [[String]]
+        /// Each case's weights (averaging 1, uncapped) and Kish's effective size last.
+        var raking: [[Double]]
     }
 
     struct SurvivalAnswer: Encodable {
@@ -228,7 +237,11 @@ struct StatisticsReference: ParsableCommand {
                     [$0.z, $0.p]
                 } ?? []
             },
-            letters: cases.letters.map(Self.letters))
+            letters: cases.letters.map(Self.letters),
+            raking: cases.raking.map { item in
+                let outcome = Raking.rake(categories: item.categories, targets: item.targets, cap: nil)
+                return outcome.converged ? outcome.weights + [Raking.effectiveSize(outcome.weights)] : []
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         print(String(decoding: try encoder.encode(answer), as: UTF8.self))

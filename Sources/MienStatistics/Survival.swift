@@ -118,7 +118,7 @@ package enum Survival {
         return upperGamma(Double(degrees) / 2, x / 2)
     }
 
-    static let z95 = 1.959_963_984_540_054
+    package static let z95 = 1.959_963_984_540_054
 
     /// Q(a, x), by its series below a + 1 and its continued fraction above (Numerical Recipes' split).
     private static func upperGamma(_ a: Double, _ x: Double) -> Double {

@@ -57,7 +57,8 @@ class Study(NamedTuple):
     stimulus and ``group`` (``all`` and each group): ``kpi`` (``viewers``, ``watched``, ``<question>.top2box``,
     ``<question>.mean``, ``<question>=<option>``, ``<question>.correct``), its ``value`` (percent for a share), the
     95 % interval ``low``..``high`` (Wilson's for a share, Student's t for a mean; NaN where none), ``n`` and
-    ``weighted`` (bool); empty for other studies. ``comparisons``: adverts compared within participants (``kind``
+    ``weighted`` (bool: the rows again weighted to a population's margins with ``mien study --weight``); empty for
+    other studies. ``comparisons``: adverts compared within participants (``kind``
     ``stimuli``: McNemar's exact test for a share, Student's paired t for a mean, BH ``q`` over every contrast) and
     groups within a ``stimulus`` (``kind`` ``groups``: the two-proportion z test or Welch's t, Bonferroni ``q``
     within the KPI's pairs): ``kpi``, sides ``a`` and ``b`` with ``value_a``, ``value_b``, ``difference`` (a − b,

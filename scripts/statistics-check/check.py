@@ -10,7 +10,8 @@ difference of two estimates from 1000 permutations each, plus one permutation's 
 (sign flips of 6), and equal to every split enumerated with MNE's t where Mien's two-group test is exact;
 the ISC's leave-one-out correlations against scipy.stats.pearsonr to 1e-9 and its bootstrap interval within
 0.03 of scipy.stats.bootstrap's; the comparisons of adverts and groups (paired t against scipy.stats.ttest_rel,
-McNemar's exact test, the two-proportion z test and Bonferroni's column letters against statsmodels); and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
+McNemar's exact test, the two-proportion z test and Bonferroni's column letters against statsmodels); raking to
+margins against ipfn's iterative proportional fitting; and Mien's run twice gives the same bytes (a seeded run reproduces bit for bit).
 
 Usage: check.py MIENDEV   (prints "statistics-check: N passed, N failed")
 """
@@ -29,6 +30,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+import pandas as pd
+from ipfn.ipfn import ipfn as IPF
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportions_ztest
@@ -123,10 +126,19 @@ for n, shift, spread in [(2, 3, 5), (8, 0, 10), (16, 6, 12), (40, -2, 8)]:
 mcnemar_cases = [[0, 0], [3, 0], [5, 5], [12, 4], [1, 9], [40, 25], [150, 120]]
 proportion_cases = [[4, 10, 9, 10], [30, 60, 20, 60], [0, 8, 5, 8], [7, 7, 3, 9], [120, 400, 150, 400]]
 letter_cases = [[[20, 40], [30, 40], [12, 40]], [[5, 10], [5, 10]], [[40, 50], [10, 50], [25, 50], [26, 50]]]
+# Issue 98 item 5: raking to two and three margins, against ipfn's iterative proportional fitting.
+raking_cases = []
+for people, shares in [(30, [[0.3, 0.4, 0.3], [0.5, 0.5]]), (120, [[0.2, 0.3, 0.5], [0.48, 0.52], [0.1, 0.6, 0.3]]),
+                       (12, [[0.5, 0.5], [0.25, 0.75]])]:
+    categories = [rng.integers(0, len(s), people).tolist() for s in shares]
+    for dimension, s in enumerate(shares):  # every category held by someone
+        for category in range(len(s)):
+            categories[dimension][category] = category
+    raking_cases.append({"categories": categories, "targets": shares})
 cases = {"quantiles": quantiles, "welch": welch, "twoSample": two_sample, "oneSample": one_sample, "fdr": fdr,
          "isc": isc, "wilson": wilson, "survival": survival, "spearman": spearman, "logistic": logistic,
          "norms": norms, "markChange": mark_change, "pairedT": paired_t, "mcnemar": mcnemar_cases,
-         "proportions": proportion_cases, "letters": letter_cases}
+         "proportions": proportion_cases, "letters": letter_cases, "raking": raking_cases}
 
 with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
     json.dump(cases, f)
@@ -162,6 +174,21 @@ for groups, answer in zip(letter_cases, mien["letters"]):
             expected[higher] += "abcdefgh"[lower]
     expected = ["".join(sorted(x)) for x in expected]
     check(answer == expected, f"column letters {groups}: {answer} vs statsmodels (Bonferroni) {expected}")
+
+for case, answer in zip(raking_cases, mien["raking"]):
+    people = len(case["categories"][0])
+    frame = pd.DataFrame({f"d{d}": values for d, values in enumerate(case["categories"])})
+    frame["total"] = 1.0
+    aggregates = [pd.Series({c: share * people for c, share in enumerate(shares)}, name="total").rename_axis(f"d{d}")
+                  for d, shares in enumerate(case["targets"])]
+    fitted = IPF(frame, aggregates, [[f"d{d}"] for d in range(len(case["targets"]))], weight_col="total",
+                 convergence_rate=1e-13, max_iteration=10000).iteration()
+    reference = (fitted["total"] / fitted["total"].mean()).to_numpy()
+    kish = reference.sum() ** 2 / (reference ** 2).sum()
+    check(len(answer) == people + 1 and np.max(np.abs(np.array(answer[:people]) - reference)) <= 1e-6
+          and abs(answer[-1] - kish) <= 1e-6,
+          f"raking {people} people, {len(case['targets'])} margins: largest gap to ipfn "
+          f"{np.max(np.abs(np.array(answer[:people]) - reference)) if len(answer) == people + 1 else answer}")
 
 # Faces against answers (issue 80) -----------------------------------------------------------------------------
 for (x, y), answer in zip(spearman, mien["spearman"]):

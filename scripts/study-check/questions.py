@@ -19,6 +19,7 @@ import os
 import shutil
 import re
 import subprocess
+from xml.etree import ElementTree
 
 from checks import check
 
@@ -221,7 +222,9 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     check(rows_of(dashboard("questions", "answers.csv").decode()) == expected, "the dashboard's answers.csv")
     result = os.path.join(out, "results", "questions")
     pdf = result + ".pdf"
-    run = subprocess.run([mien, "study", folder, "--output", result, "--pdf", pdf], capture_output=True, text=True)
+    charts = result + "-charts"
+    run = subprocess.run([mien, "study", folder, "--output", result, "--pdf", pdf, "--export-charts", charts],
+                         capture_output=True, text=True)
     if check(run.returncode == 0, f"mien study questions: {run.returncode} {run.stderr[-300:]}"):
         got = rows_of(open(os.path.join(result, "answers.csv")).read())
         check(got == expected, f"mien study's answers.csv: {got}")
@@ -264,6 +267,17 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
         check(len(pages) > 2 and "Verdict: " + STIMULUS in pages[0] and "How much did you" in pages[0]
               and "Unweighted" in pages[0] and "Verdict" not in pages[1] and pages[1].lstrip().startswith("Summary"),
               f"--pdf: the verdict on page one, the summary next: {[p[:80] for p in pages[:2]]}")
+        # --export-charts: each chart of the page as a standalone SVG (well-formed XML) and a PNG at twice its size.
+        names = sorted(os.listdir(charts)) if os.path.isdir(charts) else []
+        svgs = [n for n in names if n.endswith(".svg")]
+        sizes = []
+        for name in svgs:
+            ElementTree.parse(os.path.join(charts, name))  # raises on a file that is not XML
+            with open(os.path.join(charts, name[:-4] + ".png"), "rb") as file:
+                head = file.read(24)
+            sizes.append((head[:8] == b"\x89PNG\r\n\x1a\n", int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")))
+        check(f"{STIMULUS}-expressions.smile.svg" in svgs and len(svgs) > 2 and all(s == (True, 1280, 340) for s in sizes),
+              f"--export-charts: {len(svgs)} charts as SVG and 1280x340 PNG: {names[:6]} {sizes[:3]}")
         # The sample's profile by what the links said (issue 80 item 5), and participants.csv's columns.
         check("Sample by age (as the panel&#39;s link gave it): 18-24 1 (25 %) · 25-34 2 (50 %) · not given 1" in page
               and "Sample by sex (as the panel&#39;s link gave it): female 1 (25 %) · male 1 (25 %) · not given 2" in page,
@@ -271,6 +285,29 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
         with open(os.path.join(result, "participants.csv")) as file:
             ages = {r["participant"]: r.get("attribute.age") for r in csv.DictReader(file)}
         check(ages == {"a1": "25-34", "a2": "18-24", "a3": "25-34", "a4": ""}, f"participants.csv's attribute.age: {ages}")
+        # Issue 98 item 5: weighted to an age margin, half 18-24 and half 25-34 (a4 gave no age: left out). By hand:
+        # each of the raked is weighed its age's share of them against the target's.
+        weighted = result + "-weighted"
+        run = subprocess.run([mien, "study", folder, "--output", weighted, "--weight", "age=18-24:0.5,25-34:0.5"],
+                             capture_output=True, text=True)
+        raked = [p for p in ANSWERS if ages.get(p)]
+        weight = {p: 0.5 * len(raked) / sum(ages[q] == ages[p] for q in raked) for p in raked}
+        hand = 100 * sum(weight[p] for p in raked if ANSWERS[p][0] >= 6) / sum(weight.values())
+        if check(run.returncode == 0, f"mien study --weight: {run.returncode} {run.stderr[-300:]}"):
+            with open(os.path.join(weighted, "kpis.csv")) as file:
+                rows = {(r["kpi"], r["weighted"]): r for r in csv.DictReader(file) if r["group"] == "all"}
+            row = rows.get(("liking.top2box", "true"), {})
+            check(abs(float(row.get("value") or -1) - hand) < 0.01 and row.get("n") == str(len(raked))
+                  and rows.get(("liking.top2box", "false"), {}).get("value") == kpis[("all", "liking.top2box")]["value"],
+                  f"kpis.csv weighted by age: liking's top two {row} vs {hand:.2f} by hand")
+            with open(os.path.join(weighted, "weights.csv")) as file:
+                kept = {r["participant"]: float(r["weight"]) for r in csv.DictReader(file)}
+            check(kept.keys() == weight.keys() and all(abs(kept[p] - weight[p]) < 1e-6 for p in kept),
+                  f"weights.csv: {kept} vs {weight}")
+        refused = subprocess.run([mien, "study", folder, "--output", weighted, "--weight", "age=18-24:0.5,25-34:0.4"],
+                                 capture_output=True, text=True)
+        check(refused.returncode != 0 and "the shares sum to 0.9, not 1" in refused.stderr,
+              f"--weight whose shares do not sum to 1 is refused: {refused.returncode} {refused.stderr[-200:]}")
         with open(os.path.join(result, "prediction.csv")) as file:
             predicted = list(csv.DictReader(file))
         check([r["question"] for r in predicted] == ["liking", "intent"] and all(

@@ -36,6 +36,8 @@ public struct Study: Sendable, Codable {
     /// Adverts compared within participants and groups within each stimulus: comparisons.csv's rows
     /// (`StudyComparisons`); empty otherwise.
     package var comparisons: [StudyComparisons.Row] = []
+    /// The weights of `mien study --weight` (`StudyWeighting`); nil: unweighted.
+    package var weighting: StudyWeighting.Weights?
     /// Pictures of each stimulus along its time axis (a collected study whose folder keeps the stimulus), by stimulus.
     package var stimulusPictures: [String: [StimulusStrip.Picture]] = [:]
 

@@ -18,6 +18,9 @@ extension StudyPage {
             var rowHeight: String
             var labelX: String
             var labelY: String
+            /// `textLength` for a label longer than the margin holds: squeezed to fit, never cut (issue 98 item 3:
+            /// "P12 · lapsed" showed as "2 · lapsed").
+            var fit: String
             var cells: [Cell]
         }
 
@@ -64,10 +67,17 @@ extension StudyPage {
                         measured: value != nil, x: f(x), width: f(w), right: f(x + w), bottom: f(y + row - 1),
                         opacity: f(min(max(strength, 0), 1)))
                 }
+                let name = participant.row.participant + (group.isEmpty || named.isEmpty ? "" : " · " + group)
+                // About 0.55 em a character at the labels' 8 units; the margin left of the cells, less the colour bar.
+                let room = StudyPage.left - 8
+                let fit =
+                    Double(name.count) * 8 * 0.55 > room
+                    ? " textLength=\"\(f(room))\" lengthAdjust=\"spacingAndGlyphs\"" : ""
                 return Row(
-                    name: participant.row.participant + (group.isEmpty || named.isEmpty ? "" : " · " + group),
+                    name: name,
                     colour: groups.firstIndex(of: group).map(StudyPage.colour) ?? "#999", y: f(y),
-                    rowHeight: f(row - 1), labelX: f(StudyPage.left - 4), labelY: f(y + row - 1), cells: cells)
+                    rowHeight: f(row - 1), labelX: f(StudyPage.left - 4), labelY: f(y + row - 1), fit: fit,
+                    cells: cells)
             }
         }
     }

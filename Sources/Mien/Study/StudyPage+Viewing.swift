@@ -14,6 +14,9 @@ extension StudyPage {
         var retention: String
     }
 
+    /// Stalls shorter than this (seconds) are counted in one line, not listed per viewer.
+    static let shortStall = 0.25
+
     static func viewing(_ stimulus: String, study: Study, end: Double, groups: [String], chart: MustacheTemplate)
         -> ViewingView
     {
@@ -48,20 +51,26 @@ extension StudyPage {
         let points = study.attention.filter { $0.stimulus == stimulus }
         let drawn = points.contains { $0.mean != nil }
         // Stalls on the stimulus's time line: where each included viewer's stimulus waited for data, and how long.
-        let stalls = included.flatMap { member in
-            (member.row.viewing?.stallSpans ?? []).map { span in
-                (
-                    label:
-                        "\(member.row.participant): stalled at \(number(span.lowerBound)) s for "
-                        + "\(number(span.upperBound - span.lowerBound)) s",
-                    range: span
-                )
-            }
+        // Those under `shortStall` (a player starting, on nearly every viewer) are counted, not listed one by one.
+        let spans = included.flatMap { member in (member.row.viewing?.stallSpans ?? []).map { (member, $0) } }
+        let short = spans.filter { $0.1.upperBound - $0.1.lowerBound < shortStall }.count
+        let stalls = spans.filter { $0.1.upperBound - $0.1.lowerBound >= shortStall }.map { member, span in
+            (
+                label:
+                    "\(member.row.participant): stalled at \(number(span.lowerBound)) s for "
+                    + "\(number(span.upperBound - span.lowerBound)) s",
+                range: span
+            )
         }
         if !stalls.isEmpty {
             lines.append(
                 "Stalls (the stimulus waiting for data), marked under the attention chart: "
                     + stalls.map(\.label).joined(separator: "; ") + ".")
+        }
+        if short > 0 {
+            lines.append(
+                "\(short) stall\(short == 1 ? "" : "s") shorter than \(number(shortStall)) s (a player starting or catching up) not listed one by one."
+            )
         }
         if drawn {
             lines.append(

@@ -89,7 +89,7 @@ enum StudyPageTemplate {
         {{#strip}}
         <p class="note key">Each participant: {{low}}<i style="background:#fff"></i><i style="background:rgba(31,119,180,0.5)"></i><i style="background:rgb(31,119,180)"></i>{{high}}; <i style="background:#ddd"></i> not measured.</p>
         <svg class="strip" role="img" aria-label="{{metric}} per participant" viewBox="0 0 {{width}} {{height}}" width="{{width}}" height="{{height}}">
-        {{#rows}}<rect x="0" y="{{y}}" width="3" height="{{rowHeight}}" fill="{{colour}}"/><text x="{{labelX}}" y="{{labelY}}" font-size="8" text-anchor="end">{{name}}</text>
+        {{#rows}}<rect x="0" y="{{y}}" width="3" height="{{rowHeight}}" fill="{{colour}}"/><text x="{{labelX}}" y="{{labelY}}" font-size="8" text-anchor="end"{{{fit}}}>{{name}}</text>
         {{#cells}}{{#measured}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{rowHeight}}" fill="#1f77b4" fill-opacity="{{opacity}}"/>{{/measured}}{{^measured}}<rect x="{{x}}" y="{{y}}" width="{{width}}" height="{{rowHeight}}" fill="#ddd"/><line x1="{{x}}" y1="{{bottom}}" x2="{{right}}" y2="{{y}}" stroke="#bbb" stroke-width="0.6"/>{{/measured}}
         {{/cells}}
         {{/rows}}

@@ -153,7 +153,9 @@ package struct StudyRecordingReader: Sendable {
         // A viewer who skipped watched until the skip: their share is of that part, and their recording ends there.
         let skipped = row.viewing?.skippedAt.map { window.start + Self.milliseconds($0) }
         let watchedEnd = min(end, skipped ?? end)
-        if let stated = window.end, reach < stated, skipped == nil {
+        // A gap under a quarter second is a page's last frame sent a little early, not footage missing: noted, it
+        // would be a line of noise on every collected viewer (issue 98 item 3).
+        if let stated = window.end, reach < stated - Self.endSlack, skipped == nil {
             notes.append(
                 "the recording ends \(Self.seconds(stated - reach)) s before the stimulus does (duration \(Self.seconds(stated - window.start)) s)"
             )
@@ -259,6 +261,9 @@ package struct StudyRecordingReader: Sendable {
     /// Milliseconds of `seconds`, held within ±2^53 (a time beyond that, never a real one, lies outside every
     /// window instead of trapping).
     static func milliseconds(_ seconds: Double) -> Int { Int(saturating: seconds * 1000) }
+    /// How far before the stimulus's end a recording may stop without a note, in milliseconds.
+    static let endSlack = 250
+
     static func seconds(_ milliseconds: Int) -> String { ResultTable.number(Double(milliseconds) / 1000, places: 3) }
     static func percent(_ share: Double) -> String { ResultTable.number(share * 100, places: 1) + " %" }
 }

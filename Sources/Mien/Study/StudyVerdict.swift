@@ -49,7 +49,9 @@ package struct StudyVerdict: Sendable, Equatable {
 
     /// The verdict of `stimulus`; nil when it has no KPIs (a study not collected through the page).
     package static func verdict(_ stimulus: String, study: Study) -> StudyVerdict? {
-        let kpis = study.kpis.filter { $0.stimulus == stimulus && $0.group == "all" }
+        // Weighted where the study was weighted (`--weight`), else as the panel came.
+        let weighted = study.weighting != nil
+        let kpis = study.kpis.filter { $0.stimulus == stimulus && $0.group == "all" && $0.weighted == weighted }
         guard !kpis.isEmpty else { return nil }
         let norms = study.normComparison.filter { $0.stimulus == stimulus }
         let panel = Set(study.participants.filter { $0.row.stimulus == stimulus }.map(\.row.participant)).count
@@ -74,10 +76,11 @@ package struct StudyVerdict: Sendable, Equatable {
             switch row.kpi {
             case "viewers":
                 let left = panel - row.n
+                let effective = weighted ? " (weighted: effective sample size \(number(row.value, 1)))" : ""
                 lines.append(
                     Line(
                         kpi: row.kpi, label: "Viewers included", value: "\(row.n)", interval: "", n: row.n, norm: "",
-                        sentence: "\(row.n) of \(panel) viewers included"
+                        sentence: "\(row.n) of \(panel) viewers included\(effective)"
                             + (left > 0 ? " (\(left) left out, each with why in the table at the end)." : ".")))
             case "watched":
                 add(row, label: "Watched", sentence: "On average they watched \(value) % of it", percent: true)
@@ -132,7 +135,12 @@ package struct StudyVerdict: Sendable, Equatable {
         } else if lines.contains(where: { !$0.norm.isEmpty && $0.norm.hasPrefix("not placed") }) {
             caveats.append("Some figures could not be placed against the norm; the column says why.")
         }
-        caveats.append("Unweighted: the panel as it came, not weighted to a population.")
+        if let weighting = study.weighting {
+            caveats.append(
+                weighting.words + " The curve, the norm's places and the tests are unweighted.")
+        } else {
+            caveats.append("Unweighted: the panel as it came, not weighted to a population.")
+        }
         return caveats
     }
 

@@ -4,7 +4,7 @@ import MienStatistics
 ///
 /// Over the participants included for the stimulus (its viewing measured, no exclusion rule met), and for a
 /// question asked after it, or at the end, over those of them who answered:
-/// - `viewers`: how many were included (no interval);
+/// - `viewers`: how many were included (no interval; weighted: Kish's effective sample size, `n` the count);
 /// - `watched`: the mean share of the stimulus they watched (`onScreen`, percent), where it was measured;
 /// - `<metric>.mean`, `<metric>.peak`: the emotional response, each headline metric's (`StudyFeatures.metrics`)
 ///   per-participant mean and peak (features.csv's, 0-100) averaged over the participants;
@@ -16,7 +16,9 @@ import MienStatistics
 ///
 /// Each with its 95 % interval: Wilson's score interval for a share, Student's t for a mean (none below 2 answers;
 /// clipped to the figure's range: a scale's points, a metric's 0-100).
-/// Rows for every group together (`all`) and for each group. Unweighted (`weighted` false) until weights exist.
+/// Rows for every group together (`all`) and for each group, unweighted (`weighted` false), and with `mien study
+/// --weight` again weighted (`StudyWeighting`): weighted shares and means, their intervals at Kish's effective
+/// sample size.
 package enum StudyKPIs {
     /// One figure.
     package struct Row: Sendable, Equatable, Codable {
@@ -43,45 +45,67 @@ package enum StudyKPIs {
     /// The first point of a scale's top two boxes: its two highest points (9-10 of 0-10).
     package static func topTwo(points: Int) -> Int { points == 11 ? 9 : points - 1 }
 
-    /// Every stimulus's KPIs in `study`, its questions' answered from `sessions`.
-    package static func rows(_ study: Study, sessions: [ParticipantSession], questions: StudyQuestions?) -> [Row] {
+    /// Every stimulus's KPIs in `study`, its questions' answered from `sessions`; with `weights`, each figure again
+    /// weighted (`weighted` true) over the participants raked.
+    package static func rows(
+        _ study: Study, sessions: [ParticipantSession], questions: StudyQuestions?,
+        weights: StudyWeighting.Weights? = nil
+    ) -> [Row] {
         let byParticipant = Dictionary(sessions.map { ($0.participant, $0) }, uniquingKeysWith: { first, _ in first })
         var rows: [Row] = []
         for stimulus in study.stimuli {
             let included = study.participants.filter { $0.included && $0.row.stimulus == stimulus }
             let groups = Set(included.compactMap(\.row.group)).sorted()
             let features = StudyFeatures.byParticipant(study, stimulus: stimulus)
-            for group in ["all"] + groups {
-                let series = group == "all" ? included : included.filter { $0.row.group == group }
-                func row(_ kpi: String, _ value: Double, _ interval: (low: Double?, high: Double?), n: Int) -> Row {
-                    Row(
-                        stimulus: stimulus, group: group, kpi: kpi, value: value, low: interval.low,
-                        high: interval.high, n: n)
-                }
-                rows.append(row("viewers", Double(series.count), (nil, nil), n: series.count))
-                let watched = series.compactMap(\.onScreenShare).map { $0 * 100 }
-                let mean = Descriptive.meanInterval(watched)
-                if let value = mean.mean {
-                    rows.append(row("watched", value, clipped(mean, to: 0...100), n: watched.count))
-                }
-                for metric in StudyFeatures.metrics {
-                    for feature in ["mean", "peak"] {
-                        let values = series.compactMap { features[$0.row.participant]?["\(metric) \(feature)"] }
-                        let figure = Descriptive.meanInterval(values)
-                        if let value = figure.mean {
-                            let interval = clipped(figure, to: MetricCatalog.entry(named: metric)?.range ?? 0...100)
-                            rows.append(row("\(metric).\(feature)", value, interval, n: values.count))
+            let weightings: [(Bool, (String) -> Double?)] =
+                [(false, { _ in 1 })] + (weights.map { given in [(true, { given.weights[$0] })] } ?? [])
+            for (weighted, weight) in weightings {
+                for group in ["all"] + groups {
+                    let series = (group == "all" ? included : included.filter { $0.row.group == group }).filter {
+                        weight($0.row.participant) != nil
+                    }
+                    func row(_ kpi: String, _ figure: Figure) -> Row {
+                        Row(
+                            stimulus: stimulus, group: group, kpi: kpi, value: figure.value, low: figure.low,
+                            high: figure.high, n: figure.n, weighted: weighted)
+                    }
+                    func values(_ value: (ParticipantSeries) -> Double?) -> [(Double, Double)] {
+                        series.compactMap { one in
+                            value(one).flatMap { x in weight(one.row.participant).map { (x, $0) } }
                         }
                     }
-                }
-                let answering = series.compactMap { byParticipant[$0.row.participant] }
-                for question in questions?.questions ?? [] where [stimulus, nil].contains(question.after) {
-                    rows += answers(to: question, from: answering).map {
-                        var figure = row($0.kpi, $0.value, ($0.low, $0.high), n: $0.n)
-                        figure.question = question.text
-                        figure.points = question.points
-                        figure.option = $0.option
-                        return figure
+                    let everyone = values { _ in 1 }
+                    rows.append(
+                        row(
+                            "viewers",
+                            Figure(
+                                value: Raking.effectiveSize(everyone.map(\.1)), low: nil, high: nil,
+                                n: everyone.count)))
+                    if let figure = mean(values { $0.onScreenShare.map { $0 * 100 } }, range: 0...100) {
+                        rows.append(row("watched", figure))
+                    }
+                    for metric in StudyFeatures.metrics {
+                        let range = MetricCatalog.entry(named: metric)?.range ?? 0...100
+                        for feature in ["mean", "peak"] {
+                            let measured = values { features[$0.row.participant]?["\(metric) \(feature)"] }
+                            if let figure = mean(measured, range: range) {
+                                rows.append(row("\(metric).\(feature)", figure))
+                            }
+                        }
+                    }
+                    let answering = series.compactMap { one in
+                        byParticipant[one.row.participant].flatMap { session in
+                            weight(one.row.participant).map { (session, $0) }
+                        }
+                    }
+                    for question in questions?.questions ?? [] where [stimulus, nil].contains(question.after) {
+                        rows += answers(to: question, from: answering).map {
+                            var figure = row($0.kpi, $0.figure)
+                            figure.question = question.text
+                            figure.points = question.points
+                            figure.option = $0.option
+                            return figure
+                        }
                     }
                 }
             }
@@ -89,54 +113,76 @@ package enum StudyKPIs {
         return rows
     }
 
-    /// One question's figures over `sessions`: (kpi, value, low, high, n, the option it counts).
-    private static func answers(to question: StudyQuestions.Question, from sessions: [ParticipantSession]) -> [(
-        kpi: String, value: Double, low: Double?, high: Double?, n: Int, option: String?
-    )] {
-        func share(_ kpi: String, _ yes: Int, of n: Int, option: String? = nil) -> (
-            String, Double, Double?, Double?, Int, String?
-        ) {
-            let interval = Descriptive.wilson(successes: yes, trials: n)
-            return (
-                kpi, 100 * Double(yes) / Double(n), interval.map { $0.low * 100 }, interval.map { $0.high * 100 }, n,
-                option
-            )
-        }
+    /// A figure with its 95 % interval and the participants it is over.
+    struct Figure {
+        var value: Double
+        var low: Double?
+        var high: Double?
+        var n: Int
+    }
+
+    /// The (weighted) share of `pairs` (value 1 or 0, weight) who said yes, percent, with Wilson's interval at
+    /// Kish's effective sample size (with every weight 1, the count: the plain Wilson interval).
+    static func share(_ pairs: [(Double, Double)]) -> Figure? {
+        let total = pairs.reduce(0) { $0 + $1.1 }
+        guard !pairs.isEmpty, total > 0 else { return nil }
+        let p = pairs.reduce(0) { $0 + $1.0 * $1.1 } / total
+        let n = Raking.effectiveSize(pairs.map(\.1))
+        let z = Survival.z95
+        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return Figure(
+            value: 100 * p, low: 100 * max(0, centre - half), high: 100 * min(1, centre + half), n: pairs.count)
+    }
+
+    /// The (weighted) mean of `pairs` (value, weight) with Student's t interval at Kish's effective sample size
+    /// (the weighted variance times n/(n − 1); with every weight 1, the plain t interval), clipped to `range`; no
+    /// interval below an effective size of 2.
+    static func mean(_ pairs: [(Double, Double)], range: ClosedRange<Double>) -> Figure? {
+        let total = pairs.reduce(0) { $0 + $1.1 }
+        guard !pairs.isEmpty, total > 0 else { return nil }
+        let average = pairs.reduce(0) { $0 + $1.0 * $1.1 } / total
+        let n = Raking.effectiveSize(pairs.map(\.1))
+        guard n >= 2 - 1e-9 else { return Figure(value: average, low: nil, high: nil, n: pairs.count) }
+        let variance = pairs.reduce(0) { $0 + $1.1 * ($1.0 - average) * ($1.0 - average) } / total * n / (n - 1)
+        let half = StudentT.critical95(degrees: n - 1) * (variance / n).squareRoot()
+        return Figure(
+            value: average, low: max(average - half, range.lowerBound), high: min(average + half, range.upperBound),
+            n: pairs.count)
+    }
+
+    /// One question's figures over `sessions` (each with its weight): (kpi, figure, the option it counts).
+    private static func answers(to question: StudyQuestions.Question, from sessions: [(ParticipantSession, Double)])
+        -> [(kpi: String, figure: Figure, option: String?)]
+    {
         switch question.kind {
         case .scale:
-            let scores = sessions.compactMap { $0.answer(question.id)?.score }
-            let mean = Descriptive.meanInterval(scores.map(Double.init))
-            guard let points = question.points, let range = question.range, let average = mean.mean else { return [] }
-            let interval = clipped(mean, to: Double(range.lowerBound)...Double(range.upperBound))
-            return [
-                share("\(question.id).top2box", scores.filter { $0 >= topTwo(points: points) }.count, of: scores.count),
-                ("\(question.id).mean", average, interval.low, interval.high, scores.count, nil),
-            ]
-        case .single, .multiple:
-            let chosen = sessions.compactMap { $0.answer(question.id)?.choices }.filter { !$0.isEmpty }
-            guard !chosen.isEmpty else { return [] }
-            var figures = (question.options ?? []).map { option in
-                share(
-                    "\(question.id)=\(option)", chosen.filter { $0.contains(option) }.count, of: chosen.count,
-                    option: option)
+            let scores = sessions.compactMap { session, weight in
+                session.answer(question.id)?.score.map { ($0, weight) }
             }
-            if let correct = question.correct {
-                figures.append(
-                    share(
-                        "\(question.id).correct", chosen.filter { $0 == [correct] }.count, of: chosen.count,
-                        option: correct))
+            guard let points = question.points, let range = question.range,
+                let average = mean(
+                    scores.map { (Double($0.0), $0.1) }, range: Double(range.lowerBound)...Double(range.upperBound)),
+                let top = share(scores.map { ($0.0 >= topTwo(points: points) ? 1 : 0, $0.1) })
+            else { return [] }
+            return [("\(question.id).top2box", top, nil), ("\(question.id).mean", average, nil)]
+        case .single, .multiple:
+            let chosen = sessions.compactMap { session, weight in
+                session.answer(question.id)?.choices.flatMap { $0.isEmpty ? nil : ($0, weight) }
+            }
+            var figures: [(kpi: String, figure: Figure, option: String?)] = []
+            for option in question.options ?? [] {
+                if let figure = share(chosen.map { ($0.0.contains(option) ? 1 : 0, $0.1) }) {
+                    figures.append(("\(question.id)=\(option)", figure, option))
+                }
+            }
+            if let correct = question.correct, let figure = share(chosen.map { ($0.0 == [correct] ? 1 : 0, $0.1) }) {
+                figures.append(("\(question.id).correct", figure, correct))
             }
             return figures
         case .text:
             return []
         }
-    }
-
-    /// A mean's t interval clipped to what the figure can be (a 1-7 scale's mean of 4 answers is not below 1).
-    static func clipped(_ mean: (mean: Double?, low: Double?, high: Double?), to range: ClosedRange<Double>) -> (
-        low: Double?, high: Double?
-    ) {
-        (mean.low.map { max($0, range.lowerBound) }, mean.high.map { min($0, range.upperBound) })
     }
 
     /// `kpis.csv`'s text: figures to 2 decimal places, an empty cell for an interval not made.
