@@ -60,6 +60,33 @@ struct StudyWeightingTests {
         #expect(abs(total - 9) < 1e-6 && abs(men / total - 0.5) < 1e-9 && abs(young / total - 0.3) < 1e-9)
     }
 
+    /// The verdict of a weighted study: the weighted figures, who was weighted, and no norm place beside them (a
+    /// norm places the unweighted figure).
+    @Test func aWeightedVerdict_saysWhoWasWeighted_andPlacesNoWeightedFigureAgainstTheNorm() throws {
+        var (study, sessions, questions) = try Self.panel()
+        study.participants[0].row.attributes?["sex"] = nil  // p0 gave no sex: left out of the weighted figures
+        let weights = try StudyWeighting(arguments: ["sex=female:0.5,male:0.5"], cap: 5).weights(for: study)
+        #expect(weights.leftOut == ["p0"] && weights.weights.count == 8)
+        study.weighting = weights
+        study.kpis = StudyKPIs.rows(study, sessions: sessions, questions: questions, weights: weights)
+        let answers = NormFigures.answers(sessions, questions: questions, stimulus: "ad", onlyStimulus: true)
+        study.normComparison = NormComparison.rows(study, answers: ["ad": answers], norm: StudyVerdictTests.norm())
+        let verdict = try #require(StudyVerdict.verdict("ad", study: study))
+        let viewers = try #require(verdict.lines.first)
+        #expect(
+            viewers.sentence.hasPrefix(
+                "8 of 9 viewers included weighted, effective sample size ")
+                && viewers.sentence.hasSuffix(
+                    "; 1 without a value for a weighted attribute, left out of the weighted figures; 1 left out, each with why in the table at the end."
+                ),
+            "\(viewers.sentence)")
+        let liking = try #require(verdict.lines.first { $0.kpi == "liking.top2box" })
+        let weighted = try #require(study.kpis.first { $0.kpi == "liking.top2box" && $0.group == "all" && $0.weighted })
+        #expect(liking.value == ResultTable.number(weighted.value, places: 0) + " %" && liking.norm.isEmpty)
+        #expect(!liking.sentence.contains("percentile"))
+        #expect(verdict.caveats.contains { $0.hasPrefix("Weighted to the margins of sex by raking") })
+    }
+
     @Test func badMargins_andACapThatCannotBeMet_areRefusedNamingWhat() throws {
         let (study, _, _) = try Self.panel()
         #expect(

@@ -63,7 +63,8 @@ package struct StudyVerdict: Sendable, Equatable {
                 row.low.flatMap { low in
                     row.high.map { "\(number(low, places))-\(number($0, places))\(unit)" }
                 } ?? "no interval (n < 2)"
-            let placed = normFigure(row).flatMap { figure in norms.first { $0.figure == figure } }
+            // A norm places the unweighted figure: beside a weighted one it would say something of another number.
+            let placed = weighted ? nil : normFigure(row).flatMap { figure in norms.first { $0.figure == figure } }
             lines.append(
                 Line(
                     kpi: row.kpi, label: label, value: number(row.value, places) + unit, interval: interval, n: row.n,
@@ -75,13 +76,24 @@ package struct StudyVerdict: Sendable, Equatable {
             let value = number(row.value, 0)
             switch row.kpi {
             case "viewers":
-                let left = panel - row.n
-                let effective = weighted ? " (weighted: effective sample size \(number(row.value, 1)))" : ""
+                let included =
+                    study.kpis.first {
+                        $0.stimulus == stimulus && $0.group == "all" && $0.kpi == "viewers" && !$0.weighted
+                    }?.n ?? row.n
+                let left = panel - included
+                let notWeighted = included - row.n
+                let why = left > 0 ? "\(left) left out, each with why in the table at the end" : ""
+                let sentence =
+                    weighted
+                    ? "\(row.n) of \(included) viewers included weighted, effective sample size \(number(row.value, 1))"
+                        + (notWeighted > 0
+                            ? "; \(notWeighted) without a value for a weighted attribute, left out of the weighted figures"
+                            : "") + (why.isEmpty ? "." : "; \(why).")
+                    : "\(row.n) of \(panel) viewers included" + (why.isEmpty ? "." : " (\(why)).")
                 lines.append(
                     Line(
-                        kpi: row.kpi, label: "Viewers included", value: "\(row.n)", interval: "", n: row.n, norm: "",
-                        sentence: "\(row.n) of \(panel) viewers included\(effective)"
-                            + (left > 0 ? " (\(left) left out, each with why in the table at the end)." : ".")))
+                        kpi: row.kpi, label: weighted ? "Viewers weighted" : "Viewers included", value: "\(row.n)",
+                        interval: "", n: row.n, norm: "", sentence: sentence))
             case "watched":
                 add(row, label: "Watched", sentence: "On average they watched \(value) % of it", percent: true)
             case "expressions.smile.mean":
@@ -137,7 +149,9 @@ package struct StudyVerdict: Sendable, Equatable {
         }
         if let weighting = study.weighting {
             caveats.append(
-                weighting.words + " The curve, the norm's places and the tests are unweighted.")
+                weighting.words
+                    + " The curve and the tests are unweighted, and so is the norm's place of each figure: it is not shown beside a weighted one (the summary and norms.csv give it)."
+            )
         } else {
             caveats.append("Unweighted: the panel as it came, not weighted to a population.")
         }
