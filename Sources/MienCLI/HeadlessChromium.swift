@@ -84,7 +84,13 @@ enum HeadlessChromium {
                 .ioFailure, "\(browser) did not finish within \(ResultTable.number(timeout, places: 0)) s",
                 input: output)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        // A file that cannot be read back counts as not written: the message below says so.
+        let size: Int
+        do {
+            size = try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int ?? 0
+        } catch {
+            size = 0
+        }
         guard process.terminationStatus == 0, size > 0 else {
             throw MienError(
                 .ioFailure, "\(browser) wrote nothing (exit status \(process.terminationStatus))", input: output)

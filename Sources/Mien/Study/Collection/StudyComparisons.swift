@@ -209,9 +209,8 @@ package enum StudyComparisons {
 
     /// `comparisons.csv`'s text.
     package static func csv(_ rows: [Row]) -> String {
-        func number(_ value: Double?, _ places: Int = 4) -> String {
-            value.map { ResultTable.number($0, places: places) } ?? ""
-        }
+        // ResultTable.number writes an absent value as an empty cell.
+        func number(_ value: Double?, _ places: Int = 4) -> String { ResultTable.number(value, places: places) }
         var lines = [header]
         for row in rows {
             lines.append(

@@ -192,8 +192,8 @@ package enum StudyKPIs {
             lines.append(
                 [
                     row.stimulus, row.group, row.kpi, ResultTable.number(row.value, places: 2),
-                    row.low.map { ResultTable.number($0, places: 2) } ?? "",
-                    row.high.map { ResultTable.number($0, places: 2) } ?? "", String(row.n), String(row.weighted),
+                    ResultTable.number(row.low, places: 2), ResultTable.number(row.high, places: 2), String(row.n),
+                    String(row.weighted),
                 ].map(ResultTable.quoted).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
