@@ -62,10 +62,18 @@ struct LiveTests {
                 }
                 // Bad inputs, each answered with an error, none ending the session.
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3])))  // no timestamp
-                try await send(Array("definitely not a picture".utf8))
-                try await send(Array(jpeg.prefix(20)))  // a JPEG cut after its header
-                try await send(Array(jpeg.prefix(jpeg.count / 2)))  // half a JPEG: refused, not analysed grey
-                try await send(TinyPNG.headerOnly(width: 50_000, height: 50_000))  // huge dimensions
+                // Each bad picture waits for its own answer, as the good ones do: sent 60 ms apart, one reached a
+                // busy session and was dropped undecoded (answered unprocessed, with no error) on CI's machine.
+                let badPictures = [
+                    Array("definitely not a picture".utf8),
+                    Array(jpeg.prefix(20)),  // a JPEG cut after its header
+                    Array(jpeg.prefix(jpeg.count / 2)),  // half a JPEG: refused, not analysed grey
+                    TinyPNG.headerOnly(width: 50_000, height: 50_000),  // huge dimensions
+                ]
+                for (offset, picture) in badPictures.enumerated() {
+                    try await send(picture)
+                    try await awaitResults(good / 2 + offset + 1)
+                }
                 try await send(jpeg, at: 1)  // time going backwards
                 try await outbound.write(.text("not json"))
                 try await outbound.write(.text(#"{"type":"launch"}"#))
