@@ -231,12 +231,14 @@ lint: deps
 	$(SWIFT) build --build-tests >/dev/null
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public >/dev/null
 	python3 scripts/api-types.py --expect $(API_TYPES)
+	@# What each target may import: docs/developing.md's table (Mien faces only, MienStudies without HTTP or SQL).
+	python3 scripts/import-rules.py
 	@# Blocking calls (file writes, FFmpeg opening a file, semaphores) written straight into the shipped targets'
 	@# async code: none (MienDev, the harness driving servers in other processes, is not held to it).
-	python3 scripts/blocking-audit.py Sources/Mien Sources/MienCore Sources/MienCLI Sources/MienService \
+	python3 scripts/blocking-audit.py Sources/Mien Sources/MienStudies Sources/MienCore Sources/MienCLI Sources/MienService \
 	  Sources/MienVision Sources/MienTesting
 	@# Every conversion to an integer in the study code and what it reads names its rule (issue 94: Int(1e19) trapped).
-	python3 scripts/integer-audit.py Sources/Mien/Study Sources/Mien/Output Sources/MienService Sources/MienStatistics \
+	python3 scripts/integer-audit.py Sources/MienStudies Sources/Mien/Output Sources/MienService Sources/MienStatistics \
 	  Sources/MienCore/Coding $(wildcard Sources/MienCLI/Study*.swift Sources/MienCLI/Norms*.swift)
 	@mkdir -p .build && scripts/python/venv.sh $(RELEASE_VENV) scripts/python/release-tools.txt
 	$(RELEASE_VENV)/bin/actionlint .github/workflows/ci.yml .github/workflows/release.yml

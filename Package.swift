@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Mien", targets: ["Mien"]),
+        .library(name: "MienStudies", targets: ["MienStudies"]),
         .library(name: "MienTesting", targets: ["MienTesting"]),
         .library(name: "MienService", targets: ["MienService"]),
         // The command is `mien`; its target is MienCLI so that no two folders under Sources differ only in case
@@ -85,9 +86,20 @@ let package = Package(
         .target(
             name: "Mien",
             dependencies: [
-                "MienCore", "MienVision", "MienStatistics",
+                "MienCore", "MienVision",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Studies: design, fieldwork decisions, aggregation and reports over the faces' results
+        // (no HTTP, NIO or SQL: the service and the database stores build on it)
+        .target(
+            name: "MienStudies",
+            dependencies: [
+                "Mien", "MienCore", "MienVision", "MienStatistics",
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -96,7 +108,7 @@ let package = Package(
         .target(
             name: "MienService",
             dependencies: [
-                "Mien", "MienCore",
+                "Mien", "MienCore", "MienStudies",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -115,13 +127,13 @@ let package = Package(
         ),
 
         // MARK: - Fakes and synthetic inputs for tests, benchmarks and demos
-        .target(name: "MienTesting", dependencies: ["Mien", "MienCore"], swiftSettings: swiftSettings),
+        .target(name: "MienTesting", dependencies: ["Mien", "MienCore", "MienStudies"], swiftSettings: swiftSettings),
 
         // MARK: - Command-line tools (thin layers over the library)
         .executableTarget(
             name: "MienCLI",
             dependencies: [
-                "Mien", "MienCore", "MienService",
+                "Mien", "MienCore", "MienStudies", "MienService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -134,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "MienDev",
             dependencies: [
-                "Mien", "MienCore", "MienTesting", "MienStatistics",
+                "Mien", "MienCore", "MienStudies", "MienTesting", "MienStatistics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,11 +163,15 @@ let package = Package(
         .testTarget(name: "MienStatisticsTests", dependencies: ["MienStatistics"], swiftSettings: swiftSettings),
         .testTarget(name: "MienVisionTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "MienTests", dependencies: ["Mien", "MienTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "MienCLITests", dependencies: ["MienCLI", "MienTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MienStudiesTests", dependencies: ["MienStudies", "MienStatistics", "MienTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MienCLITests", dependencies: ["MienCLI", "MienStudies", "MienTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MienServiceTests",
             dependencies: [
-                "MienService", "MienTesting",
+                "MienService", "MienStudies", "MienTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

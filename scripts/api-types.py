@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Counts the types `import Mien` exposes: public structs, classes, enums, protocols, actors and type aliases
-(nested ones included) in the symbol graphs of Mien, MienCore and MienVision.
+(nested ones included) in the symbol graphs of Mien, MienCore and MienVision, and of MienStudies, the study
+library beside it.
 
     swift package dump-symbol-graph --minimum-access-level public && scripts/api-types.py [--list] [--expect N]
 
@@ -14,7 +15,7 @@ import sys
 KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor", "swift.typealias"}
 folder = pathlib.Path(".build/x86_64-unknown-linux-gnu/symbolgraph")
 total = 0
-for module in ["Mien", "MienCore", "MienVision"]:
+for module in ["Mien", "MienCore", "MienVision", "MienStudies"]:
     names = set()
     for path in folder.glob(f"{module}*.symbols.json"):
         graph = json.loads(path.read_text())

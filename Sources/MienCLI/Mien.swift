@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// `mien`: reads faces in images, videos and camera streams.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// `mien norms`: norms of the team's own studies, that `mien study --norms` places a stimulus against.
 struct NormsCommand: ParsableCommand {

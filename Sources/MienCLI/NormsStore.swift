@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Mien
 import MienService
+import MienStudies
 
 /// Where `mien norms` and `mien study --norms` keep a norm: a file (the default), or a norm of that name in a study
 /// database (`--store`).

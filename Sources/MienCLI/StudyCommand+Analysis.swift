@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// `mien study` on a manifest: after the recordings' runs, their results read back (in parallel, `--jobs`), the
 /// study computed and written.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Mien
 import MienService
+import MienStudies
 
 extension StudyCommand {
     /// A collected study: its rows' result files were written as the frames came, so it is only aggregated.

@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// A study for a deck (issue 98 item 6): `--pdf` and `--export-charts`, made from what `mien study` just wrote.
 extension StudyCommand {

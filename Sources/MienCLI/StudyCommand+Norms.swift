@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// `mien study --norms`: each stimulus placed against a norm of the team's own (`mien norms`).
 extension StudyCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// `mien study --segment-by NAME`: the panel split by what its panel said of each participant (issue 80 item 5).
 extension StudyCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Mien
+import MienStudies
 
 /// How `mien study`'s flags are checked before anything runs, and become the study's settings.
 extension StudyCommand {

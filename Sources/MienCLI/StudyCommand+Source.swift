@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// Where `mien study` reads a study from: a manifest, a collected study's folder, or its database.
 extension StudyCommand {

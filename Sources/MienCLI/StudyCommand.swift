@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// `mien study`: many people watching the same stimulus.
 ///

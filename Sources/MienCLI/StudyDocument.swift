@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// What `mien study` writes into its folder: the tables, `study.json` (everything, with the settings, the
 /// versions and the models' checksums) and `study.html`.

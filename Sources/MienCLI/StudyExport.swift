@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Mien
 import MienService
+import MienStudies
 
 /// `mien study export STUDY DIR --store URL`: a collected study in a database written out as the study folder's
 /// layout, which `mien study DIR` aggregates and anyone can read without Mien.

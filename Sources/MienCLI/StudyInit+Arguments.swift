@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// The option types `mien study init` parses.
 extension CollectionSettings.Order: ExpressibleByArgument {}

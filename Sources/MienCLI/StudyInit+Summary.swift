@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// What `mien study init` prints once the study is written: the study in a line, how to serve it, its links.
 extension StudyInit {

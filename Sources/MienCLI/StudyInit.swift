@@ -3,6 +3,7 @@ import Foundation
 import Mien
 import MienCore
 import MienService
+import MienStudies
 
 /// `mien study init`: a study folder to collect a panel from a link (`mien serve --studies`).
 ///

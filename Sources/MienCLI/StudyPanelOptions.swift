@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 
 /// `mien study init`'s panel options: how participants arrive and go back (`PanelConventions`), and the targets.
 struct StudyPanelOptions: ParsableArguments {

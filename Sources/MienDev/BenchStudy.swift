@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import MienTesting
 import NIOCore
 import NIOWebSocket

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mien
+import MienStudies
 import MienTesting
 
 /// `MienDev null-studies`: what studies of panels in which nothing differs (`NullPanels`) report.

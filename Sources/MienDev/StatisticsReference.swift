@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Mien
 import MienStatistics
+import MienStudies
 
 /// `MienDev statistics`: the study statistics on cases given as JSON, answered as JSON, for
 /// `scripts/statistics-check/check.py` to compare with scipy and MNE-Python (`make statistics-check`).

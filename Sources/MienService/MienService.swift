@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 public import Logging
 public import Mien
 import MienCore
+import MienStudies
 import NIOCore
 import NIOWebSocket
 import Prometheus

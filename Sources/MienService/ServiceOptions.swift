@@ -1,5 +1,6 @@
 import Foundation
 public import Mien
+import MienStudies
 
 /// How `mien serve` listens and what it accepts, validated at creation.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 public import Mien
+public import MienStudies
 
 /// Panels in which nothing differs and nobody shares a response.
 ///

@@ -1,5 +1,6 @@
 public import Foundation
 import Mien
+import MienStudies
 
 /// Recordings for study tests, made from the evaluation data.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 import MienTesting
 import Testing
 

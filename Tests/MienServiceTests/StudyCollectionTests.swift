@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Mien
+import MienStudies
 import MienTesting
 import NIOCore
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienStudies
 import Testing
 
 @testable import MienService

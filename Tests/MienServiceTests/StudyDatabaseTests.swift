@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Mien
+import MienStudies
 import MienTesting
 import NIOCore
 import NIOSSL

@@ -11,6 +11,7 @@ import Testing
 
 @testable import Mien
 @testable import MienService
+@testable import MienStudies
 
 /// Issue 78: the framing check is the server's, not the page's alone: a stimulus needs a check the server saw pass
 /// on the session, so a client that skips it (or sends no face) never reaches a stimulus, let alone a code.

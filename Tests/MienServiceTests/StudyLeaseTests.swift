@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienStudies
 import MienTesting
 import Testing
 

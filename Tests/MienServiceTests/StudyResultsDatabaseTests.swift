@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import MienTesting
 import Synchronization
 import Testing

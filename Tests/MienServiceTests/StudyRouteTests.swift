@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mien
+import MienStudies
 import MienTesting
 import NIOCore
 import Testing

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import Mien
+import MienStudies
 import MienTesting
 import NIOCore
 import NIOWebSocket

@@ -10,6 +10,7 @@ import Testing
 
 @testable import Mien
 @testable import MienService
+@testable import MienStudies
 
 /// Issue 79: the page's viewing events on the stimulus's socket, kept with the attempt; a hidden page's frames not
 /// counted; impossible events refused, saying why, without breaking the session.

@@ -23,11 +23,6 @@ struct ScratchDirectory {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// The models of this checkout (the tests run from the repository root).
-func repositoryModels() throws -> ModelStore {
-    try ModelStore(directory: SampleMedia.repositoryRoot.appendingPathComponent("Models"))
-}
-
 extension Trait where Self == ConditionTrait {
     /// For tests that read the evaluation data (../shared/eval, or EVAL_DIR).
     ///
@@ -37,15 +32,5 @@ extension Trait where Self == ConditionTrait {
     static var needsEvaluationData: Self {
         .enabled(
             if: SampleMedia.evaluationData != .absent, "needs the evaluation data (../shared/eval or EVAL_DIR)")
-    }
-}
-
-/// The evaluation data's folder.
-/// - Throws: `.notFound` naming EVAL_DIR when it is set to a folder that does not exist.
-func evaluationRoot() throws -> URL {
-    switch SampleMedia.evaluationData {
-    case .present(let url): return url
-    case .missing(let path): throw MienError(.notFound, "EVAL_DIR names a folder that does not exist", input: path)
-    case .absent: throw MienError(.notFound, "no evaluation data (the test should have been skipped)")
     }
 }

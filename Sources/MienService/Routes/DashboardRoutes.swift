@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Mien
+import MienStudies
 import NIOCore
 
 /// The researcher's side of `mien serve --studies` (the service token on every request).

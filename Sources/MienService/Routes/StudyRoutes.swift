@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import NIOCore
 import NIOWebSocket
 

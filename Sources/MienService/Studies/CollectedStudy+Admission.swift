@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// Consent and coming back: who may take part, in which group and order (the ways out are in
 /// `CollectedStudy+ScreenOut.swift`).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienStudies
 
 /// Answers to the study's questions (`--questions`), a page at a time.
 extension CollectedStudy {

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// What the panel provider is given: each participant's decision and the code they were shown (`approvals.csv`),
 /// what to review before paying, and the manifest of what was measured.

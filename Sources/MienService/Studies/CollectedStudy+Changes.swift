@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// How every change reaches the study's store: kept before the participant is told (`commit`), or kept in this
 /// server's view even when it cannot be stored (`record`, a change that takes something away).

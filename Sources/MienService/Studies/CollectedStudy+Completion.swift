@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// Completion, once every stimulus was watched and measured, and how a result line names a participant in the log.
 extension CollectedStudy {

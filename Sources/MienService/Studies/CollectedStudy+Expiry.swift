@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienStudies
 
 /// Consents that never opened a socket expire, freeing their IDs.
 extension CollectedStudy {

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// The researcher's view of fieldwork: each participant as the dashboard lists them, and the counts per group
 /// against the study's targets.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// The framing check's socket, and how any socket of a participant is registered as the one open and forgotten.
 extension CollectedStudy {

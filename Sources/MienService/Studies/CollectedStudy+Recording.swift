@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// The webcam recording of a study with `record`: uploaded after the stimuli in chunks, each at the offset
 /// the server has (so an upload cut by the network resumes where it stopped), into the participant's folder.

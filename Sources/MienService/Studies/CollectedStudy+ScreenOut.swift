@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// The ways out: a participant screened out (no camera, no face framed) and someone who declined consent, each
 /// sent back to the panel with the study's screen-out redirect.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienStudies
 
 /// Several servers on one study (a database store): a participant's socket is held by one server at a time, a
 /// page that comes back through another server takes it over, and the participants of a server that stopped

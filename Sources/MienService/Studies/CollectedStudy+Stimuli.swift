@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Mien
+import MienStudies
 
 /// A participant's sockets and their end: one socket (framing check or stimulus) at a time, each stimulus's
 /// measurement recorded when its socket closes (completion is in `CollectedStudy+Completion.swift`).

@@ -3,6 +3,7 @@ import HTTPTypes
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// One study folder served by `mien serve --studies`: its participants, their tokens, and every write into
 /// the folder, each under this study's lock and made whole before it is renamed into place.

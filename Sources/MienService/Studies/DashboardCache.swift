@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// Each study's aggregation for the dashboard, recomputed only when a participant's data changed since.
 final class DashboardCache: Sendable {

@@ -1,5 +1,6 @@
 import Mien
 import MienCore
+import MienStudies
 
 /// The framing check as the server judges it, so that a stimulus socket needs a check the server saw pass: a page
 /// that skips the check, or a client with no page at all, never gets to a stimulus.

@@ -1,5 +1,6 @@
 import Mien
 import MienCore
+import MienStudies
 
 /// The framing socket's judge as a writer of its detector's run: every result is judged as it is written (on the
 /// server's clock), and the page is told once the server saw the check pass (`{"type":"positioned"}`; the page

@@ -1,4 +1,5 @@
 import Mien
+import MienStudies
 
 /// What the participant page needs to know of its study: nothing about anyone's data.
 struct PageConfiguration: Encodable {

@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// Carries the budget's rate changes to a socket's stream once it exists (a change may come before).
 final class RateRelay: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// Counts what a stimulus socket measured, for the participant's session and the dashboard's live progress:
 /// frames received and analysed, and the stimulus time measured (`MeasuredTime`).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Mien
 import MienCore
+import MienStudies
 
 /// How a stimulus (or framing) socket's analysis starts: the participant's files or database upload, the writers,
 /// the detector's run.

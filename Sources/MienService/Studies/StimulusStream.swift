@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Mien
 import MienCore
+import MienStudies
 
 /// One participant's socket for one stimulus (or for the framing check): a `Detector`'s run on pushed frames whose
 /// writers are the participant's result files, fed with camera frames stamped with the stimulus's media time.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// Studies added while the server runs: a folder made under `--studies`, or a study `mien study init --store`
 /// registered in the database after the servers started (issue 96 item 11: answered 404 while `/readyz` said

@@ -3,6 +3,7 @@ import HummingbirdWebSocket
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import NIOCore
 import NIOWebSocket
 import Prometheus

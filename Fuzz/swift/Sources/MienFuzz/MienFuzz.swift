@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import Mien
+@_spi(Fuzzing) import MienStudies
 
 // libFuzzer's entry: one input (Mien's `ParticipantMessageFuzz` reads it).
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,4 @@
-import Mustache
+package import Mustache
 
 /// One `LineChart` as inline SVG, from the one chart template both pages draw with: the report's timelines and
 /// episode lanes, and the study page's curves with their bands and moments.
@@ -37,10 +37,10 @@ package enum ChartSVG {
         """
 
     /// The parsed template.
-    static func parsed() throws -> MustacheTemplate { try MustacheTemplate(string: template) }
+    package static func parsed() throws -> MustacheTemplate { try MustacheTemplate(string: template) }
 
     /// `chart` as SVG, with `template` (`parsed()`).
-    static func render(_ chart: LineChart, with template: MustacheTemplate) -> String {
+    package static func render(_ chart: LineChart, with template: MustacheTemplate) -> String {
         template.render(View(chart))
     }
 

@@ -43,9 +43,13 @@ package enum HTMLReport {
         var severalInputs: Bool
     }
 
-    struct LegendView {
+    package struct LegendView {
         var name: String
         var colour: String
+
+        package init(name: String, colour: String) {
+            (self.name, self.colour) = (name, colour)
+        }
     }
 
     struct InputView {

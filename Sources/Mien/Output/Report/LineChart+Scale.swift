@@ -5,6 +5,10 @@ extension LineChart {
     package struct Area: Sendable {
         package var points: String
         package var colour: String
+
+        package init(points: String, colour: String) {
+            (self.points, self.colour) = (points, colour)
+        }
     }
 
     /// A ring around a point on a line (a study's peak), with what its tooltip says.
@@ -13,6 +17,10 @@ extension LineChart {
         package var colour: String
         package var x: Double
         package var y: Double
+
+        package init(label: String, colour: String, x: Double, y: Double) {
+            (self.label, self.colour, self.x, self.y) = (label, colour, x, y)
+        }
     }
 
     /// A vertical line across the plot at `x` with its name above it (a study's mark: the brand, the offer).
@@ -24,6 +32,11 @@ extension LineChart {
         /// Where the name is written: right of the line, or left of it near the plot's right edge.
         package var textX: Double
         package var anchor: String
+
+        package init(label: String, x: Double, top: Double, bottom: Double, textX: Double, anchor: String) {
+            (self.label, self.x, self.top, self.bottom) = (label, x, top, bottom)
+            (self.textX, self.anchor) = (textX, anchor)
+        }
     }
 
     /// A thick horizontal stroke under the plot from `x1` to `x2` at `y` (a study's response), with its tooltip.
@@ -34,6 +47,10 @@ extension LineChart {
         package var y: Double
         /// Green for a response; a study's stalls are orange.
         package var colour = "#2a9d3a"
+
+        package init(label: String, x1: Double, x2: Double, y: Double, colour: String = "#2a9d3a") {
+            (self.label, self.x1, self.x2, self.y, self.colour) = (label, x1, x2, y, colour)
+        }
     }
 
     /// Where a time (seconds) and a value (the metric's units) land in the plot area, SVG user units.
@@ -94,5 +111,16 @@ extension LineChart {
         package var y: Double
         package var width: Double
         package var height: Double
+
+        package init(label: String, colour: String, x: Double, y: Double, width: Double, height: Double) {
+            (self.label, self.colour, self.x, self.y, self.width, self.height) = (label, colour, x, y, width, height)
+        }
+    }
+}
+
+// The study pages (MienStudies) lay paths out themselves: a memberwise initialiser is internal to its module.
+extension LineChart.Path {
+    package init(name: String, colour: String, runs: [String], dots: [Point]) {
+        (self.name, self.colour, self.runs, self.dots) = (name, colour, runs, dots)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// What group balance needs of one session, its times read once when the session is set (parsing them for every
 /// session at every consent was most of a consent's cost at 10,000 sessions).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mien
+import MienStudies
 
 /// How a folder store opens its study: the sessions read, what a killed server left recovered.
 extension FolderStudyStore {

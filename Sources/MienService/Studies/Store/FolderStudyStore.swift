@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// A study's shared state in its folder: one `session.json` per participant and `fieldwork.json`, each written
 /// whole and renamed into place, one change at a time on the store's lane (one server owns the folder), and the

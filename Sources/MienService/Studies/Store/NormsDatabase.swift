@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-package import Mien
+import Mien
+package import MienStudies
 import PostgresNIO
 
 /// Norms kept in a study database (`mien norms … --store URL`, `mien study --norms NAME --store URL`): each norm a

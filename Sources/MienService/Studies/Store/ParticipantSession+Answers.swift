@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienStudies
 
 /// Answers to the study's questions, as decisions over the session value: `CollectedStudy.answer` runs one inside a
 /// store transaction; the tests run it on a value (`StudyAnswersTests`).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienStudies
 
 /// How a session ends, as decisions over its value: completion and screen-out. `CollectedStudy` runs each inside
 /// one store transaction (`complete`, `screenOut`); the tests run them on a value (`StudyLedgerAdmissionTests`).

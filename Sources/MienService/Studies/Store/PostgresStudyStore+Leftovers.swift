@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 
 /// What a killed server left in a database study's folder: the temporary result files (`.<stimulus>.jsonl.partial-
 /// <pid>-<n>`, and the CSV's, events' and summary's) of the sockets it held, biometric data the database already holds

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import PostgresNIO
 
 /// A study's shared state in PostgreSQL, for several servers on one study: a row per study (counts, the next

@@ -1,6 +1,7 @@
 import Foundation
 import HashTreeCollections
 import Mien
+import MienStudies
 
 /// A study's sessions by participant ID, with the indexes a consent reads kept as each session is set, so that a
 /// consent's cost does not grow with the study (issue 78: 192 ms at 1,000 sessions, 73 ms at 10,000, when every

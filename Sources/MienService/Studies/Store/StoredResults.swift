@@ -1,6 +1,7 @@
 import Foundation
 import Mien
 import MienCore
+import MienStudies
 
 /// A collected study's per-frame results as its database holds them, read recording by recording for an
 /// aggregation (`mien study --store`, `StudyArchive`, a dashboard on a database store).

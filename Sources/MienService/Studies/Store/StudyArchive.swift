@@ -1,7 +1,8 @@
 package import Foundation
 import Logging
-package import Mien
+import Mien
 import MienCore
+package import MienStudies
 import PostgresNIO
 
 /// A collected study as its database holds it: what `mien study --store` aggregates and `mien study export` writes

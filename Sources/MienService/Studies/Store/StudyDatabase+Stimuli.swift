@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import PostgresNIO
 
 /// A study's stimuli in the database, so that a server given only the URL (`mien serve --studies postgres://…`)

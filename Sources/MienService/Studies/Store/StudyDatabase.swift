@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mien
 import MienCore
+import MienStudies
 import PostgresNIO
 
 /// The PostgreSQL database several `mien serve` share their studies through: a connection pool, and the schema,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienStudies
 
 /// Consent, coming back and where a new participant goes, as decisions over the ledger: functions of the ledger, the
 /// study's settings and the time, and nothing else (no socket, file or clock). `CollectedStudy` runs them inside one

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Mien
+import MienStudies
 
 /// A stimulus attempt's start as a decision over the ledger: who may start which stimulus, the attempt's number, and
 /// the earlier attempt set aside under its own. `CollectedStudy.beginStimulus` runs it inside one store transaction

@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// What every server of one study shares, as its store keeps it: the participants' sessions (each with its token's
 /// digest), the counts of those who never became participants, the consents refused for an ID, and the next

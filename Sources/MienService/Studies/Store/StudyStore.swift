@@ -1,5 +1,6 @@
 import Foundation
 import Mien
+import MienStudies
 
 /// Where a study's shared state lives: its folder (one server, the embedded default) or a database that several
 /// servers share.
