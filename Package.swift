@@ -100,6 +100,7 @@ let package = Package(
             dependencies: [
                 "Mien", "MienCore", "MienVision", "MienStatistics",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
         ),

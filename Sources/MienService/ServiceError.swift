@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mien
+import MienStudies
 import NIOCore
 
 /// The one JSON shape of every error the service answers, over HTTP and on a live socket:
@@ -49,6 +50,26 @@ struct ServiceRefusal: Error, Sendable {
     var message: String
 }
 
+extension ServiceRefusal {
+    /// Fieldwork's refusal as HTTP: the one place a study's decision gets a status.
+    init(_ refusal: StudyRefusal) {
+        let status: HTTPResponse.Status =
+            switch refusal.kind {
+            case .unknownParticipant: .unauthorized
+            case .notFound: .notFound
+            case .invalid: .badRequest
+            case .conflict: .conflict
+            case .closed: .forbidden
+            }
+        self.init(status: status, code: refusal.code, message: refusal.message)
+    }
+
+    /// `error` as a refusal when it is one (the service's own, or fieldwork's mapped to HTTP).
+    static func from(_ error: any Error) -> ServiceRefusal? {
+        (error as? ServiceRefusal) ?? (error as? StudyRefusal).map(ServiceRefusal.init)
+    }
+}
+
 /// Turns whatever a route throws into an `ErrorBody` response, so that clients get one error shape:
 /// Mien's errors with their code, Hummingbird's (404, 405, 413, …) with the status's name.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -60,15 +81,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as MienError {
             return ErrorBody(error).response(ErrorBody.status(of: error))
         } catch let refusal as ServiceRefusal {
-            var response = ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
-            // A participant route's oversized body (a hostile client's, tens of MB) is never read to its end: the
-            // connection closes after the answer, rather than leaving the client blocked sending into it.
-            if refusal.status == .contentTooLarge { response.headers[.connection] = "close" }
-            // Every 503 passes (a store that cannot save now, a full study server): the page waits this long.
-            if refusal.status == .serviceUnavailable, response.headers[.retryAfter] == nil {
-                response.headers[.retryAfter] = "5"
-            }
-            return response
+            return Self.response(refusal)
+        } catch let refusal as StudyRefusal {
+            return Self.response(ServiceRefusal(refusal))
         } catch let failure as StudyStoreFailure {
             // A store failure a route did not turn into its refusal itself: still one, never a 500 (issue 96 item 6).
             CollectedStudy.logger.error("a study's store cannot answer now: \(failure)")
@@ -94,6 +109,18 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             for field in error.headers { response.headers.append(field) }
             return response
         }
+    }
+
+    private static func response(_ refusal: ServiceRefusal) -> Response {
+        var response = ErrorBody(code: refusal.code, message: refusal.message).response(refusal.status)
+        // A participant route's oversized body (a hostile client's, tens of MB) is never read to its end: the
+        // connection closes after the answer, rather than leaving the client blocked sending into it.
+        if refusal.status == .contentTooLarge { response.headers[.connection] = "close" }
+        // Every 503 passes (a store that cannot save now, a full study server): the page waits this long.
+        if refusal.status == .serviceUnavailable, response.headers[.retryAfter] == nil {
+            response.headers[.retryAfter] = "5"
+        }
+        return response
     }
 }
 

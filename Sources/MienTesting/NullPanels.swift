@@ -1,5 +1,5 @@
 import Foundation
-public import Mien
+import Mien
 public import MienStudies
 
 /// Panels in which nothing differs and nobody shares a response.

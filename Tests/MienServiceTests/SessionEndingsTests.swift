@@ -1,9 +1,9 @@
 import Foundation
 import Mien
-import MienStudies
 import Testing
 
 @testable import MienService
+@testable import MienStudies
 
 /// Issue 77 item 1: completion and screen-out are decisions over a session value (`ParticipantSession+Endings`),
 /// tested with no socket, file, store or clock.
@@ -14,7 +14,7 @@ struct SessionEndingsTests {
     static func session(_ settings: CollectionSettings) -> ParticipantSession {
         ParticipantSession(
             participant: "p1", number: 1, group: nil, order: settings.stimuli.map(\.name), tokenDigest: "t",
-            started: CollectedStudy.timestamp(now))
+            started: SessionTime.timestamp(now))
     }
 
     @Test func completion_needsEveryStimulusWatchedAndMeasured_andKeepsItsFirstCode() throws {
@@ -24,7 +24,7 @@ struct SessionEndingsTests {
             do {
                 try session.complete(code: "C0DE0001", settings: settings, now: Self.now)
                 Issue.record("completed without \(code)")
-            } catch let refusal as ServiceRefusal {
+            } catch let refusal as StudyRefusal {
                 #expect(refusal.code == code, "\(refusal.code): \(refusal.message)")
             } catch { Issue.record("\(error)") }
         }
@@ -49,7 +49,7 @@ struct SessionEndingsTests {
         var session = Self.session(settings)
         try session.screenOut(.noCamera, said: "the camera could not be turned on", now: Self.now)
         #expect(session.state == .screenedOut && session.reasonCode == .noCamera && session.finished != nil)
-        #expect(throws: ServiceRefusal.self) {
+        #expect(throws: StudyRefusal.sessionEnded()) {
             try session.screenOut(.noFace, said: "no face", now: Self.now)
         }
         #expect(session.reasonCode == .noCamera)

@@ -20,7 +20,7 @@ struct SessionTableTests {
             let group = session.group ?? ""
             let isOpen = open.contains(session.participant)
             let seen = { (text: String?) in
-                CollectedStudy.date(text)?.timeIntervalSinceReferenceDate ?? -Double.infinity
+                SessionTime.date(text)?.timeIntervalSinceReferenceDate ?? -Double.infinity
             }
             let counted: Bool =
                 switch session.state {
@@ -55,15 +55,15 @@ struct SessionTableTests {
                 var session = ParticipantSession(
                     participant: id, number: step, group: ["A", "B", "C", nil].randomElement(using: &generator) ?? nil,
                     order: ["first"], tokenDigest: "t\(step)",
-                    started: CollectedStudy.timestamp(now - Double(Int.random(in: 0...3_000, using: &generator))))
+                    started: SessionTime.timestamp(now - Double(Int.random(in: 0...3_000, using: &generator))))
                 session.state = states.randomElement(using: &generator) ?? .started
                 if Bool.random(using: &generator) { session.watchingSince = session.started }
                 if Bool.random(using: &generator) { session.step = "framing" }
                 if Bool.random(using: &generator) {
-                    session.framed = CollectedStudy.timestamp(now - Double(Int.random(in: 0...600, using: &generator)))
+                    session.framed = SessionTime.timestamp(now - Double(Int.random(in: 0...600, using: &generator)))
                 }
                 session.lastSeen =
-                    Bool.random(using: &generator) ? CollectedStudy.timestamp(now) : session.lastSeen
+                    Bool.random(using: &generator) ? SessionTime.timestamp(now) : session.lastSeen
                 table[id] = session
             }
             if step % 50 == 0 {
@@ -95,7 +95,7 @@ struct SessionTableTests {
                         == Set(
                             sessions.filter {
                                 SessionTable.isWaiting($0)
-                                    && (CollectedStudy.date($0.lastSeen ?? $0.started)?.timeIntervalSinceReferenceDate
+                                    && (SessionTime.date($0.lastSeen ?? $0.started)?.timeIntervalSinceReferenceDate
                                         ?? .infinity) < cutoff
                             }.map(\.participant)))
                 for session in sessions {

@@ -80,7 +80,7 @@ struct StudyCollectionTests {
         await #expect {
             try await work()
         } throws: { error in
-            guard let refusal = error as? ServiceRefusal else { return false }
+            guard let refusal = ServiceRefusal.from(error) else { return false }
             return refusal.status == status && (code == nil || refusal.code == code)
         }
     }
@@ -390,7 +390,7 @@ struct StudyCollectionTests {
         await #expect {
             _ = try await study.admit(participant: "p2", group: nil)
         } throws: { error in
-            let refusal = error as? ServiceRefusal
+            let refusal = ServiceRefusal.from(error)
             return refusal?.status == .serviceUnavailable && refusal?.message.contains("/") == false
         }
         #expect(study.session("p2") == nil)
@@ -481,10 +481,10 @@ struct StudyCollectionTests {
         let formatter = ISO8601DateFormatter()
         for date in [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_796_311_473.75), Date()] {
             let text = formatter.string(from: date)
-            #expect(CollectedStudy.timestamp(date) == text)
-            #expect(CollectedStudy.date(text) == formatter.date(from: text))
+            #expect(SessionTime.timestamp(date) == text)
+            #expect(SessionTime.date(text) == formatter.date(from: text))
         }
-        #expect(CollectedStudy.date("yesterday") == nil && CollectedStudy.date(nil) == nil)
+        #expect(SessionTime.date("yesterday") == nil && SessionTime.date(nil) == nil)
     }
 
     @Test func fieldworkCounts_writtenBeforeErasuresWereKept_stillRead() throws {

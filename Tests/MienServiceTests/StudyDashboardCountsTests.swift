@@ -27,7 +27,7 @@ struct StudyDashboardCountsTests {
         }
         _ = await study.record("p1") { session in
             session.state = .incomplete
-            session.finished = CollectedStudy.timestamp(Date())
+            session.finished = SessionTime.timestamp(Date())
         }
         #expect(try await study.resume(token: first.token).state == "started")
         #expect(study.session("p1")?.state == .started && study.session("p1")?.reentries == 1)

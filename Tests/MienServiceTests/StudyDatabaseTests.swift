@@ -209,7 +209,7 @@ struct StudyDatabaseTests {
                 group.addTask {
                     do {
                         return try await server.admit(participant: "p1", group: nil)
-                    } catch let refusal as ServiceRefusal where refusal.code == "cannotTakePart" {
+                    } catch let refusal as StudyRefusal where refusal.code == "cannotTakePart" {
                         return nil
                     }
                 }

@@ -212,7 +212,7 @@ struct StudyLeaseTests {
                 ledger.sockets["p1"] = nil
                 ledger.sessions["p1"]?.state = .incomplete
                 ledger.sessions["p1"]?.reasonCode = .serverStopped
-                ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Date())
+                ledger.sessions["p1"]?.finished = SessionTime.timestamp(Date())
             }
             let outcome = await study.endStimulus(
                 "p1", stimulus: stimulus, progress: StudyCollectionTests.measured(to: 3, ended: true), end: .ended,

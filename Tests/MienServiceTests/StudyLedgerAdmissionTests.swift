@@ -1,9 +1,9 @@
 import Foundation
 import Mien
-import MienStudies
 import Testing
 
 @testable import MienService
+@testable import MienStudies
 
 /// Issue 77 item 1: admission, re-entry and quotas are decisions over a ledger value, tested here with no socket,
 /// file, store or clock (`StudyLedger+Admission.swift`).
@@ -72,7 +72,7 @@ struct StudyLedgerAdmissionTests {
         #expect(ledger.sessions.participant(token: "t2") == nil && ledger.sessions.participant(token: "t3") == nil)
         // Left, within the window and past it; complete; erased.
         ledger.sessions["p1"]?.state = .incomplete
-        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Self.start)
+        ledger.sessions["p1"]?.finished = SessionTime.timestamp(Self.start)
         let later = Self.start.addingTimeInterval(30 * 60)
         #expect(again("t4", at: later) == .refused("in progress, without its page's token"))
         let past = later.addingTimeInterval(61 * 60)
@@ -103,7 +103,7 @@ struct StudyLedgerAdmissionTests {
             "p1", token: "t1", linked: nil, open: [], server: "here", study: "ad", settings: settings, now: Self.start)
         ledger.sockets["p1"] = SocketHolder(server: "elsewhere", socket: UUID())
         ledger.sessions["p1"]?.state = .incomplete
-        ledger.sessions["p1"]?.finished = CollectedStudy.timestamp(Self.start)
+        ledger.sessions["p1"]?.finished = SessionTime.timestamp(Self.start)
         let back = try ledger.resume("p1", server: "here", settings: settings, now: Self.start.addingTimeInterval(60))
         #expect(back.takesOver && back.from == .incomplete)
         #expect(ledger.sessions["p1"]?.state == .started && ledger.sessions["p1"]?.reentries == 1)
@@ -123,10 +123,10 @@ struct StudyLedgerAdmissionTests {
         ledger.sessions["p1"]?.state = .complete
         #expect(try !ledger.resume("p1", server: "here", settings: settings, now: Self.start).takesOver)
         ledger.sessions["p1"]?.state = .screenedOut
-        #expect(throws: ServiceRefusal.self) {
+        #expect(throws: StudyRefusal.self) {
             try ledger.resume("p1", server: "here", settings: settings, now: Self.start)
         }
-        #expect(throws: ServiceRefusal.self) { try ledger.resume("p9", server: "here", settings: settings, now: .now) }
+        #expect(throws: StudyRefusal.self) { try ledger.resume("p9", server: "here", settings: settings, now: .now) }
     }
 
     @Test func targets_closeTheirGroup_andTheStudy_unlessOnlyShown() throws {
@@ -137,7 +137,7 @@ struct StudyLedgerAdmissionTests {
                 id, token: id, linked: linked, open: [], server: "here", study: "ad", settings: settings,
                 now: Self.start)
         }
-        func framed(_ id: String) { ledger.sessions[id]?.framed = CollectedStudy.timestamp(Self.start) }
+        func framed(_ id: String) { ledger.sessions[id]?.framed = SessionTime.timestamp(Self.start) }
         guard case .agreed = consent("p1", linked: "A", closing) else {
             Issue.record("p1 was not admitted")
             return
@@ -196,7 +196,7 @@ struct StudyLedgerAdmissionTests {
         #expect(real.group == "A" && ledger.placeRefused("real", open: [], settings: settings, now: Self.start) == nil)
         // Five others through the check fill A; the real participant, framed after them, is refused and turned away.
         for index in 0..<10 where ledger.sessions["bare\(index)"]?.group == "A" {
-            ledger.sessions["bare\(index)"]?.framed = CollectedStudy.timestamp(Self.start)
+            ledger.sessions["bare\(index)"]?.framed = SessionTime.timestamp(Self.start)
         }
         let aFramed = ledger.sessions.values.filter { $0.group == "A" && $0.framed != nil }.count
         #expect(aFramed == 5)
@@ -208,7 +208,7 @@ struct StudyLedgerAdmissionTests {
         #expect(ledger.sessions["real"]?.state == .screenedOut && ledger.sessions["real"]?.reasonCode == .studyFull)
         #expect(ledger.counts.turnedAwayGroupFull == ["A": 1])
         // A framed participant whose own place is held is not refused by counting themselves.
-        ledger.sessions["bare0"]?.framed = CollectedStudy.timestamp(Self.start)
+        ledger.sessions["bare0"]?.framed = SessionTime.timestamp(Self.start)
         #expect(
             ledger.sessions["bare0"]?.group != "A"
                 || ledger.placeRefused("bare0", open: ["bare0"], settings: settings, now: Self.start) == nil)
@@ -275,7 +275,7 @@ struct StudyLedgerAdmissionTests {
             Issue.record("p2 was refused before anyone watched")
             return
         }
-        ledger.sessions["p1"]?.watchingSince = CollectedStudy.timestamp(Self.start)
+        ledger.sessions["p1"]?.watchingSince = SessionTime.timestamp(Self.start)
         #expect(
             ledger.consent(
                 "p3", token: "t3", linked: nil, open: [], server: "here", study: "ad", settings: settings,
@@ -301,8 +301,8 @@ struct StudyLedgerAdmissionTests {
                 recovering: { nil }, settings: settings, now: Self.start)
         }
         func refused(_ code: String, _ start: () throws -> StudyLedger.AttemptStart?) {
-            #expect(throws: ServiceRefusal.self) { _ = try start() }
-            do { _ = try start() } catch let refusal as ServiceRefusal {
+            #expect(throws: StudyRefusal.self) { _ = try start() }
+            do { _ = try start() } catch let refusal as StudyRefusal {
                 #expect(refusal.code == code, "\(refusal.code)")
             } catch { Issue.record("\(error)") }
         }

@@ -104,15 +104,11 @@ extension CollectedStudy {
         }
     }
 
-    /// The study (or the participant's group) has all the participants it needs: the page sends them to the panel's
-    /// over-quota link.
-    static let studyFull = ServiceRefusal(
-        status: .forbidden, code: "studyFull", message: "this study has all the participants it needs")
+    /// The study (or the participant's group) has all the participants it needs: `StudyRefusal.studyFull`.
+    static let studyFull = StudyRefusal.studyFull
 
-    /// The one answer to a consent with a known ID, whatever its state.
-    static let cannotTakePart = ServiceRefusal(
-        status: .conflict, code: "cannotTakePart", message: "this participant ID cannot take part in this study (again)"
-    )
+    /// The one answer to a consent with a known ID, whatever its state: `StudyRefusal.cannotTakePart`.
+    static let cannotTakePart = StudyRefusal.cannotTakePart
 
     /// Comes back with the token a page kept (a reload): the session as it stands.
     ///

@@ -13,7 +13,7 @@ extension CollectedStudy {
         let analysed = measured.reduce(0) { $0 + $1.analysed }
         let withFace = measured.reduce(0) { $0 + $1.withFace }
         guard analysed > 0 else { return nil }
-        return "reject: no face in \(percent(Double(analysed - withFace) / Double(analysed))) of frames"
+        return "reject: no face in \(SessionTime.percent(Double(analysed - withFace) / Double(analysed))) of frames"
     }
 
     /// The completion code `session` was shown (and the panel pays by): the panel's own code where its conventions
@@ -51,8 +51,8 @@ extension CollectedStudy {
             "participant,number,group,status,decision,code,started,finished,seconds,measured,reason,review,reference"
         ]
         for session in sessions {
-            let started = Self.date(session.started)
-            let finished = Self.date(session.finished)
+            let started = SessionTime.date(session.started)
+            let finished = SessionTime.date(session.finished)
             let shown = displayState(session, open: open[session.participant] != nil, now: now)
             let decision =
                 switch session.state {

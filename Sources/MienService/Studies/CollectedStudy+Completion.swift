@@ -22,7 +22,8 @@ extension CollectedStudy {
         let session = try await commit(id) { [settings] session, _ in
             try session.complete(code: code, settings: settings, now: now)
         }
-        let seconds = (Self.date(session.finished) ?? now).timeIntervalSince(Self.date(session.started) ?? now)
+        let seconds = (SessionTime.date(session.finished) ?? now).timeIntervalSince(
+            SessionTime.date(session.started) ?? now)
         Self.logger.info("study \(name): participant #\(session.number) complete after \(Int(saturating: seconds)) s")
         // In the panel's conventions: Prolific's own code and link, or the participant's code appended.
         let (redirect, shown) = settings.fieldwork.panelConventions.completion(

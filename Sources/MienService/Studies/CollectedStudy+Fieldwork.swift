@@ -134,8 +134,8 @@ extension CollectedStudy {
                 // The row's figures count what the stimulus being watched has measured so far.
                 session.stimuli[stimulus.name] = measured
             }
-            let started = Self.date(session.started)
-            let finished = Self.date(session.finished)
+            let started = SessionTime.date(session.started)
+            let finished = SessionTime.date(session.finished)
             return Row(
                 number: session.number, participant: session.participant, group: session.group,
                 state: displayState(session, open: open[session.participant] != nil, now: now), step: session.step,
@@ -165,7 +165,7 @@ extension CollectedStudy {
     /// `started` shown as `abandoned` when nothing of theirs was seen for `abandonMinutes`.
     func displayState(_ session: ParticipantSession, open: Bool, now: Date) -> String {
         guard session.state == .started, !open else { return session.state.rawValue }
-        let seen = Self.date(session.lastSeen ?? session.started) ?? now
+        let seen = SessionTime.date(session.lastSeen ?? session.started) ?? now
         return now.timeIntervalSince(seen) > settings.fieldwork.abandonMinutes * 60 ? "abandoned" : "started"
     }
 
@@ -213,7 +213,7 @@ extension CollectedStudy {
             add(group.isEmpty ? nil : group) { $0.declined += declined }
         }
         return Summary(
-            study: name, now: Self.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
+            study: name, now: SessionTime.timestamp(now), groups: settings.groups.compactMap { groups[$0] }, all: all,
             turnedAwayFull: counts.turnedAwayFull, turnedAwayGroupFull: counts.turnedAwayGroupFull,
             attributesDropped: counts.attributesDropped,
             targetsClose: settings.fieldwork.targetsClose == true, refusedIDs: refused,

@@ -12,7 +12,7 @@ extension CollectedStudy {
     ///   before they do the check).
     func beginFraming(_ id: String, socket: OpenSocket) async throws {
         let date = clock()
-        let now = Self.timestamp(date)
+        let now = SessionTime.timestamp(date)
         let openHere = Set(local.withLock { $0.open.keys })
         let overQuota = try await opening(id, socket) {
             try await decide(id) { [self] session, ledger -> Bool in
@@ -49,9 +49,9 @@ extension CollectedStudy {
     /// stimulus socket of theirs lost its slot for too few frames within the last 10 minutes (issue 94: tricklers
     /// came back ahead of a real participant's framing check).
     static func goesFirst(_ session: ParticipantSession, now: Date) -> Bool {
-        if let lost = date(session.slotLost), now.timeIntervalSince(lost) < 10 * 60 { return false }
+        if let lost = SessionTime.date(session.slotLost), now.timeIntervalSince(lost) < 10 * 60 { return false }
         if session.watchingSince != nil { return true }
-        return date(session.framed).map { now.timeIntervalSince($0) < 2 * 60 } ?? false
+        return SessionTime.date(session.framed).map { now.timeIntervalSince($0) < 2 * 60 } ?? false
     }
 
     /// Runs the change that opens `socket`, which is unregistered when the change is not kept.
@@ -85,12 +85,9 @@ extension CollectedStudy {
         }
     }
 
-    static let alreadyStreaming = ServiceRefusal(
-        status: .conflict, code: "alreadyStreaming", message: "another page of this participant is sending frames")
+    static let alreadyStreaming = StudyRefusal.alreadyStreaming
 
-    static let notFramed = ServiceRefusal(
-        status: .conflict, code: "notFramed",
-        message: "check your position first: a stimulus starts after the framing check has passed on this page")
+    static let notFramed = StudyRefusal.notFramed
 
     /// A framing check ended: passed (as the server judged it: `FramingJudge`), failed (the page said its try's
     /// time ran out), or neither (nil: the page closed it otherwise, a reload or a refused start, or the server
@@ -104,7 +101,7 @@ extension CollectedStudy {
     ) async {
         closed(id, socket)
         let date = clock()
-        let now = Self.timestamp(date)
+        let now = SessionTime.timestamp(date)
         let openHere = Set(local.withLock { $0.open.keys })
         let turned = await recordDeciding(id, releasing: socket) { [settings] session, _, ledger -> Bool in
             session.lastSeen = now

@@ -118,7 +118,7 @@ extension CollectedStudy {
         await letUnusedPlacesGo(ledger)
         guard let live = ledger.liveServers, ledger.sockets.values.contains(where: { !live.contains($0.server) })
         else { return }
-        let now = Self.timestamp(clock())
+        let now = SessionTime.timestamp(clock())
         do {
             let orphaned = try await store.transact { ledger -> [ParticipantSession] in
                 var orphaned: [ParticipantSession] = []
@@ -197,7 +197,7 @@ extension CollectedStudy {
                     participant: session.participant, stimulus: stimulus, attempt: attempt)
             else { return }
             let said =
-                "the server serving them stopped during \(stimulus.name) (\(Self.percent(progress.coverage)) measured)"
+                "the server serving them stopped during \(stimulus.name) (\(SessionTime.percent(progress.coverage)) measured)"
             let recorded = try await store.transact { ledger -> Bool in
                 // Only while nothing newer happened to them (they came back, or another server recorded it).
                 guard var current = ledger.sessions[session.participant], current.state == .incomplete,
@@ -211,7 +211,7 @@ extension CollectedStudy {
             }
             if recorded {
                 Self.logger.info(
-                    "study \(name): participant #\(session.number): \(progress.frames) frames of \(stimulus.name) attempt \(attempt) were kept before their server stopped (\(Self.percent(progress.coverage)) measured)"
+                    "study \(name): participant #\(session.number): \(progress.frames) frames of \(stimulus.name) attempt \(attempt) were kept before their server stopped (\(SessionTime.percent(progress.coverage)) measured)"
                 )
             }
         } catch {

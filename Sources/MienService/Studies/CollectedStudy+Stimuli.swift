@@ -122,7 +122,7 @@ extension CollectedStudy {
                 session.state = .screenedOut
                 session.reasonCode = .studyFull
                 session.reason = "the study had all the participants it needs before they started watching"
-                session.finished = Self.timestamp(now)
+                session.finished = SessionTime.timestamp(now)
             }
             Self.logger.info("study \(name): participant #\(session.number) turned away: the study is full")
             throw Self.studyFull
@@ -181,7 +181,7 @@ extension CollectedStudy {
             await release(id, socket)
             return outcome
         }
-        let now = Self.timestamp(clock())
+        let now = SessionTime.timestamp(clock())
         let attempts = settings.fieldwork.attemptsPerStimulus
         // Decides the attempts left, and whether this ends the participant's study (screened out).
         let recorded = await recordDeciding(id, releasing: socket) {
@@ -204,7 +204,7 @@ extension CollectedStudy {
                 (session.reasonCode, session.reason, session.finished) = (nil, nil, nil)
             }
             guard session.state == .started else { return (max(0, left), false) }  // ended meanwhile
-            let measured = Self.percent(progress.coverage)
+            let measured = SessionTime.percent(progress.coverage)
             switch end {
             case .ended where enough:
                 break
@@ -215,8 +215,8 @@ extension CollectedStudy {
                 session.reasonCode = .tooLittleMeasured
                 session.reason =
                     progress.lacksFace(fieldwork)
-                    ? "\(stimulus.name) was measured with a face for \(Self.percent(progress.faceCoverage ?? 0)) (minimum \(Self.percent(fieldwork.faceShareNeeded))) in every attempt"
-                    : "\(stimulus.name) was measured for \(measured) (minimum \(Self.percent(minimum))) in every attempt"
+                    ? "\(stimulus.name) was measured with a face for \(SessionTime.percent(progress.faceCoverage ?? 0)) (minimum \(SessionTime.percent(fieldwork.faceShareNeeded))) in every attempt"
+                    : "\(stimulus.name) was measured for \(measured) (minimum \(SessionTime.percent(minimum))) in every attempt"
                 session.finished = now
                 return (0, true)
             case .replaced, .erased, .framingOver:
@@ -262,7 +262,7 @@ extension CollectedStudy {
                 case .framingOver: "framing check over"
                 }
             let line: Logger.Message =
-                "study \(name): participant #\(session.number) \(how) \(stimulus.name): \(Self.percent(progress.coverage)) measured, \(progress.analysed) of \(progress.frames) frames analysed"
+                "study \(name): participant #\(session.number) \(how) \(stimulus.name): \(SessionTime.percent(progress.coverage)) measured, \(progress.analysed) of \(progress.frames) frames analysed"
             if case .notSaved = end { Self.logger.error(line) } else { Self.logger.info(line) }
         }
         return outcome

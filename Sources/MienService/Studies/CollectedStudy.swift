@@ -133,26 +133,7 @@ final class CollectedStudy: Sendable {
         return settings
     }
 
-    // A value style, not a new ISO8601DateFormatter per call: making one costs tens of microseconds, and a consent
-    // reads every session's dates (balance, expiry), which made its cost grow with the study (151 ms at 1,000).
-    private static let iso8601 = Date.ISO8601FormatStyle()
-
-    /// `date` as sessions store it: `2026-12-03T15:24:33Z` (UTC, whole seconds).
-    static func timestamp(_ date: Date) -> String { iso8601.format(date) }
-
-    /// A stored time, or nil for none or one that does not parse.
-    static func date(_ text: String?) -> Date? {
-        guard let text else { return nil }
-        do {
-            return try iso8601.parse(text)
-        } catch {
-            return nil  // a session written by hand with another form: treated as no time, as before
-        }
-    }
-
     static func digest(_ token: String) -> String { ModelStore.sha256(Data(token.utf8)) }
-
-    static func percent(_ share: Double) -> String { "\(Int(saturating: share * 100)) %" }
 
     /// A step (`ParticipantSession.step`) in words, for reasons and logs.
     static func stepWords(_ step: String) -> String {

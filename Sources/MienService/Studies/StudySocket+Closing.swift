@@ -51,7 +51,7 @@ extension StudySocket {
     /// study or an unavailable server, which may change).
     func refuse(_ error: any Error) async throws {
         let body: ErrorBody =
-            if let refusal = error as? ServiceRefusal {
+            if let refusal = ServiceRefusal.from(error) {
                 ErrorBody(code: refusal.code, message: refusal.message)
             } else {
                 (error as? MienError).map(ErrorBody.init) ?? ErrorBody(code: "internalFailure", message: "\(error)")

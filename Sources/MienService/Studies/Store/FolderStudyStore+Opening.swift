@@ -25,7 +25,7 @@ extension FolderStudyStore {
                     session.reasonCode = .serverStopped
                     session.reason =
                         session.reason ?? "the server stopped during \(CollectedStudy.stepWords(session.step))"
-                    session.finished = session.finished ?? CollectedStudy.timestamp(now)
+                    session.finished = session.finished ?? SessionTime.timestamp(now)
                 }
                 try folder.write(session)
             }
@@ -58,8 +58,8 @@ extension FolderStudyStore {
                 session.state = .incomplete
                 session.reasonCode = .serverStopped
                 session.reason =
-                    "the server stopped during \(stimulus.name) (\(CollectedStudy.percent(progress.coverage)) of it measured)"
-                session.finished = session.finished ?? CollectedStudy.timestamp(now)
+                    "the server stopped during \(stimulus.name) (\(SessionTime.percent(progress.coverage)) of it measured)"
+                session.finished = session.finished ?? SessionTime.timestamp(now)
                 recovered = true
                 CollectedStudy.logger.warning(
                     "study \(name): participant #\(session.number): \(progress.analysed) frames of \(stimulus.name) recovered after the server stopped"

@@ -1,7 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
 import Mien
-import MienStudies
 
 /// How a session ends, as decisions over its value: completion and screen-out. `CollectedStudy` runs each inside
 /// one store transaction (`complete`, `screenOut`); the tests run them on a value (`StudyLedgerAdmissionTests`).
@@ -9,31 +7,31 @@ extension ParticipantSession {
     /// Marks the session complete with `code`, once every stimulus was watched and measured enough (and the
     /// recording uploaded, when the study records, and every page of the study's questions sent); a session already
     /// complete stays as it is (a page asking again is told its code again).
-    /// - Throws: `ServiceRefusal` 409: `sessionEnded`, `notWatched` naming the stimuli, `tooLittleMeasured`,
+    /// - Throws: `StudyRefusal` conflicts: `sessionEnded`, `notWatched` naming the stimuli, `tooLittleMeasured`,
     ///   `recordingMissing`, `notAnswered` naming the questions.
-    mutating func complete(code: String, settings: CollectionSettings, now: Date) throws {
+    package mutating func complete(code: String, settings: CollectionSettings, now: Date) throws {
         if state == .complete { return }
         guard state == .started else {
-            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+            throw StudyRefusal.sessionEnded()
         }
         let missing = order.filter { stimuli[$0]?.ended != true }
         guard missing.isEmpty else {
-            throw ServiceRefusal(
-                status: .conflict, code: "notWatched", message: "not yet watched: \(missing.joined(separator: ", "))")
+            throw StudyRefusal(
+                .conflict, code: "notWatched", message: "not yet watched: \(missing.joined(separator: ", "))")
         }
         guard measuredEnough(settings.fieldwork) else {
-            throw ServiceRefusal(
-                status: .conflict, code: "tooLittleMeasured",
+            throw StudyRefusal(
+                .conflict, code: "tooLittleMeasured",
                 message: "too little of a video was measured (with a face in view) for this study to count it")
         }
         if settings.record, !recordingComplete {
-            throw ServiceRefusal(
-                status: .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
+            throw StudyRefusal(
+                .conflict, code: "recordingMissing", message: "the webcam recording has not been uploaded")
         }
         let unanswered = unanswered(settings).map(\.id)
         guard unanswered.isEmpty else {
-            throw ServiceRefusal(
-                status: .conflict, code: "notAnswered",
+            throw StudyRefusal(
+                .conflict, code: "notAnswered",
                 message: "not yet answered: \(unanswered.joined(separator: ", "))")
         }
         state = .complete
@@ -44,19 +42,19 @@ extension ParticipantSession {
             let broken = viewingBroken(settings)
             belowQuality = broken.isEmpty ? nil : broken.joined(separator: "; ")
         }
-        finished = CollectedStudy.timestamp(now)
-        lastSeen = CollectedStudy.timestamp(now)
+        finished = SessionTime.timestamp(now)
+        lastSeen = SessionTime.timestamp(now)
     }
 
     /// Screens the session out for `reason`, said in the researcher's words.
-    /// - Throws: `ServiceRefusal` 409 `sessionEnded` for a session that is not started.
-    mutating func screenOut(_ reason: Reason, said: String, now: Date) throws {
+    /// - Throws: `StudyRefusal.sessionEnded` for a session that is not started.
+    package mutating func screenOut(_ reason: Reason, said: String, now: Date) throws {
         guard state == .started else {
-            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+            throw StudyRefusal.sessionEnded()
         }
         state = .screenedOut
         reasonCode = reason
         self.reason = said
-        finished = CollectedStudy.timestamp(now)
+        finished = SessionTime.timestamp(now)
     }
 }

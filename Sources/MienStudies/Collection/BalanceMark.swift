@@ -1,11 +1,10 @@
 import Foundation
 import Mien
-import MienStudies
 
 /// What group balance needs of one session, its times read once when the session is set (parsing them for every
 /// session at every consent was most of a consent's cost at 10,000 sessions).
-struct BalanceMark: Sendable, Equatable {
-    enum Kind: Sendable, Hashable, CaseIterable {
+package struct BalanceMark: Sendable, Equatable {
+    package enum Kind: Sendable, Hashable, CaseIterable {
         /// Complete: counts always.
         case complete
         /// Consented, and not yet through the framing check: counts for balance (which group a newcomer joins) while
@@ -17,22 +16,22 @@ struct BalanceMark: Sendable, Equatable {
         /// Watching, or left after watching: counts within the abandon window.
         case watching
     }
-    var participant: String
-    var group: String
-    var kind: Kind
+    package var participant: String
+    package var group: String
+    package var kind: Kind
     /// When the session was last seen (seconds since the reference date); nil when its time cannot be read.
-    var seen: Double?
+    package var seen: Double?
 
-    struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         var group: String
         var kind: Kind
     }
-    var key: Key { Key(group: group, kind: kind) }
+    package var key: Key { Key(group: group, kind: kind) }
 
     /// Nil for a session that never counts (screened out, left before watching, complete below the viewing rules).
     ///
     /// A session without a group counts under `""` (the whole study's target counts every group).
-    init?(_ session: ParticipantSession) {
+    package init?(_ session: ParticipantSession) {
         participant = session.participant
         group = session.group ?? ""
         switch session.state {
@@ -46,15 +45,15 @@ struct BalanceMark: Sendable, Equatable {
         case .started where session.watchingSince == nil:
             if let framed = session.framed {
                 kind = .framed
-                seen = CollectedStudy.date(framed)?.timeIntervalSinceReferenceDate
+                seen = SessionTime.date(framed)?.timeIntervalSinceReferenceDate
             } else {
                 kind = .consented
-                seen = CollectedStudy.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate
+                seen = SessionTime.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate
             }
         case .started, .incomplete:
             guard session.watchingSince != nil else { return nil }
             kind = .watching
-            seen = CollectedStudy.date(session.lastSeen ?? session.finished)?.timeIntervalSinceReferenceDate
+            seen = SessionTime.date(session.lastSeen ?? session.finished)?.timeIntervalSinceReferenceDate
         }
     }
 }

@@ -1,7 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
 import Mien
-import MienStudies
 
 /// Answers to the study's questions, as decisions over the session value: `CollectedStudy.answer` runs one inside a
 /// store transaction; the tests run it on a value (`StudyAnswersTests`).
@@ -14,17 +12,20 @@ extension ParticipantSession {
     /// was). The same page sent again (a page whose answer was lost) changes nothing; other answers to a page
     /// already kept are refused.
     /// - Returns: whether anything was kept (false: the same answers again).
-    /// - Throws: `ServiceRefusal`: 404 `noQuestions`; 409 `sessionEnded` (completed, left, screened out),
-    ///   `notYetAsked`, `alreadyAnswered`; 400 `unknownQuestion`, `invalidAnswer` naming the question and why.
-    mutating func answer(_ given: [String: StudyAnswer.Given], settings: CollectionSettings, now: Date) throws -> Bool {
-        func invalid(_ code: String, _ message: String) -> ServiceRefusal {
-            ServiceRefusal(status: .badRequest, code: code, message: message)
+    /// - Throws: `StudyRefusal`: `noQuestions` (not found); `sessionEnded` (completed, left, screened out),
+    ///   `notYetAsked`, `alreadyAnswered` (conflicts); `unknownQuestion`, `invalidAnswer` naming the question and
+    ///   why (invalid).
+    package mutating func answer(_ given: [String: StudyAnswer.Given], settings: CollectionSettings, now: Date) throws
+        -> Bool
+    {
+        func invalid(_ code: String, _ message: String) -> StudyRefusal {
+            StudyRefusal(.invalid, code: code, message: message)
         }
         guard let questions = settings.questions else {
-            throw ServiceRefusal(status: .notFound, code: "noQuestions", message: "this study asks no questions")
+            throw StudyRefusal(.notFound, code: "noQuestions", message: "this study asks no questions")
         }
         guard state == .started else {
-            throw ServiceRefusal(status: .conflict, code: "sessionEnded", message: "this session has ended")
+            throw StudyRefusal.sessionEnded()
         }
         let unknown = given.keys.filter { questions.question($0) == nil }.sorted()
         guard unknown.isEmpty else {
@@ -49,12 +50,12 @@ extension ParticipantSession {
         }
         let due = after.map { stimuli[$0]?.counts(settings.fieldwork) == true } ?? measuredEnough(settings.fieldwork)
         guard due else {
-            throw ServiceRefusal(
-                status: .conflict, code: "notYetAsked",
+            throw StudyRefusal(
+                .conflict, code: "notYetAsked",
                 message: after.map { "these questions follow \($0), which has not been watched yet" }
                     ?? "these questions come after every video")
         }
-        let stamp = CollectedStudy.timestamp(now)
+        let stamp = SessionTime.timestamp(now)
         let sent = try block.map { question in
             do {
                 return try question.answer(given[question.id] ?? .none, answered: stamp)
@@ -65,8 +66,8 @@ extension ParticipantSession {
         let kept = block.compactMap { answer($0.id) }
         if !kept.isEmpty {
             guard kept.count == sent.count, zip(kept, sent).allSatisfy({ $0.sameAnswer(as: $1) }) else {
-                throw ServiceRefusal(
-                    status: .conflict, code: "alreadyAnswered", message: "these questions have been answered already")
+                throw StudyRefusal(
+                    .conflict, code: "alreadyAnswered", message: "these questions have been answered already")
             }
             return false
         }
@@ -76,7 +77,7 @@ extension ParticipantSession {
     }
 
     /// The study's questions this participant has not answered (their pages not sent), in the file's order.
-    func unanswered(_ settings: CollectionSettings) -> [StudyQuestions.Question] {
+    package func unanswered(_ settings: CollectionSettings) -> [StudyQuestions.Question] {
         (settings.questions?.questions ?? []).filter { answer($0.id) == nil }
     }
 }

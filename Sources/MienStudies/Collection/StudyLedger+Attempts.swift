@@ -1,19 +1,17 @@
-import Foundation
-import HTTPTypes
+package import Foundation
 import Mien
-import MienStudies
 
 /// A stimulus attempt's start as a decision over the ledger: who may start which stimulus, the attempt's number, and
 /// the earlier attempt set aside under its own. `CollectedStudy.beginStimulus` runs it inside one store transaction
 /// and moves the files it says; the tests run it on a value (`StudyLedgerAdmissionTests`).
 extension StudyLedger {
     /// What starting an attempt decided.
-    struct AttemptStart: Sendable, Equatable {
+    package struct AttemptStart: Sendable, Equatable {
         /// The attempt's number: one past every attempt begun, recorded or not.
-        var number: Int
+        package var number: Int
         /// The earlier attempt whose files are set aside under its number (`<stimulus>.attemptN.*`), if it measured
         /// a frame.
-        var setAside: Int?
+        package var setAside: Int?
     }
 
     /// Decides the start of an attempt at `stimulus` for `id`, opened by `holder`, and keeps it.
@@ -27,42 +25,41 @@ extension StudyLedger {
     ///   - recovering: what an earlier attempt left unfinished (a write failure, a kill), recovered into its files;
     ///     asked only once the start is allowed (no socket of theirs open anywhere, whose files it would take).
     /// - Returns: nil when the study is full or the group's target met (nothing changed).
-    /// - Throws: `ServiceRefusal` 401 / 404 / 409 saying why.
-    mutating func beginAttempt(
+    /// - Throws: `StudyRefusal` saying why (an unknown participant, not their stimulus, a conflict with their session).
+    package mutating func beginAttempt(
         _ id: String, stimulus: String, holder: SocketHolder, openHere: Bool,
         recovering: () -> ParticipantSession.StimulusProgress?, settings: CollectionSettings, now: Date
     ) throws -> AttemptStart? {
         guard var session = sessions[id] else {
-            throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
+            throw StudyRefusal.noSuchParticipant
         }
         let fieldwork = settings.fieldwork
         guard session.state == .started else {
             // Turned away over quota at their framing check: the page sends them to the panel's over-quota link.
-            if session.reasonCode == .studyFull { throw CollectedStudy.studyFull }
-            throw ServiceRefusal(
-                status: .conflict, code: "sessionEnded", message: "this session has ended (\(session.state.rawValue))")
+            if session.reasonCode == .studyFull { throw StudyRefusal.studyFull }
+            throw StudyRefusal.sessionEnded(session.state.rawValue)
         }
         guard session.order.contains(stimulus) else {
-            throw ServiceRefusal(status: .notFound, code: "notFound", message: "this is not one of your stimuli")
+            throw StudyRefusal(.notFound, code: "notFound", message: "this is not one of your stimuli")
         }
         if let progress = session.stimuli[stimulus], progress.counts(fieldwork) {
-            throw ServiceRefusal(status: .conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
+            throw StudyRefusal(.conflict, code: "alreadyWatched", message: "\(stimulus) was already watched")
         }
         guard socketFree(of: id, for: holder.server), !openHere else {
-            throw CollectedStudy.alreadyStreaming
+            throw StudyRefusal.alreadyStreaming
         }
         // The framing check is the server's, not the page's alone: a client that skips it gets no stimulus.
-        guard session.framed != nil else { throw CollectedStudy.notFramed }
+        guard session.framed != nil else { throw StudyRefusal.notFramed }
         guard session.attemptCount(stimulus) < fieldwork.attemptsPerStimulus else {
-            throw ServiceRefusal(
-                status: .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
+            throw StudyRefusal(
+                .conflict, code: "noAttemptsLeft", message: "\(stimulus) cannot be started again")
         }
         if session.watchingSince == nil, let maximum = settings.maximumParticipants, sessions.watching >= maximum {
             return nil
         }
         // Their place toward the target was taken at the framing check; held `framedHold`, then asked again.
         if session.watchingSince == nil,
-            (CollectedStudy.date(session.framed)?.timeIntervalSince(now) ?? -.infinity) < -Self.framedHold,
+            (SessionTime.date(session.framed)?.timeIntervalSince(now) ?? -.infinity) < -Self.framedHold,
             placeRefused(id, open: [], settings: settings, now: now) != nil
         {
             return nil
@@ -71,7 +68,7 @@ extension StudyLedger {
             recovered.ended = false
             session.stimuli[stimulus] = recovered
         }
-        let time = CollectedStudy.timestamp(now)
+        let time = SessionTime.timestamp(now)
         let earlierNumber = session.lastAttemptBegun(stimulus)
         var setAside: Int?
         // An earlier attempt is recorded when it measured a frame or its page recorded the viewing: one shown with
@@ -79,7 +76,7 @@ extension StudyLedger {
         // (study-check's r2). Only one that measured frames has files to set aside.
         if let earlier = session.stimuli.removeValue(forKey: stimulus), earlier.frames > 0 || earlier.viewing != nil {
             setAside = earlier.frames > 0 ? earlierNumber : nil
-            let percent = CollectedStudy.percent
+            let percent = SessionTime.percent
             session.attempts.append(
                 .init(
                     stimulus: stimulus, number: earlierNumber, progress: earlier,

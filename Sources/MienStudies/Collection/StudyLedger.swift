@@ -1,6 +1,5 @@
-import Foundation
+package import Foundation
 import Mien
-import MienStudies
 
 /// What every server of one study shares, as its store keeps it: the participants' sessions (each with its token's
 /// digest), the counts of those who never became participants, the consents refused for an ID, and the next
@@ -8,29 +7,32 @@ import MienStudies
 ///
 /// A server changes it only inside its store's transaction (`StudyStore.transact`), so consent uniqueness, group
 /// balance, the cap and completion codes are decided on the ledger as it stands, whichever server decides.
-struct StudyLedger: Sendable, Equatable {
-    var sessions = SessionTable()
+package struct StudyLedger: Sendable, Equatable {
+    package var sessions = SessionTable()
     /// Those who never became participants (declined, study full).
-    var counts = FieldworkCounts()
+    package var counts = FieldworkCounts()
     /// Consents refused for an ID that cannot take part, by why (for the researcher).
-    var refusedIDs: [String: Int] = [:]
+    package var refusedIDs: [String: Int] = [:]
     /// The next participant's number.
-    var nextNumber = 1
+    package var nextNumber = 1
     /// Who holds each participant's open socket: one at a time, on whichever server.
-    var sockets: [String: SocketHolder] = [:]
+    package var sockets: [String: SocketHolder] = [:]
     /// The servers alive (a heartbeat within the lease) as the store read them for this change.
     ///
     /// Nil: this server only (a folder). Not stored.
-    var liveServers: Set<String>?
+    package var liveServers: Set<String>?
     /// Bumped by the store at every kept change (dashboards recompute when it moved; a database store also tells
     /// from it whether what a server holds is current).
-    var generation = 0
+    package var generation = 0
+
+    /// An empty ledger: a new study's.
+    package init() {}
 
     /// The participant whose token has this digest.
-    func participant(token digest: String) -> String? { sessions.participant(token: digest) }
+    package func participant(token digest: String) -> String? { sessions.participant(token: digest) }
 
     /// A participant's open socket, on a server that is alive.
-    func holder(of id: String) -> SocketHolder? {
+    package func holder(of id: String) -> SocketHolder? {
         guard let holder = sockets[id], liveServers?.contains(holder.server) ?? true else { return nil }
         return holder
     }
@@ -38,7 +40,7 @@ struct StudyLedger: Sendable, Equatable {
     /// Whether `server` may open a socket for `id` as far as other servers go: no other live server holds one (a
     /// place held on `server` itself is a socket open there, which that server knows of, or the place kept for a page
     /// of theirs coming back through it: `SocketHolder`).
-    func socketFree(of id: String, for server: String) -> Bool {
+    package func socketFree(of id: String, for server: String) -> Bool {
         holder(of: id).map { $0.server == server } ?? true
     }
 
@@ -46,7 +48,7 @@ struct StudyLedger: Sendable, Equatable {
     ///
     /// Written: new, different, or with another socket. Only the sessions touched since `old`, and the sockets, are
     /// compared.
-    func changes(from old: StudyLedger) -> (written: [ParticipantSession], removed: [String]) {
+    package func changes(from old: StudyLedger) -> (written: [ParticipantSession], removed: [String]) {
         var candidates = sessions.touched
         for (id, holder) in sockets where old.sockets[id] != holder { candidates.insert(id) }
         for id in old.sockets.keys where sockets[id] == nil { candidates.insert(id) }
@@ -60,14 +62,14 @@ struct StudyLedger: Sendable, Equatable {
 
     /// Whether anything a store keeps differs from `old` (a ledger this one was made from), without comparing
     /// every session.
-    func differs(from old: StudyLedger) -> Bool {
+    package func differs(from old: StudyLedger) -> Bool {
         let (written, removed) = changes(from: old)
         return !written.isEmpty || !removed.isEmpty || counts != old.counts || refusedIDs != old.refusedIDs
             || nextNumber != old.nextNumber || sockets != old.sockets
     }
 
     /// Starts a new record of touched sessions (a store calls it on the ledger it keeps).
-    mutating func settle() { sessions.settle() }
+    package mutating func settle() { sessions.settle() }
 }
 
 /// The server and socket a participant's frames go to, and the server that asked it to close (a page of theirs
@@ -78,8 +80,12 @@ struct StudyLedger: Sendable, Equatable {
 /// leaves a holder that names it, and the others mark the participant `serverStopped` (before, nothing held the
 /// place and the participant stayed `started` for good: `make fleet-check`, once in four runs beside a busy CPU).
 /// The server's upkeep lets a place go that no page of its own has used for two rounds.
-struct SocketHolder: Sendable, Equatable, Codable {
-    var server: String
-    var socket: UUID
-    var replacedBy: String?
+package struct SocketHolder: Sendable, Equatable, Codable {
+    package var server: String
+    package var socket: UUID
+    package var replacedBy: String?
+
+    package init(server: String, socket: UUID, replacedBy: String? = nil) {
+        (self.server, self.socket, self.replacedBy) = (server, socket, replacedBy)
+    }
 }

@@ -1,14 +1,12 @@
-import Foundation
-import HTTPTypes
+package import Foundation
 import Mien
-import MienStudies
 
 /// Consent, coming back and where a new participant goes, as decisions over the ledger: functions of the ledger, the
 /// study's settings and the time, and nothing else (no socket, file or clock). `CollectedStudy` runs them inside one
 /// store transaction (`admit`, `resume`); the tests run them on a value (`StudyLedgerAdmissionTests`).
 extension StudyLedger {
     /// What a consent decided.
-    enum Consent: Sendable, Equatable {
+    package enum Consent: Sendable, Equatable {
         case agreed(ParticipantSession)
         /// A known ID: it cannot consent again, whatever its state (in the researcher's words, for the log and
         /// the dashboard's count; the participant is answered alike for every state).
@@ -22,7 +20,7 @@ extension StudyLedger {
     }
 
     /// What the targets say of a new consent.
-    enum Placement: Sendable, Equatable {
+    package enum Placement: Sendable, Equatable {
         /// Into this group (nil: a study without groups).
         case group(String?)
         /// The group the link gave has reached its target.
@@ -44,7 +42,7 @@ extension StudyLedger {
     ///   - linked: the group the link gave (signed, or taken as given), if any.
     ///   - open: the participants with a socket open on this server (the ledger's holders add every other's).
     ///   - server: this server, as the ledger's socket holders name it.
-    mutating func consent(
+    package mutating func consent(
         _ id: String, token: String, linked: String?, open: Set<String>, server: String, study: String,
         settings: CollectionSettings, now: Date, attributes: [String: String]? = nil
     ) -> Consent {
@@ -81,7 +79,7 @@ extension StudyLedger {
         let order = settings.order == .fixed || names.isEmpty ? names : Array(names[shift...] + names[..<shift])
         var session = ParticipantSession(
             participant: id, number: number, group: chosen, order: order, tokenDigest: token,
-            started: CollectedStudy.timestamp(now))
+            started: SessionTime.timestamp(now))
         // What the panel's link said of them, as the study declared it (a participant who comes back keeps the first).
         session.attributes = PanelAttribute.kept(attributes, declared: settings.attributes)
         for name in PanelAttribute.dropped(attributes, declared: settings.attributes) {
@@ -97,18 +95,18 @@ extension StudyLedger {
     /// for them marked to be given up to `server` (closed there, or released without marking them should that server
     /// have died meanwhile).
     /// - Returns: whether the page takes over, and the state it came back from when that was not `started`.
-    /// - Throws: `ServiceRefusal` 401 for an ID the ledger does not hold, 409 `cannotTakePart` when it cannot
+    /// - Throws: `StudyRefusal`: `unknownParticipant` for an ID the ledger does not hold, `cannotTakePart` when it cannot
     ///   come back.
-    mutating func resume(_ id: String, server: String, settings: CollectionSettings, now: Date) throws -> (
+    package mutating func resume(_ id: String, server: String, settings: CollectionSettings, now: Date) throws -> (
         takesOver: Bool, from: ParticipantSession.State?
     ) {
         guard var session = sessions[id] else {
-            throw ServiceRefusal(status: .unauthorized, code: "unauthorized", message: "no such participant")
+            throw StudyRefusal.noSuchParticipant
         }
         if session.state == .complete { return (false, nil) }
         if let why = session.cannotComeBack(at: now, fieldwork: settings.fieldwork) {
-            throw ServiceRefusal(
-                status: .conflict, code: "cannotTakePart",
+            throw StudyRefusal(
+                .conflict, code: "cannotTakePart",
                 message: "this participant ID cannot take part in this study (again): \(why)")
         }
         let previous = session.state
@@ -134,7 +132,7 @@ extension StudyLedger {
     /// How long a participant through the framing check holds a place toward their group's target before they start
     /// watching (5 minutes from the check, a check passed again renewing it): the seconds between the check and
     /// Start watching, with room for a slow page; a page closed after the check frees its place then.
-    static let framedHold: TimeInterval = 5 * 60
+    package static let framedHold: TimeInterval = 5 * 60
 
     /// Places a new participant.
     ///
@@ -149,7 +147,7 @@ extension StudyLedger {
     ///   - linked: the group the link gave (signed, or taken as given), if any.
     ///   - open: the participants with a socket open here or on another server of the study.
     ///   - except: a participant whose own place is not counted (`claimPlace`).
-    mutating func place(
+    package mutating func place(
         linked: String?, open: Set<String>, settings: CollectionSettings, now: Date, except: String? = nil
     ) -> Placement {
         let fieldwork = settings.fieldwork
@@ -187,7 +185,7 @@ extension StudyLedger {
     ///
     /// Asked when their framing check starts (to tell them before they do it) and when it passes (`claimPlace`: the
     /// first through the check takes the last place); and when they start watching, should their hold have lapsed.
-    mutating func placeRefused(_ id: String, open: Set<String>, settings: CollectionSettings, now: Date)
+    package mutating func placeRefused(_ id: String, open: Set<String>, settings: CollectionSettings, now: Date)
         -> Placement?
     {
         guard settings.fieldwork.targetsClose == true, !settings.fieldwork.targets.isEmpty,
@@ -203,7 +201,7 @@ extension StudyLedger {
     ///
     /// The last place toward their group's target went before they started watching: counted as turned away, and
     /// sent to the panel's over-quota link.
-    mutating func turnAway(_ id: String, _ placement: Placement, now: Date) {
+    package mutating func turnAway(_ id: String, _ placement: Placement, now: Date) {
         guard var session = sessions[id] else { return }
         switch placement {
         case .group: return
@@ -213,7 +211,7 @@ extension StudyLedger {
         session.state = .screenedOut
         session.reasonCode = .studyFull
         session.reason = "over quota: the last place went before they started watching"
-        session.finished = CollectedStudy.timestamp(now)
+        session.finished = SessionTime.timestamp(now)
         session.framed = nil
         sessions[id] = session
     }
@@ -221,13 +219,13 @@ extension StudyLedger {
 
 extension ParticipantSession {
     /// Why a known session cannot take part again, in the researcher's words; nil when it may.
-    func cannotComeBack(at now: Date, fieldwork: CollectionSettings.Fieldwork) -> String? {
+    package func cannotComeBack(at now: Date, fieldwork: CollectionSettings.Fieldwork) -> String? {
         switch state {
         case .complete: return "already complete"
         case .screenedOut: return "screened out (\(reasonCode?.rawValue ?? "no reason"))"
         case .started: return nil
         case .incomplete:
-            let left = CollectedStudy.date(finished ?? lastSeen) ?? .distantPast
+            let left = SessionTime.date(finished ?? lastSeen) ?? .distantPast
             let window = fieldwork.reentryMinutes * 60
             return now.timeIntervalSince(left) <= window
                 ? nil : "left more than \(Int(saturating: window / 60, rounding: .towardZero)) min ago"
@@ -238,12 +236,12 @@ extension ParticipantSession {
     ///
     /// A re-entry is counted whenever the log says "came back": a page's token back after the session was marked
     /// incomplete; not a reload that finds its session still started (the dashboard's count and the log agree).
-    mutating func reenter(from previous: State, now: Date) {
+    package mutating func reenter(from previous: State, now: Date) {
         if previous == .incomplete { reentries += 1 }
         state = .started
         reason = nil
         reasonCode = nil
         finished = nil
-        lastSeen = CollectedStudy.timestamp(now)
+        lastSeen = SessionTime.timestamp(now)
     }
 }

@@ -4,7 +4,7 @@ import MienCore
 /// Sessions by when they were seen, in 10-second buckets, so that "how many were seen since T" costs the buckets
 /// at T's edge, not the sessions: buckets wholly before a threshold asked for are retired (thresholds only move
 /// forward, as the clock does).
-struct SeenWindow: Sendable {
+package struct SeenWindow: Sendable {
     private var buckets: TreeDictionary<Int, TreeDictionary<String, Double>> = [:]
     /// Entries in `buckets`.
     private var total = 0
@@ -16,13 +16,13 @@ struct SeenWindow: Sendable {
         return Int(saturating: (time / 10).clamped(to: -1e15...1e15), rounding: .down)
     }
 
-    mutating func insert(_ id: String, seen time: Double) {
+    package mutating func insert(_ id: String, seen time: Double) {
         let bucket = Self.bucket(time)
         guard bucket >= oldest else { return }
         if buckets[bucket, default: [:]].updateValue(time, forKey: id) == nil { total += 1 }
     }
 
-    mutating func remove(_ id: String, seen time: Double) {
+    package mutating func remove(_ id: String, seen time: Double) {
         let bucket = Self.bucket(time)
         guard bucket >= oldest, buckets[bucket]?.removeValue(forKey: id) != nil else { return }
         total -= 1
@@ -30,7 +30,7 @@ struct SeenWindow: Sendable {
     }
 
     /// How many were seen at `threshold` or later.
-    mutating func count(since threshold: Double) -> Int {
+    package mutating func count(since threshold: Double) -> Int {
         let edge = Self.bucket(threshold)
         if edge > oldest { retire(below: edge) }
         let before = buckets[edge].map { $0.values.lazy.filter { $0 < threshold }.count } ?? 0

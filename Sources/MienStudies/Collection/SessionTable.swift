@@ -1,7 +1,6 @@
 import Foundation
 import HashTreeCollections
 import Mien
-import MienStudies
 
 /// A study's sessions by participant ID, with the indexes a consent reads kept as each session is set, so that a
 /// consent's cost does not grow with the study (issue 78: 192 ms at 1,000 sessions, 73 ms at 10,000, when every
@@ -9,12 +8,12 @@ import MienStudies
 ///
 /// The maps are persistent hash tries (`TreeDictionary`): a change copies the path to one entry, not the table, so a
 /// store can keep the ledger as it was beside the draft of a change, and readers can hold it, at no cost.
-struct SessionTable: Sendable, Equatable {
+package struct SessionTable: Sendable, Equatable {
     private(set) var byID: TreeDictionary<String, ParticipantSession> = [:]
     /// Token digest to participant ID.
     private(set) var tokens: TreeDictionary<String, String> = [:]
     /// Sessions that started watching (the study's cap counts them).
-    private(set) var watching = 0
+    package private(set) var watching = 0
     /// Consents that have shown no camera yet, and when each was last seen (seconds since the reference date; nil
     /// when its time cannot be read): what `expireConsents` looks through.
     private(set) var waiting: TreeDictionary<String, Double?> = [:]
@@ -25,16 +24,16 @@ struct SessionTable: Sendable, Equatable {
     /// The other marks by group and kind, by when they were seen (`SeenWindow`).
     private var seen: [BalanceMark.Key: SeenWindow] = [:]
     /// IDs set or removed since `settle()`: every session that changed is among them (a store writes these only).
-    private(set) var touched: Set<String> = []
+    package private(set) var touched: Set<String> = []
 
-    init() {}
+    package init() {}
 
-    init(_ sessions: some Sequence<ParticipantSession>) {
+    package init(_ sessions: some Sequence<ParticipantSession>) {
         for session in sessions { self[session.participant] = session }
         touched = []
     }
 
-    subscript(id: String) -> ParticipantSession? {
+    package subscript(id: String) -> ParticipantSession? {
         get { byID[id] }
         set {
             let old = if let newValue { byID.updateValue(newValue, forKey: id) } else { byID.removeValue(forKey: id) }
@@ -44,29 +43,29 @@ struct SessionTable: Sendable, Equatable {
         }
     }
 
-    var values: some Collection<ParticipantSession> { byID.values }
-    var keys: some Collection<String> { byID.keys }
-    var waitingIDs: some Collection<String> { waiting.keys }
+    package var values: some Collection<ParticipantSession> { byID.values }
+    package var keys: some Collection<String> { byID.keys }
+    package var waitingIDs: some Collection<String> { waiting.keys }
 
     /// Consents waiting for a camera that were last seen before `time` (seconds since the reference date).
-    func waiting(seenBefore time: Double) -> [String] {
+    package func waiting(seenBefore time: Double) -> [String] {
         waiting.compactMap { id, seen in (seen ?? .infinity) < time ? id : nil }
     }
 
     /// The participant whose token has this digest.
-    func participant(token digest: String) -> String? { tokens[digest] }
-    var count: Int { byID.count }
-    var isEmpty: Bool { byID.isEmpty }
+    package func participant(token digest: String) -> String? { tokens[digest] }
+    package var count: Int { byID.count }
+    package var isEmpty: Bool { byID.isEmpty }
 
     @discardableResult
-    mutating func removeValue(forKey id: String) -> ParticipantSession? {
+    package mutating func removeValue(forKey id: String) -> ParticipantSession? {
         let old = byID[id]
         if old != nil { self[id] = nil }
         return old
     }
 
     /// Forgets every session (each is marked touched, so a store sees them removed).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         for id in byID.keys { touched.insert(id) }
         let touched = touched
         self = SessionTable()
@@ -74,17 +73,17 @@ struct SessionTable: Sendable, Equatable {
     }
 
     /// Starts a new record of what is touched (the store calls it once a change is kept).
-    mutating func settle() { touched = [] }
+    package mutating func settle() { touched = [] }
 
     /// The sessions as they are: the indexes and the record of changes are derived from them.
-    static func == (left: SessionTable, right: SessionTable) -> Bool { left.byID == right.byID }
+    package static func == (left: SessionTable, right: SessionTable) -> Bool { left.byID == right.byID }
 
     private mutating func index(_ session: ParticipantSession) {
         tokens[session.tokenDigest] = session.participant
         if session.watchingSince != nil { watching += 1 }
         if Self.isWaiting(session) {
             waiting[session.participant] = .some(
-                CollectedStudy.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate)
+                SessionTime.date(session.lastSeen ?? session.started)?.timeIntervalSinceReferenceDate)
         }
         guard let mark = BalanceMark(session) else { return }
         balance[session.participant] = mark
@@ -114,7 +113,9 @@ struct SessionTable: Sendable, Equatable {
     ///
     /// Each kind is always asked with its own threshold (a `SeenWindow` retires what lies before the last threshold
     /// it was asked for), hence `framedSince` here as for `placeCounts`.
-    mutating func balanceCounts(readySince: Double, framedSince: Double, watchingSince: Double, open: Set<String>)
+    package mutating func balanceCounts(
+        readySince: Double, framedSince: Double, watchingSince: Double, open: Set<String>
+    )
         -> [String: Int]
     {
         counts([.complete: 0, .consented: readySince, .framed: framedSince, .watching: watchingSince], open: open)
@@ -124,7 +125,7 @@ struct SessionTable: Sendable, Equatable {
     ///
     /// Complete; through the framing check since `framedSince` and not yet watching; watching and seen since
     /// `watchingSince`; or either of the last two with a socket open.
-    mutating func placeCounts(framedSince: Double, watchingSince: Double, open: Set<String>) -> [String: Int] {
+    package mutating func placeCounts(framedSince: Double, watchingSince: Double, open: Set<String>) -> [String: Int] {
         counts([.complete: 0, .framed: framedSince, .watching: watchingSince], open: open)
     }
 
@@ -147,7 +148,7 @@ struct SessionTable: Sendable, Equatable {
     }
 
     /// Consented, and no camera, framing or stimulus since (the only sessions a consent's expiry can remove).
-    static func isWaiting(_ session: ParticipantSession) -> Bool {
+    package static func isWaiting(_ session: ParticipantSession) -> Bool {
         session.state == .started && session.step == "consent" && session.stimuli.isEmpty && session.attempts.isEmpty
     }
 }
