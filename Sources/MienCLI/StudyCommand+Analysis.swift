@@ -58,7 +58,7 @@ extension StudyCommand {
         let clock = ContinuousClock()
         var study = Study(participants: participants, settings: settings, segments: segments)
         if let note = segmentNote(manifest) { study.notes.append(note) }
-        if let norm { Self.compare(&study, answers: [:], norm: norm) }
+        if let norm { CollectedReport.compare(&study, answers: [:], norm: norm) }
         let aggregationTime = clock.now - aggregationStart
         let document = StudyDocument(
             study: study, manifest: manifest, generator: MienVersion.string, options: options, analyses: analyses,

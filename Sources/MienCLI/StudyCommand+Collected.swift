@@ -57,7 +57,7 @@ extension StudyCommand {
         collection: CollectionSettings, name: String, source: String, manifest: StudyManifest,
         segments: [StudySegment], settings: StudySettings, output: String, norm: NormComparison.Norm?,
         content: (String) throws -> StudyRecordingReader.Content?, folder: CollectionFolder? = nil,
-        sessions: () -> [ParticipantSession]
+        sessions: @escaping @Sendable () -> [ParticipantSession]
     ) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -82,64 +82,38 @@ extension StudyCommand {
         let participants = CollectionFolder.series(
             of: manifest, settings: settings, watched: watched,
             minimumShare: minMeasured ?? collection.fieldwork.minimumShare, viewingRules: rules, content: content)
-        var study = Study(participants: participants, settings: settings, segments: segments)
-        study.notes.append(Self.viewingNote(participants, rules: rules))
-        if let note = segmentNote(manifest) { study.notes.append(note) }
+        var inputs = CollectedReport.Inputs(
+            settings: settings, rules: rules, questions: collection.questions, sessions: sessions)
+        inputs.segments = segments
+        inputs.leadingNotes = segmentNote(manifest).map { [$0] } ?? []
+        inputs.norm = norm
         // What was on screen along the charts' time axis, from the stimuli the folder keeps (a database's are not read).
-        for stimulus in collection.stimuli {
-            guard let folder else { break }
-            do {
-                let path = folder.stimuli.appendingPathComponent(stimulus.file).path
-                study.stimulusPictures[stimulus.name] = try Blocking.run {
-                    try await StimulusStrip.pictures(path: path, duration: stimulus.duration)
-                }
-            } catch {
-                study.notes.append(
-                    "No pictures of \(stimulus.name) on the page: \((error as? MienError)?.message ?? "\(error)").")
+        if let folder {
+            (inputs.pictures, inputs.pictureNotes) = try Blocking.run {
+                await CollectedReport.pictures(of: collection.stimuli, in: folder)
             }
+            // Recordings named as the study folder names them (and as the dashboard does).
+            inputs.folder = folder.url
         }
-        // The answers to the study's questions, as every participant's session holds them, and how the faces
-        // relate to the scale answers (study.html's summary says it too).
-        let questions = collection.questions
-        let answered = questions == nil ? [] : sessions()
-        let scales = questions?.questions.contains { $0.kind == .scale } == true
-        var relations: [AnswerRelations.Row] = []
-        var prediction: [AnswerPrediction.Row] = []
-        if let questions, scales {
-            study.notes.append(AnswerRelations.note(alpha: settings.alpha))
-            study.notes.append(AnswerPrediction.note(alpha: settings.alpha))
-            relations = AnswerRelations.rows(study, sessions: answered, questions: questions)
-            prediction = AnswerPrediction.rows(study, sessions: answered, questions: questions)
-            study.answerSummary = AnswerSummary.lines(
-                study, sessions: answered, questions: questions, relations: relations, prediction: prediction)
-        }
-        if let norm {
-            let only = study.stimuli.count == 1
-            let answers = Dictionary(
-                uniqueKeysWithValues: study.stimuli.map {
-                    ($0, NormFigures.answers(answered, questions: questions, stimulus: $0, onlyStimulus: only))
-                })
-            Self.compare(&study, answers: answers, norm: norm)
-        }
-        // Weights to a population's margins (--weight): the KPIs again weighted; the rest stays unweighted.
         if !weight.isEmpty {
             do {
-                study.weighting = try StudyWeighting(arguments: weight, cap: weightCap).weights(for: study)
+                inputs.weighting = try StudyWeighting(arguments: weight, cap: weightCap)
             } catch let error as MienError {
                 throw ValidationError(error.description)
             }
-            study.notes.append(
-                (study.weighting?.words ?? "")
-                    + " Weighted: the KPIs (kpis.csv's weighted rows) and the verdict. Unweighted: the curves, moments, ISC, relations, the prediction, the norms' places and the comparisons."
-            )
         }
-        // Each stimulus's key figures, with or without questions (viewers, and watched where the gaze was measured).
-        study.kpis = StudyKPIs.rows(study, sessions: answered, questions: questions, weights: study.weighting)
-        study.comparisons = StudyComparisons.rows(
-            study, sessions: answered, questions: questions, alpha: settings.alpha)
-        if !study.comparisons.isEmpty { study.notes.append(StudyComparisons.note(alpha: settings.alpha)) }
+        let report: CollectedReport
+        do {
+            report = try CollectedReport.make(participants, inputs)
+        } catch let error as MienError {
+            throw ValidationError(error.description)
+        }
+        let (study, answered, questions) = (report.study, report.sessions, report.questions)
+        let (relations, prediction) = (report.relations, report.prediction)
+        let scales = questions?.questions.contains { $0.kind == .scale } == true
         let document = StudyDocument(
-            study: study, manifest: manifest, generator: MienVersion.string, options: analysis,
+            study: study, manifest: folder.map { CollectedReport.relative(manifest, to: $0.url) } ?? manifest,
+            generator: MienVersion.string, options: analysis,
             analyses: Dictionary(uniqueKeysWithValues: manifest.recordings.map { ($0, analysis.settings) }),
             timing: .init(analysisSeconds: 0, aggregationSeconds: ProgressBoard.seconds(clock.now - start)))
         do {
@@ -165,21 +139,5 @@ extension StudyCommand {
             "mien study: collected study \(source): \(study.stimuli.count) stimul\(study.stimuli.count == 1 ? "us" : "i"), \(participants.filter(\.included).count) of \(participants.count + manifest.problems.count) rows included (measured as they came, nothing analysed again); \(output)\n"
         )
         if !manifest.problems.isEmpty { throw ExitStatus.inputFailed }
-    }
-
-    /// "Viewing and data quality": how many rows' pages recorded the viewing, the rules, and how many each left out.
-    static func viewingNote(_ participants: [ParticipantSeries], rules: ViewingRules) -> String {
-        let recorded = participants.filter { $0.row.viewing != nil }.count
-        var byRule: [String: Int] = [:]
-        for series in participants {
-            for part in (series.exclusion ?? "").components(separatedBy: "; ") where part.hasPrefix("viewing rule ") {
-                let name = part.dropFirst("viewing rule ".count).prefix { $0 != ":" }
-                byRule[String(name), default: 0] += 1
-            }
-        }
-        let left = participants.filter { ($0.exclusion ?? "").hasPrefix("viewing rule ") }.count
-        let counts = byRule.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return
-            "Viewing and data quality: the page recorded the viewing for \(recorded) of \(participants.count) rows (the rest say \"viewing not recorded\"); rules (--quality): \(rules); \(left) row\(left == 1 ? "" : "s") left out by them\(counts.isEmpty ? "" : " (\(counts))"). Frames sent while the page was hidden were not counted."
     }
 }

@@ -31,12 +31,4 @@ extension StudyCommand {
             throw ExitStatus.inputFailed
         }
     }
-
-    /// Places `study`'s stimuli against `norm`: norms.csv's rows, the summary's lines and the method in the notes.
-    static func compare(_ study: inout Study, answers: [String: [String: [String: Double]]], norm: NormComparison.Norm)
-    {
-        study.normComparison = NormComparison.rows(study, answers: answers, norm: norm)
-        study.normSummary = NormComparison.lines(study.normComparison, norm: norm)
-        study.notes.append(NormComparison.note(norm, study: study))
-    }
 }

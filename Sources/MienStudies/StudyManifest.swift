@@ -96,7 +96,7 @@ public struct StudyManifest: Sendable {
     /// The usable rows, in the file's order.
     public let rows: [Row]
     /// The rows left out.
-    public let problems: [Problem]
+    public package(set) var problems: [Problem]
 
     /// A manifest made of rows (from a DataFrame, or in tests); `problems` lists what the caller already refused.
     public init(path: String, rows: [Row], problems: [Problem] = []) {

@@ -228,6 +228,14 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     if check(run.returncode == 0, f"mien study questions: {run.returncode} {run.stderr[-300:]}"):
         got = rows_of(open(os.path.join(result, "answers.csv")).read())
         check(got == expected, f"mien study's answers.csv: {got}")
+        # Issue 97 item 2: one pipeline. The dashboard's study.html ("Made by" aside), participants.csv and
+        # answers.csv are the bytes mien study wrote for the same folder and the study's own settings.
+        def without_maker(text):
+            return "\n".join(line for line in text.split("\n") if "<footer>Made by " not in line)
+        differing = [table for table in ("study.html", "participants.csv", "answers.csv")
+                     if without_maker(dashboard("questions", table).decode())
+                     != without_maker(open(os.path.join(result, table)).read())]
+        check(not differing, f"the dashboard's files are mien study's, byte for byte: {differing or 'all the same'}")
         # The mark given at init, on every chart and in marks.csv; --marks after collection replaces it.
         page = open(os.path.join(result, "study.html")).read()
         # The summary first: the answers in plain words, and with 4 viewers no prediction or relation, saying why.

@@ -8,11 +8,15 @@ final class DashboardCache: Sendable {
     /// The aggregated study and when it was made, or nil while nobody has been measured.
     struct Entry: Sendable {
         var generation: Int
-        var study: Study?
+        /// The report `mien study` writes for the same data and the study's own settings (`CollectedReport`).
+        var report: CollectedReport?
         var problems: [StudyManifest.Problem]
         var made = ContinuousClock.now
+        var study: Study? { report?.study }
     }
     private let entries = Locked<[String: Entry]>([:])
+    /// Each folder study's stimulus pictures (they change only with the stimuli, which never change in fieldwork).
+    private let pictures = Locked<[String: ([String: [StimulusStrip.Picture]], [String])]>([:])
     /// Studies being aggregated from a database now: another request meanwhile gets the last aggregation.
     private let aggregating = Locked<Set<String>>([])
 
@@ -42,7 +46,11 @@ final class DashboardCache: Sendable {
         if let cached = entries.withLock({ $0[collected.name] }), cached.generation == generation { return cached }
         let options = try CollectionAnalysis.options(collected.settings.stored)
         let watched: @Sendable (String) -> Bool = { options.episodes.watches($0) }
-        var entry = Entry(generation: generation, study: nil, problems: [])
+        var entry = Entry(generation: generation, report: nil, problems: [])
+        let settings = try CollectedReport.settings(of: collected.settings, name: collected.name)
+        let sessions = collected.sessions
+        var inputs = CollectedReport.Inputs(
+            settings: settings, rules: .standard, questions: collected.settings.questions, sessions: { sessions })
         // The store's record (a database's: every server's participants, whichever folder it writes).
         if let results = collected.store.record(sessions: collected.sessions, settings: collected.settings) {
             let cached = entries.withLock { $0[collected.name] }
@@ -53,69 +61,48 @@ final class DashboardCache: Sendable {
             }
             defer { if !busy { aggregating.withLock { _ = $0.remove(collected.name) } } }
             if let manifest = try results.manifest() {
-                var settings = StudySettings.standard
-                settings.title = collected.name
                 let series = await CollectionFolder.series(
                     of: manifest, settings: settings, watched: watched,
-                    minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: .standard
+                    minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: inputs.rules
                 ) { recording in try await results.content(ofRecording: recording) }
-                let (sessions, questions) = (collected.sessions, collected.settings.questions)
-                entry.study = await BlockingWork.run { [settings] in
-                    var study = Study(participants: series, settings: settings)
-                    // The verdict study.html opens with (issue 98), as `mien study` makes it.
-                    study.kpis = StudyKPIs.rows(study, sessions: sessions, questions: questions)
-                    return study
-                }
+                // As `mien study --store` makes it (no stimulus pictures: a database's stimuli are not read).
+                entry.report = try await BlockingWork.run { [inputs] in try CollectedReport.make(series, inputs) }
             }
             entries.withLock { $0[collected.name] = entry }
             return entry
         }
-        let folderEntry = try await BlockingWork.run { [entry] in
-            try Self.folderEntry(entry, of: collected, watched: watched)
+        (inputs.pictures, inputs.pictureNotes) = await pictures(of: collected)
+        // Exports name recordings as the study folder does, never by a path of the server's.
+        inputs.folder = collected.folder.url
+        let folderEntry = try await BlockingWork.run { [entry, inputs] in
+            try Self.folderEntry(entry, of: collected, inputs: inputs, watched: watched)
         }
         entries.withLock { $0[collected.name] = folderEntry }
         return folderEntry
     }
 
+    /// A folder study's stimulus pictures and the notes of those that could not be made, as `mien study` reads them.
+    private func pictures(of collected: CollectedStudy) async -> ([String: [StimulusStrip.Picture]], [String]) {
+        if let made = pictures.withLock({ $0[collected.name] }) { return made }
+        let made = await CollectedReport.pictures(of: collected.settings.stimuli, in: collected.folder)
+        pictures.withLock { $0[collected.name] = made }
+        return made
+    }
+
     /// A folder study's entry, from its manifest and files (blocking).
     private static func folderEntry(
-        _ entry: Entry, of collected: CollectedStudy, watched: @escaping @Sendable (String) -> Bool
+        _ entry: Entry, of collected: CollectedStudy, inputs: CollectedReport.Inputs,
+        watched: @escaping @Sendable (String) -> Bool
     ) throws -> Entry {
         var entry = entry
         let manifest = collected.folder.manifest.path
         if FileManager.default.fileExists(atPath: manifest), try CSVRecords.read(path: manifest).rows.count > 0 {
             let rows = try StudyManifest(path: manifest)
-            // Exports name recordings as the study folder does, never by a path of the server's.
-            let prefix = collected.folder.url.path + "/"
-            func relative(_ path: String?) -> String? {
-                path.map {
-                    $0.hasPrefix(prefix)
-                        ? String($0.dropFirst(prefix.count)) : URL(fileURLWithPath: $0).lastPathComponent
-                }
-            }
-            entry.problems = rows.problems.map { problem in
-                var problem = problem
-                problem.recording = relative(problem.recording)
-                problem.message = problem.message.replacingOccurrences(of: prefix, with: "")
-                return problem
-            }
-            var settings = StudySettings.standard
-            settings.title = collected.name
+            entry.problems = CollectedReport.relative(rows, to: collected.folder.url).problems
             let series = CollectionFolder.series(
-                of: rows, settings: settings, watched: watched, minimumShare: collected.settings.fieldwork.minimumShare,
-                viewingRules: .standard)
-            entry.study = Study(
-                participants: series.map { series in
-                    var series = series
-                    series.row.recording = relative(series.row.recording) ?? series.row.recording
-                    series.exclusion = series.exclusion?.replacingOccurrences(of: prefix, with: "")
-                    series.notes = series.notes.map { $0.replacingOccurrences(of: prefix, with: "") }
-                    return series
-                }, settings: settings)
-            if let study = entry.study {
-                entry.study?.kpis = StudyKPIs.rows(
-                    study, sessions: collected.sessions, questions: collected.settings.questions)
-            }
+                of: rows, settings: inputs.settings, watched: watched,
+                minimumShare: collected.settings.fieldwork.minimumShare, viewingRules: inputs.rules)
+            entry.report = try CollectedReport.make(series, inputs)
         }
         return entry
     }
