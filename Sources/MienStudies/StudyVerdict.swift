@@ -37,6 +37,9 @@ package struct StudyVerdict: Sendable, Equatable {
         if let points = row.points, row.kpi.hasSuffix(".top2box") {
             return NormFigures.topTwoBox(String(row.kpi.dropLast(".top2box".count)), points: points)
         }
+        if row.question != nil, row.kpi.hasSuffix(".correct") {
+            return NormFigures.recall(String(row.kpi.dropLast(".correct".count)))
+        }
         for feature in ["mean", "peak"] where row.kpi.hasSuffix(".\(feature)") && row.question == nil {
             return "\(row.kpi.dropLast(feature.count + 1)) \(feature)"
         }

@@ -186,9 +186,9 @@ struct StudyQuestionsTests {
         #expect(lines.first.map(String.init) == AnswerTable.header)
         #expect(
             lines.dropFirst().map(String.init) == [
-                "p1,A,started,like,end,scale 5,4,4,2026-12-04T10:00:00Z",
-                "p1,A,started,why,end,text,,\"'=HYPERLINK(\"\"x\"\"), and more\",2026-12-04T10:00:00Z",
-                "p2,,started,like,end,scale 5,1,1,2026-12-04T11:00:00Z",
+                "p1,A,started,like,end,scale 5,4,4,2026-12-04T10:00:00Z,",
+                "p1,A,started,why,end,text,,\"'=HYPERLINK(\"\"x\"\"), and more\",2026-12-04T10:00:00Z,",
+                "p2,,started,like,end,scale 5,1,1,2026-12-04T11:00:00Z,",
             ])
     }
 }

@@ -55,7 +55,8 @@ struct StudyVerdictTests {
             "\(liking.sentence)")
         let recall = try #require(verdict.lines.first { $0.kpi == "brand.correct" })
         #expect(recall.sentence.contains("chose the right answer, B, to “Which brand was it?” (95 % 31-86 %, n 8)"))
-        #expect(recall.norm.isEmpty)  // the norm holds no recall figure
+        // The norm holds no recall figure: said, with the floor.
+        #expect(recall.norm.contains("the norm holds 0 stimuli with this figure (at least 10)"), "\(recall.norm)")
         #expect(
             verdict.lines.first?.sentence
                 == "9 of 10 viewers included (1 left out, each with why in the table at the end).")
@@ -70,6 +71,40 @@ struct StudyVerdictTests {
         #expect(
             page.contains("<h2>Every closed question, tallied</h2>")
                 && page.contains("<td>Which brand was it?</td><td>C</td>"))
+    }
+
+    /// Issue 98 item 2: a recall question's share right enters norms like a scale's top two boxes, from the sessions
+    /// and from answers.csv's `correct` column alike, and the verdict places it.
+    @Test func aRecallQuestion_entersTheNorm_asItsShareRight() throws {
+        let (panel, sessions, questions) = try StudyKPIsTests.panel()
+        let fromSessions = NormFigures.answers(sessions, questions: questions, stimulus: "ad", onlyStimulus: true)
+        // answers.csv says which answers were right; read back, the norm's figures are the same.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mien-recall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("answers.csv").path
+        try AnswerTable.csv(sessions, questions: questions).write(toFile: csv, atomically: true, encoding: .utf8)
+        let fromCSV = try NormFigures.answers(csv: csv, stimulus: "ad", onlyStimulus: true)
+        let recall = NormFigures.recall("brand")
+        #expect(!fromSessions.isEmpty && fromSessions.mapValues { $0[recall] } == fromCSV.mapValues { $0[recall] })
+        #expect(fromSessions.values.compactMap { $0[recall] }.count == 9, "9 answered the recall question")
+        // A norm of 12 stimuli whose share right is 10, 15, ..., 65 %.
+        let entries = (0..<12).map { (index: Int) -> NormEntry in
+            NormEntry(
+                id: "n\(index)/ad", fingerprint: "f\(index)", study: "n\(index)", stimulus: "ad", tags: [:],
+                participants: 10, seconds: 6, bin: 1, allFrames: false, generator: "test", added: "",
+                figures: [recall: Double(10 + 5 * index)], counts: [recall: 10])
+        }
+        var study = panel
+        study.kpis = StudyKPIs.rows(study, sessions: sessions, questions: questions)
+        let norm = NormComparison.Norm(source: "test", filters: [:], entries: entries)
+        study.normComparison = NormComparison.rows(study, answers: ["ad": fromSessions], norm: norm)
+        let placed = try #require(study.normComparison.first { $0.figure == recall })
+        let kpi = try #require(study.kpis.first { $0.kpi == "brand.correct" && $0.group == "all" })
+        #expect(abs(placed.value - kpi.value) < 1e-9 && placed.n == kpi.n && placed.normSize == 12, "\(placed) \(kpi)")
+        let line = try #require(StudyVerdict.verdict("ad", study: study)?.lines.first { $0.kpi == "brand.correct" })
+        #expect(!line.norm.isEmpty && line.sentence.contains("percentile"), "\(line)")
+        #expect(NormComparison.words(recall) == "share right of brand")
     }
 
     @Test func withoutANorm_theVerdictSaysSo_andAStudyWithoutKPIsHasNone() throws {

@@ -43,7 +43,9 @@ class Study(NamedTuple):
     ``answers``: a collected study's answers to its questions (``mien study init --questions``), a row per
     participant and question on a page they sent: ``participant``, ``group``, ``state``, ``question``, ``after`` (a
     stimulus, or ``end``), ``type``, ``score`` (a scale's point, nullable integer), ``answer`` (text: the point,
-    the option, options joined by `` | ``, or free text) and ``answered`` (UTC time); empty for other studies.
+    the option, options joined by `` | ``, or free text), ``answered`` (UTC time) and ``correct`` (a recall
+    question's answer: right or not, nullable boolean; missing in an answers.csv written before it); empty for other
+    studies.
     ``features``: per included participant, stimulus and headline metric, each response ``feature`` (``mean``,
     ``peak``, ``peakTime``, ``area``, ``lastQuarterSlope``, ``episodes``, ``after.MARK``, ``change.MARK``) and its
     ``value``. ``relations``: Spearman's ``rho`` of each feature with each scale answer, ``p``, BH-corrected ``q``,
@@ -236,6 +238,9 @@ def read_study(folder: PathLike) -> Study:
             answers[column] = answers[column].astype("string")
         answers["score"] = answers["score"].astype("Int64")
         answers["answered"] = pd.to_datetime(answers["answered"], utc=True)
+        if "correct" in answers:
+            # A recall question's answer: True right, False another option; missing for the other questions.
+            answers["correct"] = answers["correct"].astype("Int64").astype("boolean")
     norms = table("norms.csv")
     for column in ("stimulus", "figure", "direction", "reason"):
         if column in norms:

@@ -124,12 +124,14 @@ def test_read_study_reads_a_collected_studys_answers(tmp_path: Path) -> None:
     """answers.csv as `mien study` writes it for a collected study with --questions (AnswerTable's columns)."""
     (tmp_path / "study.json").write_text('{"settings": {"bin": 0.5}}', encoding="utf-8")
     (tmp_path / "answers.csv").write_text(
-        "participant,group,state,question,after,type,score,answer,answered\n"
-        "p1,A,complete,liking,ad,scale 7,6,6,2026-12-04T10:00:00Z\n"
-        "p1,A,complete,where,end,multiple,,TV | Cinema,2026-12-04T10:01:00Z\n"
-        'p2,,incomplete,comments,end,text,,"fine, thanks",2026-12-04T11:00:00Z\n', encoding="utf-8")
+        "participant,group,state,question,after,type,score,answer,answered,correct\n"
+        "p1,A,complete,liking,ad,scale 7,6,6,2026-12-04T10:00:00Z,\n"
+        "p1,A,complete,where,end,multiple,,TV | Cinema,2026-12-04T10:01:00Z,\n"
+        'p2,,incomplete,comments,end,text,,"fine, thanks",2026-12-04T11:00:00Z,\n'
+        "p2,,incomplete,brand,end,single,,B,2026-12-04T11:00:00Z,1\n", encoding="utf-8")
     answers = mien.read_study(tmp_path).answers
-    assert answers["score"].iloc[0] == 6 and answers["score"].isna().sum() == 2
+    assert answers["score"].iloc[0] == 6 and answers["score"].isna().sum() == 3
+    assert answers["correct"].iloc[3] == True and answers["correct"].isna().sum() == 3  # noqa: E712
     assert str(answers["score"].dtype) == "Int64"
     assert answers.loc[answers.question == "comments", "answer"].iloc[0] == "fine, thanks"
     assert answers["answered"].iloc[1] == pd.Timestamp("2026-12-04T10:01:00Z")

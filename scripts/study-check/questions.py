@@ -1,7 +1,8 @@
 """Issue 80's questions after the advert, in Chromium (study-check part 1, called by check.py).
 
 Study `questions` asks Samples/advert-questions.txt: a 7-point liking scale and an 11-point purchase intent after the
-stimulus, then at the end a single choice, a multiple choice and free text. Four participants answer, their answers
+stimulus, then at the end a single choice, a multiple choice and free text; run.sh adds a recall question after the
+stimulus (issue 98: "Whose advert was it?", its right option NASA). Four participants answer, their answers
 set here (two like the advert, two do not):
 - a1 presses Continue with nothing chosen first: told which questions need an answer, nothing sent;
 - a2 answers with the keyboard alone (Tab, the arrow keys, Space, Enter);
@@ -33,6 +34,8 @@ ANSWERS = {
 }
 # What each one's panel link says of them (the study declares age and sex): a3's sex is not a declared value and a4's
 # link says nothing; a2's also carries a name the study never declared.
+# The recall question's answers: three of four right.
+RECALL = {"a1": "NASA", "a2": "NASA", "a3": "ESA", "a4": "NASA"}
 LINKS = {"a1": "&age=25-34&sex=female", "a2": "&age=18-24&sex=male&name=Jane", "a3": "&age=25-34&sex=robot", "a4": ""}
 KEPT = {"a1": {"age": "25-34", "sex": "female"}, "a2": {"age": "18-24", "sex": "male"}, "a3": {"age": "25-34"}, "a4": None}
 
@@ -61,9 +64,10 @@ def wait_questions(page, after):
     check(False, f"the questions after {after} were never shown")
 
 
-def answer_first_page(page, liking, intent):
+def answer_first_page(page, liking, intent, recall):
     point(page, "How much did you like this advert?", liking).check()
     point(page, "How likely are you to buy the product", intent).check()
+    group(page, "Whose advert was it?").get_by_role("radio", name=recall, exact=True).check()
     page.get_by_role("button", name="Continue").click()
 
 
@@ -104,7 +108,7 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
             point(page, "How much did you like this advert?", liking).check()
             check(not error.is_visible() and group(page, "How much did you like").get_attribute("aria-describedby")
                   is None, f"a1: the answered question is no longer marked: {error.is_visible()}")
-            check(page.locator("fieldset.invalid").count() == 1, "a1: the question still unanswered stays marked")
+            check(page.locator("fieldset.invalid").count() == 2, "a1: the questions still unanswered stay marked")
         if participant == "a2":
             # The keyboard alone: Tab into each scale, arrow keys to the point, Tab to Continue, Enter.
             page.keyboard.press("Tab")
@@ -113,6 +117,12 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
             page.keyboard.press("Tab")
             for _ in range(intent):
                 page.keyboard.press("ArrowRight")
+            page.keyboard.press("Tab")  # into the recall question's options
+            target = ["NASA", "ESA", "JAXA"].index(RECALL[participant])
+            for _ in range(target):
+                page.keyboard.press("ArrowDown")
+            if target == 0:
+                page.keyboard.press("Space")
             page.keyboard.press("Tab")
             clicked["continue"] += 1
             page.keyboard.press("Enter")
@@ -124,6 +134,7 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
                   "a3: the answer chosen before the reload is still chosen")
             check(not sent, f"a3: nothing was sent before Continue: {sent}")
             point(page, "How likely are you to buy the product", intent).check()
+            group(page, "Whose advert was it?").get_by_role("radio", name=RECALL[participant], exact=True).check()
             clicked["continue"] += 1
             page.get_by_role("button", name="Continue").click()
         else:
@@ -132,7 +143,7 @@ def take_part(browser, base, out, agree, framing_then_watch, wait_done, new_page
                 check(width[0] <= width[1], f"a4: the 11-point scale fits a phone's width: {width}")
                 page.screenshot(path=os.path.join(out, "phone-questions.png"))
             clicked["continue"] += 1
-            answer_first_page(page, liking, intent)
+            answer_first_page(page, liking, intent, RECALL[participant])
         wait_questions(page, "end")
         if participant == "a2":
             page.keyboard.press("Tab")
@@ -165,6 +176,7 @@ def expected_rows(participant):
     return [
         (participant, "liking", STIMULUS, "scale 7", str(liking), str(liking)),
         (participant, "intent", STIMULUS, "scale 11", str(intent), str(intent)),
+        (participant, "brand", STIMULUS, "single", "", RECALL[participant]),
         (participant, "seen", "end", "single", "", seen),
         (participant, "where", "end", "multiple", "", " | ".join(where)),
         (participant, "comments", "end", "text", "", ("'" + comments) if comments.startswith("=") else comments),
@@ -207,7 +219,7 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
     for participant, (liking, intent, seen, where, comments) in ANSWERS.items():
         check(rows.get(participant, {}).get("state") == "complete" and codes.get(participant, (None,))[0] ==
               rows.get(participant, {}).get("code"), f"{participant} complete with their code: {rows.get(participant)}")
-        check(rows.get(participant, {}).get("answered") == 5, f"the dashboard: {participant} answered 5 of 5")
+        check(rows.get(participant, {}).get("answered") == 6, f"the dashboard: {participant} answered 6 of 6")
         session = json.load(open(os.path.join(folder, "participants", participant, "session.json")))
         check(session.get("attributes") == KEPT[participant],
               f"{participant}'s link attributes kept as declared: {session.get('attributes')}")
@@ -217,7 +229,7 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
               and kept.get("comments", {}).get("text", "") == comments,
               f"{participant}'s session.json holds their answers: {kept}")
     summary = json.loads(dashboard("questions", "fieldwork"))
-    check(summary["all"].get("answeredAll") == len(ANSWERS) and summary.get("questions") == 5,
+    check(summary["all"].get("answeredAll") == len(ANSWERS) and summary.get("questions") == 6,
           f"the dashboard counts those who answered every page: {summary['all'].get('answeredAll')}")
     check(rows_of(dashboard("questions", "answers.csv").decode()) == expected, "the dashboard's answers.csv")
     result = os.path.join(out, "results", "questions")
@@ -250,7 +262,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
         n = len(ANSWERS)
         for kpi, hand in (("liking.top2box", sum(a[0] >= 6 for a in ANSWERS.values())),
                           ("intent.top2box", sum(a[1] >= 9 for a in ANSWERS.values())),
-                          ("seen=No", sum(a[2] == "No" for a in ANSWERS.values()))):
+                          ("seen=No", sum(a[2] == "No" for a in ANSWERS.values())),
+                          ("brand.correct", sum(choice == "NASA" for choice in RECALL.values()))):
             row = kpis.get(("all", kpi), {})
             check(row.get("n") == str(n) and abs(float(row.get("value") or -1) - 100 * hand / n) < 0.01
                   and float(row.get("low") or 101) <= 100 * hand / n <= float(row.get("high") or -1),
@@ -263,11 +276,17 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
         # Issue 98 item 3: the verdict first, its whole table, sentences, curve and caveats on the first screen of
         # a 1280x800 window (by geometry, in headless Chromium), before the summary.
         first = first_screen(os.path.join(result, "study.html"))
-        check(first["rows"] == 7 and first["verdictBeforeSummary"]
+        check(first["rows"] == 8 and first["verdictBeforeSummary"]
               and all(first[part] is not None and first[part] <= 800 for part in ("table", "sentences", "chart", "caveats")),
               f"study.html's first screen at 1280x800 holds the verdict: {first}")
         check("50 % answered 6-7 of 1-7 to “How much did you like this advert?” (95 % 15-85 %, n 4)" in page.replace("&#39;", "'")
               and "Every closed question, tallied" in page, "the verdict's sentences, from kpis.csv's numbers; the tallies")
+        check("75 % chose the right answer, NASA, to “Whose advert was it?” (95 %" in page,
+              "the verdict's recall sentence: 3 of 4 right")
+        # The recall question's right answers, in answers.csv's correct column (norms read them from it).
+        with open(os.path.join(result, "answers.csv")) as file:
+            right = {r["participant"]: r["correct"] for r in csv.DictReader(file) if r["question"] == "brand"}
+        check(right == {p: "1" if c == "NASA" else "0" for p, c in RECALL.items()}, f"answers.csv's correct: {right}")
         # Issue 98 item 6: --pdf, printed by the headless Chromium on PATH: the verdict whole on page one, the
         # summary from page two.
         from pypdf import PdfReader
@@ -333,7 +352,7 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
         check(marks == f"stimulus,mark,time\n{STIMULUS},offer,0.4\n{STIMULUS},offer,2.5\n",
               f"--marks after collection replaces the study's: {marks}")
     consent = open(os.path.join(folder, "consent.md")).read() + open(os.path.join(folder, "STORED.md")).read()
-    check("asks you 5 questions" in consent and "answers to the study's 5 questions" in consent,
+    check("asks you 6 questions" in consent and "answers to the study's 6 questions" in consent,
           "consent.md and STORED.md say the answers are kept")
     check("your age and sex as the panel that sent you here gives them" in consent
           and "what the panel's link gave of them (age, sex" in consent, "consent.md and STORED.md name the attributes")
@@ -351,7 +370,8 @@ def verify(studies, out, mien, sessions, dashboard, http, codes, tokens):
                         json.dumps({"participant": "a1", "answers": {"liking": 3}}).encode(), token=token,
                         headers={"Content-Type": "application/json"})
     check(status == 403 and b"notYours" in data, f"another participant's answers refused: {status} {data[:120]}")
-    status, data = http("POST", "/studies/questions/answers", json.dumps({"answers": {"liking": 5, "intent": 5}}).encode(),
+    status, data = http("POST", "/studies/questions/answers",
+                        json.dumps({"answers": {"liking": 5, "intent": 5, "brand": "NASA"}}).encode(),
                         token=token, headers={"Content-Type": "application/json"})
     check(status == 409 and b"notYetAsked" in data, f"an answer before its stimulus refused: {status} {data[:120]}")
     kept = sessions("questions").get("a9", {}).get("answered")

@@ -54,8 +54,11 @@ PANEL=(--screenout-url "https://panel.example.org/screenout" --screenout-code SC
 # Issue 79's viewer whose face leaves the camera's frame from 0.9 to 2.1 s of the stimulus (away.py).
 "$MIEN" study init "$OUT/studies/away" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" "${PANEL[@]}" >/dev/null
 # Issue 80's questions after the advert and at the end (the bundled sample file), and a mark at its brand's moment.
+# Issue 98: the sample's questions and a recall question after the advert (a single choice with its right option).
+{ cat "$ROOT/Samples/advert-questions.txt"; printf '%s\n' '' 'question: brand' 'after: astronaut-pan-zoom' \
+    'type: single' 'text: Whose advert was it?' 'options: NASA | ESA | JAXA' 'correct: NASA'; } >"$OUT/recall-questions.txt"
 made=$("$MIEN" study init "$OUT/studies/questions" --stimulus "$ROOT/Samples/astronaut-pan-zoom.mp4" \
-    --questions "$ROOT/Samples/advert-questions.txt" --marks brand=1.2 --attribute age=18-24,25-34,35+ \
+    --questions "$OUT/recall-questions.txt" --marks brand=1.2 --attribute age=18-24,25-34,35+ \
     --attribute sex=female,male "${PANEL[@]}")
 # Issue 96: the example link percent-encodes a value with a + (unencoded, a + reads as a space).
 grep -q "age=35%2B" <<<"$made" || { echo "study-check: init's example link does not encode 35+: $made"; exit 1; }

@@ -9,9 +9,11 @@ import Mien
 /// Columns: `participant`, `group`, `state` (the session's: `complete`, `incomplete`, ...), `question`, `after` (the
 /// stimulus it follows, or `end`), `type` (`scale 7`, `single`, `multiple`, `text`), `score` (a scale's point),
 /// `answer` (a scale's point, the option chosen, the options chosen joined by ` | `, or the text), `answered` (when
-/// its page was sent, ISO 8601). A question left unanswered has empty `score` and `answer`.
+/// its page was sent, ISO 8601), `correct` (a recall question's: 1 for its right option, 0 for another, empty
+/// otherwise; issue 98: norms keep the share right). A question left unanswered has empty `score`, `answer` and
+/// `correct`.
 package enum AnswerTable {
-    package static let header = "participant,group,state,question,after,type,score,answer,answered"
+    package static let header = "participant,group,state,question,after,type,score,answer,answered,correct"
 
     package static func csv(_ sessions: [ParticipantSession], questions: StudyQuestions) -> String {
         var lines = [header]
@@ -25,10 +27,17 @@ package enum AnswerTable {
                         session.participant, session.group ?? "", session.state.rawValue, question.id,
                         question.after ?? "end", question.typeName, answer.score.map(String.init) ?? "",
                         spreadsheetSafe(answer.text == nil ? shown : neutralised(shown)), answer.answered,
+                        right(answer, question).map { $0 ? "1" : "0" } ?? "",
                     ].map(ResultTable.quoted).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether `answer` is a recall question's right option; nil when the question has none or was left unanswered.
+    package static func right(_ answer: StudyAnswer, _ question: StudyQuestions.Question) -> Bool? {
+        guard let correct = question.correct, let choices = answer.choices, !choices.isEmpty else { return nil }
+        return choices == [correct]
     }
 
     /// A participant's text as a spreadsheet shows it, not runs it.

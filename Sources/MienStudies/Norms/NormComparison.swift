@@ -124,7 +124,7 @@ package enum NormComparison {
     static func order(_ figures: Dictionary<String, [String: Double]>.Keys) -> [String] {
         func rank(_ figure: String) -> (Int, Int, String) {
             if figure == NormFigures.attention { return (2, 0, figure) }
-            if figure.hasPrefix("answer ") || figure.hasPrefix("top2box ") { return (3, 0, figure) }
+            if isAnswer(figure) { return (3, 0, figure) }
             let parts = figure.split(separator: " ", maxSplits: 1).map(String.init)
             let metric = StudyFeatures.metrics.firstIndex(of: parts.first ?? "") ?? StudyFeatures.metrics.count
             let feature = NormFigures.features.firstIndex(of: parts.last ?? "") ?? NormFigures.features.count
@@ -136,9 +136,7 @@ package enum NormComparison {
     /// The summary's order of figures: means, attention and answers, then peaks, then the marks' figures, then
     /// slopes; ties in `order`'s order.
     static func headlineRank(_ figure: String) -> Int {
-        if figure == NormFigures.attention || figure.hasPrefix("answer ") || figure.hasPrefix("top2box ")
-            || figure.hasSuffix(" mean")
-        {
+        if figure == NormFigures.attention || isAnswer(figure) || figure.hasSuffix(" mean") {
             return 0
         }
         if figure.hasSuffix(" peak") { return 1 }
@@ -146,11 +144,17 @@ package enum NormComparison {
         return 2
     }
 
+    /// Whether `figure` is made of the answers (a scale's score or top two boxes, a recall question's right answer).
+    static func isAnswer(_ figure: String) -> Bool {
+        figure.hasPrefix("answer ") || figure.hasPrefix("top2box ") || figure.hasPrefix("recall ")
+    }
+
     /// The figure as a reader says it ("smile mean", "attention (% watched)", "answer liking (7 points)").
     package static func words(_ figure: String) -> String {
         if figure == NormFigures.attention { return "attention (% of it watched)" }
         if figure.hasPrefix("answer ") { return figure }
         if figure.hasPrefix("top2box ") { return "top-2-box share of " + figure.dropFirst("top2box ".count) }
+        if figure.hasPrefix("recall ") { return "share right of " + figure.dropFirst("recall ".count) }
         let parts = figure.split(separator: " ", maxSplits: 1).map(String.init)
         return "\(StudyPage.label(parts.first ?? figure).lowercased()) \(parts.count > 1 ? parts[1] : "")"
     }
@@ -222,7 +226,7 @@ package enum NormComparison {
             let headline = ranked.filter { row in
                 row.direction == nil
                     && (["expressions.smile mean", "emotions.joy mean", NormFigures.attention].contains(row.figure)
-                        || row.figure.hasPrefix("answer ") || row.figure.hasPrefix("top2box "))
+                        || isAnswer(row.figure))
             }
             line += (arrows + headline).map(said).joined(separator: "; ") + ". "
             line +=

@@ -13,6 +13,8 @@ import Mien
 /// - `answer ID (N points)`: a scale question's score, asked after the stimulus (or at the end of a study of one
 ///   stimulus); the same ID and number of points in another study is taken as the same question. `top2box ID (N
 ///   points)`: whether that score is in the scale's top two boxes (100 or 0), so the mean is the top-2-box share.
+/// - `recall ID`: whether a recall question (a single choice with `correct:`) was answered with its right option
+///   (100 or 0), so the mean is kpis.csv's `ID.correct` share; the same ID in another study is the same question.
 package enum NormFigures {
     /// The response features compared, besides the marks'.
     package static let features = ["mean", "peak", "lastQuarterSlope"]
@@ -57,6 +59,9 @@ package enum NormFigures {
         "top2box \(question) (\(points) points)"
     }
 
+    /// A recall question's figure name (issue 98 item 2): per participant 100 for the right option, else 0.
+    package static func recall(_ question: String) -> String { "recall \(question)" }
+
     /// Both figures of one scale answer.
     static func scaleFigures(_ question: String, points: Int, score: Double) -> [(String, Double)] {
         [
@@ -93,13 +98,17 @@ package enum NormFigures {
     ) -> [String: [String: Double]] {
         guard let questions else { return [:] }
         var answers: [String: [String: Double]] = [:]
-        for question in questions.questions where question.kind == .scale {
-            guard let points = question.points, question.after == stimulus || (question.after == nil && onlyStimulus)
-            else { continue }
+        for question in questions.questions where question.after == stimulus || (question.after == nil && onlyStimulus)
+        {
             for session in sessions {
-                guard let score = session.answer(question.id)?.score else { continue }
-                for (name, value) in scaleFigures(question.id, points: points, score: Double(score)) {
-                    answers[session.participant, default: [:]][name] = value
+                guard let answer = session.answer(question.id) else { continue }
+                if let points = question.points, question.kind == .scale, let score = answer.score {
+                    for (name, value) in scaleFigures(question.id, points: points, score: Double(score)) {
+                        answers[session.participant, default: [:]][name] = value
+                    }
+                }
+                if let right = AnswerTable.right(answer, question) {
+                    answers[session.participant, default: [:]][recall(question.id)] = right ? 100 : 0
                 }
             }
         }
@@ -115,9 +124,18 @@ package enum NormFigures {
         var answers: [String: [String: Double]] = [:]
         for (line, cells) in table.rows {
             let type = cells["type"] ?? ""
-            guard type.hasPrefix("scale "), let after = cells["after"],
-                after == stimulus || (after == "end" && onlyStimulus)
-            else { continue }
+            guard let after = cells["after"], after == stimulus || (after == "end" && onlyStimulus) else { continue }
+            // A recall question's right or wrong (an answers.csv written before the column has none: no recall figure).
+            if let right = cells["correct"], !right.isEmpty {
+                guard let participant = cells["participant"], let question = cells["question"],
+                    ["0", "1"].contains(right)
+                else {
+                    throw MienError(
+                        .corruptData, "line \(line): correct is 1 or 0 for a participant's answer", input: path)
+                }
+                answers[participant, default: [:]][recall(question)] = right == "1" ? 100 : 0
+            }
+            guard type.hasPrefix("scale ") else { continue }
             guard let participant = cells["participant"], let question = cells["question"],
                 let points = Int(decimal: type.dropFirst("scale ".count))
             else { throw MienError(.corruptData, "line \(line): a scale answer without its participant", input: path) }
